@@ -1,0 +1,19 @@
+include(GoogleTest)
+
+# cloth_add_test(<name> SOURCES ... LIBS ...): a GoogleTest executable registered with ctest.
+# Sanitizer options are set here so plain `ctest` behaves like tools/test.sh.
+set(CLOTH_TEST_ENV
+    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1"
+    "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tools/lsan.supp:print_suppressions=0"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+    "CLOTH_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+    "CLOTH_BUILD_DIR=${CMAKE_BINARY_DIR}")
+
+function(cloth_add_test name)
+    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main cloth_common)
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST
+                         PROPERTIES ENVIRONMENT "${CLOTH_TEST_ENV}")
+endfunction()

@@ -1,0 +1,72 @@
+// Triangle meshes: procedural grids, OBJ files, and the adjacency the constraints need.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace cloth {
+
+struct Mesh {
+    std::vector<glm::vec3> positions;
+    std::vector<glm::vec2> uvs;  // empty, or one per vertex
+    std::vector<glm::uvec3> triangles;
+};
+
+enum class GridPattern { Regular, Alternating, Random };
+
+// A rectangular cloth in the XY plane, centred on the origin, y up. resX x resY quads, so
+// (resX + 1) * (resY + 1) vertices; vertex index = row * (resX + 1) + column, row 0 on top
+// (y = +height / 2), column 0 on the left (x = -width / 2). Each quad is split along one
+// diagonal: always the same one (Regular), alternating like a checkerboard (Alternating), or
+// chosen at random from `seed` (Random). UVs run from (0, 0) top-left to (1, 1) bottom-right.
+struct GridDesc {
+    float width = 1.0f;
+    float height = 1.0f;
+    std::uint32_t resX = 16;
+    std::uint32_t resY = 16;
+    GridPattern pattern = GridPattern::Regular;
+    std::uint32_t seed = 1;
+};
+
+Mesh makeGrid(const GridDesc& desc);
+
+const char* gridPatternName(GridPattern p);
+// Parses "regular" | "alternating" | "random"; throws cloth::Error otherwise.
+GridPattern parseGridPattern(const std::string& name);
+
+// Two triangles sharing the edge (v0, v1): triangle A = (v0, v1, v2) in A's winding order,
+// triangle B holds v1, v0 and the opposite vertex v3.
+struct BendingPair {
+    std::uint32_t v0, v1, v2, v3;
+};
+
+struct Topology {
+    std::vector<glm::uvec2> edges;           // unique undirected edges, x < y, sorted
+    std::vector<std::uint32_t> boundaryEdges;  // indices into edges used by one triangle
+    std::vector<BendingPair> bendingPairs;   // one per interior edge, in edge order
+    // Vertex -> incident triangles (CSR): triangles of vertex v are
+    // vertexTriangles[vertexTriangleOffsets[v] .. vertexTriangleOffsets[v + 1]).
+    std::vector<std::uint32_t> vertexTriangleOffsets;
+    std::vector<std::uint32_t> vertexTriangles;
+};
+
+// Builds the adjacency. Throws cloth::Error naming `source` for an edge shared by three or more
+// triangles or an index out of range.
+Topology buildTopology(const Mesh& mesh, const std::string& source);
+
+// Refuses empty meshes, NaN/Inf coordinates, indices out of range, degenerate (zero-area)
+// triangles and non-manifold edges, with a cloth::Error that names `source` and the problem.
+void validateMesh(const Mesh& mesh, const std::string& source);
+
+// OBJ through tinyobjloader; polygons are triangulated. Throws cloth::Error for a missing,
+// unreadable or malformed file (and everything validateMesh refuses).
+Mesh loadObj(const std::string& path);
+
+// Writes vertices in order and 1-based faces.
+void saveObj(const std::string& path, const std::vector<glm::vec3>& positions,
+             const std::vector<glm::uvec3>& triangles);
+
+}  // namespace cloth

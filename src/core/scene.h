@@ -1,0 +1,123 @@
+// Scenes: one or more cloths with materials, pins and attachments, plus solver settings.
+// Read from JSON (loadSceneFile) or built in (builtinScene). Unknown keys and wrong types in a
+// scene file are errors.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/mesh.h"
+
+namespace cloth {
+
+enum class SolverMode { Xpbd, Pbd };
+const char* solverModeName(SolverMode m);
+SolverMode parseSolverMode(const std::string& name);  // "xpbd" | "pbd", else cloth::Error
+
+struct SimSettings {
+    glm::vec3 gravity{0.0f, -9.81f, 0.0f};
+    int substeps = 10;
+    int iterations = 1;
+    SolverMode mode = SolverMode::Xpbd;
+    float frameDt = 1.0f / 60.0f;  // one frame is always 1/60 s
+};
+
+// Units are SI. Compliance is the inverse stiffness of a constraint, independent of substeps and
+// iterations (XPBD). The PBD stiffnesses k in [0, 1] are used only in PBD mode.
+struct Material {
+    float density = 0.2f;               // kg/m^2, areal; lumped onto vertices by triangle area
+    float stretchCompliance = 1e-8f;    // m/N, distance constraints on mesh edges
+    float bendCompliance = 1e-3f;       // 1/(N m), dihedral angle constraints
+    float stretchStiffness = 1.0f;      // PBD k
+    float bendStiffness = 0.1f;         // PBD k
+    float linearDamping = 0.0f;         // 1/s, global velocity damping
+    float rigidDamping = 0.0f;          // per frame in [0,1]: damping that keeps rigid motion
+};
+
+struct Box {
+    glm::vec3 min{0.0f};
+    glm::vec3 max{0.0f};
+};
+
+// A set of vertices: explicit indices, named regions and boxes, all in mesh space (before the
+// cloth's transform). Regions: "top_edge", "bottom_edge", "left_edge", "right_edge",
+// "top_corners", "bottom_corners", "all" (by the mesh's bounding box: y up, x right).
+struct VertexSelection {
+    std::vector<std::uint32_t> indices;
+    std::vector<std::string> regions;
+    std::vector<Box> boxes;
+    bool empty() const { return indices.empty() && regions.empty() && boxes.empty(); }
+};
+
+// Sorted, unique vertex indices selected in `mesh`. Throws cloth::Error naming `source` for an
+// index out of range or an unknown region name.
+std::vector<std::uint32_t> selectVertices(const Mesh& mesh, const VertexSelection& sel,
+                                          const std::string& source);
+
+enum class MotionType { Static, Circle, Linear };
+
+// Circle: each selected vertex moves on its own circle of `radius` around `axis` with `period`
+// seconds per turn, starting where it is. Linear: constant `velocity`.
+struct MotionDesc {
+    MotionType type = MotionType::Static;
+    float radius = 0.0f;
+    float period = 1.0f;
+    glm::vec3 axis{0.0f, 1.0f, 0.0f};
+    glm::vec3 velocity{0.0f};
+};
+
+struct AttachmentDesc {
+    VertexSelection vertices;
+    MotionDesc motion;
+    float compliance = 0.0f;  // m/N; 0 = hard
+};
+
+struct Transform {
+    glm::vec3 translate{0.0f};
+    glm::vec3 rotateDegrees{0.0f};  // applied X, then Y, then Z
+    float scale = 1.0f;
+    glm::mat4 matrix() const;
+};
+
+struct ClothDesc {
+    std::string name;
+    std::optional<GridDesc> grid;  // a procedural grid, or
+    std::string objPath;           // an OBJ file (relative paths resolved against the scene file)
+    Transform transform;
+    Material material;
+    VertexSelection pins;                     // inverse mass 0
+    std::vector<AttachmentDesc> attachments;  // kinematic targets
+    bool tethers = true;                      // long-range attachments to the nearest anchor
+    float tetherSlack = 0.0f;                 // allowed extra length, fraction of rest distance
+};
+
+enum class PhantomMode { Off, Auto, Target };
+struct PhantomSetting {
+    PhantomMode mode = PhantomMode::Off;
+    std::uint32_t targetColors = 0;  // for PhantomMode::Target
+};
+// "off" | "auto" | a positive number of colours; else cloth::Error.
+PhantomSetting parsePhantomSetting(const std::string& text);
+
+struct Scene {
+    std::string name;
+    std::vector<ClothDesc> cloths;
+    SimSettings sim;
+    PhantomSetting phantoms;
+};
+
+std::vector<std::string> builtinSceneNames();  // hanging, curtain, swirl, drop
+std::string builtinSceneDescription(const std::string& name);
+Scene builtinScene(const std::string& name);   // cloth::Error for an unknown name
+Scene loadSceneFile(const std::string& path);  // cloth::Error names the file and the problem
+// A path ending in .json (or an existing file) is loaded; anything else is a built-in name.
+Scene resolveScene(const std::string& nameOrPath);
+
+// The cloth's mesh in mesh space (grid or loaded OBJ), validated.
+Mesh buildClothMesh(const ClothDesc& cloth);
+
+}  // namespace cloth

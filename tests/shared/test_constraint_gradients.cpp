@@ -1,0 +1,164 @@
+// Finite-difference checks of every constraint gradient in shaders/shared/constraints.h, and
+// the dihedral angle against an independent double-precision computation.
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "constraints.h"
+
+using namespace cloth::gpu;
+
+namespace {
+
+std::mt19937 rng(12345);
+
+glm::vec3 randomPoint(float scale) {
+    std::uniform_real_distribution<float> d(-scale, scale);
+    return {d(rng), d(rng), d(rng)};
+}
+
+// Central difference of f with respect to point `which` of `pts`.
+template <class F, size_t N>
+glm::vec3 numericGradient(F f, std::array<glm::vec3, N> pts, size_t which, float h) {
+    glm::vec3 g;
+    for (int k = 0; k < 3; ++k) {
+        auto plus = pts, minus = pts;
+        plus[which][k] += h;
+        minus[which][k] -= h;
+        g[k] = (f(plus) - f(minus)) / (2.0f * h);
+    }
+    return g;
+}
+
+void expectNear(glm::vec3 a, glm::vec3 b, float tol, const char* what) {
+    EXPECT_NEAR(a.x, b.x, tol) << what;
+    EXPECT_NEAR(a.y, b.y, tol) << what;
+    EXPECT_NEAR(a.z, b.z, tol) << what;
+}
+
+// Dihedral angle in double precision from unit normals, sign from the shared edge direction.
+double referenceAngle(glm::dvec3 x0, glm::dvec3 x1, glm::dvec3 x2, glm::dvec3 x3) {
+    glm::dvec3 e = glm::normalize(x1 - x0);
+    glm::dvec3 n1 = glm::normalize(glm::cross(x1 - x0, x2 - x0));
+    glm::dvec3 n2 = glm::normalize(glm::cross(x3 - x0, x1 - x0));
+    double c = glm::clamp(glm::dot(n1, n2), -1.0, 1.0);
+    double a = std::acos(c);
+    return glm::dot(glm::cross(n1, n2), e) < 0.0 ? -a : a;
+}
+
+}  // namespace
+
+TEST(ConstraintGradients, DistanceMatchesFiniteDifferences) {
+    for (int trial = 0; trial < 200; ++trial) {
+        std::array<glm::vec3, 2> p = {randomPoint(1.0f), randomPoint(1.0f)};
+        if (glm::length(p[0] - p[1]) < 0.1f) continue;
+        auto f = [](const std::array<glm::vec3, 2>& q) { return distanceValue(q[0], q[1], 0.3f); };
+        glm::vec3 g0;
+        ASSERT_TRUE(distanceGradient(p[0], p[1], g0));
+        expectNear(g0, numericGradient(f, p, 0, 1e-3f), 2e-3f, "d/dx0");
+        expectNear(-g0, numericGradient(f, p, 1, 1e-3f), 2e-3f, "d/dx1");
+    }
+}
+
+TEST(ConstraintGradients, DistanceCoincidentPointsAreSkipped) {
+    glm::vec3 g;
+    EXPECT_FALSE(distanceGradient(glm::vec3(1.0f), glm::vec3(1.0f), g));
+    EXPECT_EQ(g, glm::vec3(0.0f));
+}
+
+TEST(ConstraintGradients, BendingAngleMatchesIndependentFormula) {
+    for (int trial = 0; trial < 500; ++trial) {
+        glm::vec3 x0 = randomPoint(1.0f), x1 = randomPoint(1.0f);
+        glm::vec3 x2 = randomPoint(1.0f), x3 = randomPoint(1.0f);
+        glm::vec3 e = x1 - x0;
+        if (glm::length(e) < 0.2f) continue;
+        if (glm::length(glm::cross(e, x2 - x0)) < 0.05f || glm::length(glm::cross(e, x3 - x0)) < 0.05f)
+            continue;
+        double ref = referenceAngle(x0, x1, x2, x3);
+        if (std::abs(std::abs(ref) - M_PI) < 1e-2) continue;  // sign of +-pi is arbitrary
+        EXPECT_NEAR(bendingAngle(x0, x1, x2, x3), ref, 1e-4);
+    }
+}
+
+TEST(ConstraintGradients, BendingAngleOfKnownFolds) {
+    // Flat: 0. Folding triangle B up by 90 degrees about the x axis gives +-pi/2.
+    glm::vec3 x0(0, 0, 0), x1(1, 0, 0), x2(0.5f, 1, 0), x3(0.5f, -1, 0);
+    EXPECT_NEAR(bendingAngle(x0, x1, x2, x3), 0.0f, 1e-6f);
+    EXPECT_NEAR(std::abs(bendingAngle(x0, x1, x2, glm::vec3(0.5f, 0, 1))), M_PI / 2, 1e-5);
+    EXPECT_NEAR(std::abs(bendingAngle(x0, x1, x2, glm::vec3(0.5f, 0.7071f, 0.7071f))),
+                3 * M_PI / 4, 1e-4);
+}
+
+TEST(ConstraintGradients, BendingMatchesFiniteDifferences) {
+    int checked = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        std::array<glm::vec3, 4> p = {glm::vec3(0, 0, 0), glm::vec3(1, 0, 0),
+                                      glm::vec3(0.4f, 1, 0), glm::vec3(0.6f, -1, 0)};
+        float amount = trial < 20 ? 0.0f : 0.4f;  // the first configurations are exactly flat
+        for (auto& q : p) q += randomPoint(amount);
+        float angle;
+        std::array<glm::vec3, 4> g;
+        ASSERT_TRUE(bendingEval(p[0], p[1], p[2], p[3], angle, g[0], g[1], g[2], g[3]));
+        if (std::abs(std::abs(angle) - CLOTH_PI) < 0.05f) continue;  // atan2 branch cut
+        EXPECT_NEAR(angle, bendingAngle(p[0], p[1], p[2], p[3]), 1e-6f);
+        auto f = [](const std::array<glm::vec3, 4>& q) { return bendingAngle(q[0], q[1], q[2], q[3]); };
+        float scale = 0.0f;
+        for (auto& gi : g) scale = std::max(scale, glm::length(gi));
+        for (size_t i = 0; i < 4; ++i)
+            expectNear(g[i], numericGradient(f, p, i, 1e-3f), 5e-3f * std::max(1.0f, scale),
+                       "bending gradient");
+        expectNear(g[0] + g[1] + g[2] + g[3], glm::vec3(0.0f), 1e-4f * scale, "translation invariance");
+        ++checked;
+    }
+    EXPECT_GT(checked, 250);
+}
+
+TEST(ConstraintGradients, BendingFlatGradientIsFiniteAndDegenerateIsSkipped) {
+    float angle;
+    glm::vec3 g0, g1, g2, g3;
+    ASSERT_TRUE(bendingEval({0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0}, angle, g0, g1, g2, g3));
+    EXPECT_EQ(angle, 0.0f);
+    EXPECT_TRUE(std::isfinite(glm::length(g2)) && glm::length(g2) > 0.1f);
+    // x2 on the shared edge: zero-area triangle.
+    EXPECT_FALSE(bendingEval({0, 0, 0}, {1, 0, 0}, {0.5f, 0, 0}, {0.5f, -1, 0}, angle, g0, g1, g2, g3));
+    // Coincident edge vertices.
+    EXPECT_FALSE(bendingEval({0, 0, 0}, {0, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0}, angle, g0, g1, g2, g3));
+}
+
+TEST(ConstraintGradients, WrapAngleStaysInHalfOpenRange) {
+    EXPECT_NEAR(wrapAngle(3.5f), 3.5f - 2.0f * CLOTH_PI, 1e-6f);
+    EXPECT_NEAR(wrapAngle(-3.5f), -3.5f + 2.0f * CLOTH_PI, 1e-6f);
+    EXPECT_EQ(wrapAngle(1.0f), 1.0f);
+}
+
+TEST(ConstraintGradients, AttachmentAndTetherProjectOntoTheirSets) {
+    SolveParams s{3600.0f * 100.0f, MODE_XPBD, 1u, 0.0f};
+    glm::vec4 p(1.0f, 2.0f, 3.0f, 5.0f);
+    float lambda = 0.0f;
+    projectAttachment(p, glm::vec3(0.0f), 0.0f, lambda, s);  // hard: lands on the target
+    EXPECT_NEAR(glm::length(glm::vec3(p)), 0.0f, 1e-5f);
+    EXPECT_EQ(p.w, 5.0f);
+
+    glm::vec4 q(3.0f, 4.0f, 0.0f, 1.0f);  // 5 from the anchor, capped at 2
+    projectTether(q, glm::vec3(0.0f), 2.0f);
+    EXPECT_NEAR(glm::length(glm::vec3(q)), 2.0f, 1e-5f);
+    EXPECT_NEAR(q.x / q.y, 0.75f, 1e-5f);  // along the same direction
+    glm::vec4 r(1.0f, 0.0f, 0.0f, 1.0f);   // inside the cap: untouched
+    projectTether(r, glm::vec3(0.0f), 2.0f);
+    EXPECT_EQ(r, glm::vec4(1.0f, 0.0f, 0.0f, 1.0f));
+}
+
+TEST(ConstraintGradients, CircleMotionStartsAtAnchorAndStaysOnCircle) {
+    Motion m;
+    m.type = MOTION_CIRCLE;
+    m.radius = 0.5f;
+    m.angularSpeed = 2.0f;
+    m.phase = 0.3f;
+    m.u = glm::vec4(1, 0, 0, 0);
+    m.v = glm::vec4(0, 0, 1, 0);
+    EXPECT_NEAR(glm::length(motionOffset(m, 0.0f)), 0.0f, 1e-6f);
+    // Offset from the circle's centre (anchor - r (cos phase u + sin phase v)) has length r.
+    glm::vec3 centre = -0.5f * (std::cos(0.3f) * glm::vec3(1, 0, 0) + std::sin(0.3f) * glm::vec3(0, 0, 1));
+    for (float t : {0.1f, 0.7f, 2.5f}) EXPECT_NEAR(glm::length(motionOffset(m, t) - centre), 0.5f, 1e-5f);
+}
