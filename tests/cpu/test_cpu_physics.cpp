@@ -32,7 +32,7 @@ TEST(CpuPhysics, FreeFallFollowsTheExactDiscreteTrajectory) {
         // The pinned vertex never moves.
         ASSERT_EQ(glm::vec3(pos[1]), glm::vec3(0.0f, 1.0f, 0.0f));
     }
-    EXPECT_NEAR(solver->simTime(), 1.5, 1e-9);
+    EXPECT_NEAR(solver->simTime(), 1.5, 1e-6);  // 90 frames of float-rounded 1/60 s
 }
 
 namespace {
