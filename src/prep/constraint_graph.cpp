@@ -26,30 +26,31 @@ Incidence buildIncidence(const ConstraintVertices& cv, std::uint32_t vertexCount
 Graph buildConstraintGraph(const ConstraintVertices& cv, std::uint32_t vertexCount) {
     const Incidence inc = buildIncidence(cv, vertexCount);
     const std::uint32_t n = cv.count();
+    // Upper bound on the adjacency size: every incidence of every vertex of every constraint.
+    std::uint64_t bound = 0;
+    for (std::uint32_t v : cv.vertices) bound += inc.offsets[v + 1] - inc.offsets[v];
+    if (bound > UINT32_MAX) throw Error("constraint graph too large for 32-bit indices");
     Graph g;
     g.offsets.resize(std::size_t(n) + 1);
     g.offsets[0] = 0;
-    // A first estimate of the size avoids most regrowth: each constraint meets the others at
-    // its vertices.
-    g.adjacency.reserve(cv.vertices.size() * 12);
+    g.adjacency.resize(bound);
+    std::uint32_t* out = g.adjacency.data();
+    std::uint32_t size = 0;
     // seen[d] == c + 1 marks d as already listed for c (a stamp, so no clearing is needed).
     std::vector<std::uint32_t> seen(n, 0);
     for (std::uint32_t c = 0; c < n; ++c) {
-        const std::size_t begin = g.adjacency.size();
         seen[c] = c + 1;
         for (std::uint32_t v : cv.of(c)) {
             for (std::uint32_t i = inc.offsets[v]; i < inc.offsets[v + 1]; ++i) {
                 const std::uint32_t d = inc.constraints[i];
                 if (seen[d] == c + 1) continue;
                 seen[d] = c + 1;
-                g.adjacency.push_back(d);
+                out[size++] = d;
             }
         }
-        std::sort(g.adjacency.begin() + static_cast<std::ptrdiff_t>(begin), g.adjacency.end());
-        CLOTH_ASSERT(g.adjacency.size() <= UINT32_MAX);
-        g.offsets[c + 1] = static_cast<std::uint32_t>(g.adjacency.size());
+        g.offsets[c + 1] = size;
     }
-    g.adjacency.shrink_to_fit();
+    g.adjacency.resize(size);  // keeps the capacity: the graph is short-lived
     return g;
 }
 

@@ -26,8 +26,8 @@ struct ConstraintVertices {
     }
 };
 
-// Undirected simple graph in CSR form; each edge appears in both endpoints' lists, and every
-// list is sorted ascending (Bron-Kerbosch intersects them by merging).
+// Undirected simple graph in CSR form; each edge appears in both endpoints' lists. Lists hold
+// no duplicates; their order is deterministic but unspecified (graphFromEdges sorts them).
 struct Graph {
     std::vector<std::uint32_t> offsets{0};
     std::vector<std::uint32_t> adjacency;
@@ -48,7 +48,8 @@ struct Incidence {
 Incidence buildIncidence(const ConstraintVertices& cv, std::uint32_t vertexCount);
 
 // Joins constraints that share at least one vertex. Every vertex index must be < vertexCount.
-// O(sum over constraints of the incidences of their vertices).
+// O(sum over constraints of the incidences of their vertices); neighbours are listed vertex by
+// vertex of the constraint, in incidence order (not sorted: sorting would double the cost).
 Graph buildConstraintGraph(const ConstraintVertices& cv, std::uint32_t vertexCount);
 
 // A graph from an explicit edge list (tests and small examples); duplicates and loops dropped.

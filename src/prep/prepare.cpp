@@ -5,9 +5,7 @@
 
 #include "core/error.h"
 #include "prep/cloth_builder.h"
-#include "prep/coloring.h"
-#include "prep/constraint_graph.h"
-#include "prep/packing.h"
+#include "prep/batches.h"
 
 namespace cloth {
 
@@ -40,38 +38,6 @@ void buildVertexTriangles(PreparedCloth& p) {
                                     p.vertexTriangleOffsets.end() - 1);
     for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
         for (int k = 0; k < 3; ++k) p.vertexTriangles[fill[p.triangles[i][k]]++] = i;
-}
-
-// Distance constraints first, then bending: the node numbering of the constraint graph.
-ConstraintVertices constraintVertices(const PreparedCloth& p) {
-    ConstraintVertices cv;
-    cv.offsets.reserve(p.distance.size() + p.bending.size() + 1);
-    cv.vertices.reserve(p.distance.size() * 2 + p.bending.size() * 4);
-    for (const auto& c : p.distance) cv.add({c.v0, c.v1});
-    for (const auto& c : p.bending) cv.add({c.v0, c.v1, c.v2, c.v3});
-    return cv;
-}
-
-// Colours the distance and bending constraints together and packs each type by colour.
-void colorAndPack(PreparedCloth& p) {
-    const auto t0 = Clock::now();
-    const ConstraintVertices cv = constraintVertices(p);
-    const Graph graph = buildConstraintGraph(cv, p.vertexCount());
-    p.stats.graphMs = msSince(t0);
-    const auto t1 = Clock::now();
-    const Coloring coloring = colorSmallestLast(graph);
-    const auto nd = static_cast<std::uint32_t>(p.distance.size());
-    const auto nb = static_cast<std::uint32_t>(p.bending.size());
-    const ColorBatches d = packByColor(cv, 0, nd, coloring.color, coloring.colorCount);
-    const ColorBatches b = packByColor(cv, nd, nb, coloring.color, coloring.colorCount);
-    p.distance = permuted(p.distance, d.order);
-    p.bending = permuted(p.bending, b.order);
-    p.distanceColorOffsets = d.colorOffsets;
-    p.bendingColorOffsets = b.colorOffsets;
-    p.colorCount = coloring.colorCount;
-    p.stats.colorMs = msSince(t1);
-    p.stats.graphEdges = graph.edgeCount();
-    p.stats.degeneracy = coloring.degeneracy;
 }
 
 }  // namespace
