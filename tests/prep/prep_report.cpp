@@ -26,7 +26,8 @@ void report(const char* name, std::uint32_t res, const Mesh& mesh, bool bending)
 int main() {
     std::printf("%-12s %6s %-15s %8s %9s %11s %6s %5s %9s %9s\n", "mesh", "grid", "constraints",
                 "distance", "bending", "graph_edges", "degen", "cols", "graph_ms", "color_ms");
-    for (GridPattern pattern : {GridPattern::Regular, GridPattern::Alternating, GridPattern::Random})
+    for (GridPattern pattern :
+         {GridPattern::Regular, GridPattern::Alternating, GridPattern::Random})
         for (std::uint32_t res : {32u, 64u, 128u, 256u})
             for (bool bending : {false, true}) {
                 GridDesc d;
@@ -49,10 +50,11 @@ int main() {
         c.pins.regions = {"top_edge"};
         s.cloths.push_back(c);
         const PreparedCloth p = prepareScene(s);
-        std::printf("prepareScene curtain %u^2: %zu tethers, %u colours, %.1f ms (graph %.1f, "
-                    "colour+pack %.1f)\n",
-                    res, p.tethers.size(), p.colorCount, p.stats.prepareMs, p.stats.graphMs,
-                    p.stats.colorMs);
+        std::printf(
+            "prepareScene curtain %u^2: %zu tethers, %u colours, %.1f ms (graph %.1f, "
+            "colour+pack %.1f)\n",
+            res, p.tethers.size(), p.colorCount, p.stats.prepareMs, p.stats.graphMs,
+            p.stats.colorMs);
     }
     return 0;
 }
