@@ -136,9 +136,8 @@ const char* phantomMethodName(PhantomMethod m) {
 
 PhantomSplit splitForColors(const ConstraintVertices& cv, std::uint32_t vertexCount,
                             const Coloring& initial, std::uint32_t target, PhantomMethod method) {
-    if (target < 1 || target > 64)
-        throw Error("phantom target of " + std::to_string(target) +
-                    " colours is out of range (1 to 64)");
+    if (target < 1) throw Error("a phantom target of 0 colours is out of range (at least 1)");
+    target = std::min<std::uint32_t>(target, 64);  // colour sets are 64-bit masks
     CLOTH_ASSERT(initial.color.size() == cv.count());
     PhantomSplit out;
     State s{cv, std::vector<std::uint32_t>(vertexCount)};

@@ -39,7 +39,8 @@ struct PhantomSplit {
 // Splits vertices until the constraints can be coloured with at most `target` colours (always
 // reached: in the worst case a constraint gets copies of all its vertices). `initial` is the
 // smallest-last colouring of the unsplit graph. Copies get ids from vertexCount up, in creation
-// order. Deterministic. target must be in [1, 64] (cloth::Error otherwise).
+// order. Deterministic. A target of 0 is a cloth::Error; targets above 64 act as 64 (the colour
+// sets are 64-bit masks; no mesh we know needs that many colours before phantoms).
 PhantomSplit splitForColors(const ConstraintVertices& cv, std::uint32_t vertexCount,
                             const Coloring& initial, std::uint32_t target, PhantomMethod method);
 

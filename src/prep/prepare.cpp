@@ -61,10 +61,9 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
         request = PhantomRequest{
             phantoms.mode == PhantomMode::Auto ? options.autoTargetColors : phantoms.targetColors,
             options.phantomMethod};
-        if (request->targetColors < 1 || request->targetColors > 64)
-            throw Error("scene '" + scene.name + "': a phantom target of " +
-                        std::to_string(request->targetColors) +
-                        " colours is out of range (1 to 64)");
+        if (request->targetColors < 1)
+            throw Error("scene '" + scene.name + "': a phantom target of 0 colours is out of " +
+                        "range (at least 1)");
     }
 
     PreparedCloth p;
