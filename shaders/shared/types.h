@@ -19,7 +19,7 @@ const uint MOTION_LINEAR = 2u;  // anchor + t * u.xyz
 
 // Vertex state is held in separate vec4 arrays (structure of arrays):
 //   position      xyz = position, w = inverse mass (0 = pinned)
-//   prevPosition  xyz = position at the start of the substep
+//   predicted     xyz = predicted position of the substep (after predictVertex)
 //   velocity      xyz = velocity
 //   normal        xyz = unit vertex normal (for rendering)
 

@@ -1,0 +1,343 @@
+#include "cpu/cpu_solver.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "constraints.h"
+#include "core/error.h"
+#include "cpu/thread_pool.h"
+
+namespace cloth {
+namespace {
+
+using gpu::RigidMotion;
+using gpu::RigidSums;
+using Clock = std::chrono::steady_clock;
+
+enum Stage { kPredict, kDistance, kBending, kAttachments, kTethers, kPhantoms, kVelocities,
+             kDamping, kNormals };
+
+constexpr std::uint32_t kChunk = 256;  // vertices per reduction chunk
+
+// A contiguous run of vertices of one segment; velocities (and damping sums) go chunk by chunk.
+struct Chunk {
+    std::uint32_t segment, begin, end;
+};
+
+class CpuSolver final : public Solver {
+public:
+    CpuSolver(const PreparedCloth& prepared, int threads);
+
+    const char* backendName() const override { return "cpu"; }
+    std::string deviceName() const override { return cpuModelName(); }
+    int threadCount() const override { return pool_.size(); }
+    void stepFrame() override;
+    double simTime() const override { return time_; }
+    void readPositions(std::vector<glm::vec4>& out) override { out = pos_; }
+    void readVelocities(std::vector<glm::vec4>& out) override { out = vel_; }
+    void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    std::vector<StageTime> stageTimes() const override;
+    void setGrab(std::optional<Grab> grab) override;
+
+private:
+    void runFrame(int member, int size);
+    void substep(int member, int size, float tEnd, Clock::time_point& last);
+    void mark(int member, Stage stage, Clock::time_point& last);
+
+    void predict(int member, int size);
+    void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
+    void solveAttachments(int member, int size, const gpu::SolveParams& sp);
+    void solveTethers(int member, int size);
+    void averagePhantoms(int member, int size);
+    void updateVelocities(int member, int size);
+    void computeRigidMotions();
+    void applyDamping(int member, int size);
+    void computeNormals(int member, int size);
+
+    PreparedCloth p_;
+    float dt_ = 0.0f;
+    double time_ = 0.0;
+    std::vector<glm::vec4> pos_, pred_, vel_, normals_;
+    std::vector<float> lambdaDistance_, lambdaBending_, lambdaAttachment_;
+    float lambdaGrab_ = 0.0f;
+    std::optional<Grab> grab_;
+    std::vector<Chunk> chunks_;
+    std::vector<RigidSums> chunkSums_;
+    std::vector<RigidSums> segmentSums_;  // per segment
+    std::vector<RigidMotion> motions_;    // per segment
+    bool anyDamping_ = false;
+    std::array<double, kStageCount> stageMs_{};
+    ThreadPool pool_;
+};
+
+CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads)
+    : p_(prepared), pool_(threads) {
+    CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
+    CLOTH_ASSERT(p_.distanceColorOffsets.size() == p_.colorCount + 1u);
+    CLOTH_ASSERT(p_.bendingColorOffsets.size() == p_.colorCount + 1u);
+    dt_ = p_.sim.frameDt / static_cast<float>(p_.sim.substeps);
+    pos_ = p_.positions;
+    pred_ = p_.positions;
+    vel_ = p_.velocities;
+    vel_.resize(pos_.size(), glm::vec4(0.0f));
+    normals_.assign(p_.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+    lambdaDistance_.assign(p_.distance.size(), 0.0f);
+    lambdaBending_.assign(p_.bending.size(), 0.0f);
+    lambdaAttachment_.assign(p_.attachments.size(), 0.0f);
+    std::uint32_t covered = 0;
+    for (std::uint32_t s = 0; s < p_.segments.size(); ++s) {
+        const auto& seg = p_.segments[s];
+        anyDamping_ = anyDamping_ || seg.rigidDamping > 0.0f;
+        for (auto [b, e] : {std::pair{seg.vertexBegin, seg.vertexEnd},
+                            std::pair{seg.phantomBegin, seg.phantomEnd}}) {
+            for (std::uint32_t c = b; c < e; c += kChunk)
+                chunks_.push_back({s, c, std::min(e, c + kChunk)});
+            covered += e - b;
+        }
+    }
+    CLOTH_ASSERT(covered == pos_.size());  // every vertex belongs to exactly one segment range
+    chunkSums_.resize(chunks_.size());
+    segmentSums_.resize(p_.segments.size());
+    motions_.resize(p_.segments.size());
+    computeNormals(0, 1);
+}
+
+void CpuSolver::stepFrame() {
+    stageMs_.fill(0.0);
+    pool_.run([this](int member, int size) { runFrame(member, size); });
+    time_ += static_cast<double>(dt_) * p_.sim.substeps;
+}
+
+void CpuSolver::runFrame(int member, int size) {
+    Clock::time_point last = Clock::now();
+    for (int s = 0; s < p_.sim.substeps; ++s) {
+        const float tEnd = static_cast<float>(time_ + static_cast<double>(dt_) * (s + 1));
+        substep(member, size, tEnd, last);
+    }
+    computeNormals(member, size);
+    mark(member, kNormals, last);
+}
+
+void CpuSolver::mark(int member, Stage stage, Clock::time_point& last) {
+    pool_.barrier();
+    if (member != 0) return;
+    const auto now = Clock::now();
+    stageMs_[stage] += std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+}
+
+void CpuSolver::substep(int member, int size, float tEnd, Clock::time_point& last) {
+    predict(member, size);
+    mark(member, kPredict, last);
+    for (int it = 0; it < p_.sim.iterations; ++it) {
+        gpu::SolveParams sp;
+        sp.invDt2 = 1.0f / (dt_ * dt_);
+        sp.mode = p_.sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
+        sp.firstIteration = it == 0 ? 1u : 0u;
+        sp.time = tEnd;
+        solveColours(member, size, sp, last);
+        solveAttachments(member, size, sp);
+        mark(member, kAttachments, last);
+        solveTethers(member, size);
+        mark(member, kTethers, last);
+        if (!p_.phantomGroups.empty()) {
+            averagePhantoms(member, size);
+            mark(member, kPhantoms, last);
+        }
+    }
+    updateVelocities(member, size);
+    mark(member, kVelocities, last);
+    if (anyDamping_) {
+        if (member == 0) computeRigidMotions();
+        pool_.barrier();
+        applyDamping(member, size);
+        mark(member, kDamping, last);
+    }
+}
+
+void CpuSolver::predict(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
+    const glm::vec3 g = p_.sim.gravity;
+    for (std::uint32_t i = b; i < e; ++i) gpu::predictVertex(pos_[i], vel_[i], pred_[i], g, dt_);
+}
+
+void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
+                             Clock::time_point& last) {
+    for (std::uint32_t c = 0; c < p_.colorCount; ++c) {
+        std::uint32_t b, e;
+        const std::uint32_t d0 = p_.distanceColorOffsets[c], d1 = p_.distanceColorOffsets[c + 1];
+        ThreadPool::split(d1 - d0, member, size, b, e);
+        for (std::uint32_t i = d0 + b; i < d0 + e; ++i) {
+            const gpu::DistanceConstraint& k = p_.distance[i];
+            gpu::projectDistance(pos_[k.v0], pos_[k.v1], k, lambdaDistance_[i], sp);
+        }
+        if (member == 0) {
+            const auto now = Clock::now();
+            stageMs_[kDistance] += std::chrono::duration<double, std::milli>(now - last).count();
+            last = now;
+        }
+        const std::uint32_t q0 = p_.bendingColorOffsets[c], q1 = p_.bendingColorOffsets[c + 1];
+        ThreadPool::split(q1 - q0, member, size, b, e);
+        for (std::uint32_t i = q0 + b; i < q0 + e; ++i) {
+            const gpu::BendingConstraint& k = p_.bending[i];
+            gpu::projectBending(pos_[k.v0], pos_[k.v1], pos_[k.v2], pos_[k.v3], k,
+                                lambdaBending_[i], sp);
+        }
+        mark(member, kBending, last);
+    }
+}
+
+void CpuSolver::solveAttachments(int member, int size, const gpu::SolveParams& sp) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(p_.attachments.size()), member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const gpu::Attachment& a = p_.attachments[i];
+        const glm::vec3 target = glm::vec3(a.anchor) + gpu::motionOffset(p_.motions[a.motion], sp.time);
+        gpu::projectAttachment(pos_[a.vertex], target, a.param, lambdaAttachment_[i], sp);
+    }
+    if (grab_) {  // after every attachment: the grabbed vertex may also be attached
+        pool_.barrier();
+        if (member == 0)
+            gpu::projectAttachment(pos_[grab_->vertex], grab_->target, 0.0f, lambdaGrab_, sp);
+    }
+}
+
+void CpuSolver::solveTethers(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(p_.tethers.size()), member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const gpu::Tether& t = p_.tethers[i];
+        gpu::projectTether(pos_[t.vertex], glm::vec3(pos_[t.anchor]), t.maxLength);
+    }
+}
+
+void CpuSolver::averagePhantoms(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(p_.phantomGroups.size()), member, size, b, e);
+    for (std::uint32_t g = b; g < e; ++g) {
+        const gpu::PhantomGroup grp = p_.phantomGroups[g];
+        glm::vec3 sum(0.0f), pinned(0.0f);
+        float mass = 0.0f;
+        bool isPinned = false;
+        for (std::uint32_t k = grp.first; k < grp.first + grp.count; ++k) {
+            const glm::vec4 p = pos_[p_.phantomMembers[k]];
+            if (p.w <= 0.0f) {
+                isPinned = true;
+                pinned = glm::vec3(p);
+            } else {
+                sum += glm::vec3(p) / p.w;
+                mass += 1.0f / p.w;
+            }
+        }
+        const glm::vec3 mean = isPinned ? pinned : sum / mass;
+        for (std::uint32_t k = grp.first; k < grp.first + grp.count; ++k) {
+            glm::vec4& p = pos_[p_.phantomMembers[k]];
+            p = glm::vec4(mean, p.w);
+        }
+    }
+}
+
+void CpuSolver::updateVelocities(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(chunks_.size()), member, size, b, e);
+    const float invDt = 1.0f / dt_;
+    for (std::uint32_t c = b; c < e; ++c) {
+        const Chunk& ch = chunks_[c];
+        const gpu::ClothSegment& seg = p_.segments[ch.segment];
+        const float factor = std::max(0.0f, 1.0f - seg.linearDamping * dt_);
+        const bool damped = seg.rigidDamping > 0.0f;
+        const glm::vec3 ref = glm::vec3(pos_[seg.vertexBegin]);
+        RigidSums sums = gpu::rigidSumsZero();
+        for (std::uint32_t i = ch.begin; i < ch.end; ++i) {
+            const glm::vec3 v = gpu::substepVelocity(glm::vec3(pos_[i]), glm::vec3(pred_[i]),
+                                                     glm::vec3(vel_[i]), invDt, factor);
+            vel_[i] = glm::vec4(v, 0.0f);
+            if (damped && pos_[i].w > 0.0f)
+                sums = gpu::rigidSumsAdd(sums, glm::vec3(pos_[i]) - ref, v, 1.0f / pos_[i].w);
+        }
+        chunkSums_[c] = sums;
+    }
+}
+
+void CpuSolver::computeRigidMotions() {
+    std::fill(segmentSums_.begin(), segmentSums_.end(), gpu::rigidSumsZero());
+    for (std::uint32_t c = 0; c < chunks_.size(); ++c) {
+        RigidSums& total = segmentSums_[chunks_[c].segment];
+        total = gpu::rigidSumsCombine(total, chunkSums_[c]);
+    }
+    for (std::uint32_t s = 0; s < p_.segments.size(); ++s) {
+        const auto& seg = p_.segments[s];
+        motions_[s] = gpu::rigidMotionFromSums(segmentSums_[s], glm::vec3(pos_[seg.vertexBegin]), seg.rigidDamping);
+    }
+}
+
+void CpuSolver::applyDamping(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(chunks_.size()), member, size, b, e);
+    for (std::uint32_t c = b; c < e; ++c) {
+        const Chunk& ch = chunks_[c];
+        if (p_.segments[ch.segment].rigidDamping <= 0.0f) continue;
+        const RigidMotion& rm = motions_[ch.segment];
+        for (std::uint32_t i = ch.begin; i < ch.end; ++i) {
+            if (pos_[i].w <= 0.0f) continue;
+            vel_[i] = glm::vec4(gpu::rigidDampedVelocity(glm::vec3(pos_[i]), glm::vec3(vel_[i]), rm), 0.0f);
+        }
+    }
+}
+
+void CpuSolver::computeNormals(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(p_.originalVertexCount, member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) {
+        glm::vec3 n(0.0f);
+        for (std::uint32_t k = p_.vertexTriangleOffsets[v]; k < p_.vertexTriangleOffsets[v + 1]; ++k) {
+            const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
+            n += gpu::triangleNormal(glm::vec3(pos_[t.x]), glm::vec3(pos_[t.y]), glm::vec3(pos_[t.z]));
+        }
+        const float len2 = glm::dot(n, n);
+        normals_[v] = len2 > 0.0f ? glm::vec4(n / std::sqrt(len2), 0.0f) : glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+    }
+}
+
+std::vector<StageTime> CpuSolver::stageTimes() const {
+    std::vector<StageTime> out;
+    for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], stageMs_[i]});
+    return out;
+}
+
+void CpuSolver::setGrab(std::optional<Grab> grab) {
+    if (grab && grab->vertex >= p_.originalVertexCount)
+        throw Error("grab: vertex " + std::to_string(grab->vertex) + " out of range");
+    if (!grab_ || !grab || grab_->vertex != grab->vertex) lambdaGrab_ = 0.0f;
+    grab_ = grab;
+}
+
+}  // namespace
+
+std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads) {
+    if (threads < 1 || threads > 1024)
+        throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
+    return std::make_unique<CpuSolver>(prepared, threads);
+}
+
+std::string cpuModelName() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+        }
+    }
+    return "unknown CPU";
+}
+
+int defaultThreadCount() {
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace cloth

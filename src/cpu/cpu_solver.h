@@ -1,0 +1,24 @@
+// The CPU reference solver: the same stages over the same PreparedCloth batches as the Vulkan
+// solver, colours in sequence, each colour's constraints in parallel on a fixed thread team.
+// Results are bit-identical for any thread count: within a colour no two constraints share a
+// vertex, and every reduction is summed over fixed chunks in a fixed order.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "prep/prepared.h"
+#include "sim/solver.h"
+
+namespace cloth {
+
+// threads >= 1. Throws cloth::Error for an impossible count.
+std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads);
+
+// "model name" of the first processor in /proc/cpuinfo, or "unknown CPU".
+std::string cpuModelName();
+
+// Threads used when the user asks for none in particular: the hardware concurrency (>= 1).
+int defaultThreadCount();
+
+}  // namespace cloth
