@@ -118,6 +118,9 @@ class Context {
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
     const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
+    // Core features enabled on the device: those asked for, plus shaderInt64 wherever the device
+    // has it (the solver's memory accesses on CPU devices use it).
+    const VkPhysicalDeviceFeatures& features() const { return features_; }
     // Timestamps on this queue (0 valid bits: none) and nanoseconds per tick.
     bool timestamps() const { return timestampBits_ > 0; }
     double timestampPeriodNs() const { return properties_.limits.timestampPeriod; }
@@ -151,6 +154,7 @@ class Context {
     DeviceInfo info_;
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceMemoryProperties memory_{};
+    VkPhysicalDeviceFeatures features_{};
 };
 
 // Why no Vulkan device can be used at all (no loader, no driver, no device), or nothing when at

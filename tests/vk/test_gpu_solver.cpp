@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cpu/cpu_solver.h"
 #include "gpu_test.h"
 #include "hand_scenes.h"
 #include "reference.h"
-#include "cpu/cpu_solver.h"
 #include "vk/gpu_solver.h"
 
 using namespace cloth;
@@ -38,12 +38,9 @@ class GpuSolverTest : public GpuTest {
   protected:
     // Runs `frames` frames on the GPU and the serial reference; positions must agree to `tol`
     // metres, velocities to `tol * 60 * substeps`.
-    void expectMatches(const PreparedCloth& p, int frames, float tol, std::uint32_t wg = 64,
-                       bool fuse = true, std::optional<Grab> grab = std::nullopt) {
-        vk::GpuSolverOptions o;
+    void expectMatches(const PreparedCloth& p, int frames, float tol, vk::GpuSolverOptions o = {},
+                       std::optional<Grab> grab = std::nullopt) {
         o.context = ctx_;
-        o.workgroupSize = wg;
-        o.fuse = fuse;
         vk::GpuSolver gpu(p, o);
         test::SerialReference ref(p);
         auto cpu = makeCpuSolver(p, 2);
@@ -150,25 +147,47 @@ TEST_F(GpuSolverTest, GrabAloneAndOnAnAttachedVertex) {
     g.attachTopCorners = true;
     s.cloths.push_back(g);
     PreparedCloth p = test::buildHandScene(s);
-    expectMatches(p, 20, 2e-5f, 64, true, Grab{24, {0.3f, -0.2f, 0.4f}});
-    expectMatches(p, 20, 2e-5f, 64, true, Grab{p.attachments[1].vertex, {1.2f, 0.1f, 0.0f}});
+    expectMatches(p, 20, 2e-5f, {}, Grab{24, {0.3f, -0.2f, 0.4f}});
+    expectMatches(p, 20, 2e-5f, {}, Grab{p.attachments[1].vertex, {1.2f, 0.1f, 0.0f}});
 }
 
-TEST_F(GpuSolverTest, EveryWorkgroupSizeAndTheUnfusedPlanAgree) {
+TEST_F(GpuSolverTest, EveryWorkgroupSizeBatchingAndPlanAgree) {
     HandScene s;
     HandGrid g;
     g.n = 12;
     g.attachTopCorners = true;
     g.tethers = true;
     g.rigidDamping = 0.1f;
+    g.phantomCopies = 2;
     s.cloths.push_back(g);
     s.sim.substeps = 5;
+    s.sim.iterations = 2;
     PreparedCloth p = test::buildHandScene(s);
+    vk::GpuSolverOptions o;
     for (std::uint32_t wg : {32u, 128u, 512u}) {
         SCOPED_TRACE("workgroup size " + std::to_string(wg));
-        expectMatches(p, 10, 2e-5f, wg);
+        o.workgroupSize = wg;
+        expectMatches(p, 10, 2e-5f, o);
     }
-    expectMatches(p, 10, 2e-5f, 64, false);
+    o.workgroupSize = 32;
+    for (std::uint32_t items : {1u, 3u, 16u}) {
+        for (auto batching : {vk::ColorBatching::BothTypes, vk::ColorBatching::PerType}) {
+            SCOPED_TRACE("items " + std::to_string(items) + ", batching " +
+                         std::to_string(static_cast<int>(batching)));
+            o.itemsPerInvocation = items;
+            o.colorBatching = batching;
+            expectMatches(p, 10, 2e-5f, o);
+        }
+    }
+    o.itemsPerInvocation = 0;
+    for (auto access : {vk::MemoryAccess::Plain, vk::MemoryAccess::Wide}) {
+        if (access == vk::MemoryAccess::Wide && !ctx_->features().shaderInt64) continue;
+        SCOPED_TRACE("memory access " + std::to_string(static_cast<int>(access)));
+        o.memoryAccess = access;
+        expectMatches(p, 10, 2e-5f, o);
+    }
+    o.fuseStages = false;
+    expectMatches(p, 10, 2e-5f, o);
 }
 
 TEST_F(GpuSolverTest, NormalsMatchABruteForceSum) {
@@ -207,8 +226,17 @@ TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
     s.cloths.push_back(g);
     s.sim.substeps = 4;
     PreparedCloth p = test::buildHandScene(s);
+    std::uint32_t mixed = 0, single = 0;  // colours holding both types / one type
+    for (std::uint32_t c = 0; c < p.colorCount; ++c) {
+        bool d = p.distanceColorOffsets[c + 1] > p.distanceColorOffsets[c];
+        bool b = p.bendingColorOffsets[c + 1] > p.bendingColorOffsets[c];
+        (d && b ? mixed : single) += 1;
+    }
+    ASSERT_GT(mixed, 0u);
     vk::GpuSolverOptions o;
     o.context = ctx_;
+    o.timestamps = true;
+    o.colorBatching = vk::ColorBatching::BothTypes;
     vk::GpuSolver gpu(p, o);
     gpu.stepFrame();
     // Fused plan: predict once; per substep one dispatch per colour, attachments, tethers and
@@ -221,19 +249,22 @@ TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
     if (ctx_->timestamps()) {
         ASSERT_FALSE(times.empty());
         double total = 0.0;
+        bool fused = false;
         for (const auto& t : times) {
             EXPECT_GE(t.ms, 0.0) << t.name;
             total += t.ms;
+            fused = fused || t.name == "distance+bending";
         }
         EXPECT_GT(total, 0.0);
-        bool fused = false;
-        for (const auto& t : times) fused = fused || t.name == "distance+bending";
         EXPECT_TRUE(fused);
-        for (const auto& t : times) std::printf("%s %.3f\n", t.name.c_str(), t.ms);
     }
-    o.fuse = false;
+    // One dispatch per type and no fused stages: every stage is timed on its own.
+    o.colorBatching = vk::ColorBatching::PerType;
+    o.fuseStages = false;
     vk::GpuSolver split(p, o);
     split.stepFrame();
+    perSubstep = 2 * mixed + single + 4;
+    EXPECT_EQ(split.counters().dispatches, 4 * perSubstep + 1);
     std::vector<std::string> names;
     for (const auto& t : split.stageTimes()) names.push_back(t.name);
     if (ctx_->timestamps()) {
