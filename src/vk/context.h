@@ -123,6 +123,7 @@ class Context {
     const VkPhysicalDeviceFeatures& features() const { return features_; }
     // Timestamps on this queue (0 valid bits: none) and nanoseconds per tick.
     bool timestamps() const { return timestampBits_ > 0; }
+    std::uint32_t timestampValidBits() const { return timestampBits_; }
     double timestampPeriodNs() const { return properties_.limits.timestampPeriod; }
 
     // Validation messages seen so far (0 when validation is off). Tests require 0.

@@ -110,8 +110,11 @@ struct GpuSolver::Impl {
     double time = 0.0;
     FrameCounters counters;
     std::vector<std::uint32_t> dispatchStages;  // stage bits of each dispatch of the last frame
-    std::vector<StageTime> lastTimes;
+    std::vector<StageTime> lastGroups;          // by dispatch group
+    std::vector<double> lastStages = std::vector<double>(kStageCount, 0.0);
     bool timesPending = false;
+    bool timeThisFrame = false;
+    std::uint64_t frameIndex = 0;
 
     // Recording state.
     VkCommandBuffer cb = VK_NULL_HANDLE;
@@ -119,7 +122,7 @@ struct GpuSolver::Impl {
     bool needBarrier = false;
 
     Impl(const PreparedCloth& p, const GpuSolverOptions& o);
-    bool timestamps() const { return options.timestamps && ctx->timestamps(); }
+    bool timestamps() const { return options.timestampInterval > 0 && ctx->timestamps(); }
 
     std::uint32_t groupsFor(std::uint64_t n) const;
     detail::Spec spec(std::uint32_t variant = 0, std::uint32_t lambda = 0) const {
@@ -278,7 +281,7 @@ void GpuSolver::Impl::dispatch(VkPipeline pipeline, const Push& push, std::uint3
     vkCmdDispatch(cb, groups, 1, 1);
     ++counters.dispatches;
     dispatchStages.push_back(stages);
-    if (queries) {
+    if (timeThisFrame) {
         CLOTH_ASSERT(dispatchStages.size() < queryCapacity);
         vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(),
                             static_cast<std::uint32_t>(dispatchStages.size()));
@@ -392,7 +395,9 @@ void GpuSolver::Impl::recordFrame() {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(cb, &begin));
-    if (queries) vkCmdResetQueryPool(cb, queries.get(), 0, queryCapacity);
+    timeThisFrame = queries && frameIndex % options.timestampInterval == 0;
+    ++frameIndex;
+    if (timeThisFrame) vkCmdResetQueryPool(cb, queries.get(), 0, queryCapacity);
 
     // Earlier work on the queue (uploads, read-backs, a renderer reading the positions) before
     // this frame's shaders read or write the buffers.
@@ -405,7 +410,8 @@ void GpuSolver::Impl::recordFrame() {
     VkDescriptorSet set = pipelines.set();
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &set, 0,
                             nullptr);
-    if (queries) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
+    if (timeThisFrame)
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
     needBarrier = false;
 
     // Times as the CPU reference computes them (double accumulation, float per substep).
@@ -428,7 +434,7 @@ void GpuSolver::Impl::submit() {
     info.pCommandBuffers = &frameCmd;
     VK_CHECK(vkQueueSubmit(ctx->queue(), 1, &info, frameFence.get()));
     inFlight = true;
-    timesPending = static_cast<bool>(queries);
+    timesPending = timeThisFrame;
 }
 
 void GpuSolver::Impl::wait() {
@@ -449,24 +455,27 @@ void GpuSolver::Impl::collectTimes() {
                                    ticks.data(), sizeof(std::uint64_t),
                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     const double msPerTick = ctx->timestampPeriodNs() * 1e-6;
-    lastTimes.clear();
+    const std::uint32_t bits = ctx->timestampValidBits();
+    const std::uint64_t valid = bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
     std::vector<std::uint32_t> order;  // distinct stage masks, in first-seen order
     std::vector<double> ms;
+    std::fill(lastStages.begin(), lastStages.end(), 0.0);
     for (std::uint32_t i = 0; i + 1 < n; ++i) {
-        auto it = std::find(order.begin(), order.end(), dispatchStages[i]);
-        std::size_t k = static_cast<std::size_t>(it - order.begin());
+        const std::uint32_t mask = dispatchStages[i];
+        const double t = static_cast<double>((ticks[i + 1] - ticks[i]) & valid) * msPerTick;
+        auto it = std::find(order.begin(), order.end(), mask);
         if (it == order.end()) {
-            order.push_back(dispatchStages[i]);
+            order.push_back(mask);
             ms.push_back(0.0);
+            it = order.end() - 1;
         }
-        ms[k] += static_cast<double>(ticks[i + 1] - ticks[i]) * msPerTick;
+        ms[static_cast<std::size_t>(it - order.begin())] += t;
+        for (int stage = 0; stage < kStageCount; ++stage)
+            if (mask & (1u << stage)) lastStages[stage] += t / std::popcount(mask);
     }
-    // Single stages in kStageNames order first, then fused groups in frame order.
-    for (int s = 0; s < kStageCount; ++s)
-        for (std::size_t k = 0; k < order.size(); ++k)
-            if (order[k] == (1u << s)) lastTimes.push_back({kStageNames[s], ms[k]});
+    lastGroups.clear();
     for (std::size_t k = 0; k < order.size(); ++k)
-        if (!std::has_single_bit(order[k])) lastTimes.push_back({stageLabel(order[k]), ms[k]});
+        lastGroups.push_back({stageLabel(order[k]), ms[k]});
 }
 
 void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out) {
@@ -541,7 +550,14 @@ void GpuSolver::readNormals(std::vector<glm::vec4>& out) {
 
 std::vector<StageTime> GpuSolver::stageTimes() const {
     impl_->wait();
-    return impl_->lastTimes;
+    std::vector<StageTime> out;
+    for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], impl_->lastStages[i]});
+    return out;
+}
+
+std::vector<StageTime> GpuSolver::dispatchGroupTimes() const {
+    impl_->wait();
+    return impl_->lastGroups;
 }
 
 void GpuSolver::setGrab(std::optional<Grab> grab) {

@@ -36,9 +36,10 @@ struct GpuSolverOptions {
     bool fuseStages = true;  // velocity + damping + next prediction in one per-vertex pass
     ColorBatching colorBatching = ColorBatching::Auto;
     MemoryAccess memoryAccess = MemoryAccess::Auto;
-    // Per-stage GPU times from timestamp queries (when the queue supports them). Off by default:
-    // on lavapipe each timestamp costs about 0.1 ms, as much as a small dispatch.
-    bool timestamps = false;
+    // Per-stage GPU times from timestamp queries (when the queue supports them), taken every
+    // timestampInterval-th frame (0 = never, 1 = every frame). Off by default: on lavapipe each
+    // timestamp costs about 0.1 ms, as much as a small dispatch.
+    std::uint32_t timestampInterval = 0;
     // Wait for the GPU at the end of stepFrame(). When false, stepFrame() returns after the
     // submission and the next stepFrame() or read waits (lets the CPU run ahead, e.g. to render).
     bool synchronous = true;
@@ -87,10 +88,14 @@ class GpuSolver : public Solver {
     void readVelocities(std::vector<glm::vec4>& out) override;
     void readNormals(std::vector<glm::vec4>& out) override;
 
-    // GPU milliseconds of the last frame per stage, from timestamp queries. Fused dispatches are
-    // reported under joined names ("distance+bending", "predict+velocities").
-    // Empty when the queue has no timestamps or they are off.
+    // GPU milliseconds per stage of the last timed frame, in kStageNames order. A dispatch that
+    // runs several stages (see dispatchGroupTimes) is shared evenly between them: for exact
+    // per-stage figures use ColorBatching::PerType and fuseStages = false. All zero when the queue
+    // has no timestamps or they are off.
     std::vector<StageTime> stageTimes() const override;
+    // The same frame by dispatch group, as run: fused groups under joined names
+    // ("distance+bending", "predict+velocities"), single stages by their own name.
+    std::vector<StageTime> dispatchGroupTimes() const;
 
     void setGrab(std::optional<Grab> grab) override;
 
