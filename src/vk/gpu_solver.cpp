@@ -83,6 +83,7 @@ struct GpuSolver::Impl {
     std::uint32_t items = 1;      // most items per invocation
     std::uint32_t minGroups = 1;  // fewest workgroups per dispatch (when there are enough items)
     bool together = true;         // both constraint types of a colour in one dispatch
+    std::uint32_t togetherBelow = 0;  // ... or only for colours of fewer items than this
     bool wide = false;            // 64-bit memory accesses in the shaders
 
     // What the frame plan needs from the prepared data.
@@ -192,6 +193,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
       items(chooseItems(*ctx, o.itemsPerInvocation)),
       minGroups(minGroupsFor(items)),
       together(chooseTogether(*ctx, o.colorBatching)),
+      togetherBelow(o.colorBatching == ColorBatching::Auto ? o.smallColorItems : 0),
       wide(chooseWide(*ctx, o.memoryAccess)),
       chunks(detail::buildChunks(
           p, o.workgroupSize * vertexItems(p, o.workgroupSize, items, minGroups))),
@@ -315,9 +317,10 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
         push.bendingBegin = bendingOffsets[c];
         push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
         const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
-        if (together && push.distanceCount && push.bendingCount) {
+        const std::uint32_t items = push.distanceCount + push.bendingCount;
+        if ((together || items < togetherBelow) && push.distanceCount && push.bendingCount) {
             dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push,
-                     groupsFor(push.distanceCount + push.bendingCount), kDistance | kBending);
+                     groupsFor(items), kDistance | kBending);
             continue;
         }
         if (push.distanceCount)
@@ -537,6 +540,15 @@ FrameCounters GpuSolver::counters() const {
 }
 std::uint32_t GpuSolver::workgroupSize() const {
     return impl_->wg;
+}
+std::uint32_t GpuSolver::itemsPerInvocation() const {
+    return impl_->items;
+}
+bool GpuSolver::colorTypesTogether() const {
+    return impl_->together;
+}
+bool GpuSolver::wideMemoryAccess() const {
+    return impl_->wide;
 }
 void GpuSolver::sync() {
     impl_->wait();
