@@ -31,7 +31,7 @@ enum StageBit : std::uint32_t {
 std::uint32_t stageBitsOfVertexPass(std::uint32_t stages) {
     std::uint32_t bits = 0;
     if (stages & gpu::VERTEX_VELOCITY) bits |= kVelocities;
-    if (stages & (gpu::VERTEX_PARTIALS | gpu::VERTEX_DAMP)) bits |= kDamping;
+    if (stages & gpu::VERTEX_DAMP) bits |= kDamping;
     if (stages & gpu::VERTEX_PREDICT) bits |= kPredict;
     return bits;
 }
@@ -84,7 +84,7 @@ struct GpuSolver::Impl {
     std::uint32_t minGroups = 1;  // fewest workgroups per dispatch (when there are enough items)
     bool together = true;         // both constraint types of a colour in one dispatch
     std::uint32_t togetherBelow = 0;  // ... or only for colours of fewer items than this
-    bool wide = false;            // 64-bit memory accesses in the shaders
+    bool wide = false;                // 64-bit memory accesses in the shaders
 
     // What the frame plan needs from the prepared data.
     std::uint32_t vertexCount = 0, originalVertexCount = 0, triangleCount = 0;
@@ -157,8 +157,7 @@ void checkWorkgroupSize(const Context& ctx, std::uint32_t wg) {
     const auto& lim = ctx.limits();
     if (wg == 0 || !std::has_single_bit(wg))
         throw Error("workgroup size " + std::to_string(wg) + " is not a power of two");
-    if (wg > lim.maxComputeWorkGroupSize[0] || wg > lim.maxComputeWorkGroupInvocations ||
-        16u * wg > lim.maxComputeSharedMemorySize)
+    if (wg > lim.maxComputeWorkGroupSize[0] || wg > lim.maxComputeWorkGroupInvocations)
         throw Error("workgroup size " + std::to_string(wg) + " exceeds the limits of " +
                     ctx.info().name + " (" + std::to_string(lim.maxComputeWorkGroupSize[0]) +
                     " invocations)");
@@ -302,10 +301,6 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
     push.invDt = 1.0f / dt;
     dispatch(pipelines.get(Kernel::Vertices, spec(stages)), push,
              static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
-    if (stages & gpu::VERTEX_PARTIALS) {
-        gpu::CountPush count{segmentCount};
-        dispatch(pipelines.get(Kernel::Rigid), count, segmentCount, kDamping);
-    }
 }
 
 void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda) {
@@ -319,8 +314,8 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
         const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
         const std::uint32_t items = push.distanceCount + push.bendingCount;
         if ((together || items < togetherBelow) && push.distanceCount && push.bendingCount) {
-            dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push,
-                     groupsFor(items), kDistance | kBending);
+            dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push, groupsFor(items),
+                     kDistance | kBending);
             continue;
         }
         if (push.distanceCount)
@@ -392,14 +387,17 @@ void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
     const std::uint32_t predictNext = (fuse && !last) ? gpu::VERTEX_PREDICT : 0u;
     if (!rigidDamping) {
         vertexPass(gpu::VERTEX_VELOCITY | predictNext, dt);
-    } else if (fuse) {
-        vertexPass(gpu::VERTEX_VELOCITY | gpu::VERTEX_PARTIALS, dt);
-        vertexPass(gpu::VERTEX_DAMP | predictNext, dt);
-    } else {
-        vertexPass(gpu::VERTEX_VELOCITY, dt);
-        vertexPass(gpu::VERTEX_PARTIALS, dt);
-        vertexPass(gpu::VERTEX_DAMP, dt);
+        return;
     }
+    // Mueller's damping: sums over runs of vertices, their totals per segment, then the damping
+    // (with the next prediction when fused).
+    vertexPass(gpu::VERTEX_VELOCITY, dt);
+    const auto runs = static_cast<std::uint32_t>(chunks.sumChunks.size());
+    gpu::CountPush sums{runs};
+    dispatch(pipelines.get(Kernel::RigidSums, spec()), sums, groupsFor(runs), kDamping);
+    gpu::CountPush motions{segmentCount};
+    dispatch(pipelines.get(Kernel::Rigid, spec()), motions, groupsFor(segmentCount), kDamping);
+    vertexPass(gpu::VERTEX_DAMP | predictNext, dt);
 }
 
 void GpuSolver::Impl::recordFrame() {
