@@ -1,0 +1,132 @@
+// The compute solver's interface between C++ and GLSL: descriptor bindings and push constants.
+// One definition for both sides (the renderer may bind the same buffers: see gpu_solver.h).
+#ifndef CLOTH_SHARED_SOLVER_IO_H
+#define CLOTH_SHARED_SOLVER_IO_H
+
+#include "common.h"
+#include "types.h"
+
+// Storage buffers of descriptor set 0, shared by every solver pipeline.
+#define BINDING_POSITIONS 0       // vec4 per vertex (phantoms included): xyz, w = inverse mass
+#define BINDING_PREDICTED 1       // vec4 per vertex: predicted position of the substep
+#define BINDING_VELOCITIES 2      // vec4 per vertex (the predicted velocity inside a substep)
+#define BINDING_NORMALS 3         // vec4 per original vertex
+#define BINDING_DISTANCE 4        // DistanceConstraint[]
+#define BINDING_BENDING 5         // BendingConstraint[]
+#define BINDING_LAMBDA_DISTANCE 6 // float per distance constraint
+#define BINDING_LAMBDA_BENDING 7  // float per bending constraint
+#define BINDING_ATTACHMENTS 8     // Attachment[]
+#define BINDING_MOTIONS 9         // Motion[]
+#define BINDING_LAMBDA_ATTACH 10  // float per attachment, then one for the grab
+#define BINDING_TETHERS 11        // Tether[]
+#define BINDING_PHANTOM_GROUPS 12 // PhantomGroup[]
+#define BINDING_PHANTOM_MEMBERS 13// uint[]
+#define BINDING_SEGMENTS 14       // ClothSegment[]
+#define BINDING_CHUNKS 15         // VertexChunk[]: the workgroups of the per-vertex passes
+#define BINDING_SEGMENT_CHUNKS 16 // uvec2 per segment: its first chunk and chunk count
+#define BINDING_RIGID_PARTIALS 17 // RigidSums per chunk
+#define BINDING_RIGID_MOTIONS 18  // RigidMotion per segment
+#define BINDING_TRIANGLES 19      // uint[3 * triangles] (also usable as an index buffer)
+#define BINDING_VERTEX_TRI_OFFSETS 20  // uint per original vertex + 1 (CSR)
+#define BINDING_VERTEX_TRIANGLES 21    // uint[]
+#define BINDING_COUNT 22
+
+// Specialization constants. Every pipeline: the workgroup size, and whether an invocation loops
+// over several items (strided by the dispatch size) or takes exactly one. Per kernel: a variant
+// (VERTEX_* stages of vertices.comp, COLOR_* types of colors.comp) and the multiplier use.
+#define SPEC_WORKGROUP_SIZE 0
+#define SPEC_VARIANT 1
+#define SPEC_LAMBDA 2
+#define SPEC_STRIDED 3
+
+CLOTH_NAMESPACE_BEGIN
+
+// What one per-vertex pass does, in this order (a bit mask, SPEC_VARIANT of vertices.comp).
+const uint VERTEX_VELOCITY = 1u;  // v from the solved and predicted state, linear damping
+const uint VERTEX_PARTIALS = 2u;  // per-workgroup RigidSums of the chunk (needs VELOCITY)
+const uint VERTEX_DAMP = 4u;      // v += k (v_rigid - v) with the segment's RigidMotion
+const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predicted = x
+
+// Constraint types one colors.comp pipeline solves (SPEC_VARIANT): one type per dispatch suits
+// CPU devices, which run both sides of a branch; both types per dispatch suit GPUs.
+const uint COLOR_DISTANCE = 1u;
+const uint COLOR_BENDING = 2u;
+
+// Multipliers (SPEC_LAMBDA): load the previous iteration's, store for the next one.
+const uint LAMBDA_LOAD = 1u;
+const uint LAMBDA_STORE = 2u;
+
+// A workgroup of the per-vertex passes: `count` consecutive vertices from `begin`, all of one
+// cloth segment (its original vertices or its phantoms).
+struct VertexChunk {
+    uint segment;
+    uint begin;
+    uint count;
+    uint pad0;
+};
+CLOTH_CHECK_SIZE(VertexChunk, 16)
+
+struct VertexPush {
+    vec4 gravity;  // xyz
+    float dt;
+    float invDt;
+    uint pad0;
+    uint pad1;
+};
+CLOTH_CHECK_SIZE(VertexPush, 32)
+
+// One colour: distance constraints [distanceBegin, +distanceCount) then bending constraints
+// [bendingBegin, +bendingCount), one invocation each.
+struct ColorPush {
+    SolveParams solve;
+    uint distanceBegin;
+    uint distanceCount;
+    uint bendingBegin;
+    uint bendingCount;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+    uint pad3;
+};
+CLOTH_CHECK_SIZE(ColorPush, 48)
+
+struct AttachPush {
+    SolveParams solve;
+    uint count;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+CLOTH_CHECK_SIZE(AttachPush, 32)
+
+// The mouse grab runs in the phantom pass, after the tethers: on the grabbed vertex alone (an
+// extra invocation after the groups) or, when it was split, on every member of its group just
+// before that group is averaged.
+const uint GRAB_NONE = 0u;
+const uint GRAB_ALONE = 1u;
+const uint GRAB_WITH_GROUP = 2u;
+
+struct PhantomPush {
+    SolveParams solve;
+    vec4 grabTarget;  // xyz
+    uint count;       // phantom groups
+    uint grabMode;
+    uint grabVertex;  // GRAB_ALONE
+    uint grabGroup;   // GRAB_WITH_GROUP
+};
+CLOTH_CHECK_SIZE(PhantomPush, 48)
+CLOTH_CHECK_OFFSET(PhantomPush, grabTarget, 16)
+CLOTH_CHECK_OFFSET(PhantomPush, count, 32)
+
+// Tethers, phantom groups, rigid-motion segments, normals: a count of items.
+struct CountPush {
+    uint count;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+CLOTH_CHECK_SIZE(CountPush, 16)
+
+CLOTH_NAMESPACE_END
+
+#endif  // CLOTH_SHARED_SOLVER_IO_H

@@ -1,0 +1,4 @@
+// tethers.comp: solver kernel shaders/solver/tethers.glsl.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "solver/tethers.glsl"
