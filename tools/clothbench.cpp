@@ -30,10 +30,12 @@ struct BenchOptions {
     int substeps = 10;
     int iterations = 1;
     int warmup = 10;
-    int frames = 10;  // frames per repeat
+    int frames = 10;   // frames per repeat
     int repeats = 5;
     std::string json;
     PhantomSetting phantoms;
+    PhantomMethod phantomMethod = PhantomMethod::Repair;
+    bool phantomsEachColor = false;
     // GPU
     std::vector<int> workgroupSizes = {32, 64, 128, 256, 512};  // those the device allows
     std::optional<int> device;
@@ -73,6 +75,8 @@ usage: clothbench [options]
   --frames N               frames per timed repeat (default: 10)
   --repeats N              timed repeats; min and median are reported (default: 5)
   --phantoms off|auto|N    phantom vertices (default: off)
+  --phantom-method M       repair (default) or cliques
+  --phantom-averaging A    iteration (default) or color
   --json FILE              also write the results as JSON
 gpu
   --workgroup-sizes LIST   compute workgroup sizes (default: 32,64,128,256,512, those the
@@ -100,36 +104,27 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             if (v != "cpu" && v != "gpu" && v != "all")
                 throw Error("--backend: expected cpu, gpu or all, got '" + v + "'");
             o.backend = v;
-        } else if (a == "--grids")
-            o.grids = parseList(a, v, 1);
-        else if (a == "--threads")
-            o.threads = parseList(a, v, 1);
-        else if (a == "--substeps")
-            o.substeps = parseList(a, v, 1).at(0);
-        else if (a == "--iterations")
-            o.iterations = parseList(a, v, 1).at(0);
-        else if (a == "--warmup")
-            o.warmup = parseList(a, v, 0).at(0);
-        else if (a == "--frames")
-            o.frames = parseList(a, v, 1).at(0);
-        else if (a == "--repeats")
-            o.repeats = parseList(a, v, 1).at(0);
-        else if (a == "--phantoms")
-            o.phantoms = parsePhantomSetting(v);
-        else if (a == "--json")
-            o.json = v;
-        else if (a == "--workgroup-sizes")
-            o.workgroupSizes = parseList(a, v, 1);
-        else if (a == "--device")
-            o.device = parseList(a, v, 0).at(0);
-        else if (a == "--profile-frames")
-            o.profileFrames = parseList(a, v, 1).at(0);
-        else if (a == "--small-color-items")
-            o.smallColorItems = parseList(a, v, 0).at(0);
-        else if (a == "--items-per-invocation")
-            o.items = parseList(a, v, 1).at(0);
-        else
-            throw Error("unknown option '" + a + "' (see --help)");
+        } else if (a == "--grids") o.grids = parseList(a, v, 1);
+        else if (a == "--threads") o.threads = parseList(a, v, 1);
+        else if (a == "--substeps") o.substeps = parseList(a, v, 1).at(0);
+        else if (a == "--iterations") o.iterations = parseList(a, v, 1).at(0);
+        else if (a == "--warmup") o.warmup = parseList(a, v, 0).at(0);
+        else if (a == "--frames") o.frames = parseList(a, v, 1).at(0);
+        else if (a == "--repeats") o.repeats = parseList(a, v, 1).at(0);
+        else if (a == "--phantoms") o.phantoms = parsePhantomSetting(v);
+        else if (a == "--phantom-method") o.phantomMethod = parsePhantomMethod(v);
+        else if (a == "--phantom-averaging") {
+            if (v != "iteration" && v != "color")
+                throw Error("--phantom-averaging: expected iteration or color, got '" + v + "'");
+            o.phantomsEachColor = v == "color";
+        }
+        else if (a == "--json") o.json = v;
+        else if (a == "--workgroup-sizes") o.workgroupSizes = parseList(a, v, 1);
+        else if (a == "--device") o.device = parseList(a, v, 0).at(0);
+        else if (a == "--profile-frames") o.profileFrames = parseList(a, v, 1).at(0);
+        else if (a == "--small-color-items") o.smallColorItems = parseList(a, v, 0).at(0);
+        else if (a == "--items-per-invocation") o.items = parseList(a, v, 1).at(0);
+        else throw Error("unknown option '" + a + "' (see --help)");
     }
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
     std::sort(o.threads.begin(), o.threads.end());
@@ -144,6 +139,7 @@ Scene gridScene(int n, const BenchOptions& o) {
     s.sim.substeps = o.substeps;
     s.sim.iterations = o.iterations;
     s.phantoms = o.phantoms;
+    s.sim.averagePhantomsEachColor = o.phantomsEachColor;
     ClothDesc c;
     c.name = s.name;
     GridDesc g;
@@ -200,6 +196,9 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"constraints", constraintCounts(p)},
             {"threads", solver.threadCount()},
             {"colors", p.colorCount},
+            {"colors_before_phantoms", p.stats.colorsBeforePhantoms},
+            {"phantom_vertices", p.stats.phantomVertices},
+            {"phantom_averaging", p.sim.averagePhantomsEachColor ? "color" : "iteration"},
             {"substeps", o.substeps},
             {"iterations", o.iterations},
             {"ms_per_frame", {{"min", minMs}, {"median", medMs}}},
@@ -321,6 +320,7 @@ int benchMain(int argc, char** argv) {
     for (int n : o.grids) {
         PrepareOptions popt;
         popt.phantoms = o.phantoms;
+        popt.phantomMethod = o.phantomMethod;
         const PreparedCloth p = prepareScene(gridScene(n, o), popt);
         for (int t : cpu ? o.threads : std::vector<int>{}) {
             BackendRequest req;

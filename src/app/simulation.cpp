@@ -17,6 +17,13 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     Simulation sim;
     sim.scene = resolveScene(options.scene);
     applyOverrides(options, sim.scene);
+<<<<<<< HEAD
+=======
+    PrepareOptions prep;
+    prep.phantoms = sim.scene.phantoms;
+    if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
+    sim.prepared = prepareScene(sim.scene, prep);
+>>>>>>> main
     BackendRequest request;
     request.backend = options.backend;
     request.threads = options.threads;

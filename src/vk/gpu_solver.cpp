@@ -239,7 +239,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
 
     if (timestamps()) {
         // Upper bound of dispatches per frame, plus the starting timestamp.
-        std::uint32_t perIteration = 2 * colorCount + 3;
+        std::uint32_t perIteration = 3 * colorCount + 4;
         queryCapacity = static_cast<std::uint32_t>(sim.substeps) *
                             (static_cast<std::uint32_t>(sim.iterations) * perIteration + 6) +
                         4;
@@ -324,6 +324,13 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
         if (push.bendingCount)
             dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
                      groupsFor(push.bendingCount), kBending);
+        if (sim.averagePhantomsEachColor && phantomGroupCount) {
+            gpu::PhantomPush average{};  // averaging only: the grab comes after the tethers
+            average.solve = sp;
+            average.count = phantomGroupCount;
+            dispatch(pipelines.get(Kernel::Phantoms, spec()), average, groupsFor(phantomGroupCount),
+                     kPhantoms);
+        }
     }
 }
 

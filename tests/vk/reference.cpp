@@ -81,6 +81,10 @@ void SerialReference::iteration(const SolveParams& sp) {
             projectAttachment(pos_[v], grab_->target, 0.0f, lambda, sp);
         }
     }
+    averagePhantoms();
+}
+
+void SerialReference::averagePhantoms() {
     for (const auto& g : p_.phantomGroups) {
         glm::vec4 acc(0.0f);
         bool pinned = false;
