@@ -17,13 +17,6 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     Simulation sim;
     sim.scene = resolveScene(options.scene);
     applyOverrides(options, sim.scene);
-<<<<<<< HEAD
-=======
-    PrepareOptions prep;
-    prep.phantoms = sim.scene.phantoms;
-    if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
-    sim.prepared = prepareScene(sim.scene, prep);
->>>>>>> main
     BackendRequest request;
     request.backend = options.backend;
     request.threads = options.threads;
@@ -36,6 +29,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     checkSceneFits(sim.backend, sim.scene, request, notices);  // before building huge meshes
     PrepareOptions prep;
     prep.phantoms = sim.scene.phantoms;
+    if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
     sim.prepared = prepareScene(sim.scene, prep);
     sim.solver = createSolver(sim.backend, request, sim.prepared, notices);
     return sim;

@@ -316,14 +316,14 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
         if ((together || items < togetherBelow) && push.distanceCount && push.bendingCount) {
             dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push, groupsFor(items),
                      kDistance | kBending);
-            continue;
+        } else {
+            if (push.distanceCount)
+                dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
+                         groupsFor(push.distanceCount), kDistance);
+            if (push.bendingCount)
+                dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
+                         groupsFor(push.bendingCount), kBending);
         }
-        if (push.distanceCount)
-            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
-                     groupsFor(push.distanceCount), kDistance);
-        if (push.bendingCount)
-            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
-                     groupsFor(push.bendingCount), kBending);
         if (sim.averagePhantomsEachColor && phantomGroupCount) {
             gpu::PhantomPush average{};  // averaging only: the grab comes after the tethers
             average.solve = sp;

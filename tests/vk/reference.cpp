@@ -62,6 +62,7 @@ void SerialReference::iteration(const SolveParams& sp) {
             projectBending(pos_[b.v0], pos_[b.v1], pos_[b.v2], pos_[b.v3], b, lambdaBending_[i],
                            sp);
         }
+        if (p_.sim.averagePhantomsEachColor) averagePhantoms();
     }
     for (std::size_t i = 0; i < p_.attachments.size(); ++i) {
         const auto& a = p_.attachments[i];
