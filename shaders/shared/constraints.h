@@ -29,32 +29,54 @@ CLOTH_FN float deltaLambda(float C, float wGrad2, float param, float lambda, Sol
     return (-C - alphaTilde * lambda) / (wGrad2 + alphaTilde);
 }
 
-// ---- distance (stretch and shear) -------------------------------------------------------------
-
-CLOTH_FN float distanceValue(vec3 x0, vec3 x1, float restLength) {
-    return length(x0 - x1) - restLength;
+// atan2 by the Abramowitz & Stegun 4.4.49 polynomial (|error| <= 2e-8 in exact arithmetic,
+// about 3e-7 rad in float, like libm's atan2f). Used instead of atan() so that the CPU and every
+// GPU compute the same angle: Vulkan lets a driver's atan be off by up to 4096 ulp, and libm's
+// atan2f costs about 115 instructions. atan2(0, 0) = 0.
+CLOTH_FN float clothAtan2(float y, float x) {
+    float ax = abs(x);
+    float ay = abs(y);
+    float mx = max(ax, ay);
+    if (mx == 0.0f) return 0.0f;
+    float a = min(ax, ay) / mx;
+    float s = a * a;
+    float r = -0.0040540580f;
+    r = r * s + 0.0218612288f;
+    r = r * s - 0.0559098861f;
+    r = r * s + 0.0964200441f;
+    r = r * s - 0.1390853351f;
+    r = r * s + 0.1994653599f;
+    r = r * s - 0.3332985605f;
+    r = (r * s + 0.9999993329f) * a;
+    if (ay > ax) r = 1.57079637f - r;
+    if (x < 0.0f) r = 3.14159274f - r;
+    if (y < 0.0f) r = -r;
+    return r;
 }
 
-// Gradient with respect to x0 (x1's is its negative). False when the points coincide.
-CLOTH_FN bool distanceGradient(vec3 x0, vec3 x1, CLOTH_OUT(vec3) g0) {
+// ---- distance (stretch and shear) -------------------------------------------------------------
+
+// Value and gradient (with respect to x0; x1's is its negative) in one pass. False when the
+// points coincide.
+CLOTH_FN bool distanceEval(vec3 x0, vec3 x1, float restLength, CLOTH_OUT(float) C,
+                           CLOTH_OUT(vec3) g0) {
     vec3 d = x0 - x1;
     float len2 = dot(d, d);
-    if (len2 <= LENGTH_EPSILON) {
-        g0 = vec3(0.0f);
-        return false;
-    }
-    g0 = d * inversesqrt(len2);
+    C = 0.0f;
+    g0 = vec3(0.0f);
+    if (len2 <= LENGTH_EPSILON) return false;
+    float len = sqrt(len2);
+    C = len - restLength;
+    g0 = d * (1.0f / len);
     return true;
 }
 
 CLOTH_FN void projectDistance(CLOTH_INOUT(vec4) p0, CLOTH_INOUT(vec4) p1, DistanceConstraint c,
                               CLOTH_INOUT(float) lambda, SolveParams s) {
     float wSum = p0.w + p1.w;
-    vec3 x0 = vec3(p0);
-    vec3 x1 = vec3(p1);
+    float C;
     vec3 n;
-    if (wSum <= 0.0f || !distanceGradient(x0, x1, n)) return;
-    float C = distanceValue(x0, x1, c.restLength);
+    if (wSum <= 0.0f || !distanceEval(vec3(p0), vec3(p1), c.restLength, C, n)) return;
     float lam = startLambda(lambda, s);
     float dl = deltaLambda(C, wSum, c.param, lam, s);
     lambda = lam + dl;
@@ -72,7 +94,7 @@ CLOTH_FN float bendingAngle(vec3 x0, vec3 x1, vec3 x2, vec3 x3) {
     vec3 e = x1 - x0;
     vec3 n1 = cross(x2 - x0, x2 - x1);
     vec3 n2 = cross(x3 - x1, x3 - x0);
-    return atan(dot(cross(n1, n2), e), dot(n1, n2) * length(e));
+    return clothAtan2(dot(cross(n1, n2), e), dot(n1, n2) * length(e));
 }
 
 // Wraps an angle difference into (-pi, pi].
@@ -87,8 +109,10 @@ CLOTH_FN bool bendingEval(vec3 x0, vec3 x1, vec3 x2, vec3 x3, CLOTH_OUT(float) a
                           CLOTH_OUT(vec3) g0, CLOTH_OUT(vec3) g1, CLOTH_OUT(vec3) g2,
                           CLOTH_OUT(vec3) g3) {
     vec3 e = x1 - x0;
-    vec3 n1 = cross(x2 - x0, x2 - x1);
-    vec3 n2 = cross(x3 - x1, x3 - x0);
+    vec3 a0 = x2 - x0;
+    vec3 b1 = x3 - x1;
+    vec3 n1 = cross(a0, x2 - x1);
+    vec3 n2 = cross(b1, x3 - x0);
     float e2 = dot(e, e);
     float n1l2 = dot(n1, n1);
     float n2l2 = dot(n2, n2);
@@ -101,13 +125,16 @@ CLOTH_FN bool bendingEval(vec3 x0, vec3 x1, vec3 x2, vec3 x3, CLOTH_OUT(float) a
     if (e2 <= LENGTH_EPSILON || n1l2 <= limit || n2l2 <= limit) return false;
     float el = sqrt(e2);
     float invEl = 1.0f / el;
-    angle = atan(dot(cross(n1, n2), e), dot(n1, n2) * el);
-    vec3 a = n1 / n1l2;
-    vec3 b = n2 / n2l2;
+    angle = clothAtan2(dot(cross(n1, n2), e), dot(n1, n2) * el);
+    vec3 a = n1 * (1.0f / n1l2);
+    vec3 b = n2 * (1.0f / n2l2);
+    // Projections of the opposite vertices on the edge: (x2 - x0).e, and (x2 - x1).e = that - e.e.
+    float pa0 = dot(a0, e);
+    float pb1 = dot(b1, e);
     g2 = -el * a;
     g3 = -el * b;
-    g0 = -(dot(x2 - x1, e) * invEl) * a - (dot(x3 - x1, e) * invEl) * b;
-    g1 = (dot(x2 - x0, e) * invEl) * a + (dot(x3 - x0, e) * invEl) * b;
+    g0 = ((e2 - pa0) * invEl) * a - (pb1 * invEl) * b;
+    g1 = (pa0 * invEl) * a + ((pb1 + e2) * invEl) * b;
     return true;
 }
 
@@ -144,10 +171,9 @@ CLOTH_FN vec3 motionOffset(Motion m, float t) {
 // C = |x - target|; pulls the vertex onto its (moving) target.
 CLOTH_FN void projectAttachment(CLOTH_INOUT(vec4) p, vec3 target, float param,
                                 CLOTH_INOUT(float) lambda, SolveParams s) {
-    vec3 x = vec3(p);
+    float C;
     vec3 n;
-    if (p.w <= 0.0f || !distanceGradient(x, target, n)) return;
-    float C = length(x - target);
+    if (p.w <= 0.0f || !distanceEval(vec3(p), target, 0.0f, C, n)) return;
     float lam = startLambda(lambda, s);
     float dl = deltaLambda(C, p.w, param, lam, s);
     lambda = lam + dl;

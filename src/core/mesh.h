@@ -11,7 +11,7 @@ namespace cloth {
 
 struct Mesh {
     std::vector<glm::vec3> positions;
-    std::vector<glm::vec2> uvs;  // empty, or one per vertex
+    std::vector<glm::vec2> uvs;  // empty, or one per vertex; v runs top-down (0 = top row)
     std::vector<glm::uvec3> triangles;
 };
 
@@ -29,6 +29,7 @@ struct GridDesc {
     std::uint32_t resY = 16;
     GridPattern pattern = GridPattern::Regular;
     std::uint32_t seed = 1;
+    bool operator==(const GridDesc&) const = default;
 };
 
 Mesh makeGrid(const GridDesc& desc);
@@ -44,9 +45,9 @@ struct BendingPair {
 };
 
 struct Topology {
-    std::vector<glm::uvec2> edges;           // unique undirected edges, x < y, sorted
+    std::vector<glm::uvec2> edges;             // unique undirected edges, x < y, sorted
     std::vector<std::uint32_t> boundaryEdges;  // indices into edges used by one triangle
-    std::vector<BendingPair> bendingPairs;   // one per interior edge, in edge order
+    std::vector<BendingPair> bendingPairs;     // one per interior edge, in edge order
     // Vertex -> incident triangles (CSR): triangles of vertex v are
     // vertexTriangles[vertexTriangleOffsets[v] .. vertexTriangleOffsets[v + 1]).
     std::vector<std::uint32_t> vertexTriangleOffsets;
@@ -61,7 +62,9 @@ Topology buildTopology(const Mesh& mesh, const std::string& source);
 // triangles and non-manifold edges, with a cloth::Error that names `source` and the problem.
 void validateMesh(const Mesh& mesh, const std::string& source);
 
-// OBJ through tinyobjloader; polygons are triangulated. Throws cloth::Error for a missing,
+// OBJ through tinyobjloader; polygons are triangulated. Vertices keep the file's order (all `v`
+// lines, every one must be used by a face); a vertex's UV is the first `vt` a face gives it,
+// with v flipped (1 - v) to the top-down convention above. Throws cloth::Error for a missing,
 // unreadable or malformed file (and everything validateMesh refuses).
 Mesh loadObj(const std::string& path);
 

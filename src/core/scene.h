@@ -24,6 +24,7 @@ struct SimSettings {
     int iterations = 1;
     SolverMode mode = SolverMode::Xpbd;
     float frameDt = 1.0f / 60.0f;  // one frame is always 1/60 s
+    bool operator==(const SimSettings&) const = default;
 };
 
 // Units are SI. Compliance is the inverse stiffness of a constraint, independent of substeps and
@@ -36,11 +37,13 @@ struct Material {
     float bendStiffness = 0.1f;         // PBD k
     float linearDamping = 0.0f;         // 1/s, global velocity damping
     float rigidDamping = 0.0f;          // per frame in [0,1]: damping that keeps rigid motion
+    bool operator==(const Material&) const = default;
 };
 
 struct Box {
     glm::vec3 min{0.0f};
     glm::vec3 max{0.0f};
+    bool operator==(const Box&) const = default;
 };
 
 // A set of vertices: explicit indices, named regions and boxes, all in mesh space (before the
@@ -51,7 +54,12 @@ struct VertexSelection {
     std::vector<std::string> regions;
     std::vector<Box> boxes;
     bool empty() const { return indices.empty() && regions.empty() && boxes.empty(); }
+    bool operator==(const VertexSelection&) const = default;
 };
+
+// The region names above, and the same as one comma-separated string (for messages).
+const std::vector<std::string>& regionNames();
+std::string regionNameList();
 
 // Sorted, unique vertex indices selected in `mesh`. Throws cloth::Error naming `source` for an
 // index out of range or an unknown region name.
@@ -59,6 +67,8 @@ std::vector<std::uint32_t> selectVertices(const Mesh& mesh, const VertexSelectio
                                           const std::string& source);
 
 enum class MotionType { Static, Circle, Linear };
+const char* motionTypeName(MotionType t);
+MotionType parseMotionType(const std::string& name);  // "static" | "circle" | "linear"
 
 // Circle: each selected vertex moves on its own circle of `radius` around `axis` with `period`
 // seconds per turn, starting where it is. Linear: constant `velocity`.
@@ -68,12 +78,14 @@ struct MotionDesc {
     float period = 1.0f;
     glm::vec3 axis{0.0f, 1.0f, 0.0f};
     glm::vec3 velocity{0.0f};
+    bool operator==(const MotionDesc&) const = default;
 };
 
 struct AttachmentDesc {
     VertexSelection vertices;
     MotionDesc motion;
     float compliance = 0.0f;  // m/N; 0 = hard
+    bool operator==(const AttachmentDesc&) const = default;
 };
 
 struct Transform {
@@ -81,6 +93,7 @@ struct Transform {
     glm::vec3 rotateDegrees{0.0f};  // applied X, then Y, then Z
     float scale = 1.0f;
     glm::mat4 matrix() const;
+    bool operator==(const Transform&) const = default;
 };
 
 struct ClothDesc {
@@ -93,12 +106,14 @@ struct ClothDesc {
     std::vector<AttachmentDesc> attachments;  // kinematic targets
     bool tethers = true;                      // long-range attachments to the nearest anchor
     float tetherSlack = 0.0f;                 // allowed extra length, fraction of rest distance
+    bool operator==(const ClothDesc&) const = default;
 };
 
 enum class PhantomMode { Off, Auto, Target };
 struct PhantomSetting {
     PhantomMode mode = PhantomMode::Off;
     std::uint32_t targetColors = 0;  // for PhantomMode::Target
+    bool operator==(const PhantomSetting&) const = default;
 };
 // "off" | "auto" | a positive number of colours; else cloth::Error.
 PhantomSetting parsePhantomSetting(const std::string& text);
@@ -108,12 +123,21 @@ struct Scene {
     std::vector<ClothDesc> cloths;
     SimSettings sim;
     PhantomSetting phantoms;
+    bool operator==(const Scene&) const = default;
 };
 
 std::vector<std::string> builtinSceneNames();  // hanging, curtain, swirl, drop
 std::string builtinSceneDescription(const std::string& name);
 Scene builtinScene(const std::string& name);   // cloth::Error for an unknown name
 Scene loadSceneFile(const std::string& path);  // cloth::Error names the file and the problem
+// The same from JSON text: `source` names it in errors, relative mesh paths resolve against
+// `baseDir`. Every cloth's mesh is built once to check its pins and attachments.
+Scene parseSceneJson(const std::string& text, const std::string& source,
+                     const std::string& baseDir);
+// Every field written out; mesh paths relative to `baseDir` where possible. loadSceneFile of
+// what saveSceneFile wrote gives an equal Scene.
+std::string sceneToJson(const Scene& scene, const std::string& baseDir);
+void saveSceneFile(const std::string& path, const Scene& scene);
 // A path ending in .json (or an existing file) is loaded; anything else is a built-in name.
 Scene resolveScene(const std::string& nameOrPath);
 

@@ -1,6 +1,7 @@
 // Helpers shared by the core tests.
 #pragma once
 
+#include <cstdlib>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -34,5 +35,15 @@ inline std::string sourceDir() {
     const char* env = std::getenv("CLOTH_SOURCE_DIR");
     return env ? env : CLOTH_TEST_SOURCE_DIR;
 }
+
+inline std::string assetPath(const std::string& rel) {
+    return sourceDir() + "/assets/" + rel;
+}
+inline std::string badPath(const std::string& name) {
+    return sourceDir() + "/tests/data/bad/" + name;
+}
+
+// A scratch directory for files a test writes (under the build tree when known).
+std::string scratchDir();
 
 }  // namespace cloth::test

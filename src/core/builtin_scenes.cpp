@@ -1,0 +1,117 @@
+// The built-in scenes (clothsim --list-scenes). Each is also written out as a file in
+// assets/scenes/<name>.json; a test checks that the two agree.
+#include <filesystem>
+
+#include "core/error.h"
+#include "core/scene.h"
+
+namespace cloth {
+
+namespace {
+
+struct Builtin {
+    const char* name;
+    const char* description;
+    Scene (*make)();
+};
+
+// A vertical cloth in the XY plane whose top edge is at y = 2.
+ClothDesc verticalCloth(const char* name, float width, float height, std::uint32_t resX,
+                        std::uint32_t resY) {
+    ClothDesc c;
+    c.name = name;
+    GridDesc g;
+    g.width = width;
+    g.height = height;
+    g.resX = resX;
+    g.resY = resY;
+    g.pattern = GridPattern::Alternating;  // symmetric: no sideways drift from the diagonals
+    c.grid = g;
+    c.transform.translate = {0.0f, 2.0f - 0.5f * height, 0.0f};
+    return c;
+}
+
+Scene sceneWith(const char* name, ClothDesc cloth) {
+    Scene s;
+    s.name = name;
+    s.sim.substeps = 10;
+    s.sim.iterations = 1;
+    s.sim.mode = SolverMode::Xpbd;
+    s.cloths.push_back(std::move(cloth));
+    return s;
+}
+
+Scene hanging() {
+    ClothDesc c = verticalCloth("hanging", 1.0f, 1.0f, 32, 32);
+    c.pins.regions = {"top_corners"};
+    return sceneWith("hanging", c);
+}
+
+Scene curtain() {
+    ClothDesc c = verticalCloth("curtain", 2.0f, 1.5f, 48, 36);
+    c.pins.regions = {"top_edge"};
+    return sceneWith("curtain", c);
+}
+
+Scene swirl() {
+    ClothDesc c = verticalCloth("swirl", 1.0f, 1.0f, 32, 32);
+    AttachmentDesc a;
+    a.vertices.regions = {"top_corners"};
+    a.motion.type = MotionType::Circle;
+    a.motion.radius = 0.25f;
+    a.motion.period = 2.0f;
+    a.motion.axis = {0.0f, 1.0f, 0.0f};
+    a.compliance = 0.0f;
+    c.attachments.push_back(a);
+    return sceneWith("swirl", c);
+}
+
+Scene drop() {
+    ClothDesc c = verticalCloth("drop", 1.0f, 1.0f, 32, 32);
+    c.transform.translate = {0.0f, 2.0f, 0.0f};
+    c.transform.rotateDegrees = {-90.0f, 0.0f, 0.0f};  // horizontal, front face up
+    return sceneWith("drop", c);
+}
+
+const Builtin kBuiltins[] = {
+    {"hanging", "1 m square cloth hanging from its two top corners", hanging},
+    {"curtain", "2 m x 1.5 m curtain pinned along its top edge", curtain},
+    {"swirl", "1 m square cloth whose top corners swing on horizontal circles", swirl},
+    {"drop", "1 m square cloth falling flat, no pins", drop},
+};
+
+}  // namespace
+
+std::vector<std::string> builtinSceneNames() {
+    std::vector<std::string> names;
+    for (const Builtin& b : kBuiltins) names.push_back(b.name);
+    return names;
+}
+
+static const Builtin& findBuiltin(const std::string& name) {
+    for (const Builtin& b : kBuiltins)
+        if (name == b.name) return b;
+    std::string list;
+    for (const Builtin& b : kBuiltins) list += (list.empty() ? "" : ", ") + std::string(b.name);
+    throw Error("unknown scene '" + name + "' (built-in scenes: " + list +
+                "; or give a .json scene file)");
+}
+
+std::string builtinSceneDescription(const std::string& name) {
+    return findBuiltin(name).description;
+}
+
+Scene builtinScene(const std::string& name) {
+    return findBuiltin(name).make();
+}
+
+Scene resolveScene(const std::string& nameOrPath) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    bool isFile = fs::is_regular_file(nameOrPath, ec);
+    bool looksLikePath = nameOrPath.ends_with(".json") || nameOrPath.find('/') != std::string::npos;
+    if (isFile || looksLikePath) return loadSceneFile(nameOrPath);
+    return builtinScene(nameOrPath);
+}
+
+}  // namespace cloth

@@ -1,0 +1,139 @@
+// OBJ in (tinyobjloader, after a strict pre-scan) and out.
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <tiny_obj_loader.h>
+
+#include "core/error.h"
+#include "core/mesh.h"
+#include "core/obj_scan.h"
+
+namespace cloth {
+
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(path + ": cannot read file: it is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path + ": cannot open file: " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw Error(path + ": cannot read file: " + std::strerror(errno));
+    return ss.str();
+}
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+    return s;
+}
+
+// Vertex (or texcoord) index as tinyobjloader reports it, checked against `count`.
+std::uint32_t checkedIndex(int idx, std::size_t count, const std::string& path) {
+    if (idx < 0 || std::size_t(idx) >= count)
+        throw Error(path + ": face index " + std::to_string(idx + 1) + " out of range (" +
+                    std::to_string(count) + " defined)");
+    return static_cast<std::uint32_t>(idx);
+}
+
+Mesh convert(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::shape_t>& shapes,
+             const std::string& path) {
+    Mesh m;
+    const std::size_t nv = attrib.vertices.size() / 3, nt = attrib.texcoords.size() / 2;
+    m.positions.resize(nv);
+    for (std::size_t i = 0; i < nv; ++i)
+        m.positions[i] = {attrib.vertices[3 * i], attrib.vertices[3 * i + 1],
+                          attrib.vertices[3 * i + 2]};
+    std::vector<bool> hasUv(nv, false);
+    for (const tinyobj::shape_t& shape : shapes) {
+        const auto& idx = shape.mesh.indices;
+        for (std::size_t f = 0; f + 2 < idx.size(); f += 3) {
+            glm::uvec3 tri;
+            for (int k = 0; k < 3; ++k) {
+                tri[k] = checkedIndex(idx[f + k].vertex_index, nv, path);
+                if (idx[f + k].texcoord_index < 0) continue;
+                std::uint32_t t = checkedIndex(idx[f + k].texcoord_index, nt, path);
+                if (m.uvs.empty()) m.uvs.resize(nv, glm::vec2(0.0f));
+                if (!hasUv[tri[k]]) {  // first seen wins; OBJ's v runs bottom-up, ours top-down
+                    m.uvs[tri[k]] = {attrib.texcoords[2 * t], 1.0f - attrib.texcoords[2 * t + 1]};
+                    hasUv[tri[k]] = true;
+                }
+            }
+            m.triangles.push_back(tri);
+        }
+    }
+    return m;
+}
+
+}  // namespace
+
+Mesh loadObj(const std::string& path) {
+    std::string text = readFile(path);
+    detail::scanObjText(text, path);
+    tinyobj::ObjReaderConfig config;
+    config.triangulate = true;
+    config.vertex_color = false;
+    tinyobj::ObjReader reader;
+    if (!reader.ParseFromString(text, "", config))
+        throw Error(path + ": malformed OBJ: " + trimmed(reader.Error()));
+    for (const tinyobj::shape_t& shape : reader.GetShapes())
+        for (unsigned char n : shape.mesh.num_face_vertices)
+            if (n != 3) throw Error(path + ": malformed OBJ: a face could not be triangulated");
+    Mesh mesh = convert(reader.GetAttrib(), reader.GetShapes(), path);
+    validateMesh(mesh, path);
+    return mesh;
+}
+
+namespace {
+
+void appendFloat(std::string& out, float v) {
+    char buf[32];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest exact round trip
+    out.append(buf, ptr);
+}
+
+void appendUint(std::string& out, std::uint64_t v) {
+    char buf[24];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, ptr);
+}
+
+}  // namespace
+
+void saveObj(const std::string& path, const std::vector<glm::vec3>& positions,
+             const std::vector<glm::uvec3>& triangles) {
+    std::string out;
+    out.reserve(positions.size() * 40 + triangles.size() * 24 + 64);
+    out += "# clothsim\n";
+    for (const glm::vec3& p : positions) {
+        out += "v ";
+        appendFloat(out, p.x);
+        out += ' ';
+        appendFloat(out, p.y);
+        out += ' ';
+        appendFloat(out, p.z);
+        out += '\n';
+    }
+    for (const glm::uvec3& t : triangles) {
+        out += 'f';
+        for (int k = 0; k < 3; ++k) {
+            out += ' ';
+            appendUint(out, std::uint64_t(t[k]) + 1);
+        }
+        out += '\n';
+    }
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw Error(path + ": cannot write file: " + std::strerror(errno));
+    bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok) throw Error(path + ": cannot write file: " + std::strerror(errno));
+}
+
+}  // namespace cloth

@@ -1,0 +1,265 @@
+// Scene files: strict JSON reading (unknown keys, wrong types and impossible values are errors
+// naming the file and the JSON path).
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/json_node.h"
+#include "core/scene.h"
+
+namespace cloth {
+
+namespace {
+
+namespace fs = std::filesystem;
+using detail::JsonNode;
+
+constexpr std::int64_t kMaxCount = 10000;        // substeps, iterations, target colours
+constexpr std::int64_t kMaxResolution = 100000;  // per grid side (makeGrid caps the total)
+
+std::uint32_t vertexIndex(const JsonNode& n) {
+    return static_cast<std::uint32_t>(n.intAtLeast(0, UINT32_MAX));
+}
+
+Box readBox(const JsonNode& n) {
+    n.allowOnly({"min", "max"});
+    Box b{n["min"].vec3(), n["max"].vec3()};
+    if (!glm::all(glm::lessThanEqual(b.min, b.max))) n.fail("min must not exceed max");
+    return b;
+}
+
+// The selection keys of an object that may hold others too (an attachment).
+VertexSelection readSelection(const JsonNode& n) {
+    VertexSelection s;
+    if (n.has("indices"))
+        for (std::size_t i = 0; i < n["indices"].size(); ++i)
+            s.indices.push_back(vertexIndex(n["indices"][i]));
+    if (n.has("regions")) {
+        for (std::size_t i = 0; i < n["regions"].size(); ++i) {
+            JsonNode r = n["regions"][i];
+            std::string name = r.string();
+            const auto& known = regionNames();
+            if (std::find(known.begin(), known.end(), name) == known.end())
+                r.fail("unknown region '" + name + "' (expected one of: " + regionNameList() + ")");
+            s.regions.push_back(name);
+        }
+    }
+    if (n.has("boxes"))
+        for (std::size_t i = 0; i < n["boxes"].size(); ++i)
+            s.boxes.push_back(readBox(n["boxes"][i]));
+    return s;
+}
+
+GridDesc readGrid(const JsonNode& n) {
+    n.allowOnly({"width", "height", "resolution", "pattern", "seed"});
+    GridDesc g;
+    if (n.has("width")) g.width = n["width"].positive();
+    if (n.has("height")) g.height = n["height"].positive();
+    if (n.has("resolution")) {
+        JsonNode r = n["resolution"];
+        if (r.size() != 2) r.fail("expected an array of 2 integers [x, y]");
+        g.resX = static_cast<std::uint32_t>(r[std::size_t(0)].intAtLeast(1, kMaxResolution));
+        g.resY = static_cast<std::uint32_t>(r[1].intAtLeast(1, kMaxResolution));
+    }
+    if (n.has("pattern")) {
+        JsonNode p = n["pattern"];
+        try {
+            g.pattern = parseGridPattern(p.string());
+        } catch (const Error& e) {
+            p.fail(e.what());
+        }
+    }
+    if (n.has("seed")) g.seed = static_cast<std::uint32_t>(n["seed"].intAtLeast(0, UINT32_MAX));
+    return g;
+}
+
+Transform readTransform(const JsonNode& n) {
+    n.allowOnly({"translate", "rotate", "scale"});
+    Transform t;
+    if (n.has("translate")) t.translate = n["translate"].vec3();
+    if (n.has("rotate")) t.rotateDegrees = n["rotate"].vec3();
+    if (n.has("scale")) t.scale = n["scale"].positive();
+    return t;
+}
+
+Material readMaterial(const JsonNode& n) {
+    n.allowOnly({"density", "stretch_compliance", "bend_compliance", "stretch_stiffness",
+                 "bend_stiffness", "damping", "rigid_damping"});
+    Material m;
+    if (n.has("density")) m.density = n["density"].positive();
+    if (n.has("stretch_compliance")) m.stretchCompliance = n["stretch_compliance"].atLeast(0);
+    if (n.has("bend_compliance")) m.bendCompliance = n["bend_compliance"].atLeast(0);
+    if (n.has("stretch_stiffness")) m.stretchStiffness = n["stretch_stiffness"].inUnitRange();
+    if (n.has("bend_stiffness")) m.bendStiffness = n["bend_stiffness"].inUnitRange();
+    if (n.has("damping")) m.linearDamping = n["damping"].atLeast(0);
+    if (n.has("rigid_damping")) m.rigidDamping = n["rigid_damping"].inUnitRange();
+    return m;
+}
+
+MotionDesc readMotion(const JsonNode& n) {
+    MotionDesc m;
+    if (n.has("type")) {
+        JsonNode t = n["type"];
+        try {
+            m.type = parseMotionType(t.string());
+        } catch (const Error& e) {
+            t.fail(e.what());
+        }
+    }
+    switch (m.type) {
+        case MotionType::Static:
+            n.allowOnly({"type"});
+            break;
+        case MotionType::Circle:
+            n.allowOnly({"type", "radius", "period", "axis"});
+            break;
+        case MotionType::Linear:
+            n.allowOnly({"type", "velocity"});
+            break;
+    }
+    if (n.has("radius")) m.radius = n["radius"].atLeast(0);
+    if (n.has("period")) m.period = n["period"].positive();
+    if (n.has("axis")) {
+        m.axis = n["axis"].vec3();
+        if (!(glm::length(m.axis) > 0.0f)) n["axis"].fail("must not be a zero vector");
+    }
+    if (n.has("velocity")) m.velocity = n["velocity"].vec3();
+    return m;
+}
+
+AttachmentDesc readAttachment(const JsonNode& n) {
+    n.allowOnly({"indices", "regions", "boxes", "compliance", "motion"});
+    AttachmentDesc a;
+    a.vertices = readSelection(n);
+    if (a.vertices.empty()) n.fail("selects no vertices (give indices, regions or boxes)");
+    if (n.has("compliance")) a.compliance = n["compliance"].atLeast(0);
+    if (n.has("motion")) a.motion = readMotion(n["motion"]);
+    return a;
+}
+
+std::string resolvePath(const std::string& p, const std::string& baseDir) {
+    fs::path path(p);
+    if (path.is_absolute() || baseDir.empty()) return path.lexically_normal().string();
+    return (fs::path(baseDir) / path).lexically_normal().string();
+}
+
+ClothDesc readCloth(const JsonNode& n, std::size_t index, const std::string& baseDir) {
+    n.allowOnly({"name", "grid", "mesh", "transform", "material", "pins", "attachments", "tethers",
+                 "tether_slack"});
+    ClothDesc c;
+    c.name = n.has("name") ? n["name"].string() : "cloth" + std::to_string(index);
+    if (n.has("grid") == n.has("mesh")) n.fail("needs exactly one of \"grid\" or \"mesh\"");
+    if (n.has("grid")) c.grid = readGrid(n["grid"]);
+    if (n.has("mesh")) {
+        std::string mesh = n["mesh"].string();
+        if (mesh.empty()) n["mesh"].fail("empty path");
+        c.objPath = resolvePath(mesh, baseDir);
+    }
+    if (n.has("transform")) c.transform = readTransform(n["transform"]);
+    if (n.has("material")) c.material = readMaterial(n["material"]);
+    if (n.has("pins")) {
+        n["pins"].allowOnly({"indices", "regions", "boxes"});
+        c.pins = readSelection(n["pins"]);
+    }
+    if (n.has("attachments"))
+        for (std::size_t i = 0; i < n["attachments"].size(); ++i)
+            c.attachments.push_back(readAttachment(n["attachments"][i]));
+    if (n.has("tethers")) c.tethers = n["tethers"].boolean();
+    if (n.has("tether_slack")) c.tetherSlack = n["tether_slack"].atLeast(0);
+    return c;
+}
+
+void checkSelection(const Mesh& mesh, const VertexSelection& sel, const JsonNode& n) {
+    if (sel.empty()) return;
+    std::vector<std::uint32_t> picked = selectVertices(mesh, sel, n.where());
+    if (picked.empty()) n.fail("selects no vertices of the mesh");
+}
+
+// Builds the cloth's mesh once, so that a missing OBJ or a pin outside the mesh is reported
+// now, with its place in the file.
+void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
+    Mesh mesh;
+    try {
+        mesh = buildClothMesh(c);
+    } catch (const Error& e) {
+        n[c.grid ? "grid" : "mesh"].fail(e.what());
+    }
+    if (n.has("pins")) checkSelection(mesh, c.pins, n["pins"]);
+    for (std::size_t i = 0; i < c.attachments.size(); ++i)
+        checkSelection(mesh, c.attachments[i].vertices, n["attachments"][i]);
+}
+
+void readSettings(const JsonNode& root, Scene& s) {
+    if (root.has("gravity")) s.sim.gravity = root["gravity"].vec3();
+    if (root.has("substeps")) s.sim.substeps = int(root["substeps"].intAtLeast(1, kMaxCount));
+    if (root.has("iterations")) s.sim.iterations = int(root["iterations"].intAtLeast(1, kMaxCount));
+    if (root.has("solver")) {
+        JsonNode m = root["solver"];
+        try {
+            s.sim.mode = parseSolverMode(m.string());
+        } catch (const Error& e) {
+            m.fail(e.what());
+        }
+    }
+    if (root.has("phantoms")) {
+        JsonNode p = root["phantoms"];
+        if (p.isString()) {
+            try {
+                s.phantoms = parsePhantomSetting(p.string());
+            } catch (const Error& e) {
+                p.fail(e.what());
+            }
+        } else {
+            s.phantoms = {PhantomMode::Target, std::uint32_t(p.intAtLeast(1, kMaxCount))};
+        }
+    }
+}
+
+std::string readFile(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) throw Error(path + ": cannot read file: it is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path + ": cannot open file: " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+Scene parseSceneJson(const std::string& text, const std::string& source,
+                     const std::string& baseDir) {
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {  // parse_error, number overflow
+        std::string what = e.what();
+        std::size_t bracket = what.find("] ");  // drop "[json.exception.parse_error.101] "
+        if (bracket != std::string::npos) what = what.substr(bracket + 2);
+        throw Error(source + ": malformed JSON: " + what);
+    }
+    JsonNode root(doc, source);
+    root.allowOnly({"name", "gravity", "substeps", "iterations", "solver", "phantoms", "cloths"});
+    Scene s;
+    s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
+    readSettings(root, s);
+    JsonNode cloths = root["cloths"];
+    if (cloths.size() == 0) cloths.fail("needs at least one cloth");
+    for (std::size_t i = 0; i < cloths.size(); ++i) {
+        s.cloths.push_back(readCloth(cloths[i], i, baseDir));
+        checkMeshAndSelections(s.cloths.back(), cloths[i]);
+    }
+    return s;
+}
+
+Scene loadSceneFile(const std::string& path) {
+    return parseSceneJson(readFile(path), path, fs::path(path).parent_path().string());
+}
+
+}  // namespace cloth

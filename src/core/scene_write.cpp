@@ -1,0 +1,131 @@
+// Scene files: writing every field, so that loading what was written gives an equal Scene.
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/scene.h"
+
+namespace cloth {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+// The shortest decimal that reads back as the same float ("0.2", not "0.20000000298...").
+double num(float v) {
+    char buf[32];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    double d = 0.0;
+    std::from_chars(buf, ptr, d);
+    return d;
+}
+
+Json vec(const glm::vec3& v) {
+    return Json::array({num(v.x), num(v.y), num(v.z)});
+}
+
+Json selection(const VertexSelection& s) {
+    Json j = Json::object();
+    j["indices"] = s.indices;
+    j["regions"] = s.regions;
+    Json boxes = Json::array();
+    for (const Box& b : s.boxes) boxes.push_back({{"min", vec(b.min)}, {"max", vec(b.max)}});
+    j["boxes"] = boxes;
+    return j;
+}
+
+Json motion(const MotionDesc& m) {
+    Json j = {{"type", motionTypeName(m.type)}};
+    if (m.type == MotionType::Circle) {
+        j["radius"] = num(m.radius);
+        j["period"] = num(m.period);
+        j["axis"] = vec(m.axis);
+    } else if (m.type == MotionType::Linear) {
+        j["velocity"] = vec(m.velocity);
+    }
+    return j;
+}
+
+Json material(const Material& m) {
+    return {{"density", num(m.density)},
+            {"stretch_compliance", num(m.stretchCompliance)},
+            {"bend_compliance", num(m.bendCompliance)},
+            {"stretch_stiffness", num(m.stretchStiffness)},
+            {"bend_stiffness", num(m.bendStiffness)},
+            {"damping", num(m.linearDamping)},
+            {"rigid_damping", num(m.rigidDamping)}};
+}
+
+std::string relativeTo(const std::string& path, const std::string& baseDir) {
+    if (baseDir.empty()) return path;
+    std::error_code ec;
+    fs::path rel = fs::absolute(path, ec).lexically_relative(fs::absolute(baseDir, ec));
+    return ec || rel.empty() ? path : rel.generic_string();
+}
+
+Json cloth(const ClothDesc& c, const std::string& baseDir) {
+    Json j = {{"name", c.name}};
+    if (c.grid) {
+        const GridDesc& g = *c.grid;
+        j["grid"] = {{"width", num(g.width)},
+                     {"height", num(g.height)},
+                     {"resolution", {g.resX, g.resY}},
+                     {"pattern", gridPatternName(g.pattern)},
+                     {"seed", g.seed}};
+    } else {
+        j["mesh"] = relativeTo(c.objPath, baseDir);
+    }
+    j["transform"] = {{"translate", vec(c.transform.translate)},
+                      {"rotate", vec(c.transform.rotateDegrees)},
+                      {"scale", num(c.transform.scale)}};
+    j["material"] = material(c.material);
+    j["pins"] = selection(c.pins);
+    Json attachments = Json::array();
+    for (const AttachmentDesc& a : c.attachments) {
+        Json aj = selection(a.vertices);
+        aj["compliance"] = num(a.compliance);
+        aj["motion"] = motion(a.motion);
+        attachments.push_back(aj);
+    }
+    j["attachments"] = attachments;
+    j["tethers"] = c.tethers;
+    j["tether_slack"] = num(c.tetherSlack);
+    return j;
+}
+
+Json phantoms(const PhantomSetting& p) {
+    if (p.mode == PhantomMode::Target) return p.targetColors;
+    return p.mode == PhantomMode::Auto ? "auto" : "off";
+}
+
+}  // namespace
+
+std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
+    Json j = {{"name", scene.name},
+              {"gravity", vec(scene.sim.gravity)},
+              {"substeps", scene.sim.substeps},
+              {"iterations", scene.sim.iterations},
+              {"solver", solverModeName(scene.sim.mode)},
+              {"phantoms", phantoms(scene.phantoms)}};
+    Json cloths = Json::array();
+    for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
+    j["cloths"] = cloths;
+    return j.dump(2) + "\n";
+}
+
+void saveSceneFile(const std::string& path, const Scene& scene) {
+    std::string text = sceneToJson(scene, fs::path(path).parent_path().string());
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw Error(path + ": cannot write file: " + std::strerror(errno));
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok) throw Error(path + ": cannot write file: " + std::strerror(errno));
+}
+
+}  // namespace cloth

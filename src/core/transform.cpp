@@ -1,0 +1,72 @@
+// Transform matrix, names of the scene enums, and building a cloth's mesh.
+#include <charconv>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "core/error.h"
+#include "core/scene.h"
+
+namespace cloth {
+
+glm::mat4 Transform::matrix() const {
+    glm::mat4 m = glm::translate(glm::mat4(1.0f), translate);
+    m = glm::rotate(m, glm::radians(rotateDegrees.z), glm::vec3(0, 0, 1));
+    m = glm::rotate(m, glm::radians(rotateDegrees.y), glm::vec3(0, 1, 0));
+    m = glm::rotate(m, glm::radians(rotateDegrees.x), glm::vec3(1, 0, 0));
+    return glm::scale(m, glm::vec3(scale));
+}
+
+const char* solverModeName(SolverMode m) {
+    return m == SolverMode::Pbd ? "pbd" : "xpbd";
+}
+
+SolverMode parseSolverMode(const std::string& name) {
+    if (name == "xpbd") return SolverMode::Xpbd;
+    if (name == "pbd") return SolverMode::Pbd;
+    throw Error("unknown solver mode '" + name + "' (expected xpbd or pbd)");
+}
+
+const char* motionTypeName(MotionType t) {
+    switch (t) {
+        case MotionType::Static:
+            return "static";
+        case MotionType::Circle:
+            return "circle";
+        case MotionType::Linear:
+            return "linear";
+    }
+    return "?";
+}
+
+MotionType parseMotionType(const std::string& name) {
+    for (MotionType t : {MotionType::Static, MotionType::Circle, MotionType::Linear})
+        if (name == motionTypeName(t)) return t;
+    throw Error("unknown motion type '" + name + "' (expected static, circle or linear)");
+}
+
+PhantomSetting parsePhantomSetting(const std::string& text) {
+    if (text == "off") return {PhantomMode::Off, 0};
+    if (text == "auto") return {PhantomMode::Auto, 0};
+    std::uint32_t n = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || ptr != text.data() + text.size() || n == 0 || text.empty())
+        throw Error("bad phantom setting '" + text +
+                    "' (expected off, auto or a positive number of colours)");
+    return {PhantomMode::Target, n};
+}
+
+Mesh buildClothMesh(const ClothDesc& cloth) {
+    const std::string who = "cloth '" + cloth.name + "'";
+    if (cloth.grid && !cloth.objPath.empty())
+        throw Error(who + ": has both a grid and a mesh file (give one)");
+    if (cloth.grid) {
+        try {
+            return makeGrid(*cloth.grid);  // valid by construction
+        } catch (const Error& e) {
+            throw Error(who + ": " + e.what());
+        }
+    }
+    if (cloth.objPath.empty()) throw Error(who + ": has neither a grid nor a mesh file");
+    return loadObj(cloth.objPath);
+}
+
+}  // namespace cloth

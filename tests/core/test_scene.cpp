@@ -1,0 +1,251 @@
+// Scene files and built-in scenes.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/scene.h"
+#include "test_util.h"
+
+using namespace cloth;
+using cloth::test::throwsError;
+using Ids = std::vector<std::uint32_t>;
+
+namespace {
+
+const char* kAssetScenes[] = {"hanging", "curtain",    "swirl",     "drop",
+                              "flag",    "two_cloths", "tablecloth"};
+
+std::string sceneAsset(const std::string& name) {
+    return test::assetPath("scenes/" + name + ".json");
+}
+
+// The cloth's vertices in world space.
+std::vector<glm::vec3> worldPositions(const ClothDesc& c) {
+    Mesh m = buildClothMesh(c);
+    glm::mat4 t = c.transform.matrix();
+    std::vector<glm::vec3> out;
+    for (const glm::vec3& p : m.positions) out.push_back(glm::vec3(t * glm::vec4(p, 1.0f)));
+    return out;
+}
+
+Scene parse(const std::string& text) {
+    return parseSceneJson(text, "inline.json", "");
+}
+
+}  // namespace
+
+TEST(BuiltinScenes, NamesAndDescriptions) {
+    EXPECT_EQ(builtinSceneNames(),
+              (std::vector<std::string>{"hanging", "curtain", "swirl", "drop"}));
+    for (const std::string& n : builtinSceneNames()) {
+        EXPECT_FALSE(builtinSceneDescription(n).empty());
+        EXPECT_EQ(builtinScene(n).name, n);
+    }
+    EXPECT_TRUE(throwsError([] { builtinScene("flapping"); }, {"flapping", "hanging"}));
+    EXPECT_TRUE(throwsError([] { resolveScene("flapping"); }, {"unknown scene 'flapping'"}));
+}
+
+TEST(BuiltinScenes, EachBuildsWithItsPinsAndPlacement) {
+    for (const std::string& n : builtinSceneNames()) {
+        Scene s = builtinScene(n);
+        ASSERT_EQ(s.cloths.size(), 1u);
+        const ClothDesc& c = s.cloths[0];
+        EXPECT_EQ(s.sim.substeps, 10);
+        EXPECT_EQ(s.sim.iterations, 1);
+        EXPECT_EQ(s.sim.mode, SolverMode::Xpbd);
+        EXPECT_EQ(c.material, Material{});
+        Mesh m = buildClothMesh(c);
+        EXPECT_GE(m.positions.size(), 1000u) << n;
+        EXPECT_LE(m.positions.size(), 2000u) << n;
+        std::vector<glm::vec3> w = worldPositions(c);
+        float maxY = -1e9f, minY = 1e9f;
+        for (const glm::vec3& p : w) maxY = std::max(maxY, p.y), minY = std::min(minY, p.y);
+        EXPECT_NEAR(maxY, 2.0f, 1e-5f) << n;
+        if (n == "drop")
+            EXPECT_NEAR(minY, 2.0f, 1e-5f);  // horizontal
+        else
+            for (const glm::vec3& p : w) EXPECT_NEAR(p.z, 0.0f, 1e-6f);  // vertical, XY plane
+    }
+}
+
+TEST(BuiltinScenes, PinsAndAttachments) {
+    Scene hanging = builtinScene("hanging");
+    Mesh hm = buildClothMesh(hanging.cloths[0]);
+    EXPECT_EQ(selectVertices(hm, hanging.cloths[0].pins, "h"), (Ids{0, 32}));
+    EXPECT_TRUE(hanging.cloths[0].attachments.empty());
+
+    Scene curtain = builtinScene("curtain");
+    Mesh cm = buildClothMesh(curtain.cloths[0]);
+    EXPECT_EQ(cm.positions.size(), 49u * 37u);
+    Ids top = selectVertices(cm, curtain.cloths[0].pins, "c");
+    ASSERT_EQ(top.size(), 49u);
+    for (std::uint32_t i = 0; i < 49; ++i) EXPECT_EQ(top[i], i);
+
+    Scene swirl = builtinScene("swirl");
+    const ClothDesc& sc = swirl.cloths[0];
+    EXPECT_TRUE(sc.pins.empty());
+    ASSERT_EQ(sc.attachments.size(), 1u);
+    const AttachmentDesc& a = sc.attachments[0];
+    EXPECT_EQ(selectVertices(buildClothMesh(sc), a.vertices, "s"), (Ids{0, 32}));
+    EXPECT_EQ(a.motion.type, MotionType::Circle);
+    EXPECT_EQ(a.motion.radius, 0.25f);
+    EXPECT_EQ(a.motion.period, 2.0f);
+    EXPECT_EQ(a.motion.axis, glm::vec3(0, 1, 0));
+    EXPECT_EQ(a.compliance, 0.0f);
+
+    Scene drop = builtinScene("drop");
+    EXPECT_TRUE(drop.cloths[0].pins.empty());
+    EXPECT_TRUE(drop.cloths[0].attachments.empty());
+}
+
+TEST(SceneFiles, AssetFilesOfBuiltinScenesEqualTheBuiltins) {
+    for (const std::string& n : builtinSceneNames())
+        EXPECT_EQ(loadSceneFile(sceneAsset(n)), builtinScene(n)) << n;
+}
+
+TEST(SceneFiles, ResolveSceneTakesNamesAndFiles) {
+    EXPECT_EQ(resolveScene("hanging"), builtinScene("hanging"));
+    EXPECT_EQ(resolveScene(sceneAsset("curtain")), builtinScene("curtain"));
+}
+
+TEST(SceneFiles, AssetsRoundTrip) {
+    for (const char* n : kAssetScenes) {
+        Scene s = loadSceneFile(sceneAsset(n));
+        std::string out = test::scratchDir() + "/" + n + ".json";
+        saveSceneFile(out, s);
+        Scene back = loadSceneFile(out);
+        EXPECT_EQ(back, s) << n;
+        EXPECT_EQ(sceneToJson(back, ""), sceneToJson(s, "")) << n;
+    }
+}
+
+TEST(SceneFiles, RelativeMeshPathsResolveAgainstTheSceneFile) {
+    Scene s = loadSceneFile(sceneAsset("two_cloths"));
+    ASSERT_EQ(s.cloths.size(), 2u);
+    EXPECT_TRUE(s.cloths[0].grid.has_value());
+    EXPECT_TRUE(
+        std::filesystem::equivalent(s.cloths[1].objPath, test::assetPath("meshes/quads.obj")));
+    EXPECT_EQ(buildClothMesh(s.cloths[1]).positions.size(), 77u);
+}
+
+TEST(SceneFiles, FullSchemaExample) {
+    Scene s = parse(R"({
+      "name": "demo", "gravity": [0, -9.5, 0.5], "substeps": 12, "iterations": 3,
+      "solver": "pbd", "phantoms": 6,
+      "cloths": [{
+        "name": "flag",
+        "grid": {"width": 1.5, "height": 0.5, "resolution": [30, 10], "pattern": "random", "seed": 4},
+        "transform": {"translate": [0, 1.5, 0], "rotate": [10, 20, 30], "scale": 2.0},
+        "material": {"density": 0.3, "stretch_compliance": 1e-7, "bend_compliance": 0.1,
+                     "stretch_stiffness": 0.9, "bend_stiffness": 0.2,
+                     "damping": 0.5, "rigid_damping": 0.25},
+        "pins": {"indices": [0], "regions": ["top_corners"], "boxes": [{"min": [-1,0,-1], "max": [1,1,1]}]},
+        "attachments": [{"regions": ["bottom_corners"], "indices": [], "boxes": [], "compliance": 1e-4,
+                         "motion": {"type": "circle", "radius": 0.2, "period": 2.0, "axis": [0,0,2]}},
+                        {"indices": [5], "motion": {"type": "linear", "velocity": [1, 0, 0]}}],
+        "tethers": false, "tether_slack": 0.1
+      }]
+    })");
+    EXPECT_EQ(s.name, "demo");
+    EXPECT_EQ(s.sim.gravity, glm::vec3(0, -9.5f, 0.5f));
+    EXPECT_EQ(s.sim.substeps, 12);
+    EXPECT_EQ(s.sim.iterations, 3);
+    EXPECT_EQ(s.sim.mode, SolverMode::Pbd);
+    EXPECT_EQ(s.phantoms, (PhantomSetting{PhantomMode::Target, 6}));
+    const ClothDesc& c = s.cloths.at(0);
+    EXPECT_EQ(c.name, "flag");
+    ASSERT_TRUE(c.grid);
+    EXPECT_EQ(*c.grid, (GridDesc{1.5f, 0.5f, 30, 10, GridPattern::Random, 4}));
+    EXPECT_EQ(c.transform.rotateDegrees, glm::vec3(10, 20, 30));
+    EXPECT_EQ(c.transform.scale, 2.0f);
+    EXPECT_EQ(c.material, (Material{0.3f, 1e-7f, 0.1f, 0.9f, 0.2f, 0.5f, 0.25f}));
+    EXPECT_EQ(c.pins.indices, Ids{0});
+    EXPECT_EQ(c.pins.boxes.at(0).max, glm::vec3(1, 1, 1));
+    ASSERT_EQ(c.attachments.size(), 2u);
+    EXPECT_EQ(c.attachments[0].compliance, 1e-4f);
+    EXPECT_EQ(c.attachments[0].motion.axis, glm::vec3(0, 0, 2));
+    EXPECT_EQ(c.attachments[1].motion.type, MotionType::Linear);
+    EXPECT_EQ(c.attachments[1].motion.velocity, glm::vec3(1, 0, 0));
+    EXPECT_FALSE(c.tethers);
+    EXPECT_EQ(c.tetherSlack, 0.1f);
+    EXPECT_EQ(parse(sceneToJson(s, "")), s);
+}
+
+TEST(SceneFiles, DefaultsAndPhantomForms) {
+    Scene s = parse(R"({"cloths": [{"grid": {}}]})");
+    EXPECT_EQ(s.name, "inline");
+    EXPECT_EQ(s.sim, SimSettings{});
+    EXPECT_EQ(s.phantoms, PhantomSetting{});
+    EXPECT_EQ(s.cloths[0].name, "cloth0");
+    EXPECT_EQ(*s.cloths[0].grid, GridDesc{});
+    EXPECT_EQ(parse(R"({"phantoms": "auto", "cloths": [{"grid": {}}]})").phantoms.mode,
+              PhantomMode::Auto);
+    EXPECT_EQ(parse(R"({"phantoms": "12", "cloths": [{"grid": {}}]})").phantoms.targetColors, 12u);
+    EXPECT_EQ(parse(R"({"substeps": 4.0, "cloths": [{"grid": {}}]})").sim.substeps, 4);
+}
+
+TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
+    struct Case {
+        const char* json;
+        const char* fragment;
+    } cases[] = {
+        {R"({"cloths": [{"grid": {}}], "gravty": [0,0,0]})", "inline.json: gravty: unknown key"},
+        {R"({"name": "x"})", "missing key \"cloths\""},
+        {R"({"cloths": {}})", "cloths: expected an array, got an object"},
+        {R"([1, 2])", "(top level): expected an object, got an array"},
+        {R"({"cloths": [{}]})", "cloths[0]: needs exactly one of"},
+        {R"({"cloths": [{"grid": {"width": 0}}]})", "cloths[0].grid.width: must be positive"},
+        {R"({"cloths": [{"grid": {"resolution": [0, 4]}}]})", "grid.resolution[0]: must be"},
+        {R"({"cloths": [{"grid": {"resolution": [4]}}]})", "resolution: expected an array of 2"},
+        {R"({"cloths": [{"grid": {"resolution": [4.5, 4]}}]})",
+         "expected an integer, got a number"},
+        {R"({"cloths": [{"grid": {"pattern": "hex"}}]})", "grid.pattern: unknown grid pattern"},
+        {R"({"cloths": [{"grid": {"resolution": [60000, 60000]}}]})", "too large"},
+        {R"({"iterations": 0, "cloths": [{"grid": {}}]})", "iterations: must be between 1"},
+        {R"({"solver": "verlet", "cloths": [{"grid": {}}]})", "solver: unknown solver mode"},
+        {R"({"phantoms": 0, "cloths": [{"grid": {}}]})", "phantoms: must be between 1"},
+        {R"({"phantoms": "some", "cloths": [{"grid": {}}]})", "phantoms: bad phantom setting"},
+        {R"({"gravity": [0, -9.81], "cloths": [{"grid": {}}]})", "gravity: expected an array of 3"},
+        {R"({"gravity": [0, "down", 0], "cloths": [{"grid": {}}]})",
+         "gravity[1]: expected a number"},
+        {R"({"cloths": [{"grid": {}, "material": {"density": 0}}]})", "density: must be positive"},
+        {R"({"cloths": [{"grid": {}, "material": {"bend_compliance": -1}}]})",
+         "bend_compliance: must be at least 0"},
+        {R"({"cloths": [{"grid": {}, "material": {"stretch_stiffness": 1.5}}]})",
+         "stretch_stiffness: must be in [0, 1]"},
+        {R"({"cloths": [{"grid": {}, "material": {"rigid_damping": -0.1}}]})",
+         "rigid_damping: must be in [0, 1]"},
+        {R"({"cloths": [{"grid": {}, "material": {"damping": -1}}]})",
+         "damping: must be at least 0"},
+        {R"({"cloths": [{"grid": {}, "transform": {"scale": -1}}]})",
+         "transform.scale: must be positive"},
+        {R"({"cloths": [{"grid": {}, "transform": {"rotate": [0, 0]}}]})",
+         "transform.rotate: expected"},
+        {R"({"cloths": [{"grid": {}, "tethers": 1}]})", "tethers: expected a boolean"},
+        {R"({"cloths": [{"grid": {}, "tether_slack": -0.5}]})", "tether_slack: must be at least 0"},
+        {R"({"cloths": [{"grid": {}, "pins": {"indices": [-1]}}]})",
+         "pins.indices[0]: must be between 0"},
+        {R"({"cloths": [{"grid": {}, "pins": {"corners": true}}]})", "pins.corners: unknown key"},
+        {R"({"cloths": [{"grid": {}, "pins": {"boxes": [{"min": [1,1,1], "max": [0,0,0]}]}}]})",
+         "pins.boxes[0]: min must not exceed max"},
+        {R"({"cloths": [{"grid": {}, "pins": {"boxes": [{"min": [5,5,5], "max": [6,6,6]}]}}]})",
+         "pins: selects no vertices"},
+        {R"({"cloths": [{"grid": {}, "attachments": [{"compliance": 0}]}]})",
+         "attachments[0]: selects no vertices"},
+        {R"({"cloths": [{"grid": {}, "attachments": [{"indices": [0], "compliance": -1}]}]})",
+         "attachments[0].compliance: must be at least 0"},
+        {R"({"cloths": [{"grid": {}, "attachments": [{"indices": [0], "motion": {"type": "circle", "period": 0}}]}]})",
+         "motion.period: must be positive"},
+        {R"({"cloths": [{"grid": {}, "attachments": [{"indices": [0], "motion": {"type": "circle", "velocity": [1,0,0]}}]}]})",
+         "motion.velocity: unknown key"},
+        {R"({"cloths": [{"grid": {}, "attachments": [{"indices": [0], "motion": {"type": "wobble"}}]}]})",
+         "motion.type: unknown motion type"},
+        {R"({"cloths": [{"grid": {}, "attachments": [{"indices": [300]}]}]})",
+         "attachments[0]: vertex index 300 out of range"},
+        {R"({"cloths": [{"mesh": ""}]})", "cloths[0].mesh: empty path"},
+        {R"({"cloths": [{"grid": {}}]} trailing)", "malformed JSON: parse error at line 1"},
+        {R"({"cloths": [{"grid": {"width": NaN}}]})", "malformed JSON"},
+    };
+    for (const Case& c : cases)
+        EXPECT_TRUE(throwsError([&] { parse(c.json); }, {"inline.json: ", c.fragment})) << c.json;
+}
