@@ -14,6 +14,8 @@ function(cloth_add_test name)
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main cloth_common)
     set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST
-                         PROPERTIES ENVIRONMENT "${CLOTH_TEST_ENV}")
+    # The environment goes through `env` as the tests' launcher: gtest_discover_tests (CMake 3.25)
+    # flattens a list given as PROPERTIES ENVIRONMENT, so only its first entry reached the tests.
+    set_target_properties(${name} PROPERTIES CROSSCOMPILING_EMULATOR "/usr/bin/env;${CLOTH_TEST_ENV}")
+    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST)
 endfunction()

@@ -277,6 +277,20 @@ CLOTH_FN vec3 rigidDampedVelocity(vec3 x, vec3 v, RigidMotion rm) {
     return v + rm.angular.w * (rigid - v);
 }
 
+// ---- phantom vertices ---------------------------------------------------------------------------
+// A phantom group's members (the original vertex and its copies) move to their mass-weighted
+// mean: sum(x / w) / sum(1 / w) over members with w > 0. A pinned member (w == 0) wins instead:
+// the group takes the first such member's position. Accumulate with phantomMeanAdd, starting
+// from vec4(0), then read the mean with phantomMean.
+CLOTH_FN vec4 phantomMeanAdd(vec4 acc, vec4 member) {
+    float m = 1.0f / member.w;
+    return acc + vec4(m * vec3(member), m);
+}
+
+CLOTH_FN vec3 phantomMean(vec4 acc) {
+    return vec3(acc) / acc.w;
+}
+
 // Area-weighted (unnormalised) triangle normal, summed per vertex for shading.
 CLOTH_FN vec3 triangleNormal(vec3 a, vec3 b, vec3 c) {
     return cross(b - a, c - a);

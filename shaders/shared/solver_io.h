@@ -1,0 +1,111 @@
+// The compute solver's interface between C++ and GLSL: descriptor bindings and push constants.
+// One definition for both sides (the renderer may bind the same buffers: see gpu_solver.h).
+#ifndef CLOTH_SHARED_SOLVER_IO_H
+#define CLOTH_SHARED_SOLVER_IO_H
+
+#include "common.h"
+#include "types.h"
+
+// Storage buffers of descriptor set 0, shared by every solver pipeline.
+#define BINDING_POSITIONS 0       // vec4 per vertex (phantoms included): xyz, w = inverse mass
+#define BINDING_PREV_POSITIONS 1  // vec4 per vertex: position at the start of the substep
+#define BINDING_VELOCITIES 2      // vec4 per vertex
+#define BINDING_NORMALS 3         // vec4 per original vertex
+#define BINDING_DISTANCE 4        // DistanceConstraint[]
+#define BINDING_BENDING 5         // BendingConstraint[]
+#define BINDING_LAMBDA_DISTANCE 6 // float per distance constraint
+#define BINDING_LAMBDA_BENDING 7  // float per bending constraint
+#define BINDING_ATTACHMENTS 8     // Attachment[]
+#define BINDING_MOTIONS 9         // Motion[]
+#define BINDING_LAMBDA_ATTACH 10  // float per attachment, then one for the grab
+#define BINDING_TETHERS 11        // Tether[]
+#define BINDING_PHANTOM_GROUPS 12 // PhantomGroup[]
+#define BINDING_PHANTOM_MEMBERS 13// uint[]
+#define BINDING_SEGMENTS 14       // ClothSegment[]
+#define BINDING_CHUNKS 15         // VertexChunk[]: the workgroups of the per-vertex passes
+#define BINDING_SEGMENT_CHUNKS 16 // uvec2 per segment: its first chunk and chunk count
+#define BINDING_RIGID_PARTIALS 17 // RigidSums per chunk
+#define BINDING_RIGID_MOTIONS 18  // RigidMotion per segment
+#define BINDING_TRIANGLES 19      // uint[3 * triangles] (also usable as an index buffer)
+#define BINDING_VERTEX_TRI_OFFSETS 20  // uint per original vertex + 1 (CSR)
+#define BINDING_VERTEX_TRIANGLES 21    // uint[]
+#define BINDING_COUNT 22
+
+// Specialization constants: 0 = workgroup size (every pipeline); 1 = VertexPass stages.
+#define SPEC_WORKGROUP_SIZE 0
+#define SPEC_VERTEX_STAGES 1
+
+CLOTH_NAMESPACE_BEGIN
+
+// What one per-vertex pass does, in this order (a bit mask, SPEC_VERTEX_STAGES).
+const uint VERTEX_VELOCITY = 1u;  // v = (x - prev) / dt with the segment's linear damping
+const uint VERTEX_PARTIALS = 2u;  // per-workgroup RigidSums of the chunk (needs VELOCITY)
+const uint VERTEX_DAMP = 4u;      // v += k (v_rigid - v) with the segment's RigidMotion
+const uint VERTEX_PREDICT = 8u;   // next substep: prev = x; v += g dt; x += v dt
+
+// A workgroup of the per-vertex passes: `count` consecutive vertices from `begin`, all of one
+// cloth segment (its original vertices or its phantoms).
+struct VertexChunk {
+    uint segment;
+    uint begin;
+    uint count;
+    uint pad0;
+};
+CLOTH_CHECK_SIZE(VertexChunk, 16)
+
+struct VertexPush {
+    vec4 gravity;  // xyz
+    float dt;
+    float invDt;
+    uint pad0;
+    uint pad1;
+};
+CLOTH_CHECK_SIZE(VertexPush, 32)
+
+// One colour: distance constraints [distanceBegin, +distanceCount) then bending constraints
+// [bendingBegin, +bendingCount), one invocation each.
+struct ColorPush {
+    SolveParams solve;
+    uint distanceBegin;
+    uint distanceCount;
+    uint bendingBegin;
+    uint bendingCount;
+    uint storeLambda;  // 0 on the last iteration: nobody reads the multipliers again
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+CLOTH_CHECK_SIZE(ColorPush, 48)
+
+const uint GRAB_NONE = 0u;
+const uint GRAB_ALONE = 1u;            // an extra invocation after the attachments
+const uint GRAB_WITH_ATTACHMENT = 2u;  // after attachment `grabAttachment` on the same vertex
+
+struct AttachPush {
+    SolveParams solve;
+    vec4 grabTarget;  // xyz
+    uint count;
+    uint grabMode;
+    uint grabVertex;
+    uint grabAttachment;
+    uint storeLambda;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+CLOTH_CHECK_SIZE(AttachPush, 64)
+CLOTH_CHECK_OFFSET(AttachPush, grabTarget, 16)
+CLOTH_CHECK_OFFSET(AttachPush, count, 32)
+
+// Tethers, phantom groups, rigid-motion segments, normals: a count of items.
+struct CountPush {
+    uint count;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+CLOTH_CHECK_SIZE(CountPush, 16)
+
+CLOTH_NAMESPACE_END
+
+#endif  // CLOTH_SHARED_SOLVER_IO_H

@@ -1,0 +1,517 @@
+#include "vk/gpu_solver.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "vk/buffer.h"
+#include "vk/limits.h"
+#include "vk/solver_resources.h"
+
+namespace cloth::vk {
+
+namespace {
+
+using detail::Kernel;
+
+// Stage bits, by position in kStageNames.
+enum StageBit : std::uint32_t {
+    kPredict = 1u << 0,
+    kDistance = 1u << 1,
+    kBending = 1u << 2,
+    kAttachments = 1u << 3,
+    kTethers = 1u << 4,
+    kPhantoms = 1u << 5,
+    kVelocities = 1u << 6,
+    kDamping = 1u << 7,
+    kNormals = 1u << 8,
+};
+
+std::uint32_t stageBitsOfVertexPass(std::uint32_t stages) {
+    std::uint32_t bits = 0;
+    if (stages & gpu::VERTEX_VELOCITY) bits |= kVelocities;
+    if (stages & (gpu::VERTEX_PARTIALS | gpu::VERTEX_DAMP)) bits |= kDamping;
+    if (stages & gpu::VERTEX_PREDICT) bits |= kPredict;
+    return bits;
+}
+
+// "distance+bending" for a mask of stage bits, in the order of kStageNames.
+std::string stageLabel(std::uint32_t bits) {
+    std::string label;
+    for (int i = 0; i < kStageCount; ++i)
+        if (bits & (1u << i)) label += (label.empty() ? "" : "+") + std::string(kStageNames[i]);
+    return label;
+}
+
+std::uint32_t groupsFor(std::uint64_t items, std::uint32_t wg) {
+    return static_cast<std::uint32_t>((items + wg - 1) / wg);
+}
+
+}  // namespace
+
+struct GpuSolver::Impl {
+    std::shared_ptr<Context> ctx;
+    GpuSolverOptions options;
+    SimSettings sim;
+    std::uint32_t wg = 64;
+
+    // What the frame plan needs from the prepared data.
+    std::uint32_t vertexCount = 0, originalVertexCount = 0, triangleCount = 0;
+    std::uint32_t colorCount = 0;
+    std::vector<std::uint32_t> distanceOffsets, bendingOffsets;
+    std::uint32_t attachmentCount = 0, tetherCount = 0, phantomGroupCount = 0, segmentCount = 0;
+    std::vector<std::uint32_t> attachmentVertices;  // vertex of each attachment
+    bool rigidDamping = false;
+
+    detail::ChunkTable chunks;
+    OneShot once;
+    detail::SolverBuffers buffers;
+    detail::SolverPipelines pipelines;
+    Buffer readback;
+
+    Unique<VkCommandPool> framePool;
+    VkCommandBuffer frameCmd = VK_NULL_HANDLE;
+    Unique<VkFence> frameFence;
+    bool inFlight = false;
+    Unique<VkQueryPool> queries;
+    std::uint32_t queryCapacity = 0;
+
+    std::optional<Grab> grab;
+    double time = 0.0;
+    FrameCounters counters;
+    std::vector<std::uint32_t> dispatchStages;  // stage bits of each dispatch of the last frame
+    std::vector<StageTime> lastTimes;
+    bool timesPending = false;
+
+    // Recording state.
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VkPipeline bound = VK_NULL_HANDLE;
+    bool needBarrier = false;
+
+    Impl(const PreparedCloth& p, const GpuSolverOptions& o);
+    bool timestamps() const { return options.timestamps && ctx->timestamps(); }
+
+    void recordFrame();
+    void recordSubstep(int substep, float dt, float tEnd);
+    void vertexPass(std::uint32_t stages, float dt);
+    template <typename Push>
+    void dispatch(VkPipeline pipeline, const Push& push, std::uint32_t groups,
+                  std::uint32_t stages);
+    void barrier();
+    void submit();
+    void wait();
+    void collectTimes();
+    void readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out);
+};
+
+namespace {
+
+std::shared_ptr<Context> contextFor(const GpuSolverOptions& o) {
+    return o.context ? o.context : std::make_shared<Context>(o.contextOptions);
+}
+
+void checkWorkgroupSize(const Context& ctx, std::uint32_t wg) {
+    const auto& lim = ctx.limits();
+    if (wg == 0 || !std::has_single_bit(wg))
+        throw Error("workgroup size " + std::to_string(wg) + " is not a power of two");
+    if (wg > lim.maxComputeWorkGroupSize[0] || wg > lim.maxComputeWorkGroupInvocations ||
+        16u * wg > lim.maxComputeSharedMemorySize)
+        throw Error("workgroup size " + std::to_string(wg) + " exceeds the limits of " +
+                    ctx.info().name + " (" + std::to_string(lim.maxComputeWorkGroupSize[0]) +
+                    " invocations)");
+    if (lim.maxPerStageDescriptorStorageBuffers < BINDING_COUNT)
+        throw Error(
+            ctx.info().name + " allows " + std::to_string(lim.maxPerStageDescriptorStorageBuffers) +
+            " storage buffers per shader; the solver needs " + std::to_string(BINDING_COUNT));
+}
+
+// Validates `p` against the device before anything is allocated, and returns the context.
+std::shared_ptr<Context> checkedContext(const PreparedCloth& p, const GpuSolverOptions& o) {
+    auto ctx = contextFor(o);
+    checkWorkgroupSize(*ctx, o.workgroupSize);
+    checkFitsDevice(*ctx, countsOf(p), o.workgroupSize, "the scene");
+    return ctx;
+}
+
+}  // namespace
+
+GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
+    : ctx(checkedContext(p, o)),
+      options(o),
+      sim(p.sim),
+      wg(o.workgroupSize),
+      chunks(detail::buildChunks(p, o.workgroupSize)),
+      once(*ctx, "solver transfers"),
+      buffers(detail::createBuffers(*ctx, p, chunks, once)),
+      pipelines(*ctx, buffers, o.workgroupSize),
+      readback(stagingBuffer(*ctx, std::max<std::size_t>(16, 16 * p.positions.size()),
+                             "solver read-back")) {
+    options.context.reset();  // the Impl's own `ctx` keeps it alive
+    vertexCount = p.vertexCount();
+    originalVertexCount = p.originalVertexCount;
+    triangleCount = static_cast<std::uint32_t>(p.triangles.size());
+    colorCount = p.colorCount;
+    distanceOffsets = p.distanceColorOffsets;
+    bendingOffsets = p.bendingColorOffsets;
+    attachmentCount = static_cast<std::uint32_t>(p.attachments.size());
+    tetherCount = static_cast<std::uint32_t>(p.tethers.size());
+    phantomGroupCount = static_cast<std::uint32_t>(p.phantomGroups.size());
+    segmentCount = static_cast<std::uint32_t>(p.segments.size());
+    for (const auto& a : p.attachments) attachmentVertices.push_back(a.vertex);
+    for (const auto& s : p.segments) rigidDamping = rigidDamping || s.rigidDamping > 0.0f;
+    CLOTH_ASSERT(distanceOffsets.size() == colorCount + 1u);
+    CLOTH_ASSERT(bendingOffsets.size() == colorCount + 1u);
+
+    VkDevice dev = ctx->device();
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    poolInfo.queueFamilyIndex = ctx->queueFamily();
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateCommandPool(dev, &poolInfo, nullptr, &pool));
+    framePool = Unique<VkCommandPool>(dev, pool);
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VK_CHECK(vkAllocateCommandBuffers(dev, &alloc, &frameCmd));
+    ctx->name(frameCmd, "solver frame");
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateFence(dev, &fenceInfo, nullptr, &fence));
+    frameFence = Unique<VkFence>(dev, fence);
+    ctx->name(fence, "solver frame fence");
+
+    if (timestamps()) {
+        // Upper bound of dispatches per frame, plus the starting timestamp.
+        std::uint32_t perIteration = 2 * colorCount + 3;
+        queryCapacity = static_cast<std::uint32_t>(sim.substeps) *
+                            (static_cast<std::uint32_t>(sim.iterations) * perIteration + 6) +
+                        4;
+        VkQueryPoolCreateInfo qInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qInfo.queryCount = queryCapacity;
+        VkQueryPool qp = VK_NULL_HANDLE;
+        VK_CHECK(vkCreateQueryPool(dev, &qInfo, nullptr, &qp));
+        queries = Unique<VkQueryPool>(dev, qp);
+        ctx->name(qp, "solver stage timestamps");
+    }
+}
+
+// ---- recording ----------------------------------------------------------------------------------
+
+void GpuSolver::Impl::barrier() {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    ++counters.barriers;
+    needBarrier = false;
+}
+
+template <typename Push>
+void GpuSolver::Impl::dispatch(VkPipeline pipeline, const Push& push, std::uint32_t groups,
+                               std::uint32_t stages) {
+    if (groups == 0) return;
+    if (needBarrier) barrier();
+    if (pipeline != bound) {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        bound = pipeline;
+    }
+    vkCmdPushConstants(cb, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+    vkCmdDispatch(cb, groups, 1, 1);
+    ++counters.dispatches;
+    dispatchStages.push_back(stages);
+    if (queries) {
+        CLOTH_ASSERT(dispatchStages.size() < queryCapacity);
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(),
+                            static_cast<std::uint32_t>(dispatchStages.size()));
+    }
+    needBarrier = true;
+}
+
+void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
+    gpu::VertexPush push{};
+    push.gravity = glm::vec4(sim.gravity, 0.0f);
+    push.dt = dt;
+    push.invDt = 1.0f / dt;
+    dispatch(pipelines.get(Kernel::Vertices, stages), push,
+             static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
+    if (stages & gpu::VERTEX_PARTIALS) {
+        gpu::CountPush count{segmentCount};
+        dispatch(pipelines.get(Kernel::Rigid), count, segmentCount, kDamping);
+    }
+}
+
+void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
+    const bool fuse = options.fuse;
+    const bool last = substep + 1 == sim.substeps;
+    if (substep == 0 || !fuse) vertexPass(gpu::VERTEX_PREDICT, dt);
+
+    gpu::SolveParams sp{};
+    sp.invDt2 = 1.0f / (dt * dt);
+    sp.mode = sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
+    sp.time = tEnd;
+    for (int it = 0; it < sim.iterations; ++it) {
+        sp.firstIteration = it == 0 ? 1u : 0u;
+        const std::uint32_t store = it + 1 < sim.iterations ? 1u : 0u;
+        for (std::uint32_t c = 0; c < colorCount; ++c) {
+            gpu::ColorPush push{};
+            push.solve = sp;
+            push.distanceBegin = distanceOffsets[c];
+            push.distanceCount = distanceOffsets[c + 1] - distanceOffsets[c];
+            push.bendingBegin = bendingOffsets[c];
+            push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
+            push.storeLambda = store;
+            VkPipeline colors = pipelines.get(Kernel::Colors);
+            if (fuse) {
+                std::uint32_t stages =
+                    (push.distanceCount ? kDistance : 0u) | (push.bendingCount ? kBending : 0u);
+                dispatch(colors, push, groupsFor(push.distanceCount + push.bendingCount, wg),
+                         stages);
+            } else {
+                gpu::ColorPush d = push, b = push;
+                d.bendingCount = 0;
+                b.distanceCount = 0;
+                dispatch(colors, d, groupsFor(d.distanceCount, wg), kDistance);
+                dispatch(colors, b, groupsFor(b.bendingCount, wg), kBending);
+            }
+        }
+        gpu::AttachPush att{};
+        att.solve = sp;
+        att.count = attachmentCount;
+        att.storeLambda = store;
+        std::uint32_t items = attachmentCount;
+        if (grab) {
+            att.grabTarget = glm::vec4(grab->target, 0.0f);
+            att.grabVertex = grab->vertex;
+            auto it2 =
+                std::find(attachmentVertices.begin(), attachmentVertices.end(), grab->vertex);
+            if (it2 != attachmentVertices.end()) {
+                att.grabMode = gpu::GRAB_WITH_ATTACHMENT;
+                att.grabAttachment = static_cast<std::uint32_t>(it2 - attachmentVertices.begin());
+            } else {
+                att.grabMode = gpu::GRAB_ALONE;
+                ++items;
+            }
+        }
+        if (items) dispatch(pipelines.get(Kernel::Attach), att, groupsFor(items, wg), kAttachments);
+        gpu::CountPush tethers{tetherCount};
+        if (tetherCount)
+            dispatch(pipelines.get(Kernel::Tethers), tethers, groupsFor(tetherCount, wg), kTethers);
+        gpu::CountPush groups{phantomGroupCount};
+        if (phantomGroupCount)
+            dispatch(pipelines.get(Kernel::Phantoms), groups, groupsFor(phantomGroupCount, wg),
+                     kPhantoms);
+    }
+
+    // Velocities, damping, and (fused) the next substep's prediction.
+    const std::uint32_t predictNext = (fuse && !last) ? gpu::VERTEX_PREDICT : 0u;
+    if (!rigidDamping) {
+        vertexPass(gpu::VERTEX_VELOCITY | predictNext, dt);
+    } else if (fuse) {
+        vertexPass(gpu::VERTEX_VELOCITY | gpu::VERTEX_PARTIALS, dt);
+        vertexPass(gpu::VERTEX_DAMP | predictNext, dt);
+    } else {
+        vertexPass(gpu::VERTEX_VELOCITY, dt);
+        vertexPass(gpu::VERTEX_PARTIALS, dt);
+        vertexPass(gpu::VERTEX_DAMP, dt);
+    }
+}
+
+void GpuSolver::Impl::recordFrame() {
+    counters = {};
+    dispatchStages.clear();
+    bound = VK_NULL_HANDLE;
+    cb = frameCmd;
+    VK_CHECK(vkResetCommandBuffer(cb, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cb, &begin));
+    if (queries) vkCmdResetQueryPool(cb, queries.get(), 0, queryCapacity);
+
+    // Earlier work on the queue (uploads, read-backs, a renderer reading the positions) before
+    // this frame's shaders read or write the buffers.
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    ++counters.barriers;
+    VkDescriptorSet set = pipelines.set();
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &set, 0,
+                            nullptr);
+    if (queries) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
+    needBarrier = false;
+
+    const float dt = sim.frameDt / static_cast<float>(sim.substeps);
+    for (int s = 0; s < sim.substeps; ++s) {
+        const double tEnd = time + dt;
+        recordSubstep(s, dt, static_cast<float>(tEnd));
+        time = tEnd;
+    }
+    gpu::CountPush normals{originalVertexCount};
+    dispatch(pipelines.get(Kernel::Normals), normals, groupsFor(originalVertexCount, wg), kNormals);
+    VK_CHECK(vkEndCommandBuffer(cb));
+    cb = VK_NULL_HANDLE;
+}
+
+// ---- submission and results ---------------------------------------------------------------------
+
+void GpuSolver::Impl::submit() {
+    VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    info.commandBufferCount = 1;
+    info.pCommandBuffers = &frameCmd;
+    VK_CHECK(vkQueueSubmit(ctx->queue(), 1, &info, frameFence.get()));
+    inFlight = true;
+    timesPending = static_cast<bool>(queries);
+}
+
+void GpuSolver::Impl::wait() {
+    if (!inFlight) return;
+    VkFence fence = frameFence.get();
+    VK_CHECK(vkWaitForFences(ctx->device(), 1, &fence, VK_TRUE, UINT64_MAX));
+    VK_CHECK(vkResetFences(ctx->device(), 1, &fence));
+    inFlight = false;
+    collectTimes();
+}
+
+void GpuSolver::Impl::collectTimes() {
+    if (!timesPending) return;
+    timesPending = false;
+    auto n = static_cast<std::uint32_t>(dispatchStages.size()) + 1;
+    std::vector<std::uint64_t> ticks(n);
+    VK_CHECK(vkGetQueryPoolResults(ctx->device(), queries.get(), 0, n, n * sizeof(std::uint64_t),
+                                   ticks.data(), sizeof(std::uint64_t),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    const double msPerTick = ctx->timestampPeriodNs() * 1e-6;
+    lastTimes.clear();
+    std::vector<std::uint32_t> order;  // distinct stage masks, in first-seen order
+    std::vector<double> ms;
+    for (std::uint32_t i = 0; i + 1 < n; ++i) {
+        auto it = std::find(order.begin(), order.end(), dispatchStages[i]);
+        std::size_t k = static_cast<std::size_t>(it - order.begin());
+        if (it == order.end()) {
+            order.push_back(dispatchStages[i]);
+            ms.push_back(0.0);
+        }
+        ms[k] += static_cast<double>(ticks[i + 1] - ticks[i]) * msPerTick;
+    }
+    // Single stages in kStageNames order first, then fused groups in frame order.
+    for (int s = 0; s < kStageCount; ++s)
+        for (std::size_t k = 0; k < order.size(); ++k)
+            if (order[k] == (1u << s)) lastTimes.push_back({kStageNames[s], ms[k]});
+    for (std::size_t k = 0; k < order.size(); ++k)
+        if (!std::has_single_bit(order[k])) lastTimes.push_back({stageLabel(order[k]), ms[k]});
+}
+
+void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out) {
+    wait();
+    out.resize(bytes / sizeof(glm::vec4));
+    if (bytes == 0) return;
+    once.run([&](VkCommandBuffer cmd) {
+        VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+        VkBufferCopy copy{0, 0, bytes};
+        vkCmdCopyBuffer(cmd, buffers[binding].get(), readback.get(), 1, &copy);
+        VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                             &after, 0, nullptr, 0, nullptr);
+    });
+    std::memcpy(out.data(), readback.mapped(), bytes);
+}
+
+// ---- GpuSolver ----------------------------------------------------------------------------------
+
+GpuSolver::GpuSolver(const PreparedCloth& prepared, const GpuSolverOptions& options)
+    : impl_(std::make_unique<Impl>(prepared, options)) {}
+
+GpuSolver::~GpuSolver() {
+    // Nothing may be destroyed while the GPU (this solver's frames, or a renderer reading its
+    // buffers on the shared queue) still uses it.
+    if (impl_) vkDeviceWaitIdle(impl_->ctx->device());
+}
+
+std::string GpuSolver::deviceName() const {
+    return impl_->ctx->info().name;
+}
+double GpuSolver::simTime() const {
+    return impl_->time;
+}
+const std::shared_ptr<Context>& GpuSolver::context() const {
+    return impl_->ctx;
+}
+FrameCounters GpuSolver::counters() const {
+    return impl_->counters;
+}
+std::uint32_t GpuSolver::workgroupSize() const {
+    return impl_->wg;
+}
+void GpuSolver::sync() {
+    impl_->wait();
+}
+
+void GpuSolver::stepFrame() {
+    impl_->wait();
+    impl_->recordFrame();
+    impl_->submit();
+    if (impl_->options.synchronous) impl_->wait();
+}
+
+void GpuSolver::readPositions(std::vector<glm::vec4>& out) {
+    impl_->readBuffer(BINDING_POSITIONS, 16 * std::size_t(impl_->vertexCount), out);
+}
+
+void GpuSolver::readVelocities(std::vector<glm::vec4>& out) {
+    impl_->readBuffer(BINDING_VELOCITIES, 16 * std::size_t(impl_->vertexCount), out);
+}
+
+void GpuSolver::readNormals(std::vector<glm::vec4>& out) {
+    impl_->readBuffer(BINDING_NORMALS, 16 * std::size_t(impl_->originalVertexCount), out);
+}
+
+std::vector<StageTime> GpuSolver::stageTimes() const {
+    impl_->wait();
+    return impl_->lastTimes;
+}
+
+void GpuSolver::setGrab(std::optional<Grab> grab) {
+    if (grab && grab->vertex >= impl_->originalVertexCount)
+        throw Error("grab: vertex " + std::to_string(grab->vertex) + " is out of range (" +
+                    std::to_string(impl_->originalVertexCount) + " vertices)");
+    impl_->grab = grab;
+}
+
+SharedBuffers GpuSolver::sharedBuffers() const {
+    SharedBuffers s;
+    s.positions = {impl_->buffers[BINDING_POSITIONS].get(), 0,
+                   16 * VkDeviceSize(impl_->vertexCount)};
+    s.normals = {impl_->buffers[BINDING_NORMALS].get(), 0,
+                 16 * VkDeviceSize(impl_->originalVertexCount)};
+    s.triangles = {impl_->buffers[BINDING_TRIANGLES].get(), 0,
+                   12 * VkDeviceSize(impl_->triangleCount)};
+    s.originalVertexCount = impl_->originalVertexCount;
+    s.triangleCount = impl_->triangleCount;
+    return s;
+}
+
+void GpuSolver::recordReadBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dstStage,
+                                  VkAccessFlags dstAccess) {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dstStage, 0, 1, &mb, 0, nullptr,
+                         0, nullptr);
+}
+
+std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
+                                      const GpuSolverOptions& options) {
+    return std::make_unique<GpuSolver>(prepared, options);
+}
+
+}  // namespace cloth::vk

@@ -1,0 +1,100 @@
+// The Vulkan compute solver: the CPU reference's stages (sim/solver.h) over the same
+// PreparedCloth arrays, as GLSL compute shaders. All substeps of a frame are recorded into one
+// command buffer; only positions are read back, and only when asked.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "prep/prepared.h"
+#include "sim/solver.h"
+#include "vk/context.h"
+
+namespace cloth::vk {
+
+struct GpuSolverOptions {
+    // Device and queue to run on; when null the solver creates its own from contextOptions.
+    // The renderer passes its context here so that both share the device, queue and buffers.
+    std::shared_ptr<Context> context;
+    ContextOptions contextOptions;
+    std::uint32_t workgroupSize = 64;  // a power of two, up to the device's limit
+    bool fuse = true;        // one dispatch per colour (both types), fused per-vertex passes
+    bool timestamps = true;  // per-stage GPU times (when the queue supports timestamps)
+    // Wait for the GPU at the end of stepFrame(). When false, stepFrame() returns after the
+    // submission and the next stepFrame() or read waits (lets the CPU run ahead, e.g. to render).
+    bool synchronous = true;
+};
+
+// A buffer range another pipeline may read (vertex, index or storage buffer).
+struct BufferRange {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
+};
+
+// The simulation's output buffers, for the renderer (issue 5): draw straight from them.
+// They are written by compute shaders on context().queue(). To read them on the same queue,
+// submit after stepFrame() and record recordReadBarrier() first. Each frame's command buffer starts
+// with a barrier that waits for all earlier work on the queue, so reads submitted before the
+// next stepFrame() finish before the solver writes again.
+struct SharedBuffers {
+    BufferRange positions;  // vec4 per vertex: xyz, w = inverse mass; originals first, in
+                            // PreparedCloth order (VERTEX_BUFFER usage too)
+    BufferRange normals;    // vec4 per original vertex, unit xyz (VERTEX_BUFFER usage too)
+    BufferRange triangles;  // uint32 x 3 per triangle, original vertex indices (INDEX_BUFFER)
+    std::uint32_t originalVertexCount = 0;
+    std::uint32_t triangleCount = 0;
+};
+
+// Counts of the most recent frame (clothbench).
+struct FrameCounters {
+    std::uint32_t dispatches = 0;
+    std::uint32_t barriers = 0;
+};
+
+class GpuSolver : public Solver {
+  public:
+    GpuSolver(const PreparedCloth& prepared, const GpuSolverOptions& options);
+    ~GpuSolver() override;
+
+    const char* backendName() const override { return "gpu"; }
+    std::string deviceName() const override;
+    int threadCount() const override { return 1; }
+
+    void stepFrame() override;
+    double simTime() const override;
+
+    void readPositions(std::vector<glm::vec4>& out) override;
+    void readVelocities(std::vector<glm::vec4>& out) override;
+    void readNormals(std::vector<glm::vec4>& out) override;
+
+    // GPU milliseconds of the last frame per stage, from timestamp queries. With fuse on, fused
+    // dispatches are reported under joined names ("distance+bending", "velocities+predict").
+    // Empty when the queue has no timestamps or they are off.
+    std::vector<StageTime> stageTimes() const override;
+
+    void setGrab(std::optional<Grab> grab) override;
+
+    // ---- Vulkan specifics ----
+    const std::shared_ptr<Context>& context() const;
+    SharedBuffers sharedBuffers() const;
+    FrameCounters counters() const;
+    std::uint32_t workgroupSize() const;
+    // Waits for the last submitted frame (no-op when none is in flight).
+    void sync();
+    // For a reader on the same queue: makes this solver's compute writes visible to `dstStage`.
+    static void recordReadBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dstStage,
+                                  VkAccessFlags dstAccess);
+
+    struct Impl;
+
+  private:
+    std::unique_ptr<Impl> impl_;
+};
+
+std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
+                                      const GpuSolverOptions& options = {});
+
+}  // namespace cloth::vk

@@ -1,0 +1,126 @@
+#include "vk/limits.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cloth::vk {
+
+namespace {
+
+std::string mib(std::uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    return buf;
+}
+
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+// Largest device-local heap.
+std::uint64_t deviceHeapBytes(const Context& ctx) {
+    std::uint64_t best = 0;
+    const auto& mem = ctx.memory();
+    for (std::uint32_t i = 0; i < mem.memoryHeapCount; ++i)
+        if (mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            best = std::max<std::uint64_t>(best, mem.memoryHeaps[i].size);
+    return best;
+}
+
+}  // namespace
+
+SolverCounts countsOf(const PreparedCloth& p) {
+    SolverCounts c;
+    c.vertices = p.positions.size();
+    c.originalVertices = p.originalVertexCount;
+    c.triangles = p.triangles.size();
+    c.distance = p.distance.size();
+    c.bending = p.bending.size();
+    c.attachments = p.attachments.size();
+    c.motions = p.motions.size();
+    c.tethers = p.tethers.size();
+    c.phantomGroups = p.phantomGroups.size();
+    c.phantomMembers = p.phantomMembers.size();
+    c.segments = p.segments.size();
+    for (std::uint32_t k = 0; k < p.colorCount; ++k) {
+        std::uint64_t n = (p.distanceColorOffsets[k + 1] - p.distanceColorOffsets[k]) +
+                          (p.bendingColorOffsets[k + 1] - p.bendingColorOffsets[k]);
+        c.largestColor = std::max(c.largestColor, n);
+    }
+    return c;
+}
+
+SolverCounts estimateCounts(const Scene& scene) {
+    SolverCounts c;
+    for (const auto& cloth : scene.cloths) {
+        ++c.segments;
+        if (!cloth.grid) continue;
+        std::uint64_t rx = cloth.grid->resX, ry = cloth.grid->resY;
+        std::uint64_t v = (rx + 1) * (ry + 1);
+        std::uint64_t edges = rx * (ry + 1) + ry * (rx + 1) + rx * ry;
+        c.vertices += v;
+        c.originalVertices += v;
+        c.triangles += 2 * rx * ry;
+        c.distance += edges;
+        c.bending += edges - 2 * (rx + ry);
+        c.tethers += v;
+    }
+    return c;
+}
+
+std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
+    std::uint64_t chunks = ceilDiv(c.vertices, wg) + 2 * c.segments;
+    return {
+        {"positions", 16 * c.vertices},
+        {"previous positions", 16 * c.vertices},
+        {"velocities", 16 * c.vertices},
+        {"normals", 16 * c.originalVertices},
+        {"distance constraints", 16 * c.distance},
+        {"bending constraints", 32 * c.bending},
+        {"distance multipliers", 4 * c.distance},
+        {"bending multipliers", 4 * c.bending},
+        {"attachments", 32 * c.attachments},
+        {"motions", 48 * c.motions},
+        {"attachment multipliers", 4 * (c.attachments + 1)},
+        {"tethers", 16 * c.tethers},
+        {"phantom groups", 8 * c.phantomGroups},
+        {"phantom members", 4 * c.phantomMembers},
+        {"segments", 32 * c.segments},
+        {"vertex chunks", 16 * chunks},
+        {"segment chunks", 8 * c.segments},
+        {"rigid partial sums", 80 * chunks},
+        {"rigid motions", 48 * c.segments},
+        {"triangles", 12 * c.triangles},
+        {"vertex triangle offsets", 4 * (c.originalVertices + 1)},
+        {"vertex triangles", 12 * c.triangles},
+    };
+}
+
+void checkFitsDevice(const Context& ctx, const SolverCounts& c, std::uint32_t wg,
+                     const std::string& what) {
+    const auto& lim = ctx.limits();
+    const std::string device = ctx.info().name;
+    std::uint64_t total = 0;
+    for (const auto& need : bufferNeeds(c, wg)) {
+        total += need.bytes;
+        if (need.bytes > lim.maxStorageBufferRange)
+            throw Error(what + " is too large for the GPU " + device + ": its " + need.name +
+                        " need " + mib(need.bytes) + " but the device allows at most " +
+                        mib(lim.maxStorageBufferRange) + " per storage buffer");
+    }
+    std::uint64_t heap = deviceHeapBytes(ctx);
+    if (total > heap)
+        throw Error(what + " is too large for the GPU " + device + ": the solver needs " +
+                    mib(total) + " of buffers but the device memory heap holds " + mib(heap));
+    std::uint64_t maxGroups = lim.maxComputeWorkGroupCount[0];
+    std::uint64_t items = std::max({ceilDiv(c.vertices, wg) + 2 * c.segments,
+                                    ceilDiv(c.largestColor, wg), ceilDiv(c.tethers, wg),
+                                    ceilDiv(c.attachments + 1, wg), ceilDiv(c.phantomGroups, wg)});
+    if (items > maxGroups)
+        throw Error(what + " is too large for the GPU " + device + ": a dispatch would need " +
+                    std::to_string(items) + " workgroups of " + std::to_string(wg) +
+                    " but the device allows " + std::to_string(maxGroups) +
+                    " (try a larger --workgroup-size)");
+}
+
+}  // namespace cloth::vk

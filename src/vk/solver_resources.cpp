@@ -1,0 +1,222 @@
+#include "vk/solver_resources.h"
+
+#include <string>
+
+#include "vk/spirv.h"
+
+namespace cloth::vk::detail {
+
+namespace {
+
+const char* kBufferNames[BINDING_COUNT] = {
+    "positions",       "previous positions", "velocities",
+    "normals",         "distance",           "bending",
+    "lambda distance", "lambda bending",     "attachments",
+    "motions",         "lambda attachments", "tethers",
+    "phantom groups",  "phantom members",    "segments",
+    "vertex chunks",   "segment chunks",     "rigid partial sums",
+    "rigid motions",   "triangles",          "vertex tri offsets",
+    "vertex triangles"};
+
+template <typename T>
+std::size_t bytesOf(const std::vector<T>& v) {
+    return v.size() * sizeof(T);
+}
+
+}  // namespace
+
+ChunkTable buildChunks(const PreparedCloth& p, std::uint32_t wg) {
+    ChunkTable t;
+    auto add = [&](std::uint32_t seg, std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t b = begin; b < end; b += wg)
+            t.chunks.push_back({seg, b, std::min(wg, end - b), 0u});
+    };
+    for (std::uint32_t s = 0; s < p.segments.size(); ++s) {
+        auto first = static_cast<std::uint32_t>(t.chunks.size());
+        add(s, p.segments[s].vertexBegin, p.segments[s].vertexEnd);
+        add(s, p.segments[s].phantomBegin, p.segments[s].phantomEnd);
+        t.segmentChunks.push_back({first, static_cast<std::uint32_t>(t.chunks.size()) - first});
+    }
+    return t;
+}
+
+SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const ChunkTable& chunks,
+                            OneShot& once) {
+    std::vector<std::uint32_t> triangles;
+    triangles.reserve(3 * p.triangles.size());
+    for (const auto& t : p.triangles) triangles.insert(triangles.end(), {t.x, t.y, t.z});
+
+    std::size_t chunkCount = chunks.chunks.size();
+    std::array<std::size_t, BINDING_COUNT> bytes{};
+    bytes[BINDING_POSITIONS] = bytesOf(p.positions);
+    bytes[BINDING_PREV_POSITIONS] = bytesOf(p.positions);
+    bytes[BINDING_VELOCITIES] = bytesOf(p.velocities);
+    bytes[BINDING_NORMALS] = 16 * std::size_t(p.originalVertexCount);
+    bytes[BINDING_DISTANCE] = bytesOf(p.distance);
+    bytes[BINDING_BENDING] = bytesOf(p.bending);
+    bytes[BINDING_LAMBDA_DISTANCE] = 4 * p.distance.size();
+    bytes[BINDING_LAMBDA_BENDING] = 4 * p.bending.size();
+    bytes[BINDING_ATTACHMENTS] = bytesOf(p.attachments);
+    bytes[BINDING_MOTIONS] = bytesOf(p.motions);
+    bytes[BINDING_LAMBDA_ATTACH] = 4 * (p.attachments.size() + 1);
+    bytes[BINDING_TETHERS] = bytesOf(p.tethers);
+    bytes[BINDING_PHANTOM_GROUPS] = bytesOf(p.phantomGroups);
+    bytes[BINDING_PHANTOM_MEMBERS] = bytesOf(p.phantomMembers);
+    bytes[BINDING_SEGMENTS] = bytesOf(p.segments);
+    bytes[BINDING_CHUNKS] = bytesOf(chunks.chunks);
+    bytes[BINDING_SEGMENT_CHUNKS] = bytesOf(chunks.segmentChunks);
+    bytes[BINDING_RIGID_PARTIALS] = sizeof(gpu::RigidSums) * chunkCount;
+    bytes[BINDING_RIGID_MOTIONS] = sizeof(gpu::RigidMotion) * p.segments.size();
+    bytes[BINDING_TRIANGLES] = bytesOf(triangles);
+    bytes[BINDING_VERTEX_TRI_OFFSETS] = bytesOf(p.vertexTriangleOffsets);
+    bytes[BINDING_VERTEX_TRIANGLES] = bytesOf(p.vertexTriangles);
+
+    SolverBuffers b;
+    for (int i = 0; i < BINDING_COUNT; ++i) {
+        VkBufferUsageFlags extra = 0;
+        if (i == BINDING_POSITIONS || i == BINDING_NORMALS)
+            extra = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+        if (i == BINDING_TRIANGLES) extra = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+        // Empty arrays still get a (never read) buffer so every binding is valid.
+        VkDeviceSize size = std::max<std::size_t>(bytes[i], 16);
+        b.byBinding[i] = deviceBuffer(ctx, size, std::string("solver ") + kBufferNames[i], extra);
+    }
+
+    auto put = [&](int binding, const void* data, std::size_t n) {
+        upload(ctx, once, b[binding], data, n);
+    };
+    put(BINDING_POSITIONS, p.positions.data(), bytes[BINDING_POSITIONS]);
+    put(BINDING_PREV_POSITIONS, p.positions.data(), bytes[BINDING_PREV_POSITIONS]);
+    put(BINDING_VELOCITIES, p.velocities.data(), bytes[BINDING_VELOCITIES]);
+    put(BINDING_DISTANCE, p.distance.data(), bytes[BINDING_DISTANCE]);
+    put(BINDING_BENDING, p.bending.data(), bytes[BINDING_BENDING]);
+    put(BINDING_ATTACHMENTS, p.attachments.data(), bytes[BINDING_ATTACHMENTS]);
+    put(BINDING_MOTIONS, p.motions.data(), bytes[BINDING_MOTIONS]);
+    put(BINDING_TETHERS, p.tethers.data(), bytes[BINDING_TETHERS]);
+    put(BINDING_PHANTOM_GROUPS, p.phantomGroups.data(), bytes[BINDING_PHANTOM_GROUPS]);
+    put(BINDING_PHANTOM_MEMBERS, p.phantomMembers.data(), bytes[BINDING_PHANTOM_MEMBERS]);
+    put(BINDING_SEGMENTS, p.segments.data(), bytes[BINDING_SEGMENTS]);
+    put(BINDING_CHUNKS, chunks.chunks.data(), bytes[BINDING_CHUNKS]);
+    put(BINDING_SEGMENT_CHUNKS, chunks.segmentChunks.data(), bytes[BINDING_SEGMENT_CHUNKS]);
+    put(BINDING_TRIANGLES, triangles.data(), bytes[BINDING_TRIANGLES]);
+    put(BINDING_VERTEX_TRI_OFFSETS, p.vertexTriangleOffsets.data(),
+        bytes[BINDING_VERTEX_TRI_OFFSETS]);
+    put(BINDING_VERTEX_TRIANGLES, p.vertexTriangles.data(), bytes[BINDING_VERTEX_TRIANGLES]);
+    // Defined contents for everything else (normals before the first frame, multipliers, ...).
+    once.run([&](VkCommandBuffer cb) {
+        for (int i : {BINDING_NORMALS, BINDING_LAMBDA_DISTANCE, BINDING_LAMBDA_BENDING,
+                      BINDING_LAMBDA_ATTACH, BINDING_RIGID_PARTIALS, BINDING_RIGID_MOTIONS})
+            vkCmdFillBuffer(cb, b[i].get(), 0, VK_WHOLE_SIZE, 0);
+    });
+    return b;
+}
+
+namespace {
+
+Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout, const char* shader,
+                                   std::uint32_t wg, std::uint32_t stages,
+                                   const std::string& name) {
+    auto code = shaders::spirv(shader);
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);
+    moduleInfo.pCode = code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateShaderModule(ctx.device(), &moduleInfo, nullptr, &module));
+    Unique<VkShaderModule> owned(ctx.device(), module);
+
+    const std::uint32_t values[2] = {wg, stages};
+    const VkSpecializationMapEntry entries[2] = {{SPEC_WORKGROUP_SIZE, 0, 4},
+                                                 {SPEC_VERTEX_STAGES, 4, 4}};
+    VkSpecializationInfo spec{2, entries, sizeof values, values};
+
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = &spec;
+    info.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    ctx.name(pipeline, name);
+    return Unique<VkPipeline>(ctx.device(), pipeline);
+}
+
+}  // namespace
+
+SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg)
+    : ctx_(&ctx), workgroupSize_(wg) {
+    VkDevice dev = ctx.device();
+
+    std::array<VkDescriptorSetLayoutBinding, BINDING_COUNT> bindings{};
+    for (std::uint32_t i = 0; i < BINDING_COUNT; ++i)
+        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                       nullptr};
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = BINDING_COUNT;
+    setInfo.pBindings = bindings.data();
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorSetLayout(dev, &setInfo, nullptr, &setLayout));
+    setLayout_ = Unique<VkDescriptorSetLayout>(dev, setLayout);
+    ctx.name(setLayout, "solver set layout");
+
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, BINDING_COUNT};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 1;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(dev, &poolInfo, nullptr, &pool));
+    pool_ = Unique<VkDescriptorPool>(dev, pool);
+
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &setLayout;
+    VK_CHECK(vkAllocateDescriptorSets(dev, &alloc, &set_));
+    ctx.name(set_, "solver buffers");
+
+    std::array<VkDescriptorBufferInfo, BINDING_COUNT> infos{};
+    std::array<VkWriteDescriptorSet, BINDING_COUNT> writes{};
+    for (std::uint32_t i = 0; i < BINDING_COUNT; ++i) {
+        infos[i] = {buffers[i].get(), 0, VK_WHOLE_SIZE};
+        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[i].dstSet = set_;
+        writes[i].dstBinding = i;
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &infos[i];
+    }
+    vkUpdateDescriptorSets(dev, BINDING_COUNT, writes.data(), 0, nullptr);
+
+    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(gpu::AttachPush)};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &push;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VK_CHECK(vkCreatePipelineLayout(dev, &layoutInfo, nullptr, &layout));
+    layout_ = Unique<VkPipelineLayout>(dev, layout);
+    ctx.name(layout, "solver pipeline layout");
+}
+
+VkPipeline SolverPipelines::get(Kernel kernel, std::uint32_t stages) {
+    static const char* const kShaders[] = {"colors.comp",   "attach.comp", "tethers.comp",
+                                           "phantoms.comp", "rigid.comp",  "normals.comp",
+                                           "vertices.comp"};
+    auto key = std::make_pair(kernel, stages);
+    auto it = pipelines_.find(key);
+    if (it == pipelines_.end()) {
+        const char* shader = kShaders[static_cast<int>(kernel)];
+        std::string name = std::string("solver ") + shader;
+        if (kernel == Kernel::Vertices) name += " stages " + std::to_string(stages);
+        it = pipelines_
+                 .emplace(key, computePipeline(*ctx_, layout_.get(), shader, workgroupSize_, stages,
+                                               name))
+                 .first;
+    }
+    return it->second.get();
+}
+
+}  // namespace cloth::vk::detail

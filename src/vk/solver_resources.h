@@ -1,0 +1,55 @@
+// Device buffers and pipelines of the compute solver (internal to GpuSolver).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "prep/prepared.h"
+#include "solver_io.h"
+#include "vk/buffer.h"
+#include "vk/context.h"
+
+namespace cloth::vk::detail {
+
+// Workgroups of the per-vertex passes: each covers up to `workgroupSize` consecutive vertices
+// of one segment (its original vertices, then separately its phantoms).
+struct ChunkTable {
+    std::vector<gpu::VertexChunk> chunks;
+    std::vector<glm::uvec2> segmentChunks;  // per segment: first chunk, chunk count
+};
+ChunkTable buildChunks(const PreparedCloth& prepared, std::uint32_t workgroupSize);
+
+struct SolverBuffers {
+    std::array<Buffer, BINDING_COUNT> byBinding;  // indexed by BINDING_*
+    const Buffer& operator[](int binding) const { return byBinding[binding]; }
+};
+SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
+                            const ChunkTable& chunks, OneShot& once);
+
+enum class Kernel { Colors, Attach, Tethers, Phantoms, Rigid, Normals, Vertices };
+
+// Descriptor set, layout and compute pipelines; pipelines are compiled on first use.
+class SolverPipelines {
+  public:
+    SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t workgroupSize);
+
+    VkDescriptorSet set() const { return set_; }
+    VkPipelineLayout layout() const { return layout_.get(); }
+    // `stages`: the VERTEX_* mask, for Kernel::Vertices only.
+    VkPipeline get(Kernel kernel, std::uint32_t stages = 0);
+
+  private:
+    const Context* ctx_;
+    std::uint32_t workgroupSize_;
+    Unique<VkDescriptorSetLayout> setLayout_;
+    Unique<VkDescriptorPool> pool_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with the pool
+    Unique<VkPipelineLayout> layout_;
+    std::map<std::pair<Kernel, std::uint32_t>, Unique<VkPipeline>> pipelines_;
+};
+
+}  // namespace cloth::vk::detail

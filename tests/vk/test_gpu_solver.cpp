@@ -1,0 +1,282 @@
+// The compute solver against the serial reference of the documented stages, stage by stage
+// features: pins, attachments on moving targets, tethers, both dampings, several cloths, PBD,
+// several iterations, phantoms, the grab; normals against a brute-force computation.
+#include <cmath>
+#include <cstdio>
+
+#include "gpu_test.h"
+#include "hand_scenes.h"
+#include "reference.h"
+#include "vk/gpu_solver.h"
+
+using namespace cloth;
+using cloth::test::GpuTest;
+using cloth::test::HandGrid;
+using cloth::test::HandScene;
+
+namespace {
+
+struct Deviation {
+    float maxAbs = 0.0f;
+};
+
+Deviation compare(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+    Deviation d;
+    EXPECT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+        d.maxAbs = std::max(d.maxAbs, glm::length(glm::vec3(a[i]) - glm::vec3(b[i])));
+        EXPECT_EQ(a[i].w, b[i].w) << "inverse mass of vertex " << i;
+    }
+    return d;
+}
+
+}  // namespace
+
+class GpuSolverTest : public GpuTest {
+  protected:
+    // Runs `frames` frames on the GPU and the serial reference; positions must agree to `tol`
+    // metres, velocities to `tol * 60 * substeps`.
+    void expectMatches(const PreparedCloth& p, int frames, float tol, std::uint32_t wg = 64,
+                       bool fuse = true, std::optional<Grab> grab = std::nullopt) {
+        vk::GpuSolverOptions o;
+        o.context = ctx_;
+        o.workgroupSize = wg;
+        o.fuse = fuse;
+        vk::GpuSolver gpu(p, o);
+        test::SerialReference ref(p);
+        gpu.setGrab(grab);
+        ref.setGrab(grab);
+        std::vector<glm::vec4> x, v;
+        for (int f = 0; f < frames; ++f) {
+            gpu.stepFrame();
+            ref.stepFrame();
+        }
+        gpu.readPositions(x);
+        Deviation d = compare(x, ref.positions());
+        EXPECT_LE(d.maxAbs, tol) << "positions after " << frames << " frames";
+        gpu.readVelocities(v);
+        float velTol = tol * 60.0f * static_cast<float>(p.sim.substeps);
+        EXPECT_LE(compare(v, ref.velocities()).maxAbs, velTol) << "velocities";
+        // The scene moved: a solver that did nothing would not pass.
+        EXPECT_GT(compare(x, p.positions).maxAbs, 100.0f * tol) << "nothing moved";
+        EXPECT_NEAR(gpu.simTime(), frames / 60.0, 1e-6);
+        std::printf("max deviation %.3g m after %d frames\n", d.maxAbs, frames);
+    }
+};
+
+TEST_F(GpuSolverTest, HangingClothWithPinsAndBending) {
+    HandScene s;
+    s.cloths.push_back(HandGrid{});
+    expectMatches(test::buildHandScene(s), 30, 2e-5f);
+}
+
+TEST_F(GpuSolverTest, AttachmentsOnCirclesWithTethers) {
+    HandScene s;
+    HandGrid g;
+    g.attachTopCorners = true;
+    g.tethers = true;
+    s.cloths.push_back(g);
+    PreparedCloth p = test::buildHandScene(s);
+    ASSERT_EQ(p.attachments.size(), 2u);
+    ASSERT_FALSE(p.tethers.empty());
+    expectMatches(p, 30, 2e-5f);
+}
+
+TEST_F(GpuSolverTest, LinearAndRigidDampingOnTwoCloths) {
+    HandScene s;
+    HandGrid a;
+    a.linearDamping = 0.5f;
+    a.tethers = true;
+    HandGrid b;
+    b.origin = {2.0f, 0.5f, 0.3f};
+    b.n = 5;
+    b.rigidDamping = 0.05f;
+    b.pinTopCorners = false;  // falls and tumbles freely
+    b.bendParam = 1e-4f;
+    s.cloths = {a, b};
+    PreparedCloth p = test::buildHandScene(s);
+    ASSERT_EQ(p.segments.size(), 2u);
+    expectMatches(p, 30, 2e-5f);
+}
+
+TEST_F(GpuSolverTest, PbdModeAndSeveralIterations) {
+    HandScene s;
+    HandGrid g;
+    g.stretchParam = 0.9f;  // PBD k'
+    g.bendParam = 0.05f;
+    s.cloths.push_back(g);
+    s.sim.mode = SolverMode::Pbd;
+    s.sim.iterations = 3;
+    s.sim.substeps = 4;
+    expectMatches(test::buildHandScene(s), 30, 2e-5f);
+}
+
+TEST_F(GpuSolverTest, XpbdMultipliersCarryAcrossIterations) {
+    HandScene s;
+    s.cloths.push_back(HandGrid{});
+    s.sim.iterations = 4;
+    s.sim.substeps = 3;
+    expectMatches(test::buildHandScene(s), 30, 2e-5f);
+}
+
+TEST_F(GpuSolverTest, PhantomVerticesAreAveraged) {
+    HandScene s;
+    HandGrid g;
+    g.phantomCopies = 3;
+    g.attachTopCorners = true;
+    g.rigidDamping = 0.02f;
+    s.cloths.push_back(g);
+    PreparedCloth p = test::buildHandScene(s);
+    ASSERT_EQ(p.phantomGroups.size(), 1u);
+    ASSERT_EQ(p.vertexCount(), p.originalVertexCount + 3);
+    expectMatches(p, 30, 2e-5f);
+}
+
+TEST_F(GpuSolverTest, GrabAloneAndOnAnAttachedVertex) {
+    HandScene s;
+    HandGrid g;
+    g.attachTopCorners = true;
+    s.cloths.push_back(g);
+    PreparedCloth p = test::buildHandScene(s);
+    expectMatches(p, 20, 2e-5f, 64, true, Grab{24, {0.3f, -0.2f, 0.4f}});
+    expectMatches(p, 20, 2e-5f, 64, true, Grab{p.attachments[1].vertex, {1.2f, 0.1f, 0.0f}});
+}
+
+TEST_F(GpuSolverTest, EveryWorkgroupSizeAndTheUnfusedPlanAgree) {
+    HandScene s;
+    HandGrid g;
+    g.n = 12;
+    g.attachTopCorners = true;
+    g.tethers = true;
+    g.rigidDamping = 0.1f;
+    s.cloths.push_back(g);
+    s.sim.substeps = 5;
+    PreparedCloth p = test::buildHandScene(s);
+    for (std::uint32_t wg : {32u, 128u, 512u}) {
+        SCOPED_TRACE("workgroup size " + std::to_string(wg));
+        expectMatches(p, 10, 2e-5f, wg);
+    }
+    expectMatches(p, 10, 2e-5f, 64, false);
+}
+
+TEST_F(GpuSolverTest, NormalsMatchABruteForceSum) {
+    HandScene s;
+    s.cloths.push_back(HandGrid{});
+    PreparedCloth p = test::buildHandScene(s);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver gpu(p, o);
+    for (int f = 0; f < 10; ++f) gpu.stepFrame();
+    std::vector<glm::vec4> x, n;
+    gpu.readPositions(x);
+    gpu.readNormals(n);
+    ASSERT_EQ(n.size(), p.originalVertexCount);
+    // Brute force, in double: every triangle adds its area-weighted normal to its corners.
+    std::vector<glm::dvec3> sum(p.originalVertexCount, glm::dvec3(0.0));
+    for (const auto& t : p.triangles) {
+        glm::dvec3 a(x[t.x]), b(x[t.y]), c(x[t.z]);
+        glm::dvec3 tn = glm::cross(b - a, c - a);
+        sum[t.x] += tn;
+        sum[t.y] += tn;
+        sum[t.z] += tn;
+    }
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
+        glm::dvec3 want = glm::normalize(sum[v]);
+        EXPECT_NEAR(glm::length(glm::dvec3(n[v]) - want), 0.0, 1e-5) << "vertex " << v;
+        EXPECT_NEAR(glm::length(glm::vec3(n[v])), 1.0f, 1e-5f);
+    }
+}
+
+TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
+    HandScene s;
+    HandGrid g;
+    g.attachTopCorners = true;
+    g.tethers = true;
+    s.cloths.push_back(g);
+    s.sim.substeps = 4;
+    PreparedCloth p = test::buildHandScene(s);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver gpu(p, o);
+    gpu.stepFrame();
+    // Fused plan: predict once; per substep one dispatch per colour, attachments, tethers and
+    // one velocity pass (fused with the next prediction); normals at the end.
+    std::uint32_t perSubstep = p.colorCount + 3;
+    auto c = gpu.counters();
+    EXPECT_EQ(c.dispatches, 1 + 4 * perSubstep + 1);
+    EXPECT_EQ(c.barriers, c.dispatches);  // the frame's first barrier, then one between each pair
+    auto times = gpu.stageTimes();
+    if (ctx_->timestamps()) {
+        ASSERT_FALSE(times.empty());
+        double total = 0.0;
+        for (const auto& t : times) {
+            EXPECT_GE(t.ms, 0.0) << t.name;
+            total += t.ms;
+        }
+        EXPECT_GT(total, 0.0);
+        bool fused = false;
+        for (const auto& t : times) fused = fused || t.name == "distance+bending";
+        EXPECT_TRUE(fused);
+        for (const auto& t : times) std::printf("%s %.3f\n", t.name.c_str(), t.ms);
+    }
+    o.fuse = false;
+    vk::GpuSolver split(p, o);
+    split.stepFrame();
+    std::vector<std::string> names;
+    for (const auto& t : split.stageTimes()) names.push_back(t.name);
+    if (ctx_->timestamps()) {
+        std::vector<std::string> want = {"predict", "distance",   "bending", "attachments",
+                                         "tethers", "velocities", "normals"};
+        EXPECT_EQ(names, want);
+    }
+}
+
+TEST_F(GpuSolverTest, AsynchronousFramesGiveTheSameResult) {
+    HandScene s;
+    s.cloths.push_back(HandGrid{});
+    PreparedCloth p = test::buildHandScene(s);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver sync(p, o);
+    o.synchronous = false;
+    vk::GpuSolver async(p, o);
+    for (int f = 0; f < 5; ++f) {
+        sync.stepFrame();
+        async.stepFrame();
+    }
+    std::vector<glm::vec4> a, b;
+    sync.readPositions(a);
+    async.readPositions(b);
+    EXPECT_EQ(compare(a, b).maxAbs, 0.0f);
+}
+
+TEST_F(GpuSolverTest, SharedBuffersDescribeThePositionsAndNormals) {
+    HandScene s;
+    s.cloths.push_back(HandGrid{});
+    PreparedCloth p = test::buildHandScene(s);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver gpu(p, o);
+    auto b = gpu.sharedBuffers();
+    EXPECT_NE(b.positions.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(b.positions.size, 16u * p.vertexCount());
+    EXPECT_EQ(b.normals.size, 16u * p.originalVertexCount);
+    EXPECT_EQ(b.triangles.size, 12u * p.triangles.size());
+    EXPECT_EQ(b.triangleCount, p.triangles.size());
+    EXPECT_EQ(gpu.context(), ctx_);
+}
+
+TEST_F(GpuSolverTest, RefusesBadWorkgroupSizesAndGrabs) {
+    HandScene s;
+    s.cloths.push_back(HandGrid{});
+    PreparedCloth p = test::buildHandScene(s);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    o.workgroupSize = 48;
+    EXPECT_THROW(vk::GpuSolver bad(p, o), Error);
+    o.workgroupSize = 1u << 16;
+    EXPECT_THROW(vk::GpuSolver bad(p, o), Error);
+    o.workgroupSize = 64;
+    vk::GpuSolver gpu(p, o);
+    EXPECT_THROW(gpu.setGrab(Grab{100000, {}}), Error);
+}
