@@ -1,0 +1,61 @@
+#include "app/frame_stats.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace cloth {
+
+void FrameStats::add(double frameMs, const std::vector<StageTime>& stages) {
+    ++frames_;
+    totalMs_ += frameMs;
+    minMs_ = std::min(minMs_, frameMs);
+    maxMs_ = std::max(maxMs_, frameMs);
+    for (size_t i = 0; i < stages.size() && i < stageMs_.size(); ++i) stageMs_[i] += stages[i].ms;
+}
+
+nlohmann::json constraintCounts(const PreparedCloth& p) {
+    return {{"distance", p.distance.size()},
+            {"bending", p.bending.size()},
+            {"attachments", p.attachments.size()},
+            {"tethers", p.tethers.size()},
+            {"phantom_groups", p.phantomGroups.size()},
+            {"total", p.constraintCount()}};
+}
+
+nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
+                         const Solver& solver, const FrameStats& stats) {
+    nlohmann::json stages = nlohmann::json::object();
+    for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = stats.stageMeanMs(i);
+    return {
+        {"scene", sceneName},
+        {"backend", solver.backendName()},
+        {"device", solver.deviceName()},
+        {"threads", solver.threadCount()},
+        {"solver", solverModeName(p.sim.mode)},
+        {"substeps", p.sim.substeps},
+        {"iterations", p.sim.iterations},
+        {"vertices", p.originalVertexCount},
+        {"phantom_vertices", p.stats.phantomVertices},
+        {"triangles", p.triangles.size()},
+        {"constraints", constraintCounts(p)},
+        {"colors", p.colorCount},
+        {"colors_before_phantoms", p.stats.colorsBeforePhantoms},
+        {"cliques_found", p.stats.cliquesFound},
+        {"prepare_ms", p.stats.prepareMs},
+        {"frames", stats.frames()},
+        {"sim_time_s", solver.simTime()},
+        {"ms_per_frame", {{"mean", stats.meanMs()}, {"min", stats.minMs()}, {"max", stats.maxMs()}}},
+        {"stages_ms", stages},
+    };
+}
+
+void writeJsonFile(const std::string& path, const nlohmann::json& json) {
+    std::ofstream out(path);
+    if (!out) throw Error(path + ": cannot open for writing");
+    out << json.dump(2) << '\n';
+    if (!out) throw Error(path + ": write failed");
+}
+
+}  // namespace cloth

@@ -1,0 +1,32 @@
+// clothsim: runs a cloth scene (see --help).
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/options.h"
+#include "app/simulation.h"
+#include "core/error.h"
+
+int main(int argc, char** argv) {
+    try {
+        const cloth::Options options =
+            cloth::parseOptions(std::vector<std::string>(argv + 1, argv + argc));
+        if (options.help) {
+            std::cout << cloth::usageText();
+            return 0;
+        }
+        if (options.listScenes) {
+            for (const std::string& name : cloth::builtinSceneNames())
+                std::cout << name << "\t" << cloth::builtinSceneDescription(name) << "\n";
+            return 0;
+        }
+        return cloth::runHeadless(options, std::cout, std::cerr);
+    } catch (const cloth::Error& e) {
+        std::cerr << "clothsim: error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "clothsim: internal error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,138 @@
+#include "app/options.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+
+#include "core/error.h"
+
+namespace cloth {
+namespace {
+
+int parseInt(const std::string& flag, const std::string& text, int min) {
+    int value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end)
+        throw Error(flag + ": expected an integer, got '" + text + "'");
+    if (value < min)
+        throw Error(flag + ": must be at least " + std::to_string(min) + ", got " + text);
+    return value;
+}
+
+float parseNonNegativeFloat(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value))
+        throw Error(flag + ": expected a finite number, got '" + text + "'");
+    if (value < 0.0) throw Error(flag + ": must not be negative, got " + text);
+    return static_cast<float>(value);
+}
+
+}  // namespace
+
+Options parseOptions(const std::vector<std::string>& args) {
+    Options o;
+    using Setter = std::function<void(const std::string&)>;
+    const std::map<std::string, Setter> withValue = {
+        {"--scene", [&](const std::string& v) { o.scene = v; }},
+        {"--frames", [&](const std::string& v) { o.frames = parseInt("--frames", v, 0); }},
+        {"--backend",
+         [&](const std::string& v) {
+             if (v != "cpu" && v != "gpu" && v != "auto")
+                 throw Error("--backend: expected cpu, gpu or auto, got '" + v + "'");
+             o.backend = v;
+         }},
+        {"--device", [&](const std::string& v) { o.device = parseInt("--device", v, 0); }},
+        {"--mesh", [&](const std::string& v) { o.mesh = v; }},
+        {"--substeps", [&](const std::string& v) { o.substeps = parseInt("--substeps", v, 1); }},
+        {"--iterations",
+         [&](const std::string& v) { o.iterations = parseInt("--iterations", v, 1); }},
+        {"--solver", [&](const std::string& v) { o.solver = parseSolverMode(v); }},
+        {"--threads", [&](const std::string& v) { o.threads = parseInt("--threads", v, 1); }},
+        {"--stretch-compliance",
+         [&](const std::string& v) {
+             o.stretchCompliance = parseNonNegativeFloat("--stretch-compliance", v);
+         }},
+        {"--bend-compliance",
+         [&](const std::string& v) {
+             o.bendCompliance = parseNonNegativeFloat("--bend-compliance", v);
+         }},
+        {"--phantoms", [&](const std::string& v) { o.phantoms = parsePhantomSetting(v); }},
+        {"--export-obj", [&](const std::string& v) { o.exportObjDir = v; }},
+        {"--export-every",
+         [&](const std::string& v) { o.exportEvery = parseInt("--export-every", v, 1); }},
+        {"--stats", [&](const std::string& v) { o.statsFile = v; }},
+    };
+    const std::map<std::string, bool*> switches = {
+        {"--help", &o.help},           {"-h", &o.help},
+        {"--list-scenes", &o.listScenes}, {"--list-devices", &o.listDevices},
+        {"--headless", &o.headless},   {"--validate", &o.validate},
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (auto s = switches.find(a); s != switches.end()) {
+            *s->second = true;
+        } else if (auto w = withValue.find(a); w != withValue.end()) {
+            if (i + 1 >= args.size()) throw Error(a + ": missing value");
+            w->second(args[++i]);
+        } else {
+            throw Error("unknown option '" + a + "' (see --help)");
+        }
+    }
+    return o;
+}
+
+void applyOverrides(const Options& o, Scene& scene) {
+    if (o.substeps) scene.sim.substeps = *o.substeps;
+    if (o.iterations) scene.sim.iterations = *o.iterations;
+    if (o.solver) scene.sim.mode = *o.solver;
+    if (o.phantoms) scene.phantoms = *o.phantoms;
+    for (ClothDesc& cloth : scene.cloths) {
+        if (!o.mesh.empty()) {
+            cloth.grid.reset();
+            cloth.objPath = o.mesh;
+        }
+        if (o.stretchCompliance) cloth.material.stretchCompliance = *o.stretchCompliance;
+        if (o.bendCompliance) cloth.material.bendCompliance = *o.bendCompliance;
+    }
+}
+
+std::string usageText() {
+    return R"(clothsim: real-time XPBD cloth simulation (CPU reference and Vulkan compute)
+
+usage: clothsim [options]
+
+scene
+  --scene NAME|FILE.json   built-in scene or scene file (default: hanging)
+  --list-scenes            list the built-in scenes and exit
+  --mesh FILE.obj          use this OBJ as each cloth of the scene (named pin regions still apply)
+  --frames N               frames to simulate, 1/60 s each (headless default: 300)
+
+solver
+  --backend cpu|gpu|auto   solver backend (default: auto = GPU if available, else CPU)
+  --device N               Vulkan device index (see --list-devices)
+  --list-devices           list the Vulkan devices and exit
+  --validate               enable the Vulkan validation layer
+  --solver xpbd|pbd        constraint solver (default: the scene's, normally xpbd)
+  --substeps N             substeps per frame
+  --iterations N           constraint iterations per substep
+  --threads N              CPU worker threads (default: all hardware threads)
+  --stretch-compliance X   override every cloth's stretch compliance (m/N)
+  --bend-compliance X      override every cloth's bending compliance (1/(N m))
+  --phantoms off|auto|N    phantom vertices for fewer colours (N = target colour count)
+
+output
+  --headless               no window
+  --export-obj DIR         write DIR/frame_NNNN.obj (frame 0 = initial state)
+  --export-every K         export every K-th frame (default 1)
+  --stats FILE.json        write statistics (counts, timings per stage) as JSON
+  --help                   show this text
+
+Exit status: 0 on success, 1 on bad input or any error (with a message on stderr).
+)";
+}
+
+}  // namespace cloth

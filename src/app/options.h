@@ -1,0 +1,44 @@
+// clothsim's command line. Flags are stable: scripts and tests depend on them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/scene.h"
+
+namespace cloth {
+
+struct Options {
+    bool help = false;
+    bool listScenes = false;
+    bool listDevices = false;
+    bool headless = false;
+    bool validate = false;
+    std::string scene = "hanging";
+    std::optional<int> frames;
+    std::string backend = "auto";  // cpu | gpu | auto
+    std::optional<int> device;
+    std::string mesh;
+    std::optional<int> substeps;
+    std::optional<int> iterations;
+    std::optional<SolverMode> solver;
+    std::optional<int> threads;
+    std::optional<float> stretchCompliance;
+    std::optional<float> bendCompliance;
+    std::optional<PhantomSetting> phantoms;
+    std::string exportObjDir;
+    int exportEvery = 1;
+    std::string statsFile;
+};
+
+// Throws cloth::Error for an unknown flag, a missing or malformed value, or an impossible one.
+Options parseOptions(const std::vector<std::string>& args);
+
+std::string usageText();
+
+// Applies --mesh, --substeps, --iterations, --solver, --stretch-compliance, --bend-compliance
+// and --phantoms to a loaded scene.
+void applyOverrides(const Options& options, Scene& scene);
+
+}  // namespace cloth

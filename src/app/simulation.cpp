@@ -1,0 +1,95 @@
+#include "app/simulation.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <ostream>
+
+#include "app/backend.h"
+#include "app/frame_stats.h"
+#include "core/error.h"
+#include "prep/prepare.h"
+
+namespace cloth {
+
+Simulation loadSimulation(const Options& options, std::ostream& notices) {
+    Simulation sim;
+    sim.scene = resolveScene(options.scene);
+    applyOverrides(options, sim.scene);
+    PrepareOptions prep;
+    prep.phantoms = sim.scene.phantoms;
+    sim.prepared = prepareScene(sim.scene, prep);
+    BackendRequest request;
+    request.backend = options.backend;
+    request.threads = options.threads;
+    request.device = options.device;
+    request.validate = options.validate;
+    sim.solver = createSolver(request, sim.prepared, notices);
+    return sim;
+}
+
+void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, int frame) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const glm::vec4& p = positions[i];
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+            throw Error("the simulation diverged: vertex " + std::to_string(i) +
+                        " is not finite at frame " + std::to_string(frame) +
+                        " (try more substeps or a larger compliance)");
+    }
+}
+
+ObjExporter::ObjExporter(std::string dir, int every, const PreparedCloth& prepared)
+    : dir_(std::move(dir)), every_(every), prepared_(prepared) {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec || !std::filesystem::is_directory(dir_))
+        throw Error("--export-obj " + dir_ + ": cannot create directory" +
+                    (ec ? " (" + ec.message() + ")" : ""));
+}
+
+void ObjExporter::write(int frame, const std::vector<glm::vec4>& positions) {
+    scratch_.resize(prepared_.originalVertexCount);
+    for (std::uint32_t i = 0; i < prepared_.originalVertexCount; ++i)
+        scratch_[i] = glm::vec3(positions[i]);
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%04d.obj", frame);
+    saveObj((std::filesystem::path(dir_) / name).string(), scratch_, prepared_.triangles);
+}
+
+int runHeadless(const Options& options, std::ostream& out, std::ostream& notices) {
+    Simulation sim = loadSimulation(options, notices);
+    const PreparedCloth& p = sim.prepared;
+    Solver& solver = *sim.solver;
+    const int frames = options.frames.value_or(kDefaultHeadlessFrames);
+    ObjExporter exporter(options.exportObjDir, options.exportEvery, p);
+    std::vector<glm::vec4> positions;
+    if (exporter.wants(0)) {
+        solver.readPositions(positions);
+        exporter.write(0, positions);
+    }
+    FrameStats stats;
+    for (int frame = 1; frame <= frames; ++frame) {
+        const auto t0 = std::chrono::steady_clock::now();
+        solver.stepFrame();
+        const auto t1 = std::chrono::steady_clock::now();
+        stats.add(std::chrono::duration<double, std::milli>(t1 - t0).count(), solver.stageTimes());
+        if (exporter.wants(frame) || frame == frames) {
+            solver.readPositions(positions);
+            checkFinite(positions, p.vertexCount(), frame);
+            if (exporter.wants(frame)) exporter.write(frame, positions);
+        }
+    }
+    out << "scene " << sim.scene.name << ": " << p.originalVertexCount << " vertices, "
+        << p.triangles.size() << " triangles, " << p.constraintCount() << " constraints, "
+        << p.colorCount << " colours\n"
+        << "backend " << solver.backendName() << " (" << solver.deviceName() << ", "
+        << solver.threadCount() << " threads): " << frames << " frames, "
+        << stats.meanMs() << " ms/frame mean\n";
+    if (!options.statsFile.empty())
+        writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, solver, stats));
+    return 0;
+}
+
+}  // namespace cloth

@@ -1,0 +1,47 @@
+// Loading a scene for clothsim: resolve, apply command-line overrides, prepare, create the
+// backend; and the headless run loop with OBJ export and statistics.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/options.h"
+#include "core/scene.h"
+#include "prep/prepared.h"
+#include "sim/solver.h"
+
+namespace cloth {
+
+struct Simulation {
+    Scene scene;
+    PreparedCloth prepared;
+    std::unique_ptr<Solver> solver;
+};
+
+Simulation loadSimulation(const Options& options, std::ostream& notices);
+
+// Throws cloth::Error when a position is NaN or infinite (the simulation diverged).
+void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, int frame);
+
+// Writes DIR/frame_NNNN.obj for frames 0, K, 2K, ... (original vertices, input order).
+class ObjExporter {
+public:
+    ObjExporter(std::string dir, int every, const PreparedCloth& prepared);
+    bool wants(int frame) const { return !dir_.empty() && frame % every_ == 0; }
+    void write(int frame, const std::vector<glm::vec4>& positions);
+
+private:
+    std::string dir_;
+    int every_;
+    const PreparedCloth& prepared_;
+    std::vector<glm::vec3> scratch_;
+};
+
+constexpr int kDefaultHeadlessFrames = 300;
+
+// Runs the scene without a window; prints a summary on `out`. Returns the exit code.
+int runHeadless(const Options& options, std::ostream& out, std::ostream& notices);
+
+}  // namespace cloth
