@@ -1,17 +1,41 @@
 // Load-time preparation: scene -> PreparedCloth (masses, constraints, colouring, phantoms).
 #pragma once
 
+#include <optional>
+
 #include "core/scene.h"
 #include "prep/prepared.h"
 
 namespace cloth {
 
 struct PrepareOptions {
-    PhantomSetting phantoms;  // overrides the scene's setting when set by the caller
+    // Empty: use the scene's setting (Scene::phantoms). Set: replaces the scene's setting
+    // whatever it is, Off included (so `--phantoms off` can switch off a scene's phantoms).
+    std::optional<PhantomSetting> phantoms;
 };
 
 // Builds meshes, lumps masses, applies pins, attachments and tethers, creates the distance and
 // bending constraints, colours them and packs them by colour. Throws cloth::Error for bad input.
-PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options);
+//
+// Conventions (see prepare.cpp for the details):
+//  - Positions are the meshes' vertices under each cloth's transform; pins, attachments and
+//    regions are selected in mesh space (before the transform).
+//  - Mass: density x triangle area (world space), a third of each triangle to each of its
+//    vertices. Pinned vertices, and vertices in no triangle, get inverse mass 0.
+//  - A vertex may not be both pinned and attached, nor attached twice: cloth::Error.
+//  - Attachment motions are in world space. In PBD mode attachments are hard (param k' = 1).
+//  - Tethers: each vertex with inverse mass > 0 that is not attached gets one tether to the
+//    nearest (Euclidean, rest state) pinned or attached vertex of its own cloth, lowest index on
+//    ties; maxLength = that distance x (1 + tetherSlack).
+//  - Constraint `param`: XPBD the material's compliance; PBD pbdIterationStiffness(k,
+//    sim.iterations). So apply command-line overrides to the Scene before calling this.
+PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options = {});
+
+// PBD per-iteration stiffness k' = 1 - (1 - k)^(1/n), so n iterations give stiffness k overall.
+float pbdIterationStiffness(float k, int iterations);
+
+// Mueller's rigid-motion-preserving damping per substep from the per-frame factor k:
+// 1 - (1 - k)^(1/substeps).
+float rigidDampingPerSubstep(float kFrame, int substeps);
 
 }  // namespace cloth

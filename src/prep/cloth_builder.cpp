@@ -1,0 +1,206 @@
+#include "prep/cloth_builder.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "constraints.h"
+#include "core/error.h"
+#include "prep/motion.h"
+#include "prep/nearest.h"
+#include "prep/prepare.h"
+
+namespace cloth {
+
+namespace {
+
+std::string clothSource(const ClothDesc& desc, std::uint32_t index) {
+    std::string s = "cloth " + std::to_string(index);
+    if (!desc.name.empty()) s += " '" + desc.name + "'";
+    if (!desc.objPath.empty()) s += " (" + desc.objPath + ")";
+    return s;
+}
+
+void requireRange(float value, float lo, float hi, const std::string& source, const char* what) {
+    if (!(value >= lo && value <= hi))
+        throw Error(source + ": " + what + " = " + std::to_string(value) + " is out of range [" +
+                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
+void validateMaterial(const Material& m, const std::string& source) {
+    const float inf = INFINITY;
+    if (!(m.density > 0.0f) || !std::isfinite(m.density))
+        throw Error(source + ": density must be positive and finite");
+    requireRange(m.stretchCompliance, 0.0f, inf, source, "stretch compliance");
+    requireRange(m.bendCompliance, 0.0f, inf, source, "bend compliance");
+    requireRange(m.stretchStiffness, 0.0f, 1.0f, source, "stretch stiffness");
+    requireRange(m.bendStiffness, 0.0f, 1.0f, source, "bend stiffness");
+    requireRange(m.linearDamping, 0.0f, inf, source, "linear damping");
+    requireRange(m.rigidDamping, 0.0f, 1.0f, source, "rigid damping");
+}
+
+std::vector<glm::vec3> transformed(const std::vector<glm::vec3>& positions, const glm::mat4& m) {
+    std::vector<glm::vec3> out;
+    out.reserve(positions.size());
+    for (const glm::vec3& p : positions) out.emplace_back(m * glm::vec4(p, 1.0f));
+    return out;
+}
+
+struct VertexRoles {
+    std::vector<bool> pinned, attached;
+};
+
+// Pins and attachments (mesh-space selections) -> roles, attachments and motions.
+VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
+                                    const std::vector<glm::vec3>& world, std::uint32_t base,
+                                    bool pbdMode, const std::string& source, PreparedCloth& out) {
+    const std::size_t n = mesh.positions.size();
+    VertexRoles roles{std::vector<bool>(n, false), std::vector<bool>(n, false)};
+    for (std::uint32_t v : selectVertices(mesh, desc.pins, source + " pins")) roles.pinned[v] = true;
+    for (std::size_t a = 0; a < desc.attachments.size(); ++a) {
+        const AttachmentDesc& ad = desc.attachments[a];
+        const std::string where = source + " attachment " + std::to_string(a);
+        requireRange(ad.compliance, 0.0f, INFINITY, where, "compliance");
+        const auto motionIndex = static_cast<std::uint32_t>(out.motions.size());
+        out.motions.push_back(makeMotion(ad.motion, where));
+        for (std::uint32_t v : selectVertices(mesh, ad.vertices, where)) {
+            if (roles.pinned[v])
+                throw Error(where + ": vertex " + std::to_string(v) +
+                            " is also pinned; a vertex is either pinned or attached");
+            if (roles.attached[v])
+                throw Error(where + ": vertex " + std::to_string(v) +
+                            " is already attached; a vertex can have one attachment only");
+            roles.attached[v] = true;
+            gpu::Attachment at{};
+            at.anchor = glm::vec4(world[v], 1.0f);
+            at.vertex = base + v;
+            at.motion = motionIndex;
+            at.param = pbdMode ? 1.0f : ad.compliance;
+            out.attachments.push_back(at);
+        }
+    }
+    return roles;
+}
+
+void addTethers(const ClothDesc& desc, const std::vector<glm::vec3>& world,
+                const std::vector<float>& invMass, const VertexRoles& roles, std::uint32_t base,
+                const std::string& source, PreparedCloth& out) {
+    requireRange(desc.tetherSlack, 0.0f, INFINITY, source, "tether slack");
+    if (!desc.tethers) return;
+    std::vector<std::uint32_t> anchors, dynamic;
+    for (std::uint32_t v = 0; v < world.size(); ++v) {
+        if (roles.pinned[v] || roles.attached[v])
+            anchors.push_back(v);
+        else if (invMass[v] > 0.0f)
+            dynamic.push_back(v);
+    }
+    if (anchors.empty()) return;
+    const std::vector<std::uint32_t> nearest = nearestAnchors(world, anchors, dynamic);
+    for (std::size_t i = 0; i < dynamic.size(); ++i) {
+        const std::uint32_t v = dynamic[i], a = nearest[i];
+        gpu::Tether t{};
+        t.vertex = base + v;
+        t.anchor = base + a;
+        t.maxLength = std::sqrt(squaredDistance(world[v], world[a])) * (1.0f + desc.tetherSlack);
+        out.tethers.push_back(t);
+    }
+}
+
+void addConstraints(const Topology& topo, const std::vector<glm::vec3>& world,
+                    const Material& mat, const SimSettings& sim, std::uint32_t base,
+                    PreparedCloth& out) {
+    const bool pbd = sim.mode == SolverMode::Pbd;
+    const float stretchParam =
+        pbd ? pbdIterationStiffness(mat.stretchStiffness, sim.iterations) : mat.stretchCompliance;
+    const float bendParam =
+        pbd ? pbdIterationStiffness(mat.bendStiffness, sim.iterations) : mat.bendCompliance;
+    for (const glm::uvec2& e : topo.edges) {
+        gpu::DistanceConstraint c{};
+        c.v0 = base + e.x;
+        c.v1 = base + e.y;
+        c.restLength = glm::length(world[e.x] - world[e.y]);
+        c.param = stretchParam;
+        out.distance.push_back(c);
+    }
+    for (const BendingPair& p : topo.bendingPairs) {
+        gpu::BendingConstraint c{};
+        c.v0 = base + p.v0;
+        c.v1 = base + p.v1;
+        c.v2 = base + p.v2;
+        c.v3 = base + p.v3;
+        c.restAngle = gpu::bendingAngle(world[p.v0], world[p.v1], world[p.v2], world[p.v3]);
+        c.param = bendParam;
+        out.bending.push_back(c);
+    }
+}
+
+}  // namespace
+
+std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
+                              const std::vector<glm::uvec3>& triangles, float density) {
+    std::vector<float> mass(positions.size(), 0.0f);
+    for (const glm::uvec3& t : triangles) {
+        const float area =
+            0.5f * glm::length(glm::cross(positions[t.y] - positions[t.x],
+                                          positions[t.z] - positions[t.x]));
+        const float third = density * area / 3.0f;
+        mass[t.x] += third;
+        mass[t.y] += third;
+        mass[t.z] += third;
+    }
+    return mass;
+}
+
+std::vector<std::uint32_t> nearestAnchors(const std::vector<glm::vec3>& positions,
+                                          const std::vector<std::uint32_t>& anchors,
+                                          const std::vector<std::uint32_t>& dynamic) {
+    std::vector<glm::vec3> anchorPoints;
+    anchorPoints.reserve(anchors.size());
+    for (std::uint32_t a : anchors) anchorPoints.push_back(positions[a]);
+    const NearestPoint index(std::move(anchorPoints));
+    std::vector<std::uint32_t> out;
+    out.reserve(dynamic.size());
+    // anchors ascend, so the lowest position in `anchors` is also the lowest vertex index.
+    for (std::uint32_t v : dynamic) out.push_back(anchors[index.nearest(positions[v])]);
+    return out;
+}
+
+void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSettings& sim,
+                 PreparedCloth& out) {
+    const std::string source = clothSource(desc, clothIndex);
+    validateMaterial(desc.material, source);
+    const Mesh mesh = buildClothMesh(desc);
+    const Topology topo = buildTopology(mesh, source);
+    const std::vector<glm::vec3> world = transformed(mesh.positions, desc.transform.matrix());
+    const auto base = static_cast<std::uint32_t>(out.positions.size());
+    const auto n = static_cast<std::uint32_t>(mesh.positions.size());
+
+    const VertexRoles roles = applyPinsAndAttachments(
+        desc, mesh, world, base, sim.mode == SolverMode::Pbd, source, out);
+    const std::vector<float> mass = lumpMasses(world, mesh.triangles, desc.material.density);
+    std::vector<float> invMass(n);
+    for (std::uint32_t v = 0; v < n; ++v)
+        invMass[v] = roles.pinned[v] || mass[v] <= 0.0f ? 0.0f : 1.0f / mass[v];
+    addTethers(desc, world, invMass, roles, base, source, out);
+    addConstraints(topo, world, desc.material, sim, base, out);
+
+    for (std::uint32_t v = 0; v < n; ++v) {
+        out.positions.emplace_back(world[v], invMass[v]);
+        out.velocities.emplace_back(0.0f);
+        out.uvs.push_back(mesh.uvs.size() == n ? mesh.uvs[v] : glm::vec2(0.0f));
+    }
+    ClothInfo info;
+    info.name = desc.name;
+    info.triangleBegin = static_cast<std::uint32_t>(out.triangles.size());
+    for (const glm::uvec3& t : mesh.triangles) out.triangles.push_back(t + glm::uvec3(base));
+    info.triangleEnd = static_cast<std::uint32_t>(out.triangles.size());
+    out.cloths.push_back(info);
+
+    gpu::ClothSegment seg{};
+    seg.vertexBegin = base;
+    seg.vertexEnd = base + n;
+    seg.linearDamping = desc.material.linearDamping;
+    seg.rigidDamping = rigidDampingPerSubstep(desc.material.rigidDamping, sim.substeps);
+    out.segments.push_back(seg);
+}
+
+}  // namespace cloth

@@ -1,0 +1,61 @@
+#include "prep/motion.h"
+
+#include <cmath>
+
+#include "constraints.h"
+#include "core/error.h"
+
+namespace cloth {
+
+namespace {
+
+// A unit vector perpendicular to unit `axis`: the coordinate axis least aligned with it, with
+// the component along `axis` removed.
+glm::vec3 perpendicular(glm::vec3 axis) {
+    const glm::vec3 a = glm::abs(axis);
+    const glm::vec3 helper = a.x <= a.y && a.x <= a.z ? glm::vec3(1, 0, 0)
+                             : a.y <= a.z             ? glm::vec3(0, 1, 0)
+                                                      : glm::vec3(0, 0, 1);
+    return glm::normalize(helper - axis * glm::dot(helper, axis));
+}
+
+}  // namespace
+
+gpu::Motion makeMotion(const MotionDesc& desc, const std::string& source) {
+    gpu::Motion m{};
+    m.type = gpu::MOTION_STATIC;
+    m.u = glm::vec4(0.0f);
+    m.v = glm::vec4(0.0f);
+    switch (desc.type) {
+        case MotionType::Static:
+            break;
+        case MotionType::Linear:
+            if (!std::isfinite(desc.velocity.x) || !std::isfinite(desc.velocity.y) ||
+                !std::isfinite(desc.velocity.z))
+                throw Error(source + ": attachment velocity must be finite");
+            m.type = gpu::MOTION_LINEAR;
+            m.u = glm::vec4(desc.velocity, 0.0f);
+            break;
+        case MotionType::Circle: {
+            if (!(desc.period > 0.0f) || !std::isfinite(desc.period))
+                throw Error(source + ": circle motion needs a positive period (seconds per turn)");
+            if (!(desc.radius >= 0.0f) || !std::isfinite(desc.radius))
+                throw Error(source + ": circle motion needs a radius >= 0");
+            const float len = glm::length(desc.axis);
+            if (!(len > 0.0f) || !std::isfinite(len))
+                throw Error(source + ": circle motion needs a non-zero axis");
+            const glm::vec3 axis = desc.axis / len;
+            const glm::vec3 u = perpendicular(axis);
+            m.type = gpu::MOTION_CIRCLE;
+            m.radius = desc.radius;
+            m.angularSpeed = 2.0f * gpu::CLOTH_PI / desc.period;
+            m.phase = 0.0f;
+            m.u = glm::vec4(u, 0.0f);
+            m.v = glm::vec4(glm::cross(axis, u), 0.0f);
+            break;
+        }
+    }
+    return m;
+}
+
+}  // namespace cloth

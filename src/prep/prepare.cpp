@@ -1,0 +1,75 @@
+#include "prep/prepare.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/error.h"
+#include "prep/cloth_builder.h"
+#include "prep/batches.h"
+
+namespace cloth {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void validateSim(const Scene& scene) {
+    if (scene.sim.substeps < 1)
+        throw Error("scene '" + scene.name + "': substeps must be at least 1");
+    if (scene.sim.iterations < 1)
+        throw Error("scene '" + scene.name + "': iterations must be at least 1");
+    if (scene.cloths.empty()) throw Error("scene '" + scene.name + "' has no cloth");
+}
+
+// Vertex -> incident triangles over all cloths (global triangle and vertex indices).
+void buildVertexTriangles(PreparedCloth& p) {
+    const std::uint32_t n = p.originalVertexCount;
+    p.vertexTriangleOffsets.assign(std::size_t(n) + 1, 0);
+    for (const glm::uvec3& t : p.triangles)
+        for (int k = 0; k < 3; ++k) ++p.vertexTriangleOffsets[t[k] + 1];
+    for (std::uint32_t v = 0; v < n; ++v)
+        p.vertexTriangleOffsets[v + 1] += p.vertexTriangleOffsets[v];
+    p.vertexTriangles.resize(p.triangles.size() * 3);
+    std::vector<std::uint32_t> fill(p.vertexTriangleOffsets.begin(),
+                                    p.vertexTriangleOffsets.end() - 1);
+    for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
+        for (int k = 0; k < 3; ++k) p.vertexTriangles[fill[p.triangles[i][k]]++] = i;
+}
+
+}  // namespace
+
+float pbdIterationStiffness(float k, int iterations) {
+    CLOTH_ASSERT(iterations >= 1);
+    return 1.0f - std::pow(1.0f - k, 1.0f / float(iterations));
+}
+
+float rigidDampingPerSubstep(float kFrame, int substeps) {
+    CLOTH_ASSERT(substeps >= 1);
+    return 1.0f - std::pow(1.0f - kFrame, 1.0f / float(substeps));
+}
+
+PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
+    const auto t0 = Clock::now();
+    validateSim(scene);
+    const PhantomSetting phantoms = options.phantoms.value_or(scene.phantoms);
+    if (phantoms.mode != PhantomMode::Off)
+        throw Error("scene '" + scene.name + "': phantoms not implemented yet (use off)");
+
+    PreparedCloth p;
+    p.sim = scene.sim;
+    for (std::uint32_t i = 0; i < scene.cloths.size(); ++i)
+        appendCloth(scene.cloths[i], i, scene.sim, p);
+    p.originalVertexCount = p.vertexCount();
+    for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
+    buildVertexTriangles(p);
+    colorAndPack(p);
+    p.stats.colorsBeforePhantoms = p.colorCount;
+    p.stats.prepareMs = msSince(t0);
+    return p;
+}
+
+}  // namespace cloth

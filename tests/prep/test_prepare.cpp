@@ -1,0 +1,369 @@
+// prepareScene: masses, pins, attachments, tethers, constraints, layout of several cloths,
+// determinism and errors. Expected values come from analytic formulas or brute force.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "constraints.h"
+#include "core/error.h"
+#include "prep/prepare.h"
+#include "prep_test_util.h"
+
+using namespace cloth;
+using namespace cloth::test;
+
+namespace {
+
+ClothDesc gridCloth(const std::string& name, float w, float h, std::uint32_t rx, std::uint32_t ry,
+                    GridPattern pattern = GridPattern::Regular) {
+    ClothDesc c;
+    c.name = name;
+    GridDesc g;
+    g.width = w;
+    g.height = h;
+    g.resX = rx;
+    g.resY = ry;
+    g.pattern = pattern;
+    c.grid = g;
+    return c;
+}
+
+Scene sceneOf(std::vector<ClothDesc> cloths) {
+    Scene s;
+    s.name = "test";
+    s.cloths = std::move(cloths);
+    return s;
+}
+
+double totalMass(const PreparedCloth& p, std::uint32_t begin, std::uint32_t end) {
+    double m = 0.0;
+    for (std::uint32_t v = begin; v < end; ++v) m += 1.0 / double(p.positions[v].w);
+    return m;
+}
+
+// A cloth with pins, an attachment and a transform, for the checks below.
+ClothDesc anchoredCloth() {
+    ClothDesc c = gridCloth("anchored", 1.2f, 0.8f, 12, 9, GridPattern::Random);
+    c.transform.translate = {0.5f, 2.0f, -1.0f};
+    c.transform.rotateDegrees = {-60.0f, 20.0f, 10.0f};
+    c.transform.scale = 1.5f;
+    c.pins.regions = {"top_corners"};
+    c.pins.indices = {60};
+    AttachmentDesc a;
+    a.vertices.regions = {"bottom_corners"};
+    a.vertices.indices = {30};
+    a.motion.type = MotionType::Circle;
+    a.motion.radius = 0.3f;
+    a.motion.period = 2.0f;
+    a.motion.axis = {0.0f, 0.0f, 2.0f};
+    a.compliance = 1e-6f;
+    c.attachments.push_back(a);
+    c.tetherSlack = 0.1f;
+    return c;
+}
+
+std::vector<glm::vec3> worldRest(const ClothDesc& c) {
+    const Mesh mesh = buildClothMesh(c);
+    std::vector<glm::vec3> out;
+    for (const glm::vec3& p : mesh.positions)
+        out.emplace_back(c.transform.matrix() * glm::vec4(p, 1.0f));
+    return out;
+}
+
+}  // namespace
+
+TEST(Prepare, TotalMassIsDensityTimesArea) {
+    ClothDesc c = gridCloth("free", 1.5f, 0.75f, 20, 10, GridPattern::Alternating);
+    c.material.density = 0.3f;
+    c.transform.scale = 2.0f;
+    c.transform.rotateDegrees = {30.0f, 0.0f, 45.0f};
+    const PreparedCloth p = prepareScene(sceneOf({c}));
+    const double area = 1.5 * 0.75 * 4.0;  // scale 2 in both directions
+    EXPECT_NEAR(totalMass(p, 0, p.vertexCount()), 0.3 * area, 1e-5 * 0.3 * area);
+    // Every triangle of the grid has area hx hy / 2; a vertex carries a third of each of its.
+    const double hx = 1.5 * 2.0 / 20, hy = 0.75 * 2.0 / 10;
+    for (std::uint32_t v = 0; v < p.vertexCount(); ++v) {
+        int triangles = 0;
+        for (const glm::uvec3& t : p.triangles) triangles += (t.x == v) + (t.y == v) + (t.z == v);
+        EXPECT_NEAR(1.0 / p.positions[v].w, 0.3 * triangles * hx * hy / 6.0, 1e-6) << v;
+    }
+    EXPECT_TRUE(p.tethers.empty());  // no anchors
+    EXPECT_TRUE(p.attachments.empty());
+}
+
+TEST(Prepare, PinsHaveZeroInverseMassAndSelectInMeshSpace) {
+    const ClothDesc c = anchoredCloth();
+    const PreparedCloth p = prepareScene(sceneOf({c}));
+    // top_corners of a 12 x 9 grid are vertices 0 and 12 in mesh space, whatever the transform.
+    const std::set<std::uint32_t> pinned = {0, 12, 60};
+    for (std::uint32_t v = 0; v < p.vertexCount(); ++v)
+        EXPECT_EQ(p.positions[v].w == 0.0f, pinned.count(v) == 1) << "vertex " << v;
+    const auto world = worldRest(c);
+    for (std::uint32_t v = 0; v < p.vertexCount(); ++v)
+        EXPECT_EQ(glm::vec3(p.positions[v]), world[v]);
+}
+
+TEST(Prepare, AttachmentsAnchorAtRestAndMoveOnTheirCircle) {
+    const ClothDesc c = anchoredCloth();
+    const PreparedCloth p = prepareScene(sceneOf({c}));
+    const auto world = worldRest(c);
+    // bottom_corners: 9 * 13 and 9 * 13 + 12; plus index 30.
+    std::set<std::uint32_t> attached;
+    for (const auto& a : p.attachments) {
+        attached.insert(a.vertex);
+        EXPECT_EQ(glm::vec3(a.anchor), world[a.vertex]);
+        EXPECT_FLOAT_EQ(a.param, 1e-6f);
+        ASSERT_LT(a.motion, p.motions.size());
+        EXPECT_GT(p.positions[a.vertex].w, 0.0f);
+    }
+    EXPECT_EQ(attached, (std::set<std::uint32_t>{30, 117, 129}));
+    ASSERT_EQ(p.motions.size(), 1u);
+    const gpu::Motion& m = p.motions[0];
+    const glm::vec3 axis(0.0f, 0.0f, 1.0f);
+    EXPECT_NEAR(glm::length(gpu::motionOffset(m, 0.0f)), 0.0f, 1e-7f);
+    EXPECT_NEAR(glm::length(gpu::motionOffset(m, 2.0f)), 0.0f, 1e-5f);  // one period
+    // Half a period: the diametrically opposite point, 2r away, perpendicular to the axis.
+    const glm::vec3 half = gpu::motionOffset(m, 1.0f);
+    EXPECT_NEAR(glm::length(half), 0.6f, 1e-5f);
+    EXPECT_NEAR(glm::dot(half, axis), 0.0f, 1e-6f);
+    // Quarter period: counter-clockwise seen from the axis tip, at distance r sqrt(2).
+    const glm::vec3 q1 = gpu::motionOffset(m, 0.5f);
+    EXPECT_NEAR(glm::length(q1), 0.3f * std::sqrt(2.0f), 1e-5f);
+    EXPECT_GT(glm::dot(glm::cross(q1, half), axis), 0.0f);
+}
+
+TEST(Prepare, TethersGoToTheNearestAnchorByBruteForce) {
+    const ClothDesc c = anchoredCloth();
+    const PreparedCloth p = prepareScene(sceneOf({c}));
+    const auto world = worldRest(c);
+    const std::set<std::uint32_t> anchors = {0, 12, 60, 30, 117, 129};
+    std::set<std::uint32_t> tethered;
+    for (const auto& t : p.tethers) {
+        EXPECT_TRUE(tethered.insert(t.vertex).second) << "two tethers on " << t.vertex;
+        EXPECT_EQ(anchors.count(t.vertex), 0u);
+        std::uint32_t best = UINT32_MAX;
+        float bestD = INFINITY;
+        for (std::uint32_t a : anchors) {  // ascending: ties keep the lowest index
+            const float d = glm::length(world[t.vertex] - world[a]);
+            if (d < bestD) bestD = d, best = a;
+        }
+        EXPECT_EQ(t.anchor, best) << "vertex " << t.vertex;
+        EXPECT_NEAR(t.maxLength, bestD * 1.1f, 1e-6f);
+    }
+    EXPECT_EQ(tethered.size(), p.vertexCount() - anchors.size());
+}
+
+TEST(Prepare, TethersOffWhenDisabled) {
+    ClothDesc c = anchoredCloth();
+    c.tethers = false;
+    EXPECT_TRUE(prepareScene(sceneOf({c})).tethers.empty());
+}
+
+TEST(Prepare, ConstraintsMatchTopologyAndVanishAtRest) {
+    const ClothDesc c = anchoredCloth();
+    const PreparedCloth p = prepareScene(sceneOf({c}));
+    const Topology topo = buildTopology(buildClothMesh(c), "test");
+    EXPECT_EQ(p.distance.size(), topo.edges.size());
+    EXPECT_EQ(p.bending.size(), topo.boundaryEdges.size() == topo.edges.size()
+                                    ? 0u
+                                    : topo.edges.size() - topo.boundaryEdges.size());
+    EXPECT_EQ(p.bending.size(), topo.bendingPairs.size());
+    auto x = [&](std::uint32_t v) { return glm::vec3(p.positions[v]); };
+    for (const auto& d : p.distance) {
+        EXPECT_NEAR(gpu::distanceValue(x(d.v0), x(d.v1), d.restLength), 0.0f, 1e-6f);
+        EXPECT_FLOAT_EQ(d.param, c.material.stretchCompliance);
+    }
+    for (const auto& b : p.bending) {
+        float angle;
+        glm::vec3 g0, g1, g2, g3;
+        ASSERT_TRUE(gpu::bendingEval(x(b.v0), x(b.v1), x(b.v2), x(b.v3), angle, g0, g1, g2, g3));
+        EXPECT_NEAR(gpu::wrapAngle(angle - b.restAngle), 0.0f, 1e-6f);
+        EXPECT_NEAR(b.restAngle, 0.0f, 1e-5f);  // a flat grid
+        EXPECT_FLOAT_EQ(b.param, c.material.bendCompliance);
+    }
+    EXPECT_TRUE(batchesAreValid(p));
+    EXPECT_EQ(p.stats.colorsBeforePhantoms, p.colorCount);
+    EXPECT_GT(p.stats.prepareMs, 0.0);
+}
+
+TEST(Prepare, CurvedRestStateHasZeroConstraintValues) {
+    // A curved OBJ (a fold along x = 0 plus waves) so that rest angles are not zero.
+    GridDesc g;
+    g.resX = 10;
+    g.resY = 8;
+    g.pattern = GridPattern::Random;
+    Mesh mesh = makeGrid(g);
+    for (glm::vec3& x : mesh.positions)
+        x.z = 0.6f * std::abs(x.x) + 0.1f * std::sin(5.0f * x.x) * std::cos(4.0f * x.y);
+    const std::string path = ::testing::TempDir() + "prep_curved.obj";
+    saveObj(path, mesh.positions, mesh.triangles);
+    ClothDesc c;
+    c.name = "curved";
+    c.objPath = path;
+    c.transform.rotateDegrees = {10.0f, 20.0f, 30.0f};
+    c.transform.scale = 0.7f;
+    const PreparedCloth p = prepareScene(sceneOf({c}));
+    auto x = [&](std::uint32_t v) { return glm::vec3(p.positions[v]); };
+    float largestAngle = 0.0f;
+    for (const auto& d : p.distance)
+        EXPECT_NEAR(gpu::distanceValue(x(d.v0), x(d.v1), d.restLength), 0.0f, 1e-6f);
+    for (const auto& b : p.bending) {
+        float angle;
+        glm::vec3 g0, g1, g2, g3;
+        ASSERT_TRUE(gpu::bendingEval(x(b.v0), x(b.v1), x(b.v2), x(b.v3), angle, g0, g1, g2, g3));
+        EXPECT_NEAR(gpu::wrapAngle(angle - b.restAngle), 0.0f, 1e-6f);
+        largestAngle = std::max(largestAngle, std::abs(b.restAngle));
+    }
+    EXPECT_GT(largestAngle, 0.5f);  // the fold is there: 2 atan(0.6) ~ 1.08 rad
+    // The mesh's own edge lengths, scaled: lengths come from the transformed rest state.
+    for (const auto& d : p.distance)
+        EXPECT_NEAR(d.restLength, 0.7f * glm::length(mesh.positions[d.v0] - mesh.positions[d.v1]),
+                    1e-5f);
+}
+
+TEST(Prepare, PbdParametersAreIterationStiffness) {
+    ClothDesc c = anchoredCloth();
+    c.material.stretchStiffness = 0.9f;
+    c.material.bendStiffness = 0.2f;
+    c.material.rigidDamping = 0.5f;
+    Scene s = sceneOf({c});
+    s.sim.mode = SolverMode::Pbd;
+    s.sim.iterations = 4;
+    s.sim.substeps = 5;
+    const PreparedCloth p = prepareScene(s);
+    // (1 - k')^n = 1 - k: n iterations of k' act like one of k.
+    EXPECT_NEAR(std::pow(1.0 - p.distance[0].param, 4.0), 0.1, 1e-5);
+    EXPECT_NEAR(std::pow(1.0 - p.bending[0].param, 4.0), 0.8, 1e-5);
+    EXPECT_NEAR(std::pow(1.0 - p.segments[0].rigidDamping, 5.0), 0.5, 1e-5);
+    for (const auto& a : p.attachments) EXPECT_EQ(a.param, 1.0f);
+    EXPECT_EQ(p.sim.iterations, 4);
+}
+
+TEST(Prepare, SeveralClothsAreConcatenated) {
+    ClothDesc a = anchoredCloth();
+    ClothDesc b = gridCloth("second", 1.0f, 1.0f, 5, 7, GridPattern::Alternating);
+    b.pins.regions = {"top_edge"};
+    b.material.linearDamping = 0.25f;
+    b.transform.translate = {3.0f, 0.0f, 0.0f};
+    const PreparedCloth pa = prepareScene(sceneOf({a}));
+    const PreparedCloth pb = prepareScene(sceneOf({b}));
+    const PreparedCloth p = prepareScene(sceneOf({a, b}));
+    const std::uint32_t na = pa.vertexCount();
+    ASSERT_EQ(p.vertexCount(), na + pb.vertexCount());
+    EXPECT_EQ(p.originalVertexCount, p.vertexCount());
+    ASSERT_EQ(p.segments.size(), 2u);
+    EXPECT_EQ(p.segments[1].vertexBegin, na);
+    EXPECT_EQ(p.segments[1].vertexEnd, p.vertexCount());
+    EXPECT_EQ(p.segments[1].phantomBegin, p.segments[1].phantomEnd);
+    EXPECT_FLOAT_EQ(p.segments[1].linearDamping, 0.25f);
+    ASSERT_EQ(p.cloths.size(), 2u);
+    EXPECT_EQ(p.cloths[1].name, "second");
+    EXPECT_EQ(p.cloths[1].triangleBegin, pa.triangles.size());
+    EXPECT_EQ(p.cloths[1].triangleEnd, p.triangles.size());
+    for (std::uint32_t t = p.cloths[1].triangleBegin; t < p.triangles.size(); ++t)
+        EXPECT_EQ(p.triangles[t], pb.triangles[t - pa.triangles.size()] + glm::uvec3(na));
+    EXPECT_EQ(p.uvs.size(), p.vertexCount());
+    for (std::uint32_t v = 0; v < pb.vertexCount(); ++v) {
+        EXPECT_EQ(p.positions[na + v], pb.positions[v]);
+        EXPECT_EQ(p.uvs[na + v], pb.uvs[v]);
+    }
+    EXPECT_EQ(p.distance.size(), pa.distance.size() + pb.distance.size());
+    EXPECT_EQ(p.bending.size(), pa.bending.size() + pb.bending.size());
+    EXPECT_EQ(p.tethers.size(), pa.tethers.size() + pb.tethers.size());
+    for (const auto& t : p.tethers)  // tethers stay inside their cloth
+        EXPECT_EQ(t.vertex < na, t.anchor < na);
+    EXPECT_TRUE(batchesAreValid(p));
+    // Vertex -> triangle CSR against a scan of all triangles.
+    ASSERT_EQ(p.vertexTriangleOffsets.size(), p.vertexCount() + 1u);
+    for (std::uint32_t v = 0; v < p.vertexCount(); ++v) {
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t t = 0; t < p.triangles.size(); ++t)
+            if (p.triangles[t].x == v || p.triangles[t].y == v || p.triangles[t].z == v)
+                expected.push_back(t);
+        std::vector<std::uint32_t> got(p.vertexTriangles.begin() + p.vertexTriangleOffsets[v],
+                                       p.vertexTriangles.begin() + p.vertexTriangleOffsets[v + 1]);
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, expected) << "vertex " << v;
+    }
+}
+
+TEST(Prepare, Deterministic) {
+    const Scene s = sceneOf({anchoredCloth(), gridCloth("b", 1.0f, 2.0f, 9, 14, GridPattern::Random)});
+    const PreparedCloth a = prepareScene(s), b = prepareScene(s);
+    auto same = [](const auto& x, const auto& y) {
+        return x.size() == y.size() &&
+               (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0);
+    };
+    EXPECT_EQ(a.colorCount, b.colorCount);
+    EXPECT_TRUE(same(a.positions, b.positions));
+    EXPECT_TRUE(same(a.distance, b.distance));
+    EXPECT_TRUE(same(a.bending, b.bending));
+    EXPECT_TRUE(same(a.distanceColorOffsets, b.distanceColorOffsets));
+    EXPECT_TRUE(same(a.bendingColorOffsets, b.bendingColorOffsets));
+    EXPECT_TRUE(same(a.attachments, b.attachments));
+    EXPECT_TRUE(same(a.motions, b.motions));
+    EXPECT_TRUE(same(a.tethers, b.tethers));
+    EXPECT_TRUE(same(a.segments, b.segments));
+    EXPECT_TRUE(same(a.vertexTriangles, b.vertexTriangles));
+}
+
+TEST(Prepare, BuiltinScenesPrepare) {
+    for (const std::string& name : builtinSceneNames()) {
+        SCOPED_TRACE(name);
+        const PreparedCloth p = prepareScene(builtinScene(name));
+        EXPECT_GT(p.vertexCount(), 0u);
+        EXPECT_TRUE(batchesAreValid(p));
+    }
+}
+
+TEST(PrepareErrors, PinnedAndAttachedVertex) {
+    ClothDesc c = anchoredCloth();
+    c.attachments[0].vertices.indices.push_back(12);  // a pinned top corner
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); },
+                            {"anchored", "vertex 12", "pinned"}));
+}
+
+TEST(PrepareErrors, VertexAttachedTwice) {
+    ClothDesc c = anchoredCloth();
+    c.attachments.push_back(c.attachments[0]);
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); }, {"already attached"}));
+}
+
+TEST(PrepareErrors, BadMaterialAndMotion) {
+    ClothDesc c = anchoredCloth();
+    c.material.density = 0.0f;
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); }, {"anchored", "density"}));
+    c = anchoredCloth();
+    c.material.bendStiffness = 1.5f;
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); }, {"bend stiffness"}));
+    c = anchoredCloth();
+    c.attachments[0].motion.period = 0.0f;
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); }, {"attachment 0", "period"}));
+    c = anchoredCloth();
+    c.attachments[0].motion.axis = glm::vec3(0.0f);
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); }, {"axis"}));
+}
+
+TEST(PrepareErrors, PhantomSettingOverride) {
+    Scene s = sceneOf({anchoredCloth()});
+    s.phantoms = {PhantomMode::Target, 8};
+    EXPECT_TRUE(throwsError([&] { prepareScene(s); }, {"phantoms not implemented"}));
+    // An explicit Off from the caller overrides the scene's setting.
+    PrepareOptions off;
+    off.phantoms = PhantomSetting{PhantomMode::Off, 0};
+    EXPECT_NO_THROW(prepareScene(s, off));
+    s.phantoms = {};
+    PrepareOptions on;
+    on.phantoms = PhantomSetting{PhantomMode::Auto, 0};
+    EXPECT_TRUE(throwsError([&] { prepareScene(s, on); }, {"phantoms not implemented"}));
+}
+
+TEST(PrepareErrors, BadSimSettings) {
+    Scene s = sceneOf({anchoredCloth()});
+    s.sim.iterations = 0;
+    EXPECT_TRUE(throwsError([&] { prepareScene(s); }, {"iterations"}));
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({})); }, {"no cloth"}));
+}
