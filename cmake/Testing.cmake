@@ -1,6 +1,7 @@
 include(GoogleTest)
 
-# cloth_add_test(<name> SOURCES ... LIBS ...): a GoogleTest executable registered with ctest.
+# cloth_add_test(<name> SOURCES ... LIBS ... [LAUNCHER cmd args...]): a GoogleTest executable
+# registered with ctest. LAUNCHER runs the tests through a command (e.g. xvfb-run for a display).
 # Sanitizer options are set here so plain `ctest` behaves like tools/test.sh.
 set(CLOTH_TEST_ENV
     "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1"
@@ -10,12 +11,16 @@ set(CLOTH_TEST_ENV
     "CLOTH_BUILD_DIR=${CMAKE_BINARY_DIR}")
 
 function(cloth_add_test name)
-    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LAUNCHER" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main cloth_common)
     set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
     # The environment goes through `env` as the tests' launcher: gtest_discover_tests (CMake 3.25)
     # flattens a list given as PROPERTIES ENVIRONMENT, so only its first entry reached the tests.
-    set_target_properties(${name} PROPERTIES CROSSCOMPILING_EMULATOR "/usr/bin/env;${CLOTH_TEST_ENV}")
+    set(launcher /usr/bin/env ${CLOTH_TEST_ENV})
+    if(ARG_LAUNCHER)
+        set(launcher ${ARG_LAUNCHER} ${launcher})
+    endif()
+    set_target_properties(${name} PROPERTIES CROSSCOMPILING_EMULATOR "${launcher}")
     gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST)
 endfunction()

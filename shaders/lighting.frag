@@ -72,7 +72,8 @@ void main() {
             colour = mix(colour, sky(vec3(0.0)), smoothstep(0.45, 1.0, d));
         }
     }
-    colour = tonemap(colour);
+    if ((frame.options.z & OPTION_SHOW_AO) != 0u) colour = vec3(texture(aoTex, inUv).r);
+    else colour = tonemap(colour);
     if ((frame.options.z & OPTION_MANUAL_SRGB) != 0u) colour = encodeSrgb(colour);
     outColor = vec4(colour, 1.0);
 }

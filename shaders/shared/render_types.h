@@ -31,10 +31,11 @@ const uint MARKER_GRAB = 2u;         // the vertex the mouse holds
 const uint MARKER_GRAB_TARGET = 3u;  // where the mouse pulls it (FrameUniforms::grabTarget)
 
 // Bits of FrameUniforms::options.z.
-const uint OPTION_UVS = 1u;          // the cloth has texture coordinates: draw its pattern
+const uint OPTION_UVS = 1u;  // the cloth has texture coordinates: draw its pattern
 const uint OPTION_SHADOWS = 2u;
 const uint OPTION_SSAO = 4u;
 const uint OPTION_MANUAL_SRGB = 8u;  // the output is UNORM: encode sRGB in the shader
+const uint OPTION_SHOW_AO = 16u;     // debug view: the blurred occlusion only
 
 struct Marker {
     uint vertex;
@@ -50,22 +51,22 @@ struct FrameUniforms {
     mat4 invViewProj;
     mat4 invProj;
     mat4 lightViewProj;
-    vec4 eye;          // xyz: camera position (world)
-    vec4 lightDir;     // xyz: unit vector towards the light; w: intensity
-    vec4 lightColor;   // rgb (linear)
-    vec4 skyColor;     // rgb: ambient light from above; w: ambient intensity
-    vec4 horizonColor; // rgb: ambient from below and the sky at the horizon
-    vec4 frontColor;   // rgb: cloth front (linear); w: pattern contrast
-    vec4 backColor;    // rgb: cloth back; w: pattern repeats per UV unit
-    vec4 ground;       // x: height (y), y: half extent, z, w: centre x, z
-    vec4 groundColor;  // rgb; w: checker square size (m)
-    vec4 viewport;     // full-size target: width, height, 1/width, 1/height
-    vec4 ssao;         // x: radius (m), y: bias (m), z: strength, w: sample count
-    vec4 shadow;       // x: 1/map size, y: normal offset (m), z: PCF spread (texels)
-    vec4 markers;      // x: half size of a marker cube (m)
-    vec4 grabTarget;   // xyz: where the grabbed vertex is pulled
-    vec4 exposure;     // x: exposure multiplier
-    uvec4 options;     // x: grabbed vertex, y: grabbing (0/1), z: OPTION_* bits, w: frame
+    vec4 eye;           // xyz: camera position (world)
+    vec4 lightDir;      // xyz: unit vector towards the light; w: intensity
+    vec4 lightColor;    // rgb (linear)
+    vec4 skyColor;      // rgb: ambient light from above; w: ambient intensity
+    vec4 horizonColor;  // rgb: ambient from below and the sky at the horizon
+    vec4 frontColor;    // rgb: cloth front (linear); w: pattern contrast
+    vec4 backColor;     // rgb: cloth back; w: pattern repeats per UV unit
+    vec4 ground;        // x: height (y), y: half extent, z, w: centre x, z
+    vec4 groundColor;   // rgb; w: checker square size (m)
+    vec4 viewport;      // full-size target: width, height, 1/width, 1/height
+    vec4 ssao;          // x: radius (m), y: bias (m), z: strength, w: sample count
+    vec4 shadow;        // x: 1/map size, y: normal offset (m), z: PCF spread (texels)
+    vec4 markers;       // x: half size of a marker cube (m)
+    vec4 grabTarget;    // xyz: where the grabbed vertex is pulled
+    vec4 exposure;      // x: exposure multiplier
+    uvec4 options;      // x: grabbed vertex, y: grabbing (0/1), z: OPTION_* bits, w: frame
 };
 CLOTH_CHECK_SIZE(FrameUniforms, 6 * 64 + 15 * 16 + 16)
 

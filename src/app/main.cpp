@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/headless_render.h"
 #include "app/options.h"
 #include "app/simulation.h"
 #include "core/error.h"
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
                 std::cout << name << "\t" << cloth::builtinSceneDescription(name) << "\n";
             return 0;
         }
-        return cloth::runHeadless(options, std::cout, std::cerr);
+        // Window, offscreen rendering or the plain headless run (src/app/headless_render.h).
+        return cloth::runClothsim(options, argc == 1, std::cout, std::cerr);
     } catch (const cloth::Error& e) {
         std::cerr << "clothsim: error: " << e.what() << "\n";
         return 1;

@@ -25,7 +25,9 @@ glm::vec3 OrbitCamera::eye() const {
     return target + distance * glm::vec3(cp * std::sin(yaw), std::sin(pitch), cp * std::cos(yaw));
 }
 
-glm::vec3 OrbitCamera::forward() const { return glm::normalize(target - eye()); }
+glm::vec3 OrbitCamera::forward() const {
+    return glm::normalize(target - eye());
+}
 
 glm::mat4 OrbitCamera::view() const {
     return glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
@@ -65,13 +67,12 @@ Ray OrbitCamera::rayThroughPixel(float x, float y, float width, float height) co
     const glm::vec3 up = glm::cross(right, f);
     Ray r;
     r.origin = eye();
-    r.direction = glm::normalize(f + ndcX * tanHalf * (width / height) * right -
-                                 ndcY * tanHalf * up);
+    r.direction =
+        glm::normalize(f + ndcX * tanHalf * (width / height) * right - ndcY * tanHalf * up);
     return r;
 }
 
-glm::vec3 projectToPixel(const glm::mat4& viewProj, const glm::vec3& p, float width,
-                         float height) {
+glm::vec3 projectToPixel(const glm::mat4& viewProj, const glm::vec3& p, float width, float height) {
     const glm::vec4 clip = viewProj * glm::vec4(p, 1.0f);
     const glm::vec3 ndc = glm::vec3(clip) / clip.w;
     return {0.5f * (ndc.x + 1.0f) * width, 0.5f * (ndc.y + 1.0f) * height, ndc.z};

@@ -1,6 +1,6 @@
 // Orbit camera for the viewer: the eye sits on a sphere around a target point (yaw, pitch,
-// distance); the mouse orbits, pans and zooms it. Matrices follow Vulkan's conventions: right-handed
-// view space looking down -z, clip-space y pointing down, depth in [0, 1].
+// distance); the mouse orbits, pans and zooms it. Matrices follow Vulkan's conventions:
+// right-handed view space looking down -z, clip-space y pointing down, depth in [0, 1].
 #pragma once
 
 #include <glm/glm.hpp>
@@ -20,7 +20,7 @@ struct Bounds {
 };
 
 class OrbitCamera {
-public:
+  public:
     glm::vec3 target{0.0f};
     float distance = 3.0f;
     float yaw = 0.0f;    // radians about +y; 0 looks along -z (the eye on the +z side)

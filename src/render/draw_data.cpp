@@ -44,8 +44,8 @@ ClothDrawData makeDrawData(const PreparedCloth& p) {
     double total = 0.0;
     for (const glm::uvec3& t : p.triangles)
         for (int k = 0; k < 3; ++k)
-            total += glm::distance(glm::vec3(p.positions[t[k]]),
-                                   glm::vec3(p.positions[t[(k + 1) % 3]]));
+            total +=
+                glm::distance(glm::vec3(p.positions[t[k]]), glm::vec3(p.positions[t[(k + 1) % 3]]));
     d.meanEdgeLength = p.triangles.empty() ? 0.0f : float(total / (3.0 * p.triangles.size()));
     return d;
 }

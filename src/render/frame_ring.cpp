@@ -62,6 +62,12 @@ void FrameRing::waitCurrent() {
     submitted_[current_] = false;
 }
 
+void FrameRing::waitAll() {
+    const std::uint32_t keep = current_;
+    for (current_ = 0; current_ < count(); ++current_) waitCurrent();
+    current_ = keep;
+}
+
 VkCommandBuffer FrameRing::begin() {
     VkCommandBuffer cmd = slots_[current_].cmd;
     VK_CHECK(vkResetCommandBuffer(cmd, 0));

@@ -17,7 +17,7 @@ struct FrameSlot {
 };
 
 class FrameRing {
-public:
+  public:
     FrameRing(const vk::Context& ctx, std::uint32_t count);
     ~FrameRing();
 
@@ -33,9 +33,11 @@ public:
                 VkSemaphore signal = VK_NULL_HANDLE);
     // Waits for the current slot's submission.
     void waitCurrent();
+    // Waits for every slot's submission (then all their buffers and timestamps may be read).
+    void waitAll();
     const FrameSlot& current() const { return slots_[current_]; }
 
-private:
+  private:
     const vk::Context* ctx_;
     vk::Unique<VkCommandPool> pool_;
     std::vector<vk::Unique<VkFence>> fences_;

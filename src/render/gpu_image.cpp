@@ -38,8 +38,7 @@ Image::Image(const vk::Context& ctx, VkExtent2D extent, VkFormat format, VkImage
     vkGetImageMemoryRequirements(dev, image, &req);
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex =
-        ctx.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    alloc.memoryTypeIndex = ctx.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VK_CHECK(vkAllocateMemory(dev, &alloc, nullptr, &memory));
     memory_ = vk::Unique<VkDeviceMemory>(dev, memory);

@@ -9,7 +9,7 @@
 namespace cloth::render {
 
 class Image {
-public:
+  public:
     Image() = default;
     Image(const vk::Context& ctx, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
           std::string_view name);
@@ -21,7 +21,7 @@ public:
     VkImageAspectFlags aspect() const { return aspect_; }
     explicit operator bool() const { return static_cast<bool>(image_); }
 
-private:
+  private:
     vk::Unique<VkDeviceMemory> memory_;
     vk::Unique<VkImage> image_;  // destroyed before its memory
     vk::Unique<VkImageView> view_;

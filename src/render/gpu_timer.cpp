@@ -34,10 +34,10 @@ std::vector<PassTime> GpuTimer::read() {
     std::vector<PassTime> out;
     if (!enabled() || !recorded_) return out;
     std::vector<std::uint64_t> ticks(2 * passes_.size());
-    const VkResult r = vkGetQueryPoolResults(
-        device_, pool_.get(), 0, static_cast<std::uint32_t>(ticks.size()),
-        ticks.size() * sizeof(std::uint64_t), ticks.data(), sizeof(std::uint64_t),
-        VK_QUERY_RESULT_64_BIT);
+    const VkResult r =
+        vkGetQueryPoolResults(device_, pool_.get(), 0, static_cast<std::uint32_t>(ticks.size()),
+                              ticks.size() * sizeof(std::uint64_t), ticks.data(),
+                              sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT);
     if (r == VK_NOT_READY) return out;
     VK_CHECK(r);
     recorded_ = false;  // each recording is read once

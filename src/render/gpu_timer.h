@@ -15,7 +15,7 @@ struct PassTime {
 };
 
 class GpuTimer {
-public:
+  public:
     GpuTimer() = default;
     // `passes` names in recording order; disabled (no-op) when the queue has no timestamps.
     GpuTimer(const vk::Context& ctx, std::vector<std::string> passes, std::string_view name);
@@ -28,7 +28,7 @@ public:
     // recorded since the last read.
     std::vector<PassTime> read();
 
-private:
+  private:
     VkDevice device_ = VK_NULL_HANDLE;
     vk::Unique<VkQueryPool> pool_;
     std::vector<std::string> passes_;

@@ -28,8 +28,8 @@ ImageRgba8 readPng(const std::string& path) {
     int w = 0, h = 0, channels = 0;
     stbi_uc* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
     if (!data)
-        throw Error("cannot read the image '" + path + "': " +
-                    (stbi_failure_reason() ? stbi_failure_reason() : "unknown error"));
+        throw Error("cannot read the image '" + path +
+                    "': " + (stbi_failure_reason() ? stbi_failure_reason() : "unknown error"));
     ImageRgba8 image;
     image.width = w;
     image.height = h;

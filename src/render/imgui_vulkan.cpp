@@ -62,7 +62,9 @@ ImGuiVulkan::~ImGuiVulkan() {
     ImGui_ImplVulkan_Shutdown();
 }
 
-void ImGuiVulkan::newFrame() { ImGui_ImplVulkan_NewFrame(); }
+void ImGuiVulkan::newFrame() {
+    ImGui_ImplVulkan_NewFrame();
+}
 
 void ImGuiVulkan::draw(VkCommandBuffer cmd) {
     if (ImDrawData* data = ImGui::GetDrawData()) ImGui_ImplVulkan_RenderDrawData(data, cmd);

@@ -10,7 +10,7 @@
 namespace cloth::render {
 
 class ImGuiVulkan {
-public:
+  public:
     // Draws inside `pass` (subpass 0); `imageCount` buffers are cycled (>= frames in flight).
     ImGuiVulkan(const vk::Context& ctx, VkRenderPass pass, std::uint32_t minImageCount,
                 std::uint32_t imageCount);
@@ -23,7 +23,7 @@ public:
     void draw(VkCommandBuffer cmd);
     void setMinImageCount(std::uint32_t count);
 
-private:
+  private:
     const vk::Context* ctx_;
     vk::Unique<VkDescriptorPool> pool_;
 };

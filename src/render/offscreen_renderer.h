@@ -12,7 +12,7 @@
 namespace cloth::render {
 
 class OffscreenRenderer {
-public:
+  public:
     OffscreenRenderer(std::shared_ptr<vk::Context> ctx, VkExtent2D extent,
                       const ShadingSettings& shading);
 
@@ -26,7 +26,7 @@ public:
                       std::span<const glm::vec4> normals, bool readback = true);
     const std::vector<PassTime>& lastTimes() const { return times_; }
 
-private:
+  private:
     std::shared_ptr<vk::Context> ctx_;
     OffscreenTarget target_;
     SceneRenderer scene_;

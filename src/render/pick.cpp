@@ -85,8 +85,9 @@ std::optional<PickHit> pickTriangle(const Ray& ray, std::span<const glm::vec4> p
         for (std::uint32_t i = begin; i < std::min(count, begin + kChunk); ++i) {
             const glm::uvec3 tri = triangles[i];
             glm::vec3 bary;
-            auto t = intersectTriangle(ray, glm::vec3(positions[tri.x]), glm::vec3(positions[tri.y]),
-                                       glm::vec3(positions[tri.z]), &bary);
+            auto t =
+                intersectTriangle(ray, glm::vec3(positions[tri.x]), glm::vec3(positions[tri.y]),
+                                  glm::vec3(positions[tri.z]), &bary);
             if (!t || (best && *t >= best->t)) continue;
             best = PickHit{i, *t, ray.origin + *t * ray.direction, bary, 0};
         }

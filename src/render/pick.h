@@ -13,9 +13,9 @@ namespace cloth::render {
 
 struct PickHit {
     std::uint32_t triangle = 0;
-    float t = 0.0f;               // distance along the ray (the ray direction is unit length)
-    glm::vec3 point{0.0f};        // ray.origin + t * ray.direction
-    glm::vec3 barycentric{0.0f};  // weights of the triangle's three vertices at `point`
+    float t = 0.0f;                   // distance along the ray (the ray direction is unit length)
+    glm::vec3 point{0.0f};            // ray.origin + t * ray.direction
+    glm::vec3 barycentric{0.0f};      // weights of the triangle's three vertices at `point`
     std::uint32_t nearestVertex = 0;  // the triangle's vertex closest to `point`
 };
 

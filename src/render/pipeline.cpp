@@ -54,8 +54,8 @@ vk::Unique<VkRenderPass> makeRenderPass(const vk::Context& ctx,
     // In: after earlier reads (sampling, copies) and writes of these images.
     deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
     deps[0].dstSubpass = 0;
-    deps[0].srcStageMask = kAttachmentStages | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
-                           VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[0].srcStageMask =
+        kAttachmentStages | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     deps[0].srcAccessMask = kAttachmentWrites;
     deps[0].dstStageMask = kAttachmentStages;
     deps[0].dstAccessMask = kAttachmentAccess;
@@ -117,8 +117,8 @@ vk::Unique<VkDescriptorSetLayout> makeSetLayout(const vk::Context& ctx,
     return vk::Unique<VkDescriptorSetLayout>(ctx.device(), layout);
 }
 
-vk::Unique<VkPipelineLayout> makePipelineLayout(const vk::Context& ctx,
-                                                VkDescriptorSetLayout set, std::string_view name) {
+vk::Unique<VkPipelineLayout> makePipelineLayout(const vk::Context& ctx, VkDescriptorSetLayout set,
+                                                std::string_view name) {
     VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     info.setLayoutCount = 1;
     info.pSetLayouts = &set;
@@ -150,7 +150,8 @@ vk::Unique<VkPipeline> makePipeline(const vk::Context& ctx, const PipelineDesc& 
     VkPipelineInputAssemblyStateCreateInfo assembly{
         VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    VkPipelineViewportStateCreateInfo viewport{
+        VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
     viewport.viewportCount = 1;
     viewport.scissorCount = 1;
     VkPipelineRasterizationStateCreateInfo raster{
@@ -176,7 +177,8 @@ vk::Unique<VkPipeline> makePipeline(const vk::Context& ctx, const PipelineDesc& 
     for (auto& b : blends)
         b.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
                            VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-    VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    VkPipelineColorBlendStateCreateInfo blend{
+        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     blend.attachmentCount = desc.colourAttachments;
     blend.pAttachments = blends.data();
     const VkDynamicState dynamics[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};

@@ -22,8 +22,7 @@ struct AttachmentDesc {
 // fragment shaders and transfers after it.
 vk::Unique<VkRenderPass> makeRenderPass(const vk::Context& ctx,
                                         std::span<const AttachmentDesc> colours,
-                                        std::optional<AttachmentDesc> depth,
-                                        std::string_view name);
+                                        std::optional<AttachmentDesc> depth, std::string_view name);
 
 vk::Unique<VkFramebuffer> makeFramebuffer(const vk::Context& ctx, VkRenderPass pass,
                                           std::span<const VkImageView> views, VkExtent2D extent,
@@ -38,8 +37,8 @@ struct BindingDesc {
 vk::Unique<VkDescriptorSetLayout> makeSetLayout(const vk::Context& ctx,
                                                 std::span<const BindingDesc> bindings,
                                                 std::string_view name);
-vk::Unique<VkPipelineLayout> makePipelineLayout(const vk::Context& ctx,
-                                                VkDescriptorSetLayout set, std::string_view name);
+vk::Unique<VkPipelineLayout> makePipelineLayout(const vk::Context& ctx, VkDescriptorSetLayout set,
+                                                std::string_view name);
 
 struct PipelineDesc {
     std::string_view vertexShader;

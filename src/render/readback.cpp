@@ -8,7 +8,9 @@ namespace cloth::render {
 
 namespace {
 
-bool isBgra(VkFormat f) { return f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM; }
+bool isBgra(VkFormat f) {
+    return f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM;
+}
 
 bool isRgba8(VkFormat f) {
     return f == VK_FORMAT_R8G8B8A8_SRGB || f == VK_FORMAT_R8G8B8A8_UNORM || isBgra(f);
@@ -17,8 +19,7 @@ bool isRgba8(VkFormat f) {
 }  // namespace
 
 Readback::Readback(const vk::Context& ctx, VkExtent2D extent, VkFormat format)
-    : buffer_(ctx, VkDeviceSize(extent.width) * extent.height * 4,
-              VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+    : buffer_(ctx, VkDeviceSize(extent.width) * extent.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
               VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "screenshot readback"),
       extent_(extent),

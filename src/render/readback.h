@@ -10,7 +10,7 @@ namespace cloth::render {
 
 // A host-visible buffer that receives a copy of a colour image.
 class Readback {
-public:
+  public:
     Readback(const vk::Context& ctx, VkExtent2D extent, VkFormat format);
     // Copies `image` (in `layout`, left in `layout` afterwards) into the buffer. Outside a render
     // pass, after the pass that wrote it.
@@ -19,7 +19,7 @@ public:
     ImageRgba8 image() const;
     VkExtent2D extent() const { return extent_; }
 
-private:
+  private:
     vk::Buffer buffer_;
     VkExtent2D extent_;
     VkFormat format_;
@@ -27,7 +27,7 @@ private:
 
 // Colour image rendered to without a window (TRANSFER_SRC after the output pass).
 class OffscreenTarget {
-public:
+  public:
     OffscreenTarget(const vk::Context& ctx, VkExtent2D extent,
                     VkFormat format = VK_FORMAT_R8G8B8A8_SRGB);
     VkImage image() const { return image_.get(); }
@@ -35,7 +35,7 @@ public:
     VkFormat format() const { return image_.format(); }
     VkExtent2D extent() const { return image_.extent(); }
 
-private:
+  private:
     Image image_;
 };
 

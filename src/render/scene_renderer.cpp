@@ -27,8 +27,8 @@ constexpr VkDescriptorType kTex = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 vk::Buffer hostBuffer(const vk::Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage,
                       std::string_view name) {
     return vk::Buffer(ctx, std::max<VkDeviceSize>(size, 16), usage,
-                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                      0, name);
+                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0,
+                      name);
 }
 
 // A device-local buffer holding `bytes` of `data` (at least 16 bytes: empty arrays stay valid).
@@ -40,7 +40,9 @@ vk::Buffer staticBuffer(const vk::Context& ctx, vk::OneShot& once, const void* d
     return b;
 }
 
-VkExtent2D half(VkExtent2D e) { return {std::max(1u, e.width / 2), std::max(1u, e.height / 2)}; }
+VkExtent2D half(VkExtent2D e) {
+    return {std::max(1u, e.width / 2), std::max(1u, e.height / 2)};
+}
 
 struct Slot {
     vk::Buffer uniforms;
@@ -54,7 +56,7 @@ struct Slot {
 };
 
 class DescriptorWriter {
-public:
+  public:
     explicit DescriptorWriter(VkDevice device) : device_(device) {}
     void buffer(VkDescriptorSet set, std::uint32_t binding, VkDescriptorType type,
                 const BufferSlice& b) {
@@ -72,7 +74,7 @@ public:
         count_ = 0;
     }
 
-private:
+  private:
     VkWriteDescriptorSet& add(VkDescriptorSet set, std::uint32_t binding, VkDescriptorType type) {
         CLOTH_ASSERT(count_ < writes_.size());
         VkWriteDescriptorSet& w = writes_[count_++];
@@ -133,8 +135,8 @@ struct SceneRenderer::Impl {
         createPipelines();
         nearest = makeSampler(*ctx, Filter::Nearest, false, "sampler nearest");
         linear = makeSampler(*ctx, Filter::Linear, false, "sampler linear");
-        const bool linearShadow = formatSupports(
-            *ctx, kShadowFormat, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
+        const bool linearShadow =
+            formatSupports(*ctx, kShadowFormat, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
         shadowSampler = makeSampler(*ctx, linearShadow ? Filter::Linear : Filter::Nearest, true,
                                     "sampler shadow");
         const std::uint32_t size = shading.shadowMapSize;
@@ -185,8 +187,8 @@ struct SceneRenderer::Impl {
     void createPasses() {
         const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         const VkAttachmentLoadOp clear = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        shadowPass = makeRenderPass(*ctx, {}, AttachmentDesc{kShadowFormat, clear, read},
-                                    "shadow pass");
+        shadowPass =
+            makeRenderPass(*ctx, {}, AttachmentDesc{kShadowFormat, clear, read}, "shadow pass");
         const AttachmentDesc gbuffer[] = {{kNormalFormat, clear, read},
                                           {kAlbedoFormat, clear, read}};
         gbufferPass = makeRenderPass(*ctx, gbuffer, AttachmentDesc{kDepthFormat, clear, read},
@@ -247,8 +249,8 @@ struct SceneRenderer::Impl {
     }
 
     void createSlots(std::uint32_t frames) {
-        VkDescriptorPoolSize sizes[] = {{kUbo, 4 * frames}, {kSsbo, 4 * frames},
-                                        {kTex, 9 * frames}};
+        VkDescriptorPoolSize sizes[] = {
+            {kUbo, 4 * frames}, {kSsbo, 4 * frames}, {kTex, 9 * frames}};
         VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         info.maxSets = 4 * frames;
         info.poolSizeCount = 3;
@@ -416,7 +418,8 @@ struct SceneRenderer::Impl {
 
         s.timer.begin(cmd, kGBuffer);
         const VkClearValue gclear[] = {{.color = {{0.0f, 0.0f, 0.0f, 0.0f}}},
-                                       {.color = {{0.0f, 0.0f, 0.0f, 0.0f}}}, depthClear};
+                                       {.color = {{0.0f, 0.0f, 0.0f, 0.0f}}},
+                                       depthClear};
         beginPass(cmd, gbufferPass.get(), gbufferFb.get(), extent, gclear);
         bind(cmd, groundPipe.get(), geometryPl.get(), s.geometry);
         vkCmdDraw(cmd, 6, 1, 0, 0);
@@ -499,16 +502,28 @@ std::vector<PassTime> SceneRenderer::readTimes(std::uint32_t slot) {
     return impl_->slots.at(slot).timer.read();
 }
 
-VkRenderPass SceneRenderer::outputPass() const { return impl_->outputPass.get(); }
-VkExtent2D SceneRenderer::extent() const { return impl_->extent; }
-const ClothDrawData& SceneRenderer::cloth() const { return impl_->cloth; }
-const ShadingSettings& SceneRenderer::shading() const { return impl_->shading; }
+VkRenderPass SceneRenderer::outputPass() const {
+    return impl_->outputPass.get();
+}
+VkExtent2D SceneRenderer::extent() const {
+    return impl_->extent;
+}
+const ClothDrawData& SceneRenderer::cloth() const {
+    return impl_->cloth;
+}
+const ShadingSettings& SceneRenderer::shading() const {
+    return impl_->shading;
+}
 void SceneRenderer::setShading(const ShadingSettings& shading) {
     const std::uint32_t size = impl_->shading.shadowMapSize;
     impl_->shading = shading;
     impl_->shading.shadowMapSize = size;
 }
-bool SceneRenderer::usesGpuVertices() const { return impl_->gpu.has_value(); }
-bool SceneRenderer::manualSrgb() const { return !isSrgbFormat(impl_->output.format); }
+bool SceneRenderer::usesGpuVertices() const {
+    return impl_->gpu.has_value();
+}
+bool SceneRenderer::manualSrgb() const {
+    return !isSrgbFormat(impl_->output.format);
+}
 
 }  // namespace cloth::render

@@ -45,11 +45,11 @@ struct OutputDesc {
 };
 
 // Render pass names, in order; the stats JSON and the HUD use them.
-inline const std::vector<std::string> kRenderPassNames = {"shadow", "gbuffer", "ssao",
-                                                          "ssao_blur", "lighting"};
+inline const std::vector<std::string> kRenderPassNames = {"shadow", "gbuffer", "ssao", "ssao_blur",
+                                                          "lighting"};
 
 class SceneRenderer {
-public:
+  public:
     SceneRenderer(std::shared_ptr<vk::Context> ctx, const OutputDesc& output,
                   const ShadingSettings& shading, std::uint32_t framesInFlight);
     ~SceneRenderer();
@@ -86,7 +86,7 @@ public:
 
     struct Impl;
 
-private:
+  private:
     std::unique_ptr<Impl> impl_;
 };
 

@@ -11,16 +11,15 @@ namespace cloth::render {
 namespace {
 
 // Cloth colours (linear RGB): a deep red front, a teal back, so both sides read at a glance.
-constexpr glm::vec3 kFront{0.50f, 0.045f, 0.035f};
-constexpr glm::vec3 kBack{0.025f, 0.24f, 0.17f};
+constexpr glm::vec3 kFront{0.45f, 0.035f, 0.03f};
+constexpr glm::vec3 kBack{0.02f, 0.22f, 0.15f};
 constexpr glm::vec3 kSky{0.42f, 0.52f, 0.68f};
 constexpr glm::vec3 kHorizon{0.78f, 0.80f, 0.82f};
 constexpr glm::vec3 kGround{0.46f, 0.45f, 0.43f};
 constexpr glm::vec3 kSun{1.0f, 0.96f, 0.9f};
 
 glm::vec3 corner(const Bounds& b, int k) {
-    return {(k & 1) ? b.max.x : b.min.x, (k & 2) ? b.max.y : b.min.y,
-            (k & 4) ? b.max.z : b.min.z};
+    return {(k & 1) ? b.max.x : b.min.x, (k & 2) ? b.max.y : b.min.y, (k & 4) ? b.max.z : b.min.z};
 }
 
 // A "nice" checker size near `size`: 1, 2.5 or 5 times a power of ten.
@@ -40,7 +39,7 @@ Stage makeStage(const Bounds& cloth, float meanEdgeLength) {
     const float size = std::max({extent.x, extent.y, extent.z});
     s.groundY = std::min(0.0f, cloth.min.y - 0.5f * size);
     s.groundCentre = {cloth.center().x, cloth.center().z};
-    s.lightDir = glm::normalize(glm::vec3(-0.45f, 0.8f, 0.4f));
+    s.lightDir = glm::normalize(glm::vec3(-0.35f, 1.0f, 0.45f));
 
     // The shadow frustum: the cloth's box, allowing it to sag by half its size, and that box's
     // shadow on the ground.
@@ -68,11 +67,11 @@ Stage makeStage(const Bounds& cloth, float meanEdgeLength) {
     s.groundHalfExtent = std::max(8.0f * s.lightRadius, 4.0f);
     s.checkerSize = niceSize(0.25f * size);
     s.markerHalfSize = std::clamp(0.45f * meanEdgeLength, 0.002f * size, 0.02f * size);
-    s.ssaoRadius = 0.06f * size;
+    s.ssaoRadius = 0.1f * size;
 
-    // Frame the cloth with room below it for sagging.
+    // Frame the cloth with room below it: a pinned cloth may swing down by its own size.
     s.view = cloth;
-    s.view.min.y -= 0.3f * size;
+    s.view.min.y = std::max(s.groundY, cloth.min.y - 0.7f * size);
     return s;
 }
 
@@ -89,9 +88,9 @@ gpu::FrameUniforms makeFrameUniforms(const UniformInputs& in) {
     u.invProj = glm::inverse(u.proj);
     u.lightViewProj = s.lightViewProj;
     u.eye = glm::vec4(v.camera.eye(), 1.0f);
-    u.lightDir = glm::vec4(s.lightDir, 2.6f);
+    u.lightDir = glm::vec4(s.lightDir, 2.2f);
     u.lightColor = glm::vec4(kSun, 1.0f);
-    u.skyColor = glm::vec4(kSky, 0.75f);
+    u.skyColor = glm::vec4(kSky, 0.8f);
     u.horizonColor = glm::vec4(kHorizon, 1.0f);
     u.frontColor = glm::vec4(kFront, 0.45f);  // w: pattern contrast
     u.backColor = glm::vec4(kBack, 8.0f);     // w: pattern repeats per UV unit
@@ -99,12 +98,12 @@ gpu::FrameUniforms makeFrameUniforms(const UniformInputs& in) {
     u.groundColor = glm::vec4(kGround, s.checkerSize);
     u.viewport = {float(in.width), float(in.height), 1.0f / float(in.width),
                   1.0f / float(in.height)};
-    u.ssao = {s.ssaoRadius, 0.02f * s.ssaoRadius, 1.6f, float(sh.ssaoSamples)};
+    u.ssao = {s.ssaoRadius, 0.02f * s.ssaoRadius, 2.0f, float(sh.ssaoSamples)};
     const float texel = 2.0f * s.lightRadius / float(sh.shadowMapSize);
     u.shadow = {1.0f / float(sh.shadowMapSize), 1.5f * texel, 1.0f, 0.0f};
     u.markers = {s.markerHalfSize, 0.0f, 0.0f, 0.0f};
     u.grabTarget = glm::vec4(v.grabTarget, 1.0f);
-    u.exposure = {1.0f, 0.0f, 0.0f, 0.0f};
+    u.exposure = {0.85f, 0.0f, 0.0f, 0.0f};
     std::uint32_t options = 0;
     if (in.hasUvs) options |= gpu::OPTION_UVS;
     if (sh.shadows) options |= gpu::OPTION_SHADOWS;

@@ -13,8 +13,8 @@
 namespace cloth::render {
 
 struct Stage {
-    Bounds cloth;               // the cloth as loaded
-    float groundY = 0.0f;       // y = 0, or below the cloth when it starts lower
+    Bounds cloth;                  // the cloth as loaded
+    float groundY = 0.0f;          // y = 0, or below the cloth when it starts lower
     glm::vec2 groundCentre{0.0f};  // xz
     float groundHalfExtent = 10.0f;
     float checkerSize = 0.25f;

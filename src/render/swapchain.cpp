@@ -57,14 +57,14 @@ void Swapchain::recreate(VkExtent2D windowExtent) {
 
 void Swapchain::create(VkExtent2D windowExtent) {
     VkSurfaceCapabilitiesKHR caps{};
-    VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx_->physicalDevice(), ctx_->surface(),
-                                                       &caps));
+    VK_CHECK(
+        vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx_->physicalDevice(), ctx_->surface(), &caps));
     VkExtent2D extent = caps.currentExtent;
     if (extent.width == UINT32_MAX) {
-        extent.width = std::clamp(windowExtent.width, caps.minImageExtent.width,
-                                  caps.maxImageExtent.width);
-        extent.height = std::clamp(windowExtent.height, caps.minImageExtent.height,
-                                   caps.maxImageExtent.height);
+        extent.width =
+            std::clamp(windowExtent.width, caps.minImageExtent.width, caps.maxImageExtent.width);
+        extent.height =
+            std::clamp(windowExtent.height, caps.minImageExtent.height, caps.maxImageExtent.height);
     }
     vk::Unique<VkSwapchainKHR> old = std::move(swapchain_);
     images_.clear();
@@ -82,8 +82,8 @@ void Swapchain::create(VkExtent2D windowExtent) {
     info.imageColorSpace = colorSpace_;
     info.imageExtent = extent;
     info.imageArrayLayers = 1;
-    info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-                      (readable_ ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
+    info.imageUsage =
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (readable_ ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
     info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.preTransform = (caps.supportedTransforms & VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR)
                             ? VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR
@@ -134,8 +134,8 @@ std::vector<VkImageView> Swapchain::views() const {
 
 std::optional<std::uint32_t> Swapchain::acquire(VkSemaphore acquired) {
     std::uint32_t index = 0;
-    const VkResult r = vkAcquireNextImageKHR(ctx_->device(), swapchain_.get(), UINT64_MAX,
-                                             acquired, VK_NULL_HANDLE, &index);
+    const VkResult r = vkAcquireNextImageKHR(ctx_->device(), swapchain_.get(), UINT64_MAX, acquired,
+                                             VK_NULL_HANDLE, &index);
     if (r == VK_ERROR_OUT_OF_DATE_KHR) return std::nullopt;
     if (r != VK_SUBOPTIMAL_KHR) VK_CHECK(r);  // suboptimal: use it, recreate after presenting
     return index;

@@ -17,7 +17,7 @@ struct SwapchainImage {
 };
 
 class Swapchain {
-public:
+  public:
     // `windowExtent`: the drawable size in pixels, used when the surface leaves it to us.
     Swapchain(const vk::Context& ctx, VkExtent2D windowExtent, bool vsync);
     ~Swapchain();
@@ -45,7 +45,7 @@ public:
     // suboptimal (the caller recreates).
     bool present(std::uint32_t i);
 
-private:
+  private:
     void create(VkExtent2D windowExtent);
 
     const vk::Context* ctx_;

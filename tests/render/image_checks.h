@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "render/image_file.h"
 
@@ -19,9 +20,12 @@ inline Hsv toHsv(const std::uint8_t* p) {
     const float mx = std::max({r, g, b}), mn = std::min({r, g, b}), d = mx - mn;
     float h = 0.0f;
     if (d > 0.0f) {
-        if (mx == r) h = 60.0f * std::fmod((g - b) / d + 6.0f, 6.0f);
-        else if (mx == g) h = 60.0f * ((b - r) / d + 2.0f);
-        else h = 60.0f * ((r - g) / d + 4.0f);
+        if (mx == r)
+            h = 60.0f * std::fmod((g - b) / d + 6.0f, 6.0f);
+        else if (mx == g)
+            h = 60.0f * ((b - r) / d + 2.0f);
+        else
+            h = 60.0f * ((r - g) / d + 4.0f);
     }
     return {h, mx > 0.0f ? d / mx : 0.0f, mx};
 }
@@ -40,6 +44,7 @@ struct Coverage {
     double front = 0.0;  // share of pixels
     double back = 0.0;
     int distinctColours = 0;  // capped at 1000
+    double lumaStdDev = 0.0;  // of the luminance in [0, 1]
 };
 
 inline Coverage coverage(const render::ImageRgba8& img) {
@@ -55,6 +60,14 @@ inline Coverage coverage(const render::ImageRgba8& img) {
         if (seen.size() < 1000 && std::find(seen.begin(), seen.end(), rgb) == seen.end())
             seen.push_back(rgb);
     }
+    double sum = 0.0, sum2 = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint8_t* p = &img.pixels[4 * i];
+        const double y = (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]) / 255.0;
+        sum += y;
+        sum2 += y * y;
+    }
+    c.lumaStdDev = std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
     c.front = double(front) / n;
     c.back = double(back) / n;
     c.distinctColours = int(seen.size());

@@ -14,7 +14,7 @@
 namespace cloth::test {
 
 class RenderGpuTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         if (auto why = vk::noVulkanReason()) {
             if (std::getenv("CI")) {
@@ -31,7 +31,9 @@ protected:
     }
     void TearDown() override {
         ctx_.reset();  // every holder must be gone by now: destruction messages count too
-        if (log_) EXPECT_EQ(log_->count.load(), 0u) << "Vulkan validation messages (printed above)";
+        if (log_) {
+            EXPECT_EQ(log_->count.load(), 0u) << "Vulkan validation messages (printed above)";
+        }
     }
     std::shared_ptr<vk::MessageLog> log_;
     std::shared_ptr<vk::Context> ctx_;

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <random>
 
-#include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "render/camera.h"
 
@@ -21,7 +21,9 @@ OrbitCamera someCamera() {
     return c;
 }
 
-glm::mat4 viewProj(const OrbitCamera& c) { return c.projection(kW / kH) * c.view(); }
+glm::mat4 viewProj(const OrbitCamera& c) {
+    return c.projection(kW / kH) * c.view();
+}
 
 TEST(Camera, EyeOnSphereAroundTarget) {
     OrbitCamera c = someCamera();
@@ -52,8 +54,7 @@ TEST(Camera, ProjectionConventions) {
     EXPECT_NEAR(projectToPixel(vp, eye + c.farZ * c.forward(), kW, kH).z, 1.0f, 1e-4f);
     // The vertical field of view spans the image height at the target's depth.
     const float halfHeight = c.distance * std::tan(0.5f * c.fovY);
-    EXPECT_NEAR(projectToPixel(vp, c.target + glm::vec3(0, halfHeight, 0), kW, kH).y, 0.0f,
-                1e-2f);
+    EXPECT_NEAR(projectToPixel(vp, c.target + glm::vec3(0, halfHeight, 0), kW, kH).y, 0.0f, 1e-2f);
 }
 
 TEST(Camera, OrbitKeepsTargetAndDistanceAndClampsPitch) {

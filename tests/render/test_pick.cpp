@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include <glm/glm.hpp>
 #include <gtest/gtest.h>
+#include <glm/glm.hpp>
 
 #include "render/pick.h"
 
@@ -75,8 +75,10 @@ TEST(Pick, IntersectTriangleMatchesPlaneTest) {
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     int hits = 0;
     for (int i = 0; i < 2000; ++i) {
-        const glm::vec3 a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng)), c(u(rng), u(rng), u(rng));
-        Ray r{{u(rng), u(rng), 3.0f}, glm::normalize(glm::vec3(u(rng) * 0.3f, u(rng) * 0.3f, -1.0f))};
+        const glm::vec3 a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng)),
+            c(u(rng), u(rng), u(rng));
+        Ray r{{u(rng), u(rng), 3.0f},
+              glm::normalize(glm::vec3(u(rng) * 0.3f, u(rng) * 0.3f, -1.0f))};
         glm::vec3 bary;
         auto t = intersectTriangle(r, a, b, c, &bary);
         double margin = 0.0;

@@ -1,0 +1,174 @@
+// The window (run under xvfb-run by ctest): 60 frames with a resize in the middle (swapchain
+// recreation), a grab with the mouse, both backends, zero validation messages.
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#include <SDL.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/viewer_sim.h"
+#include "app/window_app.h"
+#include "cli_run.h"
+#include "render/image_file.h"
+#include "vk/context.h"
+
+namespace cloth {
+namespace {
+
+class WindowTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const char* display = std::getenv("DISPLAY");
+        if (!display || !*display) {
+            if (std::getenv("CI")) {
+                FAIL() << "no DISPLAY and CI is set (ctest runs this under xvfb-run)";
+            }
+            GTEST_SKIP() << "no DISPLAY (ctest runs this test under xvfb-run)";
+        }
+        if (auto why = vk::noVulkanReason()) {
+            if (std::getenv("CI")) {
+                FAIL() << "no Vulkan device and CI is set: " << *why;
+            }
+            GTEST_SKIP() << "no Vulkan device: " << *why;
+        }
+        log_ = std::make_shared<vk::MessageLog>();
+    }
+    void TearDown() override {
+        if (log_) {
+            EXPECT_EQ(log_->count.load(), 0u) << "Vulkan validation messages (printed above)";
+        }
+    }
+    Options options(const std::string& backend, int frames) const {
+        Options o;
+        o.backend = backend;
+        o.frames = frames;
+        o.size = std::make_pair(320, 240);
+        o.validate = true;
+        o.threads = 2;
+        return o;
+    }
+    std::shared_ptr<vk::MessageLog> log_;
+    std::ostringstream out_, notices_;
+};
+
+void runWithResize(WindowApp& app) {
+    bool resized = false;
+    while (app.running()) {
+        app.frame();
+        if (!resized && app.renderedFrames() >= 3) {
+            SDL_SetWindowSize(app.window(), 400, 300);
+            resized = true;
+        }
+    }
+}
+
+TEST_F(WindowTest, SixtyFramesWithResizeCpu) {
+    {
+        WindowApp app(options("cpu", 60), out_, notices_, log_);
+        EXPECT_EQ(app.swapchainWidth(), 320u);
+        runWithResize(app);
+        EXPECT_EQ(app.finish(), 0);
+        EXPECT_EQ(app.simFrame(), 60);
+        EXPECT_GE(app.swapchainRecreations(), 1u);
+        EXPECT_EQ(app.swapchainWidth(), 400u);
+        EXPECT_EQ(app.swapchainHeight(), 300u);
+        EXPECT_GE(app.renderedFrames(), 15);  // at most 4 simulated frames per rendered one
+    }
+    EXPECT_NE(out_.str().find("60 frames simulated"), std::string::npos) << out_.str();
+}
+
+TEST_F(WindowTest, SixtyFramesWithResizeGpu) {
+    WindowApp app(options("gpu", 60), out_, notices_, log_);
+    runWithResize(app);
+    EXPECT_EQ(app.finish(), 0);
+    EXPECT_EQ(app.simFrame(), 60);
+    EXPECT_GE(app.swapchainRecreations(), 1u);
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "gpu");
+}
+
+void push(const SDL_Event& e) {
+    SDL_Event copy = e;
+    SDL_PushEvent(&copy);
+}
+
+// Clicks the middle of the window (the cloth in the default view), drags right, lets go.
+TEST_F(WindowTest, MouseGrabPullsTheCloth) {
+    Options o = options("cpu", 40);
+    o.size = std::make_pair(480, 360);
+    WindowApp app(o, out_, notices_, log_);
+    SDL_Event key{};
+    key.type = SDL_KEYDOWN;
+    key.key.keysym.sym = SDLK_h;  // hide the HUD so the click reaches the scene
+    push(key);
+    app.frame();
+    SDL_Event down{};
+    down.type = SDL_MOUSEBUTTONDOWN;
+    down.button.button = SDL_BUTTON_LEFT;
+    down.button.state = SDL_PRESSED;
+    down.button.x = 240;
+    down.button.y = 150;
+    down.button.windowID = SDL_GetWindowID(app.window());
+    push(down);
+    app.frame();
+    ASSERT_TRUE(app.grabbedVertex().has_value()) << "the click did not hit the cloth";
+    const std::uint32_t v = *app.grabbedVertex();
+    std::vector<glm::vec4> before;
+    const_cast<Solver&>(app.sim().solver()).readPositions(before);
+    for (int i = 0; i < 4; ++i) {
+        SDL_Event move{};
+        move.type = SDL_MOUSEMOTION;
+        move.motion.x = 240 + 20 * (i + 1);
+        move.motion.y = 150;
+        move.motion.xrel = 20;
+        move.motion.state = SDL_BUTTON_LMASK;
+        move.motion.windowID = down.button.windowID;
+        push(move);
+        app.frame();
+    }
+    while (app.running() && app.simFrame() < 30) app.frame();
+    std::vector<glm::vec4> after;
+    const_cast<Solver&>(app.sim().solver()).readPositions(after);
+    // Dragging right moves the vertex along the camera's right vector (x grows for the default
+    // view, which looks at the cloth's front from slightly to its right).
+    EXPECT_GT(after[v].x - before[v].x, 0.05f) << "vertex " << v;
+    SDL_Event up = down;
+    up.type = SDL_MOUSEBUTTONUP;
+    up.button.state = SDL_RELEASED;
+    push(up);
+    app.frame();
+    EXPECT_FALSE(app.grabbedVertex().has_value());
+    while (app.running()) app.frame();
+    EXPECT_EQ(app.finish(), 0);
+}
+
+}  // namespace
+}  // namespace cloth
+
+namespace cloth {
+namespace {
+
+// The program itself in a window: --frames closes it, --screenshot reads the swapchain image
+// back, --stats carries the render times.
+TEST_F(WindowTest, ClothsimWindowRunsAndCloses) {
+    const auto dir = test::scratchDir("window");
+    const auto r = test::runClothsim(
+        "--frames 60 --size 320x240 --validate --backend gpu --screenshot shot.png "
+        "--stats stats.json",
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err.find("validation"), std::string::npos) << r.err;
+    std::ifstream in(dir / "stats.json");
+    const nlohmann::json stats = nlohmann::json::parse(in);
+    EXPECT_EQ(stats["frames"], 60);
+    EXPECT_EQ(stats["render"]["validation_messages"], 0);
+    EXPECT_GE(stats["render"]["frames"].get<int>(), 15);
+    EXPECT_EQ(render::readPng((dir / "shot.png").string()).width, 320);
+}
+
+}  // namespace
+}  // namespace cloth
