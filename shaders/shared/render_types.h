@@ -69,6 +69,8 @@ struct FrameUniforms {
     uvec4 options;      // x: grabbed vertex, y: grabbing (0/1), z: OPTION_* bits, w: frame
 };
 CLOTH_CHECK_SIZE(FrameUniforms, 6 * 64 + 15 * 16 + 16)
+CLOTH_CHECK_OFFSET(FrameUniforms, eye, 384)
+CLOTH_CHECK_OFFSET(FrameUniforms, options, 624)
 
 CLOTH_NAMESPACE_END
 
