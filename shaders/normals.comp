@@ -18,5 +18,6 @@ void main() {
         n += triangleNormal(vec3(positions[triangles[t]]), vec3(positions[triangles[t + 1u]]),
                             vec3(positions[triangles[t + 2u]]));
     }
-    normals[v] = dot(n, n) > 0.0 ? vec4(normalize(n), 0.0) : vec4(0.0, 0.0, 1.0, 0.0);
+    float len2 = dot(n, n);
+    normals[v] = len2 > 0.0 ? vec4(n / sqrt(len2), 0.0) : vec4(0.0, 0.0, 1.0, 0.0);
 }

@@ -20,7 +20,7 @@ void main() {
         vec4 p = positions[phantomMembers[g.first + k]];
         if (p.w > 0.0) {
             acc = phantomMeanAdd(acc, p);
-        } else if (!pinned) {
+        } else {
             pinned = true;
             pinnedAt = vec3(p);
         }

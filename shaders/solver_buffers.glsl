@@ -4,7 +4,7 @@
 #define CLOTH_SOLVER_BUFFERS_GLSL
 
 layout(std430, binding = BINDING_POSITIONS) buffer Positions { vec4 positions[]; };
-layout(std430, binding = BINDING_PREV_POSITIONS) buffer PrevPositions { vec4 prevPositions[]; };
+layout(std430, binding = BINDING_PREDICTED) buffer Predicted { vec4 predicted[]; };
 layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = BINDING_NORMALS) writeonly buffer Normals { vec4 normals[]; };
 layout(std430, binding = BINDING_DISTANCE) readonly buffer Distances { DistanceConstraint distances[]; };

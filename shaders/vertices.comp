@@ -19,14 +19,10 @@ void main() {
     uint v = chunk.begin + gl_LocalInvocationID.x;
     ClothSegment seg = segments[chunk.segment];
     vec4 p = live ? positions[v] : vec4(0.0);
-    vec4 vel = vec4(0.0);
-    if ((STAGES & VERTEX_VELOCITY) != 0u) {
-        if (live) {
-            float damping = max(0.0, 1.0 - seg.linearDamping * pc.dt);
-            vel = vec4(substepVelocity(vec3(p), vec3(prevPositions[v]), pc.invDt, damping), 0.0);
-        }
-    } else if (live) {
-        vel = velocities[v];
+    vec4 vel = live ? velocities[v] : vec4(0.0);  // the predicted velocity during a substep
+    if ((STAGES & VERTEX_VELOCITY) != 0u && live) {
+        float damping = max(0.0, 1.0 - seg.linearDamping * pc.dt);
+        vel = vec4(substepVelocity(vec3(p), vec3(predicted[v]), vec3(vel), pc.invDt, damping), 0.0);
     }
     if ((STAGES & VERTEX_PARTIALS) != 0u) {
         RigidSums s = rigidSumsZero();
@@ -39,11 +35,11 @@ void main() {
     }
     if (!live) return;
     if ((STAGES & VERTEX_DAMP) != 0u && seg.rigidDamping > 0.0 && p.w > 0.0)
-        vel = vec4(rigidDampedVelocity(vec3(p), vec3(vel), rigidMotions[chunk.segment]), vel.w);
+        vel = vec4(rigidDampedVelocity(vec3(p), vec3(vel), rigidMotions[chunk.segment]), 0.0);
     if ((STAGES & VERTEX_PREDICT) != 0u) {
-        vec4 prev;
-        predictVertex(p, vel, prev, vec3(pc.gravity), pc.dt);
-        prevPositions[v] = prev;
+        vec4 pred;
+        predictVertex(p, vel, pred, vec3(pc.gravity), pc.dt);
+        predicted[v] = pred;
         positions[v] = p;
     }
     velocities[v] = vel;

@@ -279,12 +279,11 @@ CLOTH_FN vec3 rigidDampedVelocity(vec3 x, vec3 v, RigidMotion rm) {
 
 // ---- phantom vertices ---------------------------------------------------------------------------
 // A phantom group's members (the original vertex and its copies) move to their mass-weighted
-// mean: sum(x / w) / sum(1 / w) over members with w > 0. A pinned member (w == 0) wins instead:
-// the group takes the first such member's position. Accumulate with phantomMeanAdd, starting
-// from vec4(0), then read the mean with phantomMean.
+// mean sum(x / w) / sum(1 / w) over the members with w > 0; if a member is pinned (w == 0) the
+// group takes the pinned member's position instead (the last one, should there be several).
+// Accumulate with phantomMeanAdd from vec4(0), then read the mean with phantomMean.
 CLOTH_FN vec4 phantomMeanAdd(vec4 acc, vec4 member) {
-    float m = 1.0f / member.w;
-    return acc + vec4(m * vec3(member), m);
+    return acc + vec4(vec3(member) / member.w, 1.0f / member.w);
 }
 
 CLOTH_FN vec3 phantomMean(vec4 acc) {

@@ -8,8 +8,8 @@
 
 // Storage buffers of descriptor set 0, shared by every solver pipeline.
 #define BINDING_POSITIONS 0       // vec4 per vertex (phantoms included): xyz, w = inverse mass
-#define BINDING_PREV_POSITIONS 1  // vec4 per vertex: position at the start of the substep
-#define BINDING_VELOCITIES 2      // vec4 per vertex
+#define BINDING_PREDICTED 1       // vec4 per vertex: predicted position of the substep
+#define BINDING_VELOCITIES 2      // vec4 per vertex (the predicted velocity inside a substep)
 #define BINDING_NORMALS 3         // vec4 per original vertex
 #define BINDING_DISTANCE 4        // DistanceConstraint[]
 #define BINDING_BENDING 5         // BendingConstraint[]
@@ -38,10 +38,10 @@
 CLOTH_NAMESPACE_BEGIN
 
 // What one per-vertex pass does, in this order (a bit mask, SPEC_VERTEX_STAGES).
-const uint VERTEX_VELOCITY = 1u;  // v = (x - prev) / dt with the segment's linear damping
+const uint VERTEX_VELOCITY = 1u;  // v from the solved and predicted state, linear damping
 const uint VERTEX_PARTIALS = 2u;  // per-workgroup RigidSums of the chunk (needs VELOCITY)
 const uint VERTEX_DAMP = 4u;      // v += k (v_rigid - v) with the segment's RigidMotion
-const uint VERTEX_PREDICT = 8u;   // next substep: prev = x; v += g dt; x += v dt
+const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predicted = x
 
 // A workgroup of the per-vertex passes: `count` consecutive vertices from `begin`, all of one
 // cloth segment (its original vertices or its phantoms).

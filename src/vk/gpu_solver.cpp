@@ -344,12 +344,11 @@ void GpuSolver::Impl::recordFrame() {
     if (queries) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
     needBarrier = false;
 
+    // Times as the CPU reference computes them (double accumulation, float per substep).
     const float dt = sim.frameDt / static_cast<float>(sim.substeps);
-    for (int s = 0; s < sim.substeps; ++s) {
-        const double tEnd = time + dt;
-        recordSubstep(s, dt, static_cast<float>(tEnd));
-        time = tEnd;
-    }
+    for (int s = 0; s < sim.substeps; ++s)
+        recordSubstep(s, dt, static_cast<float>(time + static_cast<double>(dt) * (s + 1)));
+    time += static_cast<double>(dt) * sim.substeps;
     gpu::CountPush normals{originalVertexCount};
     dispatch(pipelines.get(Kernel::Normals), normals, groupsFor(originalVertexCount, wg), kNormals);
     VK_CHECK(vkEndCommandBuffer(cb));

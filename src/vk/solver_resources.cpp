@@ -9,7 +9,7 @@ namespace cloth::vk::detail {
 namespace {
 
 const char* kBufferNames[BINDING_COUNT] = {
-    "positions",       "previous positions", "velocities",
+    "positions",       "predicted positions", "velocities",
     "normals",         "distance",           "bending",
     "lambda distance", "lambda bending",     "attachments",
     "motions",         "lambda attachments", "tethers",
@@ -49,7 +49,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     std::size_t chunkCount = chunks.chunks.size();
     std::array<std::size_t, BINDING_COUNT> bytes{};
     bytes[BINDING_POSITIONS] = bytesOf(p.positions);
-    bytes[BINDING_PREV_POSITIONS] = bytesOf(p.positions);
+    bytes[BINDING_PREDICTED] = bytesOf(p.positions);
     bytes[BINDING_VELOCITIES] = bytesOf(p.velocities);
     bytes[BINDING_NORMALS] = 16 * std::size_t(p.originalVertexCount);
     bytes[BINDING_DISTANCE] = bytesOf(p.distance);
@@ -86,7 +86,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
         upload(ctx, once, b[binding], data, n);
     };
     put(BINDING_POSITIONS, p.positions.data(), bytes[BINDING_POSITIONS]);
-    put(BINDING_PREV_POSITIONS, p.positions.data(), bytes[BINDING_PREV_POSITIONS]);
+    put(BINDING_PREDICTED, p.positions.data(), bytes[BINDING_PREDICTED]);
     put(BINDING_VELOCITIES, p.velocities.data(), bytes[BINDING_VELOCITIES]);
     put(BINDING_DISTANCE, p.distance.data(), bytes[BINDING_DISTANCE]);
     put(BINDING_BENDING, p.bending.data(), bytes[BINDING_BENDING]);

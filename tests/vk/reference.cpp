@@ -1,5 +1,7 @@
 #include "reference.h"
 
+#include <cmath>
+
 #include "constraints.h"
 
 namespace cloth::test {
@@ -9,7 +11,7 @@ using namespace cloth::gpu;
 SerialReference::SerialReference(const PreparedCloth& p)
     : p_(p),
       pos_(p.positions),
-      prev_(p.positions),
+      pred_(p.positions),
       vel_(p.velocities),
       lambdaDistance_(p.distance.size()),
       lambdaBending_(p.bending.size()),
@@ -17,16 +19,14 @@ SerialReference::SerialReference(const PreparedCloth& p)
 
 void SerialReference::stepFrame() {
     const float dt = p_.sim.frameDt / static_cast<float>(p_.sim.substeps);
-    for (int s = 0; s < p_.sim.substeps; ++s) {
-        const double tEnd = time_ + dt;
-        substep(dt, static_cast<float>(tEnd));
-        time_ = tEnd;
-    }
+    for (int s = 0; s < p_.sim.substeps; ++s)
+        substep(dt, static_cast<float>(time_ + static_cast<double>(dt) * (s + 1)));
+    time_ += static_cast<double>(dt) * p_.sim.substeps;
 }
 
 void SerialReference::substep(float dt, float tEnd) {
     for (std::size_t v = 0; v < pos_.size(); ++v)
-        predictVertex(pos_[v], vel_[v], prev_[v], p_.sim.gravity, dt);
+        predictVertex(pos_[v], vel_[v], pred_[v], p_.sim.gravity, dt);
     SolveParams sp{};
     sp.invDt2 = 1.0f / (dt * dt);
     sp.mode = p_.sim.mode == SolverMode::Pbd ? MODE_PBD : MODE_XPBD;
@@ -39,8 +39,9 @@ void SerialReference::substep(float dt, float tEnd) {
     for (const auto& seg : p_.segments) {
         const float k = std::max(0.0f, 1.0f - seg.linearDamping * dt);
         auto update = [&](std::uint32_t v) {
-            vel_[v] =
-                glm::vec4(substepVelocity(glm::vec3(pos_[v]), glm::vec3(prev_[v]), invDt, k), 0.0f);
+            vel_[v] = glm::vec4(substepVelocity(glm::vec3(pos_[v]), glm::vec3(pred_[v]),
+                                                glm::vec3(vel_[v]), invDt, k),
+                                0.0f);
         };
         for (auto v = seg.vertexBegin; v < seg.vertexEnd; ++v) update(v);
         for (auto v = seg.phantomBegin; v < seg.phantomEnd; ++v) update(v);
@@ -76,7 +77,7 @@ void SerialReference::iteration(const SolveParams& sp) {
             const glm::vec4& x = pos_[p_.phantomMembers[g.first + k]];
             if (x.w > 0.0f) {
                 acc = phantomMeanAdd(acc, x);
-            } else if (!pinned) {
+            } else {
                 pinned = true;
                 pinnedAt = glm::vec3(x);
             }
@@ -120,7 +121,8 @@ std::vector<glm::vec4> SerialReference::normals() const {
             glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
             n += triangleNormal(glm::vec3(pos_[t.x]), glm::vec3(pos_[t.y]), glm::vec3(pos_[t.z]));
         }
-        out[v] = dot(n, n) > 0.0f ? glm::vec4(glm::normalize(n), 0.0f) : glm::vec4(0, 0, 1, 0);
+        const float len2 = dot(n, n);
+        out[v] = len2 > 0.0f ? glm::vec4(n / std::sqrt(len2), 0.0f) : glm::vec4(0, 0, 1, 0);
     }
     return out;
 }

@@ -26,7 +26,7 @@ class SerialReference {
     void damping();
 
     PreparedCloth p_;
-    std::vector<glm::vec4> pos_, prev_, vel_;
+    std::vector<glm::vec4> pos_, pred_, vel_;
     std::vector<float> lambdaDistance_, lambdaBending_, lambdaAttach_;
     float lambdaGrab_ = 0.0f;
     std::optional<Grab> grab_;

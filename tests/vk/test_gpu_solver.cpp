@@ -1,12 +1,14 @@
-// The compute solver against the serial reference of the documented stages, stage by stage
-// features: pins, attachments on moving targets, tethers, both dampings, several cloths, PBD,
-// several iterations, phantoms, the grab; normals against a brute-force computation.
+// The compute solver against the CPU reference (makeCpuSolver) and a serial implementation of
+// the documented stages, on hand-built scenes covering pins, attachments on moving targets,
+// tethers, both dampings, several cloths, PBD, several iterations, phantoms and the grab;
+// normals against a brute-force computation.
 #include <cmath>
 #include <cstdio>
 
 #include "gpu_test.h"
 #include "hand_scenes.h"
 #include "reference.h"
+#include "cpu/cpu_solver.h"
 #include "vk/gpu_solver.h"
 
 using namespace cloth;
@@ -44,19 +46,27 @@ class GpuSolverTest : public GpuTest {
         o.fuse = fuse;
         vk::GpuSolver gpu(p, o);
         test::SerialReference ref(p);
+        auto cpu = makeCpuSolver(p, 2);
         gpu.setGrab(grab);
         ref.setGrab(grab);
-        std::vector<glm::vec4> x, v;
+        cpu->setGrab(grab);
+        std::vector<glm::vec4> x, v, cx, cv;
         for (int f = 0; f < frames; ++f) {
             gpu.stepFrame();
             ref.stepFrame();
+            cpu->stepFrame();
         }
         gpu.readPositions(x);
+        cpu->readPositions(cx);
         Deviation d = compare(x, ref.positions());
-        EXPECT_LE(d.maxAbs, tol) << "positions after " << frames << " frames";
+        EXPECT_LE(d.maxAbs, tol) << "positions after " << frames << " frames (serial reference)";
+        EXPECT_LE(compare(x, cx).maxAbs, tol) << "positions after " << frames << " frames (CPU)";
+        EXPECT_LE(compare(cx, ref.positions()).maxAbs, tol) << "CPU against the serial reference";
         gpu.readVelocities(v);
+        cpu->readVelocities(cv);
         float velTol = tol * 60.0f * static_cast<float>(p.sim.substeps);
         EXPECT_LE(compare(v, ref.velocities()).maxAbs, velTol) << "velocities";
+        EXPECT_LE(compare(v, cv).maxAbs, velTol) << "velocities (CPU)";
         // The scene moved: a solver that did nothing would not pass.
         EXPECT_GT(compare(x, p.positions).maxAbs, 100.0f * tol) << "nothing moved";
         EXPECT_NEAR(gpu.simTime(), frames / 60.0, 1e-6);
@@ -96,7 +106,9 @@ TEST_F(GpuSolverTest, LinearAndRigidDampingOnTwoCloths) {
     s.cloths = {a, b};
     PreparedCloth p = test::buildHandScene(s);
     ASSERT_EQ(p.segments.size(), 2u);
-    expectMatches(p, 30, 2e-5f);
+    // The damping sums are added in a tree on the GPU and in sequence here; on the free cloth
+    // the rounding differences grow to about 3e-5 m over 30 frames.
+    expectMatches(p, 30, 6e-5f);
 }
 
 TEST_F(GpuSolverTest, PbdModeAndSeveralIterations) {
