@@ -19,7 +19,12 @@ struct HalfEdge {
 };
 
 std::string vertexPair(std::uint32_t a, std::uint32_t b) {
-    return "(" + std::to_string(a) + ", " + std::to_string(b) + ")";
+    std::string s = "(";  // appended piecewise: gcc 12 warns falsely on "(" + std::string
+    s += std::to_string(a);
+    s += ", ";
+    s += std::to_string(b);
+    s += ")";
+    return s;
 }
 
 void checkIndices(const Mesh& mesh, const std::string& source) {

@@ -55,7 +55,8 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
                                     bool pbdMode, const std::string& source, PreparedCloth& out) {
     const std::size_t n = mesh.positions.size();
     VertexRoles roles{std::vector<bool>(n, false), std::vector<bool>(n, false)};
-    for (std::uint32_t v : selectVertices(mesh, desc.pins, source + " pins")) roles.pinned[v] = true;
+    for (std::uint32_t v : selectVertices(mesh, desc.pins, source + " pins"))
+        roles.pinned[v] = true;
     for (std::size_t a = 0; a < desc.attachments.size(); ++a) {
         const AttachmentDesc& ad = desc.attachments[a];
         const std::string where = source + " attachment " + std::to_string(a);
@@ -105,9 +106,8 @@ void addTethers(const ClothDesc& desc, const std::vector<glm::vec3>& world,
     }
 }
 
-void addConstraints(const Topology& topo, const std::vector<glm::vec3>& world,
-                    const Material& mat, const SimSettings& sim, std::uint32_t base,
-                    PreparedCloth& out) {
+void addConstraints(const Topology& topo, const std::vector<glm::vec3>& world, const Material& mat,
+                    const SimSettings& sim, std::uint32_t base, PreparedCloth& out) {
     const bool pbd = sim.mode == SolverMode::Pbd;
     const float stretchParam =
         pbd ? pbdIterationStiffness(mat.stretchStiffness, sim.iterations) : mat.stretchCompliance;
@@ -139,9 +139,8 @@ std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
                               const std::vector<glm::uvec3>& triangles, float density) {
     std::vector<float> mass(positions.size(), 0.0f);
     for (const glm::uvec3& t : triangles) {
-        const float area =
-            0.5f * glm::length(glm::cross(positions[t.y] - positions[t.x],
-                                          positions[t.z] - positions[t.x]));
+        const float area = 0.5f * glm::length(glm::cross(positions[t.y] - positions[t.x],
+                                                         positions[t.z] - positions[t.x]));
         const float third = density * area / 3.0f;
         mass[t.x] += third;
         mass[t.y] += third;
@@ -174,8 +173,8 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     const auto base = static_cast<std::uint32_t>(out.positions.size());
     const auto n = static_cast<std::uint32_t>(mesh.positions.size());
 
-    const VertexRoles roles = applyPinsAndAttachments(
-        desc, mesh, world, base, sim.mode == SolverMode::Pbd, source, out);
+    const VertexRoles roles =
+        applyPinsAndAttachments(desc, mesh, world, base, sim.mode == SolverMode::Pbd, source, out);
     const std::vector<float> mass = lumpMasses(world, mesh.triangles, desc.material.density);
     std::vector<float> invMass(n);
     for (std::uint32_t v = 0; v < n; ++v)

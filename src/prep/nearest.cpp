@@ -24,7 +24,8 @@ void NearestPoint::build(std::uint32_t lo, std::uint32_t hi) {
         mx = glm::max(mx, points_[tree_[i]]);
     }
     const glm::vec3 extent = mx - mn;
-    const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
+    const int axis =
+        extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
     const std::uint32_t mid = lo + (hi - lo) / 2;
     std::nth_element(tree_.begin() + lo, tree_.begin() + mid, tree_.begin() + hi,
                      [&](std::uint32_t a, std::uint32_t b) {

@@ -15,14 +15,14 @@ inline float squaredDistance(glm::vec3 a, glm::vec3 b) {
 }
 
 class NearestPoint {
-public:
+  public:
     explicit NearestPoint(std::vector<glm::vec3> points);
 
     // Index (into the constructor's points) of the point nearest to q by squaredDistance(); ties
     // go to the lowest index, so the answer equals a brute-force scan's. Needs a non-empty set.
     std::uint32_t nearest(glm::vec3 q) const;
 
-private:
+  private:
     struct Best {
         float d2;
         std::uint32_t index;

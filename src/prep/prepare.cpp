@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "prep/cloth_builder.h"
 #include "prep/batches.h"
+#include "prep/cloth_builder.h"
 
 namespace cloth {
 

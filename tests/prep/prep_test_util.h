@@ -77,10 +77,12 @@ inline Mesh discMesh(std::uint32_t rings, std::uint32_t segments) {
     auto at = [&](std::uint32_t r, std::uint32_t s) {
         return r == 0 ? 0u : 1 + (r - 1) * segments + s % segments;
     };
-    for (std::uint32_t s = 0; s < segments; ++s) m.triangles.emplace_back(0, at(1, s), at(1, s + 1));
+    for (std::uint32_t s = 0; s < segments; ++s)
+        m.triangles.emplace_back(0, at(1, s), at(1, s + 1));
     for (std::uint32_t r = 1; r < rings; ++r)
         for (std::uint32_t s = 0; s < segments; ++s) {
-            const std::uint32_t a = at(r, s), b = at(r, s + 1), c = at(r + 1, s), e = at(r + 1, s + 1);
+            const std::uint32_t a = at(r, s), b = at(r, s + 1), c = at(r + 1, s),
+                                e = at(r + 1, s + 1);
             if ((r + s) % 2) {
                 m.triangles.emplace_back(a, c, e);
                 m.triangles.emplace_back(a, e, b);
@@ -133,16 +135,17 @@ inline ::testing::AssertionResult batchesAreValid(const PreparedCloth& p) {
         const std::uint32_t d0 = p.distanceColorOffsets[c], d1 = p.distanceColorOffsets[c + 1];
         const std::uint32_t b0 = p.bendingColorOffsets[c], b1 = p.bendingColorOffsets[c + 1];
         if (d0 > d1 || b0 > b1) return ::testing::AssertionFailure() << "offsets decrease";
-        if (d0 == d1 && b0 == b1) return ::testing::AssertionFailure() << "colour " << c << " empty";
+        if (d0 == d1 && b0 == b1)
+            return ::testing::AssertionFailure() << "colour " << c << " empty";
         for (std::uint32_t i = d0; i < d1; ++i)
             if (!touch(p.distance[i].v0, c) || !touch(p.distance[i].v1, c))
-                return ::testing::AssertionFailure() << "colour " << c << ": distance " << i
-                                                     << " shares a vertex";
+                return ::testing::AssertionFailure()
+                       << "colour " << c << ": distance " << i << " shares a vertex";
         for (std::uint32_t i = b0; i < b1; ++i) {
             const auto& b = p.bending[i];
             if (!touch(b.v0, c) || !touch(b.v1, c) || !touch(b.v2, c) || !touch(b.v3, c))
-                return ::testing::AssertionFailure() << "colour " << c << ": bending " << i
-                                                     << " shares a vertex";
+                return ::testing::AssertionFailure()
+                       << "colour " << c << ": bending " << i << " shares a vertex";
         }
     }
     return ::testing::AssertionSuccess();

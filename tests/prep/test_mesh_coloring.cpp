@@ -24,7 +24,8 @@ void checkColoring(const Mesh& mesh, bool bending, const std::string& what) {
 }  // namespace
 
 TEST(MeshColoring, GridsOfEveryPatternAndSize) {
-    for (GridPattern pattern : {GridPattern::Regular, GridPattern::Alternating, GridPattern::Random})
+    for (GridPattern pattern :
+         {GridPattern::Regular, GridPattern::Alternating, GridPattern::Random})
         for (auto [rx, ry] : {std::pair{1u, 1u}, {2u, 3u}, {8u, 8u}, {31u, 17u}, {64u, 64u}})
             for (bool bending : {false, true}) {
                 GridDesc d;
@@ -67,10 +68,12 @@ TEST(MeshColoring, PackedWithinColourBySmallestVertex) {
     PreparedCloth p = constraintsOf(makeGrid(d), true);
     colorAndPack(p);
     for (std::uint32_t c = 0; c < p.colorCount; ++c) {
-        for (std::uint32_t i = p.distanceColorOffsets[c] + 1; i < p.distanceColorOffsets[c + 1]; ++i)
+        for (std::uint32_t i = p.distanceColorOffsets[c] + 1; i < p.distanceColorOffsets[c + 1];
+             ++i)
             EXPECT_LE(std::min(p.distance[i - 1].v0, p.distance[i - 1].v1),
                       std::min(p.distance[i].v0, p.distance[i].v1));
-        for (std::uint32_t i = p.bendingColorOffsets[c] + 1; i < p.bendingColorOffsets[c + 1]; ++i) {
+        for (std::uint32_t i = p.bendingColorOffsets[c] + 1; i < p.bendingColorOffsets[c + 1];
+             ++i) {
             auto mn = [](const gpu::BendingConstraint& b) {
                 return std::min(std::min(b.v0, b.v1), std::min(b.v2, b.v3));
             };

@@ -1,0 +1,40 @@
+// Runs one of the project's programs (from the build directory) and captures its output.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/wait.h>
+
+namespace cloth::test {
+
+struct ProgramResult {
+    int exitCode = -1;
+    std::string output;  // stdout and stderr together
+};
+
+inline std::string buildDir() {
+    const char* d = std::getenv("CLOTH_BUILD_DIR");
+    return d ? d : ".";
+}
+
+inline std::string sourceDir() {
+    const char* d = std::getenv("CLOTH_SOURCE_DIR");
+    return d ? d : ".";
+}
+
+// `args` is passed to the shell as is: quote paths with spaces yourself.
+inline ProgramResult runProgram(const std::string& program, const std::string& args) {
+    const std::string cmd = buildDir() + "/" + program + " " + args + " 2>&1";
+    ProgramResult r;
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
+    const int status = pclose(pipe);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return r;
+}
+
+}  // namespace cloth::test

@@ -1,0 +1,183 @@
+// clothsim's command line: good runs produce what they promise; bad input gives a clear message
+// and a non-zero exit, never a crash.
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "app/options.h"
+#include "core/error.h"
+#include "core/mesh.h"
+#include "run_program.h"
+
+using namespace cloth;
+using test::runProgram;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratchDir(const std::string& name) {
+    fs::path d = fs::temp_directory_path() / ("clothsim_test_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+void expectFailure(const std::string& args, const std::string& fragment) {
+    const auto r = runProgram("clothsim", args);
+    EXPECT_EQ(r.exitCode, 1) << "clothsim " << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(fragment), std::string::npos)
+        << "clothsim " << args << ": expected '" << fragment << "' in:\n" << r.output;
+    EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("Sanitizer"), std::string::npos) << r.output;
+}
+
+}  // namespace
+
+TEST(Cli, ParsesEveryFlag) {
+    const Options o = parseOptions({"--headless", "--scene", "curtain", "--frames", "7", "--backend",
+                                    "cpu", "--substeps", "3", "--iterations", "4", "--solver", "pbd",
+                                    "--threads", "2", "--stretch-compliance", "1e-6",
+                                    "--bend-compliance", "0.5", "--export-obj", "out",
+                                    "--export-every", "5", "--stats", "s.json", "--mesh", "m.obj",
+                                    "--phantoms", "8", "--device", "1", "--validate"});
+    EXPECT_TRUE(o.headless && o.validate);
+    EXPECT_EQ(o.scene, "curtain");
+    EXPECT_EQ(*o.frames, 7);
+    EXPECT_EQ(*o.substeps, 3);
+    EXPECT_EQ(*o.iterations, 4);
+    EXPECT_EQ(*o.solver, SolverMode::Pbd);
+    EXPECT_EQ(*o.threads, 2);
+    EXPECT_FLOAT_EQ(*o.stretchCompliance, 1e-6f);
+    EXPECT_FLOAT_EQ(*o.bendCompliance, 0.5f);
+    EXPECT_EQ(o.exportObjDir, "out");
+    EXPECT_EQ(o.exportEvery, 5);
+    EXPECT_EQ(o.statsFile, "s.json");
+    EXPECT_EQ(o.mesh, "m.obj");
+    EXPECT_EQ(o.phantoms->mode, PhantomMode::Target);
+    EXPECT_EQ(o.phantoms->targetColors, 8u);
+    EXPECT_EQ(*o.device, 1);
+}
+
+TEST(Cli, RefusesBadFlagsInProcess) {
+    EXPECT_THROW(parseOptions({"--bogus"}), Error);
+    EXPECT_THROW(parseOptions({"--frames"}), Error);
+    EXPECT_THROW(parseOptions({"--frames", "ten"}), Error);
+    EXPECT_THROW(parseOptions({"--frames", "-1"}), Error);
+    EXPECT_THROW(parseOptions({"--substeps", "0"}), Error);
+    EXPECT_THROW(parseOptions({"--iterations", "2.5"}), Error);
+    EXPECT_THROW(parseOptions({"--threads", "0"}), Error);
+    EXPECT_THROW(parseOptions({"--stretch-compliance", "-1"}), Error);
+    EXPECT_THROW(parseOptions({"--bend-compliance", "nan"}), Error);
+    EXPECT_THROW(parseOptions({"--bend-compliance", "inf"}), Error);
+    EXPECT_THROW(parseOptions({"--solver", "verlet"}), Error);
+    EXPECT_THROW(parseOptions({"--backend", "cuda"}), Error);
+    EXPECT_THROW(parseOptions({"--export-every", "0"}), Error);
+    EXPECT_THROW(parseOptions({"--phantoms", "many"}), Error);
+}
+
+TEST(Cli, BadFlagsExitNonZeroWithAMessage) {
+    expectFailure("--bogus", "unknown option '--bogus'");
+    expectFailure("--frames", "--frames: missing value");
+    expectFailure("--frames ten", "expected an integer");
+    expectFailure("--substeps 0", "must be at least 1");
+    expectFailure("--threads 0", "must be at least 1");
+    expectFailure("--stretch-compliance -3", "must not be negative");
+    expectFailure("--bend-compliance nan", "expected a finite number");
+    expectFailure("--headless --scene no_such_scene", "no_such_scene");
+    expectFailure("--headless --scene /nonexistent/scene.json", "/nonexistent/scene.json");
+    expectFailure("--headless --mesh /nonexistent/cloth.obj", "/nonexistent/cloth.obj");
+    expectFailure("--headless --frames 1 --backend cpu --export-obj /proc/clothsim_no", "/proc/clothsim_no");
+    expectFailure("--headless --frames 1 --backend cpu --stats /nonexistent/dir/s.json",
+                  "/nonexistent/dir/s.json");
+}
+
+TEST(Cli, HelpAndSceneListSucceed) {
+    const auto help = runProgram("clothsim", "--help");
+    EXPECT_EQ(help.exitCode, 0);
+    for (const char* flag : {"--headless", "--scene", "--frames", "--backend", "--mesh", "--substeps",
+                             "--iterations", "--solver", "--threads", "--stretch-compliance",
+                             "--bend-compliance", "--export-obj", "--export-every", "--stats",
+                             "--list-scenes"})
+        EXPECT_NE(help.output.find(flag), std::string::npos) << flag;
+    const auto list = runProgram("clothsim", "--list-scenes");
+    EXPECT_EQ(list.exitCode, 0);
+    for (const char* scene : {"hanging", "curtain", "swirl", "drop"})
+        EXPECT_NE(list.output.find(scene), std::string::npos) << scene;
+}
+
+TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
+    const fs::path dir = scratchDir("export");
+    const fs::path stats = dir / "stats.json";
+    const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 6 --threads 2 "
+                                          "--export-obj " + (dir / "obj").string() +
+                                          " --export-every 3 --stats " + stats.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    // Frames 0, 3 and 6 were written, with every vertex and triangle of the scene.
+    for (const char* f : {"frame_0000.obj", "frame_0003.obj", "frame_0006.obj"})
+        EXPECT_TRUE(fs::exists(dir / "obj" / f)) << f;
+    EXPECT_FALSE(fs::exists(dir / "obj" / "frame_0001.obj"));
+    const Mesh first = loadObj((dir / "obj" / "frame_0000.obj").string());
+    const Mesh last = loadObj((dir / "obj" / "frame_0006.obj").string());
+    ASSERT_EQ(first.positions.size(), last.positions.size());
+    EXPECT_EQ(first.triangles, last.triangles);
+
+    std::ifstream in(stats);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["vertices"].get<std::size_t>(), first.positions.size());
+    EXPECT_EQ(j["triangles"].get<std::size_t>(), first.triangles.size());
+    EXPECT_EQ(j["frames"], 6);
+    EXPECT_EQ(j["backend"], "cpu");
+    EXPECT_EQ(j["threads"], 2);
+    EXPECT_GT(j["colors"].get<int>(), 1);
+    EXPECT_GT(j["constraints"]["distance"].get<int>(), 0);
+    EXPECT_GT(j["constraints"]["bending"].get<int>(), 0);
+    for (const char* k : {"mean", "min", "max"}) EXPECT_GT(j["ms_per_frame"][k].get<double>(), 0.0);
+    EXPECT_GE(j["ms_per_frame"]["max"].get<double>(), j["ms_per_frame"]["min"].get<double>());
+    for (const char* k : {"predict", "distance", "bending", "velocities", "normals"})
+        EXPECT_TRUE(j["stages_ms"].contains(k)) << k;
+    fs::remove_all(dir);
+}
+
+TEST(Cli, MeshFlagReplacesTheClothAndKeepsNamedPins) {
+    const fs::path dir = scratchDir("mesh");
+    // A 3x2-vertex strip as an OBJ; the hanging scene pins its top corners.
+    const Mesh strip = makeGrid({0.5f, 0.25f, 2, 1, GridPattern::Regular, 1});
+    saveObj((dir / "strip.obj").string(), strip.positions, strip.triangles);
+    const auto r = runProgram("clothsim", "--headless --backend cpu --frames 30 --mesh " +
+                                              (dir / "strip.obj").string() + " --export-obj " +
+                                              (dir / "out").string() + " --export-every 30");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const Mesh end = loadObj((dir / "out" / "frame_0030.obj").string());
+    ASSERT_EQ(end.positions.size(), 6u);
+    // Vertices 0 and 2 (top corners) stay put relative to each other; the bottom fell.
+    EXPECT_NEAR(glm::distance(end.positions[0], end.positions[2]), 0.5f, 1e-4f);
+    EXPECT_LT(end.positions[4].y, end.positions[1].y);
+    fs::remove_all(dir);
+}
+
+// Every bad-input fixture (tests/data/bad/README.md lists file and expected message fragment)
+// fails through the command line with its message and exit code 1.
+TEST(Cli, EveryBadInputFixtureFailsCleanly) {
+    const fs::path dir = fs::path(test::sourceDir()) / "tests" / "data" / "bad";
+    std::ifstream table(dir / "README.md");
+    ASSERT_TRUE(table) << "missing " << (dir / "README.md");
+    const std::regex row(R"(^\| `([^`]+)` \| .* \| `([^`]+)` \|\s*$)");
+    std::string line;
+    int checked = 0;
+    while (std::getline(table, line)) {
+        std::smatch m;
+        if (!std::regex_match(line, m, row)) continue;
+        const std::string file = (dir / m[1].str()).string();
+        const bool isMesh = file.size() > 4 && file.substr(file.size() - 4) == ".obj";
+        const std::string args = std::string("--headless --backend cpu --frames 1 ") +
+                                 (isMesh ? "--mesh " : "--scene ") + file;
+        SCOPED_TRACE(m[1].str());
+        expectFailure(args, m[2].str());
+        expectFailure(args, m[1].str());  // the message names the file
+        ++checked;
+    }
+    EXPECT_GE(checked, 20);
+}
