@@ -29,9 +29,11 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     ViewerSim sim(options, ctx, notices);
     const SceneLook look = makeLook(sim.prepared());
     render::ViewState view;
-    view.camera = render::OrbitCamera::framing(look.stage.view);
+    const VkExtent2D size = requestedSize(options);
+    view.camera =
+        render::OrbitCamera::framing(look.stage.view, float(size.width) / float(size.height));
     const render::ShadingSettings shading;
-    render::OffscreenRenderer renderer(ctx, requestedSize(options), shading);
+    render::OffscreenRenderer renderer(ctx, size, shading);
     ClothFeed feed;
     feed.sync(sim, renderer.scene());
 

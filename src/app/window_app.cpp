@@ -140,10 +140,15 @@ struct WindowApp::Impl {
             std::make_unique<render::Readback>(*ctx, swapchain->extent(), swapchain->format());
     }
 
+    render::OrbitCamera defaultCamera() const {
+        const VkExtent2D e = swapchain->extent();
+        return render::OrbitCamera::framing(look.stage.view, float(e.width) / float(e.height));
+    }
+
     void newScene() {
         look = makeLook(sim->prepared());
         view = render::ViewState{};
-        view.camera = render::OrbitCamera::framing(look.stage.view);
+        view.camera = defaultCamera();
     }
 
     // ---- input ----------------------------------------------------------------------------
@@ -231,7 +236,7 @@ struct WindowApp::Impl {
                 switchBackend();
                 break;
             case SDLK_c:
-                view.camera = render::OrbitCamera::framing(look.stage.view);
+                view.camera = defaultCamera();
                 break;
             case SDLK_h:
                 hud.visible = !hud.visible;
@@ -298,7 +303,7 @@ struct WindowApp::Impl {
         if (a.step) stepOnce = true;
         if (a.reset) resetScene();
         if (a.switchBackend) switchBackend();
-        if (a.resetCamera) view.camera = render::OrbitCamera::framing(look.stage.view);
+        if (a.resetCamera) view.camera = defaultCamera();
         if (a.scene) {
             releaseGrab();
             sim->loadScene(*a.scene);

@@ -7,14 +7,31 @@
 
 namespace cloth::render {
 
-OrbitCamera OrbitCamera::framing(const Bounds& bounds) {
+OrbitCamera OrbitCamera::framing(const Bounds& bounds, float minAspect) {
     OrbitCamera c;
     const float radius = std::max(bounds.radius(), 1e-3f);
     c.target = bounds.center();
     c.yaw = 0.45f;
     c.pitch = 0.2f;
-    // The bounding sphere fits the vertical field of view with a 15% margin.
-    c.distance = 1.15f * radius / std::sin(0.5f * c.fovY);
+    c.distance = 1.0f;
+    const glm::vec3 f = c.forward();
+    const glm::vec3 right = glm::normalize(glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f)));
+    const glm::vec3 up = glm::cross(right, f);
+    // A corner at offset d from the target is in view when its sideways offsets, over its depth
+    // D - d.f, stay within the field of view's tangents: D >= d.f + |d.up| / tanY (and the same
+    // with d.right and tanX).
+    const float tanY = 0.9f * std::tan(0.5f * c.fovY);
+    const float tanX = tanY * minAspect;
+    float distance = 0.0f;
+    for (int k = 0; k < 8; ++k) {
+        const glm::vec3 p((k & 1) ? bounds.max.x : bounds.min.x,
+                          (k & 2) ? bounds.max.y : bounds.min.y,
+                          (k & 4) ? bounds.max.z : bounds.min.z);
+        const glm::vec3 d = p - c.target;
+        distance = std::max({distance, glm::dot(d, f) + std::abs(glm::dot(d, up)) / tanY,
+                             glm::dot(d, f) + std::abs(glm::dot(d, right)) / tanX});
+    }
+    c.distance = std::max(distance, 0.1f * radius);
     c.nearZ = 0.02f * radius;
     c.farZ = c.distance + 60.0f * radius;
     return c;

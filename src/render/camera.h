@@ -29,8 +29,10 @@ class OrbitCamera {
     float nearZ = 0.01f;
     float farZ = 100.0f;
 
-    // A view of `bounds` from the front, a little above and to the side, the whole box in view.
-    static OrbitCamera framing(const Bounds& bounds);
+    // A view of `bounds` from the front, a little above and to the side: the closest distance at
+    // which every corner of the box lies inside 90% of the field of view, for images at least
+    // `minAspect` wide per unit of height.
+    static OrbitCamera framing(const Bounds& bounds, float minAspect = 4.0f / 3.0f);
 
     glm::vec3 eye() const;
     glm::vec3 forward() const;  // unit, from the eye towards the target

@@ -110,8 +110,8 @@ TEST(Camera, RayThroughPixelPassesThroughProjectedPoint) {
 
 TEST(Camera, FramingShowsTheWholeBox) {
     const Bounds b{{-1.0f, 0.5f, -0.2f}, {1.0f, 2.0f, 0.3f}};
-    const OrbitCamera c = OrbitCamera::framing(b);
-    for (float aspect : {4.0f / 3.0f, 16.0f / 9.0f, 1.0f}) {
+    const OrbitCamera c = OrbitCamera::framing(b, 4.0f / 3.0f);
+    for (float aspect : {4.0f / 3.0f, 16.0f / 9.0f}) {
         const float h = 480.0f, w = h * aspect;
         const glm::mat4 vp = c.projection(aspect) * c.view();
         for (int k = 0; k < 8; ++k) {
@@ -126,6 +126,18 @@ TEST(Camera, FramingShowsTheWholeBox) {
             EXPECT_LT(px.z, 1.0f);
         }
     }
+    // Tight: a little closer and some corner leaves the 4:3 picture.
+    OrbitCamera closer = c;
+    closer.distance *= 0.85f;
+    const glm::mat4 vp = closer.projection(4.0f / 3.0f) * closer.view();
+    bool outside = false;
+    for (int k = 0; k < 8; ++k) {
+        const glm::vec3 corner((k & 1) ? b.max.x : b.min.x, (k & 2) ? b.max.y : b.min.y,
+                               (k & 4) ? b.max.z : b.min.z);
+        const glm::vec3 px = projectToPixel(vp, corner, 640.0f, 480.0f);
+        outside |= px.x < 0.0f || px.x > 640.0f || px.y < 0.0f || px.y > 480.0f;
+    }
+    EXPECT_TRUE(outside);
 }
 
 TEST(Camera, IntersectPlane) {
