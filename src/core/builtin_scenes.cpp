@@ -31,7 +31,16 @@ ClothDesc verticalCloth(const char* name, float width, float height, std::uint32
     return c;
 }
 
+// Soft bending (fabric folds) and a little damping so swings settle; stretch as the default.
+Material demoMaterial() {
+    Material m;
+    m.bendCompliance = 1.0f;
+    m.linearDamping = 0.1f;
+    return m;
+}
+
 Scene sceneWith(const char* name, ClothDesc cloth) {
+    cloth.material = demoMaterial();
     Scene s;
     s.name = name;
     s.sim.substeps = 10;
@@ -41,14 +50,20 @@ Scene sceneWith(const char* name, ClothDesc cloth) {
     return s;
 }
 
+// Starts horizontal at y = 2 and swings down from its two (mesh-space) top corners.
 Scene hanging() {
     ClothDesc c = verticalCloth("hanging", 1.0f, 1.0f, 32, 32);
+    c.transform.translate = {0.0f, 2.0f, 0.0f};
+    c.transform.rotateDegrees = {-90.0f, 0.0f, 0.0f};
     c.pins.regions = {"top_corners"};
     return sceneWith("hanging", c);
 }
 
 Scene curtain() {
     ClothDesc c = verticalCloth("curtain", 2.0f, 1.5f, 48, 36);
+    // Tilted 45 degrees about its centre line, top edge at y = 2: it swings down and settles.
+    c.transform.rotateDegrees = {-45.0f, 0.0f, 0.0f};
+    c.transform.translate = {0.0f, 1.4696699f, 0.0f};  // 2 - 0.75 cos 45 degrees
     c.pins.regions = {"top_edge"};
     return sceneWith("curtain", c);
 }
@@ -74,8 +89,8 @@ Scene drop() {
 }
 
 const Builtin kBuiltins[] = {
-    {"hanging", "1 m square cloth hanging from its two top corners", hanging},
-    {"curtain", "2 m x 1.5 m curtain pinned along its top edge", curtain},
+    {"hanging", "1 m square cloth released flat, swinging down from two pinned corners", hanging},
+    {"curtain", "2 m x 1.5 m curtain pinned along its top edge, released at 45 degrees", curtain},
     {"swirl", "1 m square cloth whose top corners swing on horizontal circles", swirl},
     {"drop", "1 m square cloth falling flat, no pins", drop},
 };

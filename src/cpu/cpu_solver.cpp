@@ -51,6 +51,7 @@ private:
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
     void solveAttachments(int member, int size, const gpu::SolveParams& sp);
     void solveTethers(int member, int size);
+    void applyGrab(const gpu::SolveParams& sp);
     void averagePhantoms(int member, int size);
     void updateVelocities(int member, int size);
     void computeRigidMotions();
@@ -62,8 +63,8 @@ private:
     double time_ = 0.0;
     std::vector<glm::vec4> pos_, pred_, vel_, normals_;
     std::vector<float> lambdaDistance_, lambdaBending_, lambdaAttachment_;
-    float lambdaGrab_ = 0.0f;
     std::optional<Grab> grab_;
+    std::vector<std::uint32_t> grabbed_;  // the grabbed vertex and its phantom copies
     std::vector<Chunk> chunks_;
     std::vector<RigidSums> chunkSums_;
     std::vector<RigidSums> segmentSums_;  // per segment
@@ -143,6 +144,10 @@ void CpuSolver::substep(int member, int size, float tEnd, Clock::time_point& las
         mark(member, kAttachments, last);
         solveTethers(member, size);
         mark(member, kTethers, last);
+        if (grab_) {
+            if (member == 0) applyGrab(sp);
+            pool_.barrier();
+        }
         if (!p_.phantomGroups.empty()) {
             averagePhantoms(member, size);
             mark(member, kPhantoms, last);
@@ -199,10 +204,14 @@ void CpuSolver::solveAttachments(int member, int size, const gpu::SolveParams& s
         const glm::vec3 target = glm::vec3(a.anchor) + gpu::motionOffset(p_.motions[a.motion], sp.time);
         gpu::projectAttachment(pos_[a.vertex], target, a.param, lambdaAttachment_[i], sp);
     }
-    if (grab_) {  // after every attachment: the grabbed vertex may also be attached
-        pool_.barrier();
-        if (member == 0)
-            gpu::projectAttachment(pos_[grab_->vertex], grab_->target, 0.0f, lambdaGrab_, sp);
+}
+
+// The mouse grab wins over attachments and tethers: it runs after both, on the grabbed vertex
+// and all its phantom copies (so the averaging that follows keeps it on the target).
+void CpuSolver::applyGrab(const gpu::SolveParams& sp) {
+    for (std::uint32_t v : grabbed_) {
+        float lambda = 0.0f;  // hard: alpha~ = 0, lambda plays no part
+        gpu::projectAttachment(pos_[v], grab_->target, 0.0f, lambda, sp);
     }
 }
 
@@ -312,8 +321,17 @@ std::vector<StageTime> CpuSolver::stageTimes() const {
 void CpuSolver::setGrab(std::optional<Grab> grab) {
     if (grab && grab->vertex >= p_.originalVertexCount)
         throw Error("grab: vertex " + std::to_string(grab->vertex) + " out of range");
-    if (!grab_ || !grab || grab_->vertex != grab->vertex) lambdaGrab_ = 0.0f;
     grab_ = grab;
+    grabbed_.clear();
+    if (!grab) return;
+    grabbed_.push_back(grab->vertex);
+    // A split vertex is pulled through every copy, or the averaging would dilute the grab.
+    for (const gpu::PhantomGroup& g : p_.phantomGroups) {
+        if (p_.phantomMembers[g.first] != grab->vertex) continue;
+        grabbed_.assign(p_.phantomMembers.begin() + g.first,
+                        p_.phantomMembers.begin() + g.first + g.count);
+        break;
+    }
 }
 
 }  // namespace

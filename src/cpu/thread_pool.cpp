@@ -4,6 +4,10 @@
 
 namespace cloth {
 
+SpinBarrier::SpinBarrier(int count)
+    : count_(count),
+      spinLimit_(count <= static_cast<int>(std::thread::hardware_concurrency()) ? 2000 : 0) {}
+
 void SpinBarrier::wait() {
     const std::uint32_t gen = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == count_) {
@@ -13,7 +17,7 @@ void SpinBarrier::wait() {
     }
     int spins = 0;
     while (generation_.load(std::memory_order_acquire) == gen) {
-        if (++spins > 2000) std::this_thread::yield();
+        if (++spins > spinLimit_) std::this_thread::yield();
     }
 }
 

@@ -12,15 +12,16 @@
 
 namespace cloth {
 
-// Sense-reversing barrier that spins briefly, then yields (so more threads than cores still
-// make progress).
+// Generation-counting barrier that spins briefly, then yields. With more threads than hardware
+// threads it yields at once, so the threads it waits for get the cores.
 class SpinBarrier {
 public:
-    explicit SpinBarrier(int count) : count_(count) {}
+    explicit SpinBarrier(int count);
     void wait();
 
 private:
     const int count_;
+    const int spinLimit_;
     std::atomic<int> arrived_{0};
     std::atomic<std::uint32_t> generation_{0};
 };

@@ -4,6 +4,7 @@
 
 #include "prep/coloring.h"
 #include "prep/packing.h"
+#include "prep/phantom_vertices.h"
 
 namespace cloth {
 
@@ -26,13 +27,29 @@ ConstraintVertices constraintVertices(const PreparedCloth& p) {
     return cv;
 }
 
-void colorAndPack(PreparedCloth& p) {
+void colorAndPack(PreparedCloth& p, const std::optional<PhantomRequest>& phantoms) {
     const auto t0 = Clock::now();
-    const ConstraintVertices cv = constraintVertices(p);
+    ConstraintVertices cv = constraintVertices(p);
     const Graph graph = buildConstraintGraph(cv, p.vertexCount());
     p.stats.graphMs = msSince(t0);
     const auto t1 = Clock::now();
-    const Coloring coloring = colorSmallestLast(graph);
+    Coloring coloring = colorSmallestLast(graph);
+    p.stats.colorMs = msSince(t1);
+    p.stats.colorsBeforePhantoms = coloring.colorCount;
+    p.stats.graphEdges = graph.edgeCount();
+    p.stats.degeneracy = coloring.degeneracy;
+    if (phantoms && coloring.colorCount > phantoms->targetColors) {
+        const auto t2 = Clock::now();
+        PhantomSplit split =
+            splitForColors(cv, p.vertexCount(), coloring, phantoms->targetColors, phantoms->method);
+        cv = addPhantomVertices(p, split);
+        coloring.color = std::move(split.color);
+        coloring.colorCount = split.colorCount;
+        p.stats.cliquesFound = split.cliquesFound;
+        p.stats.cliqueMs = split.cliqueMs;
+        p.stats.phantomMs = msSince(t2);
+    }
+    const auto t3 = Clock::now();
     const auto nd = static_cast<std::uint32_t>(p.distance.size());
     const auto nb = static_cast<std::uint32_t>(p.bending.size());
     const ColorBatches d = packByColor(cv, 0, nd, coloring.color, coloring.colorCount);
@@ -42,9 +59,7 @@ void colorAndPack(PreparedCloth& p) {
     p.distanceColorOffsets = d.colorOffsets;
     p.bendingColorOffsets = b.colorOffsets;
     p.colorCount = coloring.colorCount;
-    p.stats.colorMs = msSince(t1);
-    p.stats.graphEdges = graph.edgeCount();
-    p.stats.degeneracy = coloring.degeneracy;
+    p.stats.colorMs += msSince(t3);
 }
 
 }  // namespace cloth

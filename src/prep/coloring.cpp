@@ -56,8 +56,12 @@ DegeneracyOrder degeneracyOrder(const Graph& g) {
 }
 
 Coloring colorSmallestLast(const Graph& g) {
+    return colorSmallestLast(g, degeneracyOrder(g));
+}
+
+Coloring colorSmallestLast(const Graph& g, const DegeneracyOrder& order) {
     const std::uint32_t n = g.nodeCount();
-    const DegeneracyOrder order = degeneracyOrder(g);
+    CLOTH_ASSERT(order.removal.size() == n);
     Coloring out;
     out.degeneracy = order.degeneracy;
     constexpr std::uint32_t kNone = UINT32_MAX;

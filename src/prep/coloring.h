@@ -28,5 +28,7 @@ struct Coloring {
 // Colours nodes in the reverse of the removal order (smallest last), each with the smallest
 // colour none of its already coloured neighbours has. Uses at most degeneracy + 1 colours.
 Coloring colorSmallestLast(const Graph& g);
+// The same with an order computed already (degeneracyOrder(g)).
+Coloring colorSmallestLast(const Graph& g, const DegeneracyOrder& order);
 
 }  // namespace cloth

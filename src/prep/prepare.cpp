@@ -56,8 +56,15 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     const auto t0 = Clock::now();
     validateSim(scene);
     const PhantomSetting phantoms = options.phantoms.value_or(scene.phantoms);
-    if (phantoms.mode != PhantomMode::Off)
-        throw Error("scene '" + scene.name + "': phantoms not implemented yet (use off)");
+    std::optional<PhantomRequest> request;
+    if (phantoms.mode != PhantomMode::Off) {
+        request = PhantomRequest{
+            phantoms.mode == PhantomMode::Auto ? options.autoTargetColors : phantoms.targetColors,
+            options.phantomMethod};
+        if (request->targetColors < 1)
+            throw Error("scene '" + scene.name + "': a phantom target of 0 colours is out of " +
+                        "range (at least 1)");
+    }
 
     PreparedCloth p;
     p.sim = scene.sim;
@@ -66,8 +73,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     p.originalVertexCount = p.vertexCount();
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
     buildVertexTriangles(p);
-    colorAndPack(p);
-    p.stats.colorsBeforePhantoms = p.colorCount;
+    colorAndPack(p, request);
     p.stats.prepareMs = msSince(t0);
     return p;
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/scene.h"
+#include "prep/phantoms.h"
 #include "prep/prepared.h"
 
 namespace cloth {
@@ -12,6 +13,12 @@ struct PrepareOptions {
     // Empty: use the scene's setting (Scene::phantoms). Set: replaces the scene's setting
     // whatever it is, Off included (so `--phantoms off` can switch off a scene's phantoms).
     std::optional<PhantomSetting> phantoms;
+    // How the split is chosen (see phantoms.h); Repair measured fewer phantoms for the same
+    // target on every mesh we tried.
+    PhantomMethod phantomMethod = PhantomMethod::Repair;
+    // The target used for PhantomMode::Auto, until clothbench has measured a better one for the
+    // device (the caller sets it).
+    std::uint32_t autoTargetColors = 8;
 };
 
 // Builds meshes, lumps masses, applies pins, attachments and tethers, creates the distance and
@@ -29,6 +36,9 @@ struct PrepareOptions {
 //    ties; maxLength = that distance x (1 + tetherSlack).
 //  - Constraint `param`: XPBD the material's compliance; PBD pbdIterationStiffness(k,
 //    sim.iterations). So apply command-line overrides to the Scene before calling this.
+//  - Phantoms (when the setting is not Off and the colours exceed the target): see
+//    phantom_vertices.h. Copies share the original's mass equally, attachments and tethers are
+//    repeated on each copy, and phantomGroups lists original then copies for the averaging.
 PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options = {});
 
 // PBD per-iteration stiffness k' = 1 - (1 - k)^(1/n), so n iterations give stiffness k overall.

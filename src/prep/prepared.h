@@ -17,13 +17,14 @@ namespace cloth {
 struct PrepStats {
     std::uint32_t colorsBeforePhantoms = 0;
     std::uint32_t phantomVertices = 0;
-    std::uint32_t cliquesFound = 0;
-    std::uint32_t degeneracy = 0;  // of the (final) constraint graph; colours <= degeneracy + 1
-    std::uint64_t graphEdges = 0;  // pairs of constraints that share a vertex (final graph)
-    double graphMs = 0.0;          // building the constraint graph
-    double colorMs = 0.0;          // smallest-last colouring and packing
-    double cliqueMs = 0.0;
-    double prepareMs = 0.0;  // the whole of prepareScene()
+    std::uint32_t cliquesFound = 0;  // maximal cliques >= the target (phantom method "cliques")
+    std::uint32_t degeneracy = 0;    // of the graph before phantoms: its colours <= degeneracy + 1
+    std::uint64_t graphEdges = 0;    // pairs of constraints that share a vertex (before phantoms)
+    double graphMs = 0.0;            // building the constraint graph
+    double colorMs = 0.0;            // smallest-last colouring and packing
+    double cliqueMs = 0.0;           // Bron-Kerbosch, all rounds (phantom method "cliques")
+    double phantomMs = 0.0;          // all of the phantom split, cliqueMs included
+    double prepareMs = 0.0;          // the whole of prepareScene()
 };
 
 struct ClothInfo {  // per cloth, for output and rendering

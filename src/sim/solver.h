@@ -2,7 +2,7 @@
 // one frame (1/60 s) at a time:
 //   for each substep:  predict
 //                      for each iteration:  for each colour: distance batch, bending batch
-//                                           attachments, tethers, phantom averaging
+//                                           attachments, tethers, grab, phantom averaging
 //                      velocity update (+ linear damping), rigid-preserving damping
 //   then vertex normals.
 #pragma once
@@ -27,8 +27,8 @@ struct StageTime {
     double ms = 0.0;
 };
 
-// Mouse grab: a hard attachment pulling `vertex` to `target`, applied like a kinematic
-// attachment in every iteration until cleared.
+// Mouse grab: a hard attachment pulling `vertex` (and its phantom copies) to `target` in every
+// iteration, after the attachments and tethers (so it wins over both), until cleared.
 struct Grab {
     std::uint32_t vertex = 0;
     glm::vec3 target{0.0f};

@@ -1,4 +1,5 @@
 // Scene files and built-in scenes.
+#include <cmath>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -53,7 +54,10 @@ TEST(BuiltinScenes, EachBuildsWithItsPinsAndPlacement) {
         EXPECT_EQ(s.sim.substeps, 10);
         EXPECT_EQ(s.sim.iterations, 1);
         EXPECT_EQ(s.sim.mode, SolverMode::Xpbd);
-        EXPECT_EQ(c.material, Material{});
+        Material demo;
+        demo.bendCompliance = 1.0f;
+        demo.linearDamping = 0.1f;
+        EXPECT_EQ(c.material, demo);
         Mesh m = buildClothMesh(c);
         EXPECT_GE(m.positions.size(), 1000u) << n;
         EXPECT_LE(m.positions.size(), 2000u) << n;
@@ -61,10 +65,13 @@ TEST(BuiltinScenes, EachBuildsWithItsPinsAndPlacement) {
         float maxY = -1e9f, minY = 1e9f;
         for (const glm::vec3& p : w) maxY = std::max(maxY, p.y), minY = std::min(minY, p.y);
         EXPECT_NEAR(maxY, 2.0f, 1e-5f) << n;
-        if (n == "drop")
-            EXPECT_NEAR(minY, 2.0f, 1e-5f);  // horizontal
-        else
+        if (n == "drop" || n == "hanging") {
+            EXPECT_NEAR(minY, 2.0f, 1e-5f);  // released horizontal
+        } else if (n == "curtain") {
+            EXPECT_NEAR(maxY - minY, 1.5f * std::sqrt(0.5f), 1e-5f);  // tilted 45 degrees
+        } else {
             for (const glm::vec3& p : w) EXPECT_NEAR(p.z, 0.0f, 1e-6f);  // vertical, XY plane
+        }
     }
 }
 

@@ -1,8 +1,11 @@
-// prep_report: colour counts and load-time costs of the constraint graph and colouring for grids
-// of each pattern (32^2 .. 256^2) and an irregular mesh, stretch only and stretch plus bending.
-// Not a test (no assertions on time); build it in Release and run build/tests/prep_report.
-#include <chrono>
+// prep_report: colour counts and load-time costs for grids of each pattern (32^2 .. 256^2) and
+// irregular meshes, stretch only and stretch plus bending, without and with phantom vertices.
+// Not a test (no assertions on time); build it in Release and run
+//   build/tests/prep_report [--target T] [--method repair|cliques|both] [--max-res N]
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include "prep/batches.h"
 #include "prep/prepare.h"
@@ -12,34 +15,68 @@ using namespace cloth;
 
 namespace {
 
-void report(const char* name, std::uint32_t res, const Mesh& mesh, bool bending) {
+struct Args {
+    std::uint32_t target = 8;
+    std::string method = "both";
+    std::uint32_t maxRes = 256;
+};
+
+void header() {
+    std::printf("%-12s %6s %-8s %7s %7s %6s %5s %8s %8s | %-7s %5s %8s %8s %8s %8s\n", "mesh",
+                "grid", "constr", "dist", "bend", "degen", "cols", "graph_ms", "color_ms", "method",
+                "cols", "phantoms", "cliques", "clq_ms", "phan_ms");
+}
+
+void report(const char* name, const std::string& size, const Mesh& mesh, bool bending,
+            const Args& args) {
     PreparedCloth p = test::constraintsOf(mesh, bending);
     colorAndPack(p);
-    std::printf("%-12s %4u^2 %-15s %8zu %9zu %11llu %6u %5u %9.1f %9.1f\n", name, res,
-                bending ? "stretch+bending" : "stretch", p.distance.size(), p.bending.size(),
-                static_cast<unsigned long long>(p.stats.graphEdges), p.stats.degeneracy,
-                p.colorCount, p.stats.graphMs, p.stats.colorMs);
+    std::printf("%-12s %6s %-8s %7zu %7zu %6u %5u %8.1f %8.1f |", name, size.c_str(),
+                bending ? "str+bend" : "stretch", p.distance.size(), p.bending.size(),
+                p.stats.degeneracy, p.colorCount, p.stats.graphMs, p.stats.colorMs);
+    bool first = true;
+    for (PhantomMethod m : {PhantomMethod::Repair, PhantomMethod::Cliques}) {
+        if (args.method != "both" && args.method != phantomMethodName(m)) continue;
+        PreparedCloth q = test::constraintsOf(mesh, bending);
+        colorAndPack(q, PhantomRequest{args.target, m});
+        if (!first) std::printf("%*s|", 91, "");
+        std::printf(" %-7s %5u %8u %8u %8.1f %8.1f\n", phantomMethodName(m), q.colorCount,
+                    q.stats.phantomVertices, q.stats.cliquesFound, q.stats.cliqueMs,
+                    q.stats.phantomMs);
+        first = false;
+    }
 }
 
 }  // namespace
 
-int main() {
-    std::printf("%-12s %6s %-15s %8s %9s %11s %6s %5s %9s %9s\n", "mesh", "grid", "constraints",
-                "distance", "bending", "graph_edges", "degen", "cols", "graph_ms", "color_ms");
+int main(int argc, char** argv) {
+    Args args;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--target")) args.target = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--method")) args.method = argv[i + 1];
+        if (!std::strcmp(argv[i], "--max-res")) args.maxRes = std::atoi(argv[i + 1]);
+    }
+    std::printf("phantom target: %u colours\n", args.target);
+    header();
     for (GridPattern pattern :
          {GridPattern::Regular, GridPattern::Alternating, GridPattern::Random})
         for (std::uint32_t res : {32u, 64u, 128u, 256u})
             for (bool bending : {false, true}) {
+                if (res > args.maxRes) continue;
                 GridDesc d;
                 d.resX = d.resY = res;
                 d.pattern = pattern;
-                report(gridPatternName(pattern), res, makeGrid(d), bending);
+                report(gridPatternName(pattern), std::to_string(res) + "^2", makeGrid(d), bending,
+                       args);
             }
+    const std::string assets = test::sourceDir() + "/assets/meshes/";
+    for (const char* obj : {"flag.obj", "disc.obj"})
+        for (bool bending : {false, true}) report(obj, "obj", loadObj(assets + obj), bending, args);
     for (bool bending : {false, true})
-        report("irregular", 128, test::irregularMesh(128, 0.05, 1), bending);
-    for (bool bending : {false, true}) report("disc", 48, test::discMesh(48, 48), bending);
+        report("jittered", "128^2", test::irregularMesh(128, 0.05, 1), bending, args);
     // The whole of prepareScene for a curtain pinned along its top edge (tethers included).
     for (std::uint32_t res : {128u, 256u}) {
+        if (res > args.maxRes) continue;
         Scene s;
         s.name = "curtain";
         ClothDesc c;
@@ -49,12 +86,17 @@ int main() {
         c.grid = g;
         c.pins.regions = {"top_edge"};
         s.cloths.push_back(c);
-        const PreparedCloth p = prepareScene(s);
-        std::printf(
-            "prepareScene curtain %u^2: %zu tethers, %u colours, %.1f ms (graph %.1f, "
-            "colour+pack %.1f)\n",
-            res, p.tethers.size(), p.colorCount, p.stats.prepareMs, p.stats.graphMs,
-            p.stats.colorMs);
+        for (bool phantoms : {false, true}) {
+            PrepareOptions o;
+            if (phantoms) o.phantoms = PhantomSetting{PhantomMode::Target, args.target};
+            const PreparedCloth p = prepareScene(s, o);
+            std::printf(
+                "prepareScene curtain %u^2 phantoms %-3s: %zu tethers, %u colours, "
+                "%u phantoms, %.1f ms (graph %.1f, colour+pack %.1f, phantoms %.1f)\n",
+                res, phantoms ? "on" : "off", p.tethers.size(), p.colorCount,
+                p.stats.phantomVertices, p.stats.prepareMs, p.stats.graphMs, p.stats.colorMs,
+                p.stats.phantomMs);
+        }
     }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <initializer_list>
 #include <random>
@@ -35,6 +36,12 @@ inline ::testing::AssertionResult throwsError(const std::function<void()>& f,
         return ::testing::AssertionFailure() << "threw a non-cloth::Error: " << e.what();
     }
     return ::testing::AssertionFailure() << "did not throw";
+}
+
+// The source tree (set by ctest; falls back to the compile-time path).
+inline std::string sourceDir() {
+    const char* env = std::getenv("CLOTH_SOURCE_DIR");
+    return env ? env : CLOTH_TEST_SOURCE_DIR;
 }
 
 // A grid with random diagonals, its interior vertices jittered, and about `removeShare` of its
@@ -100,6 +107,10 @@ inline PreparedCloth constraintsOf(const Mesh& mesh, bool bending) {
     PreparedCloth p;
     for (const glm::vec3& x : mesh.positions) p.positions.emplace_back(x, 1.0f);
     p.originalVertexCount = p.vertexCount();
+    p.velocities.assign(p.vertexCount(), glm::vec4(0.0f));
+    gpu::ClothSegment seg{};
+    seg.vertexEnd = seg.phantomBegin = seg.phantomEnd = p.vertexCount();
+    p.segments.push_back(seg);
     for (const glm::uvec2& e : topo.edges) p.distance.push_back({e.x, e.y, 0.0f, 0.0f});
     if (bending)
         for (const BendingPair& b : topo.bendingPairs)

@@ -355,20 +355,6 @@ TEST(PrepareErrors, BadMaterialAndMotion) {
     EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); }, {"axis"}));
 }
 
-TEST(PrepareErrors, PhantomSettingOverride) {
-    Scene s = sceneOf({anchoredCloth()});
-    s.phantoms = {PhantomMode::Target, 8};
-    EXPECT_TRUE(throwsError([&] { prepareScene(s); }, {"phantoms not implemented"}));
-    // An explicit Off from the caller overrides the scene's setting.
-    PrepareOptions off;
-    off.phantoms = PhantomSetting{PhantomMode::Off, 0};
-    EXPECT_NO_THROW(prepareScene(s, off));
-    s.phantoms = {};
-    PrepareOptions on;
-    on.phantoms = PhantomSetting{PhantomMode::Auto, 0};
-    EXPECT_TRUE(throwsError([&] { prepareScene(s, on); }, {"phantoms not implemented"}));
-}
-
 TEST(PrepareErrors, BadSimSettings) {
     Scene s = sceneOf({anchoredCloth()});
     s.sim.iterations = 0;
