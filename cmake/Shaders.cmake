@@ -10,18 +10,53 @@ file(MAKE_DIRECTORY ${spirv_dir})
 set(spirv_outputs "")
 set(spirv_decls "")
 set(spirv_entries "")
+# Compute shaders get every float operation marked NoContraction (cmake/spirv_exact.py): no
+# FMA fusion or re-association by the driver, as the CPU side builds with -ffp-contract=off, so
+# the GPU solver reproduces the CPU reference bit for bit where the maths is the same.
+option(CLOTH_EXACT_COMPUTE_MATH "Mark all float arithmetic of compute shaders NoContraction" ON)
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+find_program(SPIRV_OPT spirv-opt REQUIRED)
+
 foreach(src ${CLOTH_SHADER_SOURCES})
     get_filename_component(name ${src} NAME)
     string(MAKE_C_IDENTIFIER ${name} ident)
     set(out ${spirv_dir}/${name}.inc)
-    add_custom_command(
-        OUTPUT ${out}
-        COMMAND ${GLSLC} --target-env=vulkan1.2 -O -I ${CMAKE_SOURCE_DIR}/shaders/shared
-                -mfmt=c -MD -MF ${out}.d -o ${out} ${src}
-        DEPENDS ${src}
-        DEPFILE ${out}.d
-        COMMENT "glslc ${name}"
-        VERBATIM)
+    set(exact OFF)
+    if(CLOTH_EXACT_COMPUTE_MATH AND name MATCHES "\\.comp$")
+        set(exact ON)
+    endif()
+    # spirv-opt (glslc -O) folds and re-associates float arithmetic that is not NoContraction:
+    # exact shaders are compiled unoptimised, marked, then optimised (spirv-opt respects it).
+    if(exact)
+        set(opt -O0)
+    else()
+        set(opt -O)
+    endif()
+    set(glslc_args --target-env=vulkan1.2 ${opt} -I ${CMAKE_SOURCE_DIR}/shaders/shared
+                   -MD -MF ${out}.d -MT ${out})
+    if(exact)
+        add_custom_command(
+            OUTPUT ${out}
+            COMMAND ${GLSLC} ${glslc_args} -o ${spirv_dir}/${name}.spv ${src}
+            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/cmake/spirv_exact.py
+                    ${spirv_dir}/${name}.spv ${spirv_dir}/${name}.exact.spv
+            COMMAND ${SPIRV_OPT} -O --target-env=vulkan1.2 ${spirv_dir}/${name}.exact.spv
+                    -o ${spirv_dir}/${name}.opt.spv
+            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/cmake/spirv_exact.py --c-array
+                    ${spirv_dir}/${name}.opt.spv ${out}
+            DEPENDS ${src} ${CMAKE_SOURCE_DIR}/cmake/spirv_exact.py
+            DEPFILE ${out}.d
+            COMMENT "glslc ${name} (exact float operations)"
+            VERBATIM)
+    else()
+        add_custom_command(
+            OUTPUT ${out}
+            COMMAND ${GLSLC} ${glslc_args} -mfmt=c -o ${out} ${src}
+            DEPENDS ${src}
+            DEPFILE ${out}.d
+            COMMENT "glslc ${name}"
+            VERBATIM)
+    endif()
     list(APPEND spirv_outputs ${out})
     string(APPEND spirv_decls "const std::uint32_t k_${ident}[] =\n#include \"${name}.inc\"\n;\n")
     string(APPEND spirv_entries "    {\"${name}\", {k_${ident}, std::size(k_${ident})}},\n")

@@ -7,7 +7,7 @@ PACKAGES=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
   # Vulkan: loader, headers, volk, shader compiler, lavapipe, validation layers, tools
-  libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev
+  libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev spirv-tools
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # libraries
   libsdl2-dev libglm-dev libtinyobjloader-dev libgtest-dev libgmock-dev

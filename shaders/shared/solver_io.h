@@ -31,17 +31,30 @@
 #define BINDING_VERTEX_TRIANGLES 21    // uint[]
 #define BINDING_COUNT 22
 
-// Specialization constants: 0 = workgroup size (every pipeline); 1 = VertexPass stages.
+// Specialization constants. Every pipeline: the workgroup size, and whether an invocation loops
+// over several items (strided by the dispatch size) or takes exactly one. Per kernel: a variant
+// (VERTEX_* stages of vertices.comp, COLOR_* types of colors.comp) and the multiplier use.
 #define SPEC_WORKGROUP_SIZE 0
-#define SPEC_VERTEX_STAGES 1
+#define SPEC_VARIANT 1
+#define SPEC_LAMBDA 2
+#define SPEC_STRIDED 3
 
 CLOTH_NAMESPACE_BEGIN
 
-// What one per-vertex pass does, in this order (a bit mask, SPEC_VERTEX_STAGES).
+// What one per-vertex pass does, in this order (a bit mask, SPEC_VARIANT of vertices.comp).
 const uint VERTEX_VELOCITY = 1u;  // v from the solved and predicted state, linear damping
 const uint VERTEX_PARTIALS = 2u;  // per-workgroup RigidSums of the chunk (needs VELOCITY)
 const uint VERTEX_DAMP = 4u;      // v += k (v_rigid - v) with the segment's RigidMotion
 const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predicted = x
+
+// Constraint types one colors.comp pipeline solves (SPEC_VARIANT): one type per dispatch suits
+// CPU devices, which run both sides of a branch; both types per dispatch suit GPUs.
+const uint COLOR_DISTANCE = 1u;
+const uint COLOR_BENDING = 2u;
+
+// Multipliers (SPEC_LAMBDA): load the previous iteration's, store for the next one.
+const uint LAMBDA_LOAD = 1u;
+const uint LAMBDA_STORE = 2u;
 
 // A workgroup of the per-vertex passes: `count` consecutive vertices from `begin`, all of one
 // cloth segment (its original vertices or its phantoms).
@@ -70,10 +83,10 @@ struct ColorPush {
     uint distanceCount;
     uint bendingBegin;
     uint bendingCount;
-    uint storeLambda;  // 0 on the last iteration: nobody reads the multipliers again
     uint pad0;
     uint pad1;
     uint pad2;
+    uint pad3;
 };
 CLOTH_CHECK_SIZE(ColorPush, 48)
 
@@ -88,7 +101,7 @@ struct AttachPush {
     uint grabMode;
     uint grabVertex;
     uint grabAttachment;
-    uint storeLambda;
+    uint pad3;
     uint pad0;
     uint pad1;
     uint pad2;

@@ -446,6 +446,10 @@ Context::Context(const ContextOptions& options) : instance_(options) {
     f12.pNext = anyRequested(f13, kFeatureHeader) ? &f13 : nullptr;
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     features.features = options.features;
+    VkPhysicalDeviceFeatures supported{};
+    vkGetPhysicalDeviceFeatures(physical_, &supported);
+    features.features.shaderInt64 |= supported.shaderInt64;
+    features_ = features.features;
     features.pNext = &f12;
 
     std::vector<const char*> exts;

@@ -118,8 +118,12 @@ class Context {
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
     const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
+    // Core features enabled on the device: those asked for, plus shaderInt64 wherever the device
+    // has it (the solver's memory accesses on CPU devices use it).
+    const VkPhysicalDeviceFeatures& features() const { return features_; }
     // Timestamps on this queue (0 valid bits: none) and nanoseconds per tick.
     bool timestamps() const { return timestampBits_ > 0; }
+    std::uint32_t timestampValidBits() const { return timestampBits_; }
     double timestampPeriodNs() const { return properties_.limits.timestampPeriod; }
 
     // Validation messages seen so far (0 when validation is off). Tests require 0.
@@ -151,6 +155,7 @@ class Context {
     DeviceInfo info_;
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceMemoryProperties memory_{};
+    VkPhysicalDeviceFeatures features_{};
 };
 
 // Why no Vulkan device can be used at all (no loader, no driver, no device), or nothing when at

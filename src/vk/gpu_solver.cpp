@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <thread>
 
 #include "vk/buffer.h"
 #include "vk/limits.h"
@@ -43,8 +44,33 @@ std::string stageLabel(std::uint32_t bits) {
     return label;
 }
 
-std::uint32_t groupsFor(std::uint64_t items, std::uint32_t wg) {
-    return static_cast<std::uint32_t>((items + wg - 1) / wg);
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+// Items per invocation: 1 unless asked. On lavapipe a loop in a shader runs its body once more
+// with no lane active, which costs more than the invocations it saves (measured with callgrind).
+std::uint32_t chooseItems(const Context&, std::uint32_t requested) {
+    return requested > 0 ? requested : 1u;
+}
+
+bool chooseTogether(const Context& ctx, ColorBatching batching) {
+    if (batching != ColorBatching::Auto) return batching == ColorBatching::BothTypes;
+    return ctx.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+bool chooseWide(const Context& ctx, MemoryAccess access) {
+    bool can = ctx.features().shaderInt64 == VK_TRUE;
+    if (access == MemoryAccess::Wide && !can)
+        throw Error("64-bit memory access asked for, but " + ctx.info().name +
+                    " has no shaderInt64");
+    if (access != MemoryAccess::Auto) return access == MemoryAccess::Wide;
+    return can && ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+// Workgroups a CPU device needs to keep its threads busy (GPUs get one item per invocation).
+std::uint32_t minGroupsFor(std::uint32_t items) {
+    return items > 1 ? 4u * std::max(1u, std::thread::hardware_concurrency()) : 1u;
 }
 
 }  // namespace
@@ -54,6 +80,10 @@ struct GpuSolver::Impl {
     GpuSolverOptions options;
     SimSettings sim;
     std::uint32_t wg = 64;
+    std::uint32_t items = 1;      // most items per invocation
+    std::uint32_t minGroups = 1;  // fewest workgroups per dispatch (when there are enough items)
+    bool together = true;         // both constraint types of a colour in one dispatch
+    bool wide = false;            // 64-bit memory accesses in the shaders
 
     // What the frame plan needs from the prepared data.
     std::uint32_t vertexCount = 0, originalVertexCount = 0, triangleCount = 0;
@@ -80,8 +110,11 @@ struct GpuSolver::Impl {
     double time = 0.0;
     FrameCounters counters;
     std::vector<std::uint32_t> dispatchStages;  // stage bits of each dispatch of the last frame
-    std::vector<StageTime> lastTimes;
+    std::vector<StageTime> lastGroups;          // by dispatch group
+    std::vector<double> lastStages = std::vector<double>(kStageCount, 0.0);
     bool timesPending = false;
+    bool timeThisFrame = false;
+    std::uint64_t frameIndex = 0;
 
     // Recording state.
     VkCommandBuffer cb = VK_NULL_HANDLE;
@@ -89,8 +122,14 @@ struct GpuSolver::Impl {
     bool needBarrier = false;
 
     Impl(const PreparedCloth& p, const GpuSolverOptions& o);
-    bool timestamps() const { return options.timestamps && ctx->timestamps(); }
+    bool timestamps() const { return options.timestampInterval > 0 && ctx->timestamps(); }
 
+    std::uint32_t groupsFor(std::uint64_t n) const;
+    detail::Spec spec(std::uint32_t variant = 0, std::uint32_t lambda = 0) const {
+        return {variant, lambda, items > 1};
+    }
+    void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda);
+    void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda);
     void recordFrame();
     void recordSubstep(int substep, float dt, float tEnd);
     void vertexPass(std::uint32_t stages, float dt);
@@ -125,6 +164,13 @@ void checkWorkgroupSize(const Context& ctx, std::uint32_t wg) {
             " storage buffers per shader; the solver needs " + std::to_string(BINDING_COUNT));
 }
 
+// Vertices per invocation of the per-vertex passes: up to `items`, keeping `minGroups` chunks.
+std::uint32_t vertexItems(const PreparedCloth& p, std::uint32_t wg, std::uint32_t items,
+                          std::uint32_t minGroups) {
+    std::uint64_t perGroup = ceilDiv(p.positions.size(), std::uint64_t(minGroups));
+    return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(perGroup / wg, 1, items));
+}
+
 // Validates `p` against the device before anything is allocated, and returns the context.
 std::shared_ptr<Context> checkedContext(const PreparedCloth& p, const GpuSolverOptions& o) {
     auto ctx = contextFor(o);
@@ -140,10 +186,15 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
       options(o),
       sim(p.sim),
       wg(o.workgroupSize),
-      chunks(detail::buildChunks(p, o.workgroupSize)),
+      items(chooseItems(*ctx, o.itemsPerInvocation)),
+      minGroups(minGroupsFor(items)),
+      together(chooseTogether(*ctx, o.colorBatching)),
+      wide(chooseWide(*ctx, o.memoryAccess)),
+      chunks(detail::buildChunks(
+          p, o.workgroupSize * vertexItems(p, o.workgroupSize, items, minGroups))),
       once(*ctx, "solver transfers"),
       buffers(detail::createBuffers(*ctx, p, chunks, once)),
-      pipelines(*ctx, buffers, o.workgroupSize),
+      pipelines(*ctx, buffers, o.workgroupSize, wide),
       readback(stagingBuffer(*ctx, std::max<std::size_t>(16, 16 * p.positions.size()),
                              "solver read-back")) {
     options.context.reset();  // the Impl's own `ctx` keeps it alive
@@ -199,6 +250,14 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
 
 // ---- recording ----------------------------------------------------------------------------------
 
+// Workgroups for n items: one item per invocation, fewer invocations (up to `items` each) on CPU
+// devices while at least `minGroups` workgroups remain.
+std::uint32_t GpuSolver::Impl::groupsFor(std::uint64_t n) const {
+    std::uint64_t one = ceilDiv(n, wg);
+    std::uint64_t packed = ceilDiv(n, std::uint64_t(wg) * items);
+    return static_cast<std::uint32_t>(std::min(one, std::max<std::uint64_t>(packed, minGroups)));
+}
+
 void GpuSolver::Impl::barrier() {
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -222,7 +281,7 @@ void GpuSolver::Impl::dispatch(VkPipeline pipeline, const Push& push, std::uint3
     vkCmdDispatch(cb, groups, 1, 1);
     ++counters.dispatches;
     dispatchStages.push_back(stages);
-    if (queries) {
+    if (timeThisFrame) {
         CLOTH_ASSERT(dispatchStages.size() < queryCapacity);
         vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(),
                             static_cast<std::uint32_t>(dispatchStages.size()));
@@ -235,7 +294,7 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
     push.gravity = glm::vec4(sim.gravity, 0.0f);
     push.dt = dt;
     push.invDt = 1.0f / dt;
-    dispatch(pipelines.get(Kernel::Vertices, stages), push,
+    dispatch(pipelines.get(Kernel::Vertices, spec(stages)), push,
              static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
     if (stages & gpu::VERTEX_PARTIALS) {
         gpu::CountPush count{segmentCount};
@@ -243,8 +302,52 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
     }
 }
 
+void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda) {
+    for (std::uint32_t c = 0; c < colorCount; ++c) {
+        gpu::ColorPush push{};
+        push.solve = sp;
+        push.distanceBegin = distanceOffsets[c];
+        push.distanceCount = distanceOffsets[c + 1] - distanceOffsets[c];
+        push.bendingBegin = bendingOffsets[c];
+        push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
+        const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
+        if (together && push.distanceCount && push.bendingCount) {
+            dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push,
+                     groupsFor(push.distanceCount + push.bendingCount), kDistance | kBending);
+            continue;
+        }
+        if (push.distanceCount)
+            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
+                     groupsFor(push.distanceCount), kDistance);
+        if (push.bendingCount)
+            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
+                     groupsFor(push.bendingCount), kBending);
+    }
+}
+
+void GpuSolver::Impl::recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda) {
+    gpu::AttachPush att{};
+    att.solve = sp;
+    att.count = attachmentCount;
+    std::uint32_t n = attachmentCount;
+    if (grab) {
+        att.grabTarget = glm::vec4(grab->target, 0.0f);
+        att.grabVertex = grab->vertex;
+        auto it = std::find(attachmentVertices.begin(), attachmentVertices.end(), grab->vertex);
+        if (it != attachmentVertices.end()) {
+            att.grabMode = gpu::GRAB_WITH_ATTACHMENT;
+            att.grabAttachment = static_cast<std::uint32_t>(it - attachmentVertices.begin());
+        } else {
+            att.grabMode = gpu::GRAB_ALONE;
+            ++n;
+        }
+    }
+    if (n)
+        dispatch(pipelines.get(Kernel::Attach, spec(0, lambda)), att, groupsFor(n), kAttachments);
+}
+
 void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
-    const bool fuse = options.fuse;
+    const bool fuse = options.fuseStages;
     const bool last = substep + 1 == sim.substeps;
     if (substep == 0 || !fuse) vertexPass(gpu::VERTEX_PREDICT, dt);
 
@@ -254,54 +357,18 @@ void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
     sp.time = tEnd;
     for (int it = 0; it < sim.iterations; ++it) {
         sp.firstIteration = it == 0 ? 1u : 0u;
-        const std::uint32_t store = it + 1 < sim.iterations ? 1u : 0u;
-        for (std::uint32_t c = 0; c < colorCount; ++c) {
-            gpu::ColorPush push{};
-            push.solve = sp;
-            push.distanceBegin = distanceOffsets[c];
-            push.distanceCount = distanceOffsets[c + 1] - distanceOffsets[c];
-            push.bendingBegin = bendingOffsets[c];
-            push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
-            push.storeLambda = store;
-            VkPipeline colors = pipelines.get(Kernel::Colors);
-            if (fuse) {
-                std::uint32_t stages =
-                    (push.distanceCount ? kDistance : 0u) | (push.bendingCount ? kBending : 0u);
-                dispatch(colors, push, groupsFor(push.distanceCount + push.bendingCount, wg),
-                         stages);
-            } else {
-                gpu::ColorPush d = push, b = push;
-                d.bendingCount = 0;
-                b.distanceCount = 0;
-                dispatch(colors, d, groupsFor(d.distanceCount, wg), kDistance);
-                dispatch(colors, b, groupsFor(b.bendingCount, wg), kBending);
-            }
-        }
-        gpu::AttachPush att{};
-        att.solve = sp;
-        att.count = attachmentCount;
-        att.storeLambda = store;
-        std::uint32_t items = attachmentCount;
-        if (grab) {
-            att.grabTarget = glm::vec4(grab->target, 0.0f);
-            att.grabVertex = grab->vertex;
-            auto it2 =
-                std::find(attachmentVertices.begin(), attachmentVertices.end(), grab->vertex);
-            if (it2 != attachmentVertices.end()) {
-                att.grabMode = gpu::GRAB_WITH_ATTACHMENT;
-                att.grabAttachment = static_cast<std::uint32_t>(it2 - attachmentVertices.begin());
-            } else {
-                att.grabMode = gpu::GRAB_ALONE;
-                ++items;
-            }
-        }
-        if (items) dispatch(pipelines.get(Kernel::Attach), att, groupsFor(items, wg), kAttachments);
+        // Multipliers: none kept with one iteration; otherwise carried between iterations.
+        const std::uint32_t lambda =
+            (it > 0 ? gpu::LAMBDA_LOAD : 0u) | (it + 1 < sim.iterations ? gpu::LAMBDA_STORE : 0u);
+        recordColors(sp, lambda);
+        recordAttachments(sp, lambda);
         gpu::CountPush tethers{tetherCount};
         if (tetherCount)
-            dispatch(pipelines.get(Kernel::Tethers), tethers, groupsFor(tetherCount, wg), kTethers);
+            dispatch(pipelines.get(Kernel::Tethers, spec()), tethers, groupsFor(tetherCount),
+                     kTethers);
         gpu::CountPush groups{phantomGroupCount};
         if (phantomGroupCount)
-            dispatch(pipelines.get(Kernel::Phantoms), groups, groupsFor(phantomGroupCount, wg),
+            dispatch(pipelines.get(Kernel::Phantoms, spec()), groups, groupsFor(phantomGroupCount),
                      kPhantoms);
     }
 
@@ -328,7 +395,9 @@ void GpuSolver::Impl::recordFrame() {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(cb, &begin));
-    if (queries) vkCmdResetQueryPool(cb, queries.get(), 0, queryCapacity);
+    timeThisFrame = queries && frameIndex % options.timestampInterval == 0;
+    ++frameIndex;
+    if (timeThisFrame) vkCmdResetQueryPool(cb, queries.get(), 0, queryCapacity);
 
     // Earlier work on the queue (uploads, read-backs, a renderer reading the positions) before
     // this frame's shaders read or write the buffers.
@@ -341,7 +410,8 @@ void GpuSolver::Impl::recordFrame() {
     VkDescriptorSet set = pipelines.set();
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &set, 0,
                             nullptr);
-    if (queries) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
+    if (timeThisFrame)
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
     needBarrier = false;
 
     // Times as the CPU reference computes them (double accumulation, float per substep).
@@ -350,7 +420,8 @@ void GpuSolver::Impl::recordFrame() {
         recordSubstep(s, dt, static_cast<float>(time + static_cast<double>(dt) * (s + 1)));
     time += static_cast<double>(dt) * sim.substeps;
     gpu::CountPush normals{originalVertexCount};
-    dispatch(pipelines.get(Kernel::Normals), normals, groupsFor(originalVertexCount, wg), kNormals);
+    dispatch(pipelines.get(Kernel::Normals, spec()), normals, groupsFor(originalVertexCount),
+             kNormals);
     VK_CHECK(vkEndCommandBuffer(cb));
     cb = VK_NULL_HANDLE;
 }
@@ -363,7 +434,7 @@ void GpuSolver::Impl::submit() {
     info.pCommandBuffers = &frameCmd;
     VK_CHECK(vkQueueSubmit(ctx->queue(), 1, &info, frameFence.get()));
     inFlight = true;
-    timesPending = static_cast<bool>(queries);
+    timesPending = timeThisFrame;
 }
 
 void GpuSolver::Impl::wait() {
@@ -384,24 +455,27 @@ void GpuSolver::Impl::collectTimes() {
                                    ticks.data(), sizeof(std::uint64_t),
                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     const double msPerTick = ctx->timestampPeriodNs() * 1e-6;
-    lastTimes.clear();
+    const std::uint32_t bits = ctx->timestampValidBits();
+    const std::uint64_t valid = bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
     std::vector<std::uint32_t> order;  // distinct stage masks, in first-seen order
     std::vector<double> ms;
+    std::fill(lastStages.begin(), lastStages.end(), 0.0);
     for (std::uint32_t i = 0; i + 1 < n; ++i) {
-        auto it = std::find(order.begin(), order.end(), dispatchStages[i]);
-        std::size_t k = static_cast<std::size_t>(it - order.begin());
+        const std::uint32_t mask = dispatchStages[i];
+        const double t = static_cast<double>((ticks[i + 1] - ticks[i]) & valid) * msPerTick;
+        auto it = std::find(order.begin(), order.end(), mask);
         if (it == order.end()) {
-            order.push_back(dispatchStages[i]);
+            order.push_back(mask);
             ms.push_back(0.0);
+            it = order.end() - 1;
         }
-        ms[k] += static_cast<double>(ticks[i + 1] - ticks[i]) * msPerTick;
+        ms[static_cast<std::size_t>(it - order.begin())] += t;
+        for (int stage = 0; stage < kStageCount; ++stage)
+            if (mask & (1u << stage)) lastStages[stage] += t / std::popcount(mask);
     }
-    // Single stages in kStageNames order first, then fused groups in frame order.
-    for (int s = 0; s < kStageCount; ++s)
-        for (std::size_t k = 0; k < order.size(); ++k)
-            if (order[k] == (1u << s)) lastTimes.push_back({kStageNames[s], ms[k]});
+    lastGroups.clear();
     for (std::size_t k = 0; k < order.size(); ++k)
-        if (!std::has_single_bit(order[k])) lastTimes.push_back({stageLabel(order[k]), ms[k]});
+        lastGroups.push_back({stageLabel(order[k]), ms[k]});
 }
 
 void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out) {
@@ -476,7 +550,14 @@ void GpuSolver::readNormals(std::vector<glm::vec4>& out) {
 
 std::vector<StageTime> GpuSolver::stageTimes() const {
     impl_->wait();
-    return impl_->lastTimes;
+    std::vector<StageTime> out;
+    for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], impl_->lastStages[i]});
+    return out;
+}
+
+std::vector<StageTime> GpuSolver::dispatchGroupTimes() const {
+    impl_->wait();
+    return impl_->lastGroups;
 }
 
 void GpuSolver::setGrab(std::optional<Grab> grab) {

@@ -14,14 +14,32 @@
 
 namespace cloth::vk {
 
+// How a colour's constraints are dispatched: both types in one dispatch (fewer dispatches, for
+// GPUs) or one dispatch per type (CPU devices such as lavapipe run both sides of every branch).
+enum class ColorBatching { Auto, BothTypes, PerType };
+
+// How shaders move vertex state and constraints: as vec4/structs, or as 64-bit words, which
+// halves the cost of memory access on CPU devices (see shaders/solver/buffers.glsl). Auto: wide
+// on CPU devices that have shaderInt64, plain elsewhere.
+enum class MemoryAccess { Auto, Plain, Wide };
+
 struct GpuSolverOptions {
     // Device and queue to run on; when null the solver creates its own from contextOptions.
     // The renderer passes its context here so that both share the device, queue and buffers.
     std::shared_ptr<Context> context;
     ContextOptions contextOptions;
     std::uint32_t workgroupSize = 64;  // a power of two, up to the device's limit
-    bool fuse = true;        // one dispatch per colour (both types), fused per-vertex passes
-    bool timestamps = true;  // per-stage GPU times (when the queue supports timestamps)
+    // Most items (constraints, vertices) one invocation handles in a dispatch, looping with the
+    // dispatch size as stride; 0 = automatic (1). Enough workgroups to keep every core of a CPU
+    // device busy are launched either way.
+    std::uint32_t itemsPerInvocation = 0;
+    bool fuseStages = true;  // velocity + damping + next prediction in one per-vertex pass
+    ColorBatching colorBatching = ColorBatching::Auto;
+    MemoryAccess memoryAccess = MemoryAccess::Auto;
+    // Per-stage GPU times from timestamp queries (when the queue supports them), taken every
+    // timestampInterval-th frame (0 = never, 1 = every frame). Off by default: on lavapipe each
+    // timestamp costs about 0.1 ms, as much as a small dispatch.
+    std::uint32_t timestampInterval = 0;
     // Wait for the GPU at the end of stepFrame(). When false, stepFrame() returns after the
     // submission and the next stepFrame() or read waits (lets the CPU run ahead, e.g. to render).
     bool synchronous = true;
@@ -70,10 +88,14 @@ class GpuSolver : public Solver {
     void readVelocities(std::vector<glm::vec4>& out) override;
     void readNormals(std::vector<glm::vec4>& out) override;
 
-    // GPU milliseconds of the last frame per stage, from timestamp queries. With fuse on, fused
-    // dispatches are reported under joined names ("distance+bending", "velocities+predict").
-    // Empty when the queue has no timestamps or they are off.
+    // GPU milliseconds per stage of the last timed frame, in kStageNames order. A dispatch that
+    // runs several stages (see dispatchGroupTimes) is shared evenly between them: for exact
+    // per-stage figures use ColorBatching::PerType and fuseStages = false. All zero when the queue
+    // has no timestamps or they are off.
     std::vector<StageTime> stageTimes() const override;
+    // The same frame by dispatch group, as run: fused groups under joined names
+    // ("distance+bending", "predict+velocities"), single stages by their own name.
+    std::vector<StageTime> dispatchGroupTimes() const;
 
     void setGrab(std::optional<Grab> grab) override;
 
@@ -82,6 +104,9 @@ class GpuSolver : public Solver {
     SharedBuffers sharedBuffers() const;
     FrameCounters counters() const;
     std::uint32_t workgroupSize() const;
+    std::uint32_t itemsPerInvocation() const;
+    bool colorTypesTogether() const;
+    bool wideMemoryAccess() const;
     // Waits for the last submitted frame (no-op when none is in flight).
     void sync();
     // For a reader on the same queue: makes this solver's compute writes visible to `dstStage`.

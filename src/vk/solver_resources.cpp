@@ -8,15 +8,17 @@ namespace cloth::vk::detail {
 
 namespace {
 
-const char* kBufferNames[BINDING_COUNT] = {
-    "positions",       "predicted positions", "velocities",
-    "normals",         "distance",           "bending",
-    "lambda distance", "lambda bending",     "attachments",
-    "motions",         "lambda attachments", "tethers",
-    "phantom groups",  "phantom members",    "segments",
-    "vertex chunks",   "segment chunks",     "rigid partial sums",
-    "rigid motions",   "triangles",          "vertex tri offsets",
-    "vertex triangles"};
+const char* kBufferNames[BINDING_COUNT] = {"positions",          "predicted positions",
+                                           "velocities",         "normals",
+                                           "distance",           "bending",
+                                           "lambda distance",    "lambda bending",
+                                           "attachments",        "motions",
+                                           "lambda attachments", "tethers",
+                                           "phantom groups",     "phantom members",
+                                           "segments",           "vertex chunks",
+                                           "segment chunks",     "rigid partial sums",
+                                           "rigid motions",      "triangles",
+                                           "vertex tri offsets", "vertex triangles"};
 
 template <typename T>
 std::size_t bytesOf(const std::vector<T>& v) {
@@ -114,8 +116,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
 namespace {
 
 Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout, const char* shader,
-                                   std::uint32_t wg, std::uint32_t stages,
-                                   const std::string& name) {
+                                   std::uint32_t wg, Spec spec, const std::string& name) {
     auto code = shaders::spirv(shader);
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);
@@ -124,17 +125,20 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout, 
     VK_CHECK(vkCreateShaderModule(ctx.device(), &moduleInfo, nullptr, &module));
     Unique<VkShaderModule> owned(ctx.device(), module);
 
-    const std::uint32_t values[2] = {wg, stages};
-    const VkSpecializationMapEntry entries[2] = {{SPEC_WORKGROUP_SIZE, 0, 4},
-                                                 {SPEC_VERTEX_STAGES, 4, 4}};
-    VkSpecializationInfo spec{2, entries, sizeof values, values};
+    const std::uint32_t values[4] = {wg, spec.variant, spec.lambda,
+                                     spec.strided ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry entries[4] = {{SPEC_WORKGROUP_SIZE, 0, 4},
+                                                 {SPEC_VARIANT, 4, 4},
+                                                 {SPEC_LAMBDA, 8, 4},
+                                                 {SPEC_STRIDED, 12, 4}};
+    VkSpecializationInfo specInfo{4, entries, sizeof values, values};
 
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
-    info.stage.pSpecializationInfo = &spec;
+    info.stage.pSpecializationInfo = &specInfo;
     info.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VK_CHECK(vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
@@ -144,8 +148,9 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout, 
 
 }  // namespace
 
-SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg)
-    : ctx_(&ctx), workgroupSize_(wg) {
+SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg,
+                                 bool wide)
+    : ctx_(&ctx), workgroupSize_(wg), wide_(wide) {
     VkDevice dev = ctx.device();
 
     std::array<VkDescriptorSetLayoutBinding, BINDING_COUNT> bindings{};
@@ -201,19 +206,21 @@ SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffer
     ctx.name(layout, "solver pipeline layout");
 }
 
-VkPipeline SolverPipelines::get(Kernel kernel, std::uint32_t stages) {
-    static const char* const kShaders[] = {"colors.comp",   "attach.comp", "tethers.comp",
-                                           "phantoms.comp", "rigid.comp",  "normals.comp",
-                                           "vertices.comp"};
-    auto key = std::make_pair(kernel, stages);
+VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
+    static const char* const kShaders[] = {"colors", "attach",  "tethers", "phantoms",
+                                           "rigid",  "normals", "vertices"};
+    auto key = std::make_pair(kernel, spec);
     auto it = pipelines_.find(key);
     if (it == pipelines_.end()) {
-        const char* shader = kShaders[static_cast<int>(kernel)];
-        std::string name = std::string("solver ") + shader;
-        if (kernel == Kernel::Vertices) name += " stages " + std::to_string(stages);
+        std::string file =
+            std::string(kShaders[static_cast<int>(kernel)]) + (wide_ ? "_wide.comp" : ".comp");
+        const char* shader = file.c_str();
+        std::string name = std::string("solver ") + shader + " variant " +
+                           std::to_string(spec.variant) + " lambda " + std::to_string(spec.lambda) +
+                           (spec.strided ? " strided" : "");
         it = pipelines_
-                 .emplace(key, computePipeline(*ctx_, layout_.get(), shader, workgroupSize_, stages,
-                                               name))
+                 .emplace(key,
+                          computePipeline(*ctx_, layout_.get(), shader, workgroupSize_, spec, name))
                  .first;
     }
     return it->second.get();

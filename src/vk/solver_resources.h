@@ -32,24 +32,34 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
 
 enum class Kernel { Colors, Attach, Tethers, Phantoms, Rigid, Normals, Vertices };
 
+// Specialization constants of a pipeline besides the workgroup size (see solver_io.h).
+struct Spec {
+    std::uint32_t variant = 0;  // VERTEX_* stages or COLOR_* types
+    std::uint32_t lambda = 0;   // LAMBDA_* flags
+    bool strided = false;       // several items per invocation
+    auto operator<=>(const Spec&) const = default;
+};
+
 // Descriptor set, layout and compute pipelines; pipelines are compiled on first use.
 class SolverPipelines {
   public:
-    SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t workgroupSize);
+    // `wide`: the *_wide.comp variants (64-bit memory accesses; needs shaderInt64).
+    SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t workgroupSize,
+                    bool wide);
 
     VkDescriptorSet set() const { return set_; }
     VkPipelineLayout layout() const { return layout_.get(); }
-    // `stages`: the VERTEX_* mask, for Kernel::Vertices only.
-    VkPipeline get(Kernel kernel, std::uint32_t stages = 0);
+    VkPipeline get(Kernel kernel, Spec spec = {});
 
   private:
     const Context* ctx_;
     std::uint32_t workgroupSize_;
+    bool wide_;
     Unique<VkDescriptorSetLayout> setLayout_;
     Unique<VkDescriptorPool> pool_;
     VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with the pool
     Unique<VkPipelineLayout> layout_;
-    std::map<std::pair<Kernel, std::uint32_t>, Unique<VkPipeline>> pipelines_;
+    std::map<std::pair<Kernel, Spec>, Unique<VkPipeline>> pipelines_;
 };
 
 }  // namespace cloth::vk::detail

@@ -27,7 +27,9 @@ class GpuTest : public ::testing::Test {
     }
     void TearDown() override {
         ctx_.reset();  // every holder must be gone by now: destruction messages count too
-        if (log_) EXPECT_EQ(log_->count.load(), 0u) << "Vulkan validation messages (printed above)";
+        if (log_) {
+            EXPECT_EQ(log_->count.load(), 0u) << "Vulkan validation messages (printed above)";
+        }
     }
     vk::ContextOptions options() const {
         vk::ContextOptions o;

@@ -2,13 +2,16 @@
 // the documented stages, on hand-built scenes covering pins, attachments on moving targets,
 // tethers, both dampings, several cloths, PBD, several iterations, phantoms and the grab;
 // normals against a brute-force computation.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "core/scene.h"
+#include "cpu/cpu_solver.h"
 #include "gpu_test.h"
 #include "hand_scenes.h"
+#include "prep/prepare.h"
 #include "reference.h"
-#include "cpu/cpu_solver.h"
 #include "vk/gpu_solver.h"
 
 using namespace cloth;
@@ -38,12 +41,9 @@ class GpuSolverTest : public GpuTest {
   protected:
     // Runs `frames` frames on the GPU and the serial reference; positions must agree to `tol`
     // metres, velocities to `tol * 60 * substeps`.
-    void expectMatches(const PreparedCloth& p, int frames, float tol, std::uint32_t wg = 64,
-                       bool fuse = true, std::optional<Grab> grab = std::nullopt) {
-        vk::GpuSolverOptions o;
+    void expectMatches(const PreparedCloth& p, int frames, float tol, vk::GpuSolverOptions o = {},
+                       std::optional<Grab> grab = std::nullopt, bool mustMove = true) {
         o.context = ctx_;
-        o.workgroupSize = wg;
-        o.fuse = fuse;
         vk::GpuSolver gpu(p, o);
         test::SerialReference ref(p);
         auto cpu = makeCpuSolver(p, 2);
@@ -68,7 +68,9 @@ class GpuSolverTest : public GpuTest {
         EXPECT_LE(compare(v, ref.velocities()).maxAbs, velTol) << "velocities";
         EXPECT_LE(compare(v, cv).maxAbs, velTol) << "velocities (CPU)";
         // The scene moved: a solver that did nothing would not pass.
-        EXPECT_GT(compare(x, p.positions).maxAbs, 100.0f * tol) << "nothing moved";
+        if (mustMove) {
+            EXPECT_GT(compare(x, p.positions).maxAbs, 100.0f * tol) << "nothing moved";
+        }
         EXPECT_NEAR(gpu.simTime(), frames / 60.0, 1e-6);
         std::printf("max deviation %.3g m after %d frames\n", d.maxAbs, frames);
     }
@@ -150,25 +152,47 @@ TEST_F(GpuSolverTest, GrabAloneAndOnAnAttachedVertex) {
     g.attachTopCorners = true;
     s.cloths.push_back(g);
     PreparedCloth p = test::buildHandScene(s);
-    expectMatches(p, 20, 2e-5f, 64, true, Grab{24, {0.3f, -0.2f, 0.4f}});
-    expectMatches(p, 20, 2e-5f, 64, true, Grab{p.attachments[1].vertex, {1.2f, 0.1f, 0.0f}});
+    expectMatches(p, 20, 2e-5f, {}, Grab{24, {0.3f, -0.2f, 0.4f}});
+    expectMatches(p, 20, 2e-5f, {}, Grab{p.attachments[1].vertex, {1.2f, 0.1f, 0.0f}});
 }
 
-TEST_F(GpuSolverTest, EveryWorkgroupSizeAndTheUnfusedPlanAgree) {
+TEST_F(GpuSolverTest, EveryWorkgroupSizeBatchingAndPlanAgree) {
     HandScene s;
     HandGrid g;
     g.n = 12;
     g.attachTopCorners = true;
     g.tethers = true;
     g.rigidDamping = 0.1f;
+    g.phantomCopies = 2;
     s.cloths.push_back(g);
     s.sim.substeps = 5;
+    s.sim.iterations = 2;
     PreparedCloth p = test::buildHandScene(s);
+    vk::GpuSolverOptions o;
     for (std::uint32_t wg : {32u, 128u, 512u}) {
         SCOPED_TRACE("workgroup size " + std::to_string(wg));
-        expectMatches(p, 10, 2e-5f, wg);
+        o.workgroupSize = wg;
+        expectMatches(p, 10, 2e-5f, o);
     }
-    expectMatches(p, 10, 2e-5f, 64, false);
+    o.workgroupSize = 32;
+    for (std::uint32_t items : {1u, 3u, 16u}) {
+        for (auto batching : {vk::ColorBatching::BothTypes, vk::ColorBatching::PerType}) {
+            SCOPED_TRACE("items " + std::to_string(items) + ", batching " +
+                         std::to_string(static_cast<int>(batching)));
+            o.itemsPerInvocation = items;
+            o.colorBatching = batching;
+            expectMatches(p, 10, 2e-5f, o);
+        }
+    }
+    o.itemsPerInvocation = 0;
+    for (auto access : {vk::MemoryAccess::Plain, vk::MemoryAccess::Wide}) {
+        if (access == vk::MemoryAccess::Wide && !ctx_->features().shaderInt64) continue;
+        SCOPED_TRACE("memory access " + std::to_string(static_cast<int>(access)));
+        o.memoryAccess = access;
+        expectMatches(p, 10, 2e-5f, o);
+    }
+    o.fuseStages = false;
+    expectMatches(p, 10, 2e-5f, o);
 }
 
 TEST_F(GpuSolverTest, NormalsMatchABruteForceSum) {
@@ -207,8 +231,17 @@ TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
     s.cloths.push_back(g);
     s.sim.substeps = 4;
     PreparedCloth p = test::buildHandScene(s);
+    std::uint32_t mixed = 0, single = 0;  // colours holding both types / one type
+    for (std::uint32_t c = 0; c < p.colorCount; ++c) {
+        bool d = p.distanceColorOffsets[c + 1] > p.distanceColorOffsets[c];
+        bool b = p.bendingColorOffsets[c + 1] > p.bendingColorOffsets[c];
+        (d && b ? mixed : single) += 1;
+    }
+    ASSERT_GT(mixed, 0u);
     vk::GpuSolverOptions o;
     o.context = ctx_;
+    o.timestampInterval = 1;
+    o.colorBatching = vk::ColorBatching::BothTypes;
     vk::GpuSolver gpu(p, o);
     gpu.stepFrame();
     // Fused plan: predict once; per substep one dispatch per colour, attachments, tethers and
@@ -217,30 +250,52 @@ TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
     auto c = gpu.counters();
     EXPECT_EQ(c.dispatches, 1 + 4 * perSubstep + 1);
     EXPECT_EQ(c.barriers, c.dispatches);  // the frame's first barrier, then one between each pair
-    auto times = gpu.stageTimes();
+    auto names = [](const std::vector<StageTime>& times) {
+        std::vector<std::string> out;
+        for (const auto& t : times) out.push_back(t.name);
+        return out;
+    };
+    std::vector<std::string> all(kStageNames, kStageNames + kStageCount);
+    EXPECT_EQ(names(gpu.stageTimes()), all);  // always every stage, in order
     if (ctx_->timestamps()) {
-        ASSERT_FALSE(times.empty());
-        double total = 0.0;
-        for (const auto& t : times) {
+        double stages = 0.0, groups = 0.0;
+        for (const auto& t : gpu.stageTimes()) {
             EXPECT_GE(t.ms, 0.0) << t.name;
-            total += t.ms;
+            stages += t.ms;
         }
-        EXPECT_GT(total, 0.0);
-        bool fused = false;
-        for (const auto& t : times) fused = fused || t.name == "distance+bending";
-        EXPECT_TRUE(fused);
-        for (const auto& t : times) std::printf("%s %.3f\n", t.name.c_str(), t.ms);
+        for (const auto& t : gpu.dispatchGroupTimes()) groups += t.ms;
+        EXPECT_GT(stages, 0.0);
+        EXPECT_NEAR(stages, groups, 1e-9 * groups + 1e-12);  // fused groups are split, not lost
+        auto g = names(gpu.dispatchGroupTimes());
+        EXPECT_NE(std::find(g.begin(), g.end(), "distance+bending"), g.end());
+        EXPECT_NE(std::find(g.begin(), g.end(), "predict+velocities"), g.end());
     }
-    o.fuse = false;
+    // One dispatch per type and no fused stages: every stage is timed on its own.
+    o.colorBatching = vk::ColorBatching::PerType;
+    o.fuseStages = false;
     vk::GpuSolver split(p, o);
     split.stepFrame();
-    std::vector<std::string> names;
-    for (const auto& t : split.stageTimes()) names.push_back(t.name);
+    perSubstep = 2 * mixed + single + 4;
+    EXPECT_EQ(split.counters().dispatches, 4 * perSubstep + 1);
     if (ctx_->timestamps()) {
         std::vector<std::string> want = {"predict", "distance",   "bending", "attachments",
                                          "tethers", "velocities", "normals"};
-        EXPECT_EQ(names, want);
+        EXPECT_EQ(names(split.dispatchGroupTimes()), want);
+        for (const auto& t : split.stageTimes()) {
+            if (t.name == "phantoms" || t.name == "damping") {
+                EXPECT_EQ(t.ms, 0.0) << t.name;
+            }
+        }
     }
+    // Timestamps every other frame: the times of the last timed frame stay.
+    o.timestampInterval = 2;
+    vk::GpuSolver sampled(p, o);
+    sampled.stepFrame();
+    auto first = sampled.dispatchGroupTimes();
+    sampled.stepFrame();
+    auto second = sampled.dispatchGroupTimes();
+    ASSERT_EQ(first.size(), second.size());
+    for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].ms, second[i].ms);
 }
 
 TEST_F(GpuSolverTest, AsynchronousFramesGiveTheSameResult) {
@@ -291,4 +346,16 @@ TEST_F(GpuSolverTest, RefusesBadWorkgroupSizesAndGrabs) {
     o.workgroupSize = 64;
     vk::GpuSolver gpu(p, o);
     EXPECT_THROW(gpu.setGrab(Grab{100000, {}}), Error);
+}
+
+// The built-in scenes as prepareScene() builds them (at a lower resolution, for test time).
+TEST_F(GpuSolverTest, BuiltinScenesMatchTheCpuReference) {
+    for (const std::string& name : builtinSceneNames()) {
+        SCOPED_TRACE(name);
+        Scene scene = builtinScene(name);
+        for (auto& cloth : scene.cloths)
+            if (cloth.grid) cloth.grid->resX = cloth.grid->resY = 10;
+        // hanging and curtain barely move from their rest state in 20 frames.
+        expectMatches(prepareScene(scene), 20, 2e-5f, {}, std::nullopt, false);
+    }
 }

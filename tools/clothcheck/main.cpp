@@ -1,0 +1,193 @@
+// clothcheck: runs a scene on the CPU reference and the Vulkan solver from the same prepared
+// data and prints, per frame, how far apart matching vertices are.
+//
+//   clothcheck --scene NAME|FILE --frames N [--tolerance T] [--phantoms off|auto|N]
+//              [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]
+//
+// Exit status: 0 when the largest relative distance stays within the tolerance (and, with
+// --validate, no validation message appeared); 1 when not; 2 for bad input; 77 when no Vulkan
+// device exists at all and --skip-without-device was given (never when CI is set).
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+#include "core/scene.h"
+#include "cpu/cpu_solver.h"
+#include "deviation.h"
+#include "prep/prepare.h"
+#include "vk/gpu_solver.h"
+
+namespace {
+
+using namespace cloth;
+
+struct Args {
+    std::string scene;
+    int frames = 120;
+    double tolerance = 1e-4;
+    std::optional<PhantomSetting> phantoms;
+    std::optional<std::uint32_t> device;
+    bool validate = false;
+    std::uint32_t workgroupSize = 64;
+    int threads = 0;
+    int every = 1;
+    bool skipWithoutDevice = false;
+};
+
+const char* kUsage =
+    "usage: clothcheck --scene NAME|FILE [--frames N] [--tolerance T] [--phantoms off|auto|N]\n"
+    "                  [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]\n"
+    "                  [--skip-without-device]\n"
+    "Runs the scene on the CPU reference and on the Vulkan solver from the same prepared data and\n"
+    "prints per frame the largest and RMS distance between matching original vertices, in metres\n"
+    "and relative to the cloth's bounding-box diagonal (rest state). Exits 1 when the largest\n"
+    "relative distance exceeds the tolerance (default 1e-4), or on a validation message.\n";
+
+long parseInt(const std::string& flag, const std::string& text, long lo, long hi) {
+    std::size_t used = 0;
+    long v = 0;
+    try {
+        v = std::stol(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || v < lo || v > hi)
+        throw Error(flag + ": expected an integer in [" + std::to_string(lo) + ", " +
+                    std::to_string(hi) + "], got '" + text + "'");
+    return v;
+}
+
+double parseDouble(const std::string& flag, const std::string& text) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !(v > 0.0))
+        throw Error(flag + ": expected a positive number, got '" + text + "'");
+    return v;
+}
+
+Args parseArgs(int argc, char** argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        std::string f = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw Error(f + " needs a value");
+            return argv[++i];
+        };
+        if (f == "--help" || f == "-h") {
+            std::cout << kUsage;
+            std::exit(0);
+        } else if (f == "--scene") {
+            a.scene = value();
+        } else if (f == "--frames") {
+            a.frames = static_cast<int>(parseInt(f, value(), 1, 1000000));
+        } else if (f == "--tolerance") {
+            a.tolerance = parseDouble(f, value());
+        } else if (f == "--phantoms") {
+            a.phantoms = parsePhantomSetting(value());
+        } else if (f == "--device") {
+            a.device = static_cast<std::uint32_t>(parseInt(f, value(), 0, 1 << 20));
+        } else if (f == "--validate") {
+            a.validate = true;
+        } else if (f == "--workgroup-size") {
+            a.workgroupSize = static_cast<std::uint32_t>(parseInt(f, value(), 1, 1 << 16));
+        } else if (f == "--threads") {
+            a.threads = static_cast<int>(parseInt(f, value(), 1, 1024));
+        } else if (f == "--every") {
+            a.every = static_cast<int>(parseInt(f, value(), 1, 1000000));
+        } else if (f == "--skip-without-device") {
+            a.skipWithoutDevice = true;
+        } else {
+            throw Error("unknown argument '" + f + "' (see --help)");
+        }
+    }
+    if (a.scene.empty()) throw Error("--scene is required (see --help)");
+    return a;
+}
+
+int run(const Args& args) {
+    if (auto why = vk::noVulkanReason()) {
+        if (args.skipWithoutDevice && !std::getenv("CI")) {
+            std::printf("clothcheck: skipped: no Vulkan device (%s)\n", why->c_str());
+            return 77;
+        }
+        throw Error("no Vulkan device: " + *why);
+    }
+    Scene scene = resolveScene(args.scene);
+    PrepareOptions prepOptions;
+    prepOptions.phantoms = args.phantoms;
+    PreparedCloth prepared = prepareScene(scene, prepOptions);
+
+    auto log = std::make_shared<vk::MessageLog>();
+    vk::GpuSolverOptions gpuOptions;
+    gpuOptions.contextOptions.validation = args.validate;
+    gpuOptions.contextOptions.deviceIndex = args.device;
+    gpuOptions.contextOptions.messageLog = log;
+    gpuOptions.workgroupSize = args.workgroupSize;
+    auto gpu = vk::makeGpuSolver(prepared, gpuOptions);
+    auto cpu = makeCpuSolver(prepared, args.threads > 0 ? args.threads : defaultThreadCount());
+
+    const auto diagonals = check::segmentDiagonals(prepared, prepared.positions);
+    std::printf("clothcheck: scene '%s': %u vertices (%u original), %u constraints, %u colours\n",
+                args.scene.c_str(), prepared.vertexCount(), prepared.originalVertexCount,
+                prepared.constraintCount(), prepared.colorCount);
+    std::printf("  cpu: %s, %d threads\n  gpu: %s%s\n", cpu->deviceName().c_str(),
+                cpu->threadCount(), gpu->deviceName().c_str(),
+                args.validate ? " (validation on)" : "");
+    std::printf("%6s %12s %12s %12s %12s\n", "frame", "max_m", "rms_m", "max_rel", "rms_rel");
+
+    std::vector<glm::vec4> a, b;
+    check::Deviation worst;
+    int worstFrame = 0;
+    for (int f = 1; f <= args.frames; ++f) {
+        cpu->stepFrame();
+        gpu->stepFrame();
+        cpu->readPositions(a);
+        gpu->readPositions(b);
+        check::Deviation d = check::compare(prepared, diagonals, a, b);
+        if (f % args.every == 0 || f == args.frames)
+            std::printf("%6d %12.3e %12.3e %12.3e %12.3e\n", f, d.maxAbs, d.rmsAbs, d.maxRel,
+                        d.rmsRel);
+        if (!(d.maxRel <= worst.maxRel) || f == 1) {
+            worst = d;
+            worstFrame = f;
+        }
+    }
+    gpu.reset();  // validation messages about teardown count too
+    const bool close = worst.maxRel <= args.tolerance;
+    std::printf(
+        "largest relative distance %.3e (%.3e m, vertex %u) at frame %d; tolerance %.1e: %s\n",
+        worst.maxRel, worst.maxAbs, worst.worstVertex, worstFrame, args.tolerance,
+        close ? "ok" : "EXCEEDED");
+    if (args.validate) {
+        std::printf("validation messages: %llu\n",
+                    static_cast<unsigned long long>(log->count.load()));
+        if (log->count.load() > 0) return 1;
+    }
+    return close ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    try {
+        args = parseArgs(argc, argv);
+    } catch (const cloth::Error& e) {
+        std::fprintf(stderr, "clothcheck: %s\n", e.what());
+        return 2;
+    }
+    try {
+        return run(args);
+    } catch (const cloth::Error& e) {
+        std::fprintf(stderr, "clothcheck: %s\n", e.what());
+        return 2;
+    }
+}
