@@ -525,3 +525,15 @@ std::optional<std::uint32_t> WindowApp::grabbedVertex() const {
     return impl_->view.grabVertex;
 }
 }  // namespace cloth
+
+namespace cloth {
+std::pair<int, int> WindowApp::windowPointOf(float x, float y, float z) const {
+    const VkExtent2D e = impl_->swapchain->extent();
+    const float w = float(e.width), h = float(e.height);
+    const render::OrbitCamera& c = impl_->view.camera;
+    const glm::vec3 px =
+        render::projectToPixel(c.projection(w / h) * c.view(), glm::vec3(x, y, z), w, h);
+    const float s = impl_->window->pixelScale();
+    return {int(px.x / s), int(px.y / s)};
+}
+}  // namespace cloth

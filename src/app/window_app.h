@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "app/options.h"
 #include "vk/context.h"
@@ -43,6 +44,8 @@ class WindowApp {
     std::uint64_t validationMessages() const;
     const class ViewerSim& sim() const;
     std::optional<std::uint32_t> grabbedVertex() const;
+    // Window coordinates (as in mouse events) where `world` appears with the current camera.
+    std::pair<int, int> windowPointOf(float x, float y, float z) const;
 
     struct Impl;
 
