@@ -41,7 +41,7 @@ void timesSection(const HudInput& in) {
         ms.push_back(s.ms);
     }
     ImGui::Text("simulation frame (wall) %.2f ms", in.simMsPerFrame);
-    timesTable("simulation stages", names, ms);
+    timesTable("simulation stages (sampled)", names, ms);
     names.clear();
     ms.clear();
     for (const render::PassTime& t : in.renderPasses) {

@@ -41,6 +41,9 @@ std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const Prepa
         if (!ctx) throw Error("--backend gpu: no Vulkan device to run the GPU solver on");
         vk::GpuSolverOptions o;
         o.context = ctx;
+        // Per-stage times for the HUD and the stats JSON, sampled every 30th frame (held in
+        // between): on lavapipe timestamps every frame make the solver several times slower.
+        o.timestampInterval = 30;
         return vk::makeGpuSolver(prepared, o);
     }
     return makeCpuSolver(prepared, threads.value_or(defaultThreadCount()));

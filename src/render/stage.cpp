@@ -15,7 +15,7 @@ constexpr glm::vec3 kFront{0.45f, 0.035f, 0.03f};
 constexpr glm::vec3 kBack{0.02f, 0.22f, 0.15f};
 constexpr glm::vec3 kSky{0.42f, 0.52f, 0.68f};
 constexpr glm::vec3 kHorizon{0.78f, 0.80f, 0.82f};
-constexpr glm::vec3 kGround{0.46f, 0.45f, 0.43f};
+constexpr glm::vec3 kGround{0.34f, 0.33f, 0.32f};
 constexpr glm::vec3 kSun{1.0f, 0.96f, 0.9f};
 
 glm::vec3 corner(const Bounds& b, int k) {
@@ -88,9 +88,9 @@ gpu::FrameUniforms makeFrameUniforms(const UniformInputs& in) {
     u.invProj = glm::inverse(u.proj);
     u.lightViewProj = s.lightViewProj;
     u.eye = glm::vec4(v.camera.eye(), 1.0f);
-    u.lightDir = glm::vec4(s.lightDir, 2.2f);
+    u.lightDir = glm::vec4(s.lightDir, 2.8f);
     u.lightColor = glm::vec4(kSun, 1.0f);
-    u.skyColor = glm::vec4(kSky, 0.8f);
+    u.skyColor = glm::vec4(kSky, 0.6f);
     u.horizonColor = glm::vec4(kHorizon, 1.0f);
     u.frontColor = glm::vec4(kFront, 0.45f);  // w: pattern contrast
     u.backColor = glm::vec4(kBack, 8.0f);     // w: pattern repeats per UV unit
