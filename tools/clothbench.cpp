@@ -31,6 +31,8 @@ struct BenchOptions {
     int repeats = 5;
     std::string json;
     PhantomSetting phantoms;
+    PhantomMethod phantomMethod = PhantomMethod::Repair;
+    bool phantomsEachColor = false;
 };
 
 std::vector<int> parseList(const std::string& flag, const std::string& text, int min) {
@@ -64,6 +66,8 @@ usage: clothbench [options]
   --frames N               frames per timed repeat (default: 10)
   --repeats N              timed repeats; min and median are reported (default: 5)
   --phantoms off|auto|N    phantom vertices (default: off)
+  --phantom-method M       repair (default) or cliques
+  --phantom-averaging A    iteration (default) or color
   --json FILE              also write the results as JSON
 )";
 
@@ -89,6 +93,12 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         else if (a == "--frames") o.frames = parseList(a, v, 1).at(0);
         else if (a == "--repeats") o.repeats = parseList(a, v, 1).at(0);
         else if (a == "--phantoms") o.phantoms = parsePhantomSetting(v);
+        else if (a == "--phantom-method") o.phantomMethod = parsePhantomMethod(v);
+        else if (a == "--phantom-averaging") {
+            if (v != "iteration" && v != "color")
+                throw Error("--phantom-averaging: expected iteration or color, got '" + v + "'");
+            o.phantomsEachColor = v == "color";
+        }
         else if (a == "--json") o.json = v;
         else throw Error("unknown option '" + a + "' (see --help)");
     }
@@ -105,6 +115,7 @@ Scene gridScene(int n, const BenchOptions& o) {
     s.sim.substeps = o.substeps;
     s.sim.iterations = o.iterations;
     s.phantoms = o.phantoms;
+    s.sim.averagePhantomsEachColor = o.phantomsEachColor;
     ClothDesc c;
     c.name = s.name;
     GridDesc g;
@@ -163,6 +174,9 @@ nlohmann::json runOne(const PreparedCloth& p, int grid, const BackendRequest& re
             {"constraints", constraintCounts(p)},
             {"threads", solver->threadCount()},
             {"colors", p.colorCount},
+            {"colors_before_phantoms", p.stats.colorsBeforePhantoms},
+            {"phantom_vertices", p.stats.phantomVertices},
+            {"phantom_averaging", p.sim.averagePhantomsEachColor ? "color" : "iteration"},
             {"substeps", o.substeps},
             {"iterations", o.iterations},
             {"ms_per_frame", {{"min", minMs}, {"median", medMs}}},
@@ -193,6 +207,7 @@ int benchMain(int argc, char** argv) {
     for (int n : o.grids) {
         PrepareOptions popt;
         popt.phantoms = o.phantoms;
+        popt.phantomMethod = o.phantomMethod;
         const PreparedCloth p = prepareScene(gridScene(n, o), popt);
         for (int t : o.threads) {
             BackendRequest req;

@@ -90,25 +90,33 @@ struct ColorPush {
 };
 CLOTH_CHECK_SIZE(ColorPush, 48)
 
-const uint GRAB_NONE = 0u;
-const uint GRAB_ALONE = 1u;            // an extra invocation after the attachments
-const uint GRAB_WITH_ATTACHMENT = 2u;  // after attachment `grabAttachment` on the same vertex
-
 struct AttachPush {
     SolveParams solve;
-    vec4 grabTarget;  // xyz
     uint count;
-    uint grabMode;
-    uint grabVertex;
-    uint grabAttachment;
-    uint pad3;
     uint pad0;
     uint pad1;
     uint pad2;
 };
-CLOTH_CHECK_SIZE(AttachPush, 64)
-CLOTH_CHECK_OFFSET(AttachPush, grabTarget, 16)
-CLOTH_CHECK_OFFSET(AttachPush, count, 32)
+CLOTH_CHECK_SIZE(AttachPush, 32)
+
+// The mouse grab runs in the phantom pass, after the tethers: on the grabbed vertex alone (an
+// extra invocation after the groups) or, when it was split, on every member of its group just
+// before that group is averaged.
+const uint GRAB_NONE = 0u;
+const uint GRAB_ALONE = 1u;
+const uint GRAB_WITH_GROUP = 2u;
+
+struct PhantomPush {
+    SolveParams solve;
+    vec4 grabTarget;  // xyz
+    uint count;       // phantom groups
+    uint grabMode;
+    uint grabVertex;  // GRAB_ALONE
+    uint grabGroup;   // GRAB_WITH_GROUP
+};
+CLOTH_CHECK_SIZE(PhantomPush, 48)
+CLOTH_CHECK_OFFSET(PhantomPush, grabTarget, 16)
+CLOTH_CHECK_OFFSET(PhantomPush, count, 32)
 
 // Tethers, phantom groups, rigid-motion segments, normals: a count of items.
 struct CountPush {

@@ -71,6 +71,13 @@ Options parseOptions(const std::vector<std::string>& args) {
              o.bendCompliance = parseNonNegativeFloat("--bend-compliance", v);
          }},
         {"--phantoms", [&](const std::string& v) { o.phantoms = parsePhantomSetting(v); }},
+        {"--phantom-method", [&](const std::string& v) { o.phantomMethod = parsePhantomMethod(v); }},
+        {"--phantom-averaging",
+         [&](const std::string& v) {
+             if (v != "iteration" && v != "color")
+                 throw Error("--phantom-averaging: expected iteration or color, got '" + v + "'");
+             o.phantomsEachColor = v == "color";
+         }},
         {"--export-obj", [&](const std::string& v) { o.exportObjDir = v; }},
         {"--export-every",
          [&](const std::string& v) { o.exportEvery = parseInt("--export-every", v, 1); }},
@@ -105,6 +112,7 @@ void applyOverrides(const Options& o, Scene& scene) {
     if (o.iterations) scene.sim.iterations = *o.iterations;
     if (o.solver) scene.sim.mode = *o.solver;
     if (o.phantoms) scene.phantoms = *o.phantoms;
+    if (o.phantomsEachColor) scene.sim.averagePhantomsEachColor = *o.phantomsEachColor;
     for (ClothDesc& cloth : scene.cloths) {
         if (!o.mesh.empty()) {
             cloth.grid.reset();
@@ -138,6 +146,8 @@ solver
   --stretch-compliance X   override every cloth's stretch compliance (m/N)
   --bend-compliance X      override every cloth's bending compliance (1/(N m))
   --phantoms off|auto|N    phantom vertices for fewer colours (N = target colour count)
+  --phantom-method M       how vertices are split: repair (default) or cliques (Bron-Kerbosch)
+  --phantom-averaging A    average phantom copies after every iteration (default) or color
 
 output
   --headless               no window (default without a display)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/scene.h"
+#include "prep/phantoms.h"
 
 namespace cloth {
 
@@ -28,6 +29,8 @@ struct Options {
     std::optional<float> stretchCompliance;
     std::optional<float> bendCompliance;
     std::optional<PhantomSetting> phantoms;
+    std::optional<PhantomMethod> phantomMethod;
+    std::optional<bool> phantomsEachColor;  // --phantom-averaging color
     std::string exportObjDir;
     int exportEvery = 1;
     std::string statsFile;

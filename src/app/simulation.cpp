@@ -19,6 +19,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     applyOverrides(options, sim.scene);
     PrepareOptions prep;
     prep.phantoms = sim.scene.phantoms;
+    if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
     sim.prepared = prepareScene(sim.scene, prep);
     BackendRequest request;
     request.backend = options.backend;

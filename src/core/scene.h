@@ -24,6 +24,9 @@ struct SimSettings {
     int iterations = 1;
     SolverMode mode = SolverMode::Xpbd;
     float frameDt = 1.0f / 60.0f;  // one frame is always 1/60 s
+    // Phantom copies are averaged after every iteration (all colours), or also after every
+    // colour: tighter coupling, one more pass per colour.
+    bool averagePhantomsEachColor = false;
     bool operator==(const SimSettings&) const = default;
 };
 

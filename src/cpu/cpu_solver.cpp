@@ -193,6 +193,10 @@ void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
                                 lambdaBending_[i], sp);
         }
         mark(member, kBending, last);
+        if (p_.sim.averagePhantomsEachColor && !p_.phantomGroups.empty()) {
+            averagePhantoms(member, size);
+            mark(member, kPhantoms, last);
+        }
     }
 }
 

@@ -134,6 +134,12 @@ const char* phantomMethodName(PhantomMethod m) {
     return m == PhantomMethod::Cliques ? "cliques" : "repair";
 }
 
+PhantomMethod parsePhantomMethod(const std::string& name) {
+    if (name == "cliques") return PhantomMethod::Cliques;
+    if (name == "repair") return PhantomMethod::Repair;
+    throw Error("phantom method: expected cliques or repair, got '" + name + "'");
+}
+
 PhantomSplit splitForColors(const ConstraintVertices& cv, std::uint32_t vertexCount,
                             const Coloring& initial, std::uint32_t target, PhantomMethod method) {
     if (target < 1) throw Error("a phantom target of 0 colours is out of range (at least 1)");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "prep/coloring.h"
@@ -25,6 +26,8 @@ enum class PhantomMethod {
     Repair,
 };
 const char* phantomMethodName(PhantomMethod m);
+// "cliques" | "repair"; else cloth::Error.
+PhantomMethod parsePhantomMethod(const std::string& name);
 
 struct PhantomSplit {
     ConstraintVertices constraints;       // the input's constraints, slots rewritten to copies

@@ -90,7 +90,8 @@ struct GpuSolver::Impl {
     std::uint32_t colorCount = 0;
     std::vector<std::uint32_t> distanceOffsets, bendingOffsets;
     std::uint32_t attachmentCount = 0, tetherCount = 0, phantomGroupCount = 0, segmentCount = 0;
-    std::vector<std::uint32_t> attachmentVertices;  // vertex of each attachment
+    std::vector<gpu::PhantomGroup> phantomGroups;  // to find the group of a grabbed vertex
+    std::vector<std::uint32_t> phantomMembers;
     bool rigidDamping = false;
 
     detail::ChunkTable chunks;
@@ -107,6 +108,7 @@ struct GpuSolver::Impl {
     std::uint32_t queryCapacity = 0;
 
     std::optional<Grab> grab;
+    std::optional<std::uint32_t> grabGroup;  // phantom group whose original is grabbed
     double time = 0.0;
     FrameCounters counters;
     std::vector<std::uint32_t> dispatchStages;  // stage bits of each dispatch of the last frame
@@ -130,6 +132,7 @@ struct GpuSolver::Impl {
     }
     void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda);
     void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda);
+    void recordPhantomsAndGrab(const gpu::SolveParams& sp);
     void recordFrame();
     void recordSubstep(int substep, float dt, float tEnd);
     void vertexPass(std::uint32_t stages, float dt);
@@ -208,7 +211,8 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     tetherCount = static_cast<std::uint32_t>(p.tethers.size());
     phantomGroupCount = static_cast<std::uint32_t>(p.phantomGroups.size());
     segmentCount = static_cast<std::uint32_t>(p.segments.size());
-    for (const auto& a : p.attachments) attachmentVertices.push_back(a.vertex);
+    phantomGroups = p.phantomGroups;
+    phantomMembers = p.phantomMembers;
     for (const auto& s : p.segments) rigidDamping = rigidDamping || s.rigidDamping > 0.0f;
     CLOTH_ASSERT(distanceOffsets.size() == colorCount + 1u);
     CLOTH_ASSERT(bendingOffsets.size() == colorCount + 1u);
@@ -329,21 +333,33 @@ void GpuSolver::Impl::recordAttachments(const gpu::SolveParams& sp, std::uint32_
     gpu::AttachPush att{};
     att.solve = sp;
     att.count = attachmentCount;
-    std::uint32_t n = attachmentCount;
+    if (attachmentCount)
+        dispatch(pipelines.get(Kernel::Attach, spec(0, lambda)), att, groupsFor(attachmentCount),
+                 kAttachments);
+}
+
+// Phantom averaging, with the grab (after the tethers) in front of it: on the grabbed vertex's
+// group when it was split, else as one more item.
+void GpuSolver::Impl::recordPhantomsAndGrab(const gpu::SolveParams& sp) {
+    gpu::PhantomPush push{};
+    push.solve = sp;
+    push.count = phantomGroupCount;
+    std::uint32_t n = phantomGroupCount;
     if (grab) {
-        att.grabTarget = glm::vec4(grab->target, 0.0f);
-        att.grabVertex = grab->vertex;
-        auto it = std::find(attachmentVertices.begin(), attachmentVertices.end(), grab->vertex);
-        if (it != attachmentVertices.end()) {
-            att.grabMode = gpu::GRAB_WITH_ATTACHMENT;
-            att.grabAttachment = static_cast<std::uint32_t>(it - attachmentVertices.begin());
+        push.grabTarget = glm::vec4(grab->target, 0.0f);
+        push.grabVertex = grab->vertex;
+        if (grabGroup) {
+            push.grabMode = gpu::GRAB_WITH_GROUP;
+            push.grabGroup = *grabGroup;
         } else {
-            att.grabMode = gpu::GRAB_ALONE;
+            push.grabMode = gpu::GRAB_ALONE;
             ++n;
         }
     }
+    // A grab on its own counts as an attachment (a hard one), averaging as the phantom stage.
     if (n)
-        dispatch(pipelines.get(Kernel::Attach, spec(0, lambda)), att, groupsFor(n), kAttachments);
+        dispatch(pipelines.get(Kernel::Phantoms, spec()), push, groupsFor(n),
+                 phantomGroupCount ? kPhantoms : kAttachments);
 }
 
 void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
@@ -366,10 +382,7 @@ void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
         if (tetherCount)
             dispatch(pipelines.get(Kernel::Tethers, spec()), tethers, groupsFor(tetherCount),
                      kTethers);
-        gpu::CountPush groups{phantomGroupCount};
-        if (phantomGroupCount)
-            dispatch(pipelines.get(Kernel::Phantoms, spec()), groups, groupsFor(phantomGroupCount),
-                     kPhantoms);
+        recordPhantomsAndGrab(sp);
     }
 
     // Velocities, damping, and (fused) the next substep's prediction.
@@ -565,6 +578,14 @@ void GpuSolver::setGrab(std::optional<Grab> grab) {
         throw Error("grab: vertex " + std::to_string(grab->vertex) + " is out of range (" +
                     std::to_string(impl_->originalVertexCount) + " vertices)");
     impl_->grab = grab;
+    impl_->grabGroup.reset();
+    if (!grab) return;
+    // A split vertex is pulled through all its copies, as the CPU reference does.
+    for (std::uint32_t g = 0; g < impl_->phantomGroups.size(); ++g)
+        if (impl_->phantomMembers[impl_->phantomGroups[g].first] == grab->vertex) {
+            impl_->grabGroup = g;
+            break;
+        }
 }
 
 SharedBuffers GpuSolver::sharedBuffers() const {

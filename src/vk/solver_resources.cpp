@@ -1,5 +1,6 @@
 #include "vk/solver_resources.h"
 
+#include <algorithm>
 #include <string>
 
 #include "vk/spirv.h"
@@ -194,7 +195,10 @@ SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffer
     }
     vkUpdateDescriptorSets(dev, BINDING_COUNT, writes.data(), 0, nullptr);
 
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(gpu::AttachPush)};
+    constexpr std::uint32_t pushBytes =
+        std::max({sizeof(gpu::ColorPush), sizeof(gpu::AttachPush), sizeof(gpu::PhantomPush),
+                  sizeof(gpu::VertexPush), sizeof(gpu::CountPush)});
+    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layoutInfo.setLayoutCount = 1;
     layoutInfo.pSetLayouts = &setLayout;

@@ -59,6 +59,9 @@ TEST(Cli, ParsesEveryFlag) {
     EXPECT_EQ(o.phantoms->mode, PhantomMode::Target);
     EXPECT_EQ(o.phantoms->targetColors, 8u);
     EXPECT_EQ(*o.device, 1);
+    const Options q = parseOptions({"--phantom-method", "cliques", "--phantom-averaging", "color"});
+    EXPECT_EQ(*q.phantomMethod, PhantomMethod::Cliques);
+    EXPECT_TRUE(*q.phantomsEachColor);
 }
 
 TEST(Cli, RefusesBadFlagsInProcess) {
@@ -76,6 +79,8 @@ TEST(Cli, RefusesBadFlagsInProcess) {
     EXPECT_THROW(parseOptions({"--backend", "cuda"}), Error);
     EXPECT_THROW(parseOptions({"--export-every", "0"}), Error);
     EXPECT_THROW(parseOptions({"--phantoms", "many"}), Error);
+    EXPECT_THROW(parseOptions({"--phantom-method", "greedy"}), Error);
+    EXPECT_THROW(parseOptions({"--phantom-averaging", "sometimes"}), Error);
 }
 
 TEST(Cli, BadFlagsExitNonZeroWithAMessage) {

@@ -66,9 +66,19 @@ void SerialReference::iteration(const SolveParams& sp) {
         glm::vec3 target = glm::vec3(a.anchor) + motionOffset(p_.motions[a.motion], sp.time);
         projectAttachment(pos_[a.vertex], target, a.param, lambdaAttach_[i], sp);
     }
-    if (grab_) projectAttachment(pos_[grab_->vertex], grab_->target, 0.0f, lambdaGrab_, sp);
     for (const auto& t : p_.tethers)
         projectTether(pos_[t.vertex], glm::vec3(pos_[t.anchor]), t.maxLength);
+    if (grab_) {  // after the tethers, on the vertex and all its phantom copies; hard
+        std::vector<std::uint32_t> grabbed = {grab_->vertex};
+        for (const auto& g : p_.phantomGroups)
+            if (p_.phantomMembers[g.first] == grab_->vertex)
+                grabbed.assign(p_.phantomMembers.begin() + g.first,
+                               p_.phantomMembers.begin() + g.first + g.count);
+        for (std::uint32_t v : grabbed) {
+            float lambda = 0.0f;
+            projectAttachment(pos_[v], grab_->target, 0.0f, lambda, sp);
+        }
+    }
     for (const auto& g : p_.phantomGroups) {
         glm::vec4 acc(0.0f);
         bool pinned = false;

@@ -28,7 +28,6 @@ class SerialReference {
     PreparedCloth p_;
     std::vector<glm::vec4> pos_, pred_, vel_;
     std::vector<float> lambdaDistance_, lambdaBending_, lambdaAttach_;
-    float lambdaGrab_ = 0.0f;
     std::optional<Grab> grab_;
     double time_ = 0.0;
 };

@@ -144,6 +144,9 @@ TEST_F(GpuSolverTest, PhantomVerticesAreAveraged) {
     ASSERT_EQ(p.phantomGroups.size(), 1u);
     ASSERT_EQ(p.vertexCount(), p.originalVertexCount + 3);
     expectMatches(p, 30, 2e-5f);
+    // Grabbing the split vertex pulls all its copies.
+    const std::uint32_t split = p.phantomMembers[p.phantomGroups[0].first];
+    expectMatches(p, 20, 2e-5f, {}, Grab{split, {0.4f, -0.3f, 0.3f}});
 }
 
 TEST_F(GpuSolverTest, GrabAloneAndOnAnAttachedVertex) {

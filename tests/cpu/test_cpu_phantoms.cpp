@@ -1,0 +1,53 @@
+// Phantom vertices change the colouring, not the cloth: the hanging cloth sags as far below its
+// pins with phantoms (either averaging schedule, either split method) as without, within 2%.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "cpu/cpu_solver.h"
+#include "prep/prepare.h"
+
+using namespace cloth;
+
+namespace {
+
+// How far the lowest point hangs below the pins after `frames` frames.
+float sagBelowPins(const Scene& scene, const PrepareOptions& options, int frames) {
+    const PreparedCloth p = prepareScene(scene, options);
+    auto solver = makeCpuSolver(p, 2);
+    for (int f = 0; f < frames; ++f) solver->stepFrame();
+    std::vector<glm::vec4> pos;
+    solver->readPositions(pos);
+    float pinY = -1e9f, low = 1e9f;
+    for (std::uint32_t i = 0; i < p.originalVertexCount; ++i) {
+        if (p.positions[i].w == 0.0f) pinY = std::max(pinY, pos[i].y);
+        low = std::min(low, pos[i].y);
+    }
+    return pinY - low;
+}
+
+Scene settlingHanging() {
+    Scene s = builtinScene("hanging");
+    s.cloths[0].material.linearDamping = 2.0f;  // settle within the run
+    return s;
+}
+
+}  // namespace
+
+TEST(CpuPhantoms, HangingSagWithin2PercentOfNoPhantoms) {
+    const Scene base = settlingHanging();
+    const float off = sagBelowPins(base, {PhantomSetting{PhantomMode::Off, 0}}, 180);
+    ASSERT_GT(off, 0.9f);  // hangs about its own length (1 m) below the pins
+
+    PrepareOptions repair{PhantomSetting{PhantomMode::Target, 8}};
+    EXPECT_LE(prepareScene(base, repair).colorCount, 8u);
+    EXPECT_NEAR(sagBelowPins(base, repair, 180), off, 0.02f * off);
+
+    PrepareOptions cliques = repair;
+    cliques.phantomMethod = PhantomMethod::Cliques;
+    EXPECT_NEAR(sagBelowPins(base, cliques, 180), off, 0.02f * off);
+
+    Scene eachColour = base;
+    eachColour.sim.averagePhantomsEachColor = true;
+    EXPECT_NEAR(sagBelowPins(eachColour, repair, 180), off, 0.02f * off);
+}
