@@ -17,6 +17,16 @@ std::unique_ptr<SdlVideo> SdlVideo::tryStart(std::string* why) {
         if (why) *why = std::string("SDL cannot start its video subsystem: ") + SDL_GetError();
         return nullptr;
     }
+    // SDL falls back to drivers without windows (offscreen, dummy) when it cannot reach the
+    // display server: that is no display either.
+    const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
+    if (driver != "x11" && driver != "wayland") {
+        if (why)
+            *why = "SDL reaches no display server (video driver '" + driver +
+                   "'; is the display running?)";
+        SDL_Quit();
+        return nullptr;
+    }
     return std::unique_ptr<SdlVideo>(new SdlVideo());
 }
 
