@@ -114,5 +114,25 @@ TEST(ClothsimCliErrors, BadRenderFlags) {
     EXPECT_NE(r.err.find("/proc/nope"), std::string::npos) << r.err;
 }
 
+// No Vulkan driver at all (the loader is pointed at a driver file that does not exist).
+TEST(ClothsimCliNoVulkan, ImagesNeedAVulkanDevice) {
+    const fs::path dir = scratchDir("novulkan");
+    const auto r = runClothsim("--headless --frames 2 --screenshot x.png", dir,
+                               "env VK_ICD_FILENAMES=/nonexistent/icd.json");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("rendering needs a Vulkan device"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "x.png"));
+}
+
+TEST(ClothsimCliNoVulkan, NoArgumentsFallBackToTheCpuWithoutAnImage) {
+    const fs::path dir = scratchDir("novulkan_noargs");
+    const auto r = runClothsim("", dir,
+                               "env -u DISPLAY -u WAYLAND_DISPLAY "
+                               "VK_ICD_FILENAMES=/nonexistent/icd.json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("simulating on the CPU without an image"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "clothsim.png"));
+}
+
 }  // namespace
 }  // namespace cloth
