@@ -56,8 +56,18 @@ ViewerSim::ViewerSim(const Options& options, std::shared_ptr<vk::Context> ctx,
     if (backend_ == "gpu" && !ctx_)
         throw Error("--backend gpu: no Vulkan device to run the GPU solver on");
     if (backend_ == "auto") {
-        backend_ = ctx_ ? "gpu" : "cpu";
-        if (!ctx_) notices_ << "clothsim: no Vulkan device, using the CPU reference solver\n";
+        // As the plain runs decide (src/app/backend.h): a CPU-type Vulkan device such as
+        // lavapipe is slower than the CPU reference, so auto takes the GPU only on a GPU (or
+        // when --device names the device). B in the window still switches to it.
+        const bool gpuDevice = ctx_ && (ctx_->info().type != VK_PHYSICAL_DEVICE_TYPE_CPU ||
+                                        options.device.has_value());
+        backend_ = gpuDevice ? "gpu" : "cpu";
+        if (!ctx_)
+            notices_ << "clothsim: no Vulkan device, using the CPU reference solver\n";
+        else if (!gpuDevice)
+            notices_ << "clothsim: " << ctx_->info().name
+                     << " is a CPU-type Vulkan device; simulating with the CPU reference solver "
+                        "(--backend gpu, or B in the window, to use it)\n";
     }
     loadScene(options.scene);
 }
