@@ -16,7 +16,7 @@ layout(location = 0) out vec4 outColor;
 
 vec3 sky(vec3 dir) {
     float up = clamp(dir.y, 0.0, 1.0);
-    return mix(frame.horizonColor.rgb, frame.skyColor.rgb, pow(up, 0.6));
+    return mix(frame.horizonColor.rgb, frame.skyColor.rgb, sqrt(up));
 }
 
 float shadowFactor(vec3 world, vec3 nWorld) {
@@ -33,6 +33,12 @@ float shadowFactor(vec3 world, vec3 nWorld) {
     float lit = texture(shadowTex, vec3(uv + d.xx, s.z)) + texture(shadowTex, vec3(uv + d.xy, s.z)) +
                 texture(shadowTex, vec3(uv + d.yx, s.z)) + texture(shadowTex, vec3(uv + d.yy, s.z));
     return 0.25 * lit;
+}
+
+float grazing4(vec3 n, vec3 viewDir) {
+    float g = 1.0 - max(dot(n, -viewDir), 0.0);
+    g *= g;
+    return g * g;
 }
 
 vec3 tonemap(vec3 x) {  // ACES fit (Narkowicz 2015)
@@ -64,7 +70,7 @@ void main() {
         vec3 ambient = frame.skyColor.w * mix(frame.horizonColor.rgb, frame.skyColor.rgb,
                                               0.5 + 0.5 * n.y) * ao;
         // A little sheen at grazing angles, as woven cloth shows.
-        float sheen = material == MATERIAL_CLOTH ? 0.25 * pow(1.0 - max(dot(n, -viewDir), 0.0), 4.0)
+        float sheen = material == MATERIAL_CLOTH ? 0.25 * grazing4(n, viewDir)
                                                  : 0.0;
         colour = albedo * (direct + ambient) + sheen * ao * frame.skyColor.rgb * frame.skyColor.w;
         if (material == MATERIAL_GROUND) {
