@@ -97,6 +97,38 @@ void push(const SDL_Event& e) {
 }
 
 // Clicks the middle of the window (the cloth in the default view), drags right, lets go.
+// B switches the solver (the state carries over), R resets the scene, space pauses, N steps.
+TEST_F(WindowTest, KeysSwitchBackendResetPauseAndStep) {
+    WindowApp app(options("cpu", 1000), out_, notices_, log_);
+    auto press = [&](SDL_Keycode k) {
+        SDL_Event e{};
+        e.type = SDL_KEYDOWN;
+        e.key.keysym.sym = k;
+        push(e);
+        app.frame();
+    };
+    while (app.simFrame() < 10) app.frame();
+    press(SDLK_b);
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "gpu");
+    const int carried = app.sim().frame();
+    EXPECT_GE(carried, 10);  // the frame count (and the state) carry over
+    while (app.simFrame() < carried + 5) app.frame();
+    press(SDLK_r);
+    EXPECT_LE(app.simFrame(), 4);  // reset to frame 0, then at most 4 frames this render
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "gpu");
+    press(SDLK_SPACE);
+    const int paused = app.simFrame();
+    for (int i = 0; i < 3; ++i) app.frame();
+    EXPECT_EQ(app.simFrame(), paused);
+    press(SDLK_n);
+    EXPECT_EQ(app.simFrame(), paused + 1);
+    press(SDLK_b);
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "cpu");
+    press(SDLK_ESCAPE);
+    EXPECT_FALSE(app.running());
+    EXPECT_EQ(app.finish(), 0);
+}
+
 class GrabTest : public WindowTest, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(GrabTest, MouseGrabPullsTheCloth) {
