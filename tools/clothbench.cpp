@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
+#include "vk/gpu_solver.h"
 
 namespace cloth {
 namespace {
@@ -33,6 +36,12 @@ struct BenchOptions {
     PhantomSetting phantoms;
     PhantomMethod phantomMethod = PhantomMethod::Repair;
     bool phantomsEachColor = false;
+    // GPU
+    std::vector<int> workgroupSizes = {32, 64, 128, 256, 512};  // those the device allows
+    std::optional<int> device;
+    int profileFrames = 3;  // frames of the per-stage profile (timestamps, nothing fused)
+    std::optional<int> smallColorItems;  // GpuSolverOptions::smallColorItems
+    std::optional<int> items;            // GpuSolverOptions::itemsPerInvocation
 };
 
 std::vector<int> parseList(const std::string& flag, const std::string& text, int min) {
@@ -69,6 +78,16 @@ usage: clothbench [options]
   --phantom-method M       repair (default) or cliques
   --phantom-averaging A    iteration (default) or color
   --json FILE              also write the results as JSON
+gpu
+  --workgroup-sizes LIST   compute workgroup sizes (default: 32,64,128,256,512, those the
+                           device allows)
+  --device N               Vulkan device index (default: the preferred one)
+  --profile-frames N       frames of the per-stage profile run (default: 3)
+  --small-color-items N    CPU devices: colours with fewer constraints than this go in one
+                           dispatch for both types (default: 4096)
+  --items-per-invocation N constraints or vertices per shader invocation (default: 1)
+The GPU frame times come from runs without timestamps; stages_ms from a separate profile run of
+the same size with timestamps and one dispatch per stage and constraint type.
 )";
 
 BenchOptions parseBenchOptions(int argc, char** argv) {
@@ -100,6 +119,11 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             o.phantomsEachColor = v == "color";
         }
         else if (a == "--json") o.json = v;
+        else if (a == "--workgroup-sizes") o.workgroupSizes = parseList(a, v, 1);
+        else if (a == "--device") o.device = parseList(a, v, 0).at(0);
+        else if (a == "--profile-frames") o.profileFrames = parseList(a, v, 1).at(0);
+        else if (a == "--small-color-items") o.smallColorItems = parseList(a, v, 0).at(0);
+        else if (a == "--items-per-invocation") o.items = parseList(a, v, 1).at(0);
         else throw Error("unknown option '" + a + "' (see --help)");
     }
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
@@ -157,22 +181,20 @@ Measured measure(Solver& solver, const BenchOptions& o) {
     return m;
 }
 
-nlohmann::json runOne(const PreparedCloth& p, int grid, const BackendRequest& req,
+nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, const Measured& m,
                       const BenchOptions& o) {
-    auto solver = createSolver(req, p, std::cerr);
-    const Measured m = measure(*solver, o);
     const double minMs = *std::min_element(m.frameMs.begin(), m.frameMs.end());
     const double medMs = median(m.frameMs);
     const double solvesPerFrame =
         double(p.distance.size() + p.bending.size()) * o.iterations * o.substeps;
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);
-    return {{"backend", solver->backendName()},
-            {"device", solver->deviceName()},
+    return {{"backend", solver.backendName()},
+            {"device", solver.deviceName()},
             {"grid", grid},
             {"vertices", p.originalVertexCount},
             {"constraints", constraintCounts(p)},
-            {"threads", solver->threadCount()},
+            {"threads", solver.threadCount()},
             {"colors", p.colorCount},
             {"colors_before_phantoms", p.stats.colorsBeforePhantoms},
             {"phantom_vertices", p.stats.phantomVertices},
@@ -188,38 +210,138 @@ nlohmann::json runOne(const PreparedCloth& p, int grid, const BackendRequest& re
             {"prepare_ms", p.stats.prepareMs}};
 }
 
+nlohmann::json runOne(const PreparedCloth& p, int grid, const BackendRequest& req,
+                      const BenchOptions& o) {
+    auto solver = createSolver(req, p, std::cerr);
+    return record(p, grid, *solver, measure(*solver, o), o);
+}
+
+// ---- GPU ----------------------------------------------------------------------------------------
+
+std::shared_ptr<vk::Context> openGpu(const BenchOptions& o) {
+    vk::ContextOptions c;
+    if (o.device) c.deviceIndex = static_cast<std::uint32_t>(*o.device);
+    return std::make_shared<vk::Context>(c);
+}
+
+nlohmann::json gpuDevice(const vk::Context& ctx) {
+    const vk::DeviceInfo& d = ctx.info();
+    return {{"name", d.name},
+            {"type", vk::deviceTypeName(d.type)},
+            {"vendor", vk::vendorName(d.vendorId)},
+            {"vendor_id", d.vendorId},
+            {"driver", d.driverName},
+            {"driver_info", d.driverInfo},
+            {"driver_version", d.driverVersion},
+            {"api_version", vk::versionString(d.apiVersion)}};
+}
+
+bool workgroupSizeAllowed(const vk::Context& ctx, int wg) {
+    const auto& lim = ctx.limits();
+    return wg > 0 && (wg & (wg - 1)) == 0 && std::uint32_t(wg) <= lim.maxComputeWorkGroupSize[0] &&
+           std::uint32_t(wg) <= lim.maxComputeWorkGroupInvocations;
+}
+
+// Per-stage GPU times: a short run with timestamps on every frame and nothing fused, so that
+// each dispatch belongs to one stage.
+nlohmann::json profileStages(const PreparedCloth& p, vk::GpuSolverOptions options,
+                             const BenchOptions& o) {
+    options.timestampInterval = 1;
+    options.fuseStages = false;
+    options.colorBatching = vk::ColorBatching::PerType;
+    vk::GpuSolver solver(p, options);
+    solver.stepFrame();  // pipelines compile on first use
+    std::vector<double> sum(kStageCount, 0.0);
+    for (int f = 0; f < o.profileFrames; ++f) {
+        solver.stepFrame();
+        const auto times = solver.stageTimes();
+        for (int i = 0; i < kStageCount; ++i) sum[i] += times[i].ms;
+    }
+    nlohmann::json stages = nlohmann::json::object();
+    for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = sum[i] / o.profileFrames;
+    return stages;
+}
+
+nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
+                      const std::shared_ptr<vk::Context>& ctx, const BenchOptions& o) {
+    vk::GpuSolverOptions options;
+    options.context = ctx;
+    options.workgroupSize = static_cast<std::uint32_t>(wg);
+    if (o.smallColorItems) options.smallColorItems = static_cast<std::uint32_t>(*o.smallColorItems);
+    if (o.items) options.itemsPerInvocation = static_cast<std::uint32_t>(*o.items);
+    nlohmann::json r;
+    {
+        vk::GpuSolver solver(p, options);
+        r = record(p, grid, solver, measure(solver, o), o);
+        const vk::FrameCounters c = solver.counters();
+        r["workgroup_size"] = wg;
+        r["dispatches_per_frame"] = c.dispatches;
+        r["barriers_per_frame"] = c.barriers;
+        r["items_per_invocation"] = solver.itemsPerInvocation();
+        r["color_types_per_dispatch"] = solver.colorTypesTogether() ? 2 : 1;
+        r["wide_memory_access"] = solver.wideMemoryAccess();
+    }
+    r["stages_ms"] = profileStages(p, options, o);
+    return r;
+}
+
 void printRow(const nlohmann::json& r) {
-    std::printf("%-5s %5dx%-5d %8u %7d %6d %12.3f %12.3f %10.1f\n",
+    const bool gpu = r.contains("workgroup_size");
+    std::printf("%-5s %5dx%-5d %8u %7d %6d %12.3f %12.3f %10.1f %5s %6s\n",
                 r["backend"].get<std::string>().c_str(), r["grid"].get<int>(), r["grid"].get<int>(),
                 r["vertices"].get<unsigned>(), r["threads"].get<int>(), r["colors"].get<int>(),
                 r["ms_per_substep_min"].get<double>(), r["ms_per_substep"].get<double>(),
-                r["solves_per_second"].get<double>() / 1e6);
+                r["solves_per_second"].get<double>() / 1e6,
+                gpu ? std::to_string(r["workgroup_size"].get<int>()).c_str() : "-",
+                gpu ? std::to_string(r["dispatches_per_frame"].get<int>()).c_str() : "-");
     std::fflush(stdout);
 }
 
 int benchMain(int argc, char** argv) {
     const BenchOptions o = parseBenchOptions(argc, argv);
-    if (o.backend != "cpu") throw Error("--backend " + o.backend + ": the Vulkan backend is not built yet");
+    const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
+    std::shared_ptr<vk::Context> ctx;
+    std::vector<int> sizes;
+    if (gpu) {
+        ctx = openGpu(o);
+        for (int wg : o.workgroupSizes)
+            if (workgroupSizeAllowed(*ctx, wg)) sizes.push_back(wg);
+        if (sizes.empty()) throw Error("--workgroup-sizes: none is allowed by " + ctx->info().name);
+    }
     nlohmann::json runs = nlohmann::json::array();
     std::printf("device: %s\n", cpuModelName().c_str());
-    std::printf("%-5s %11s %8s %7s %6s %12s %12s %10s\n", "back", "grid", "verts", "threads",
-                "colors", "ms/sub(min)", "ms/sub(med)", "Msolves/s");
+    if (ctx)
+        std::printf("gpu: %s (%s, %s %s, Vulkan %s)\n", ctx->info().name.c_str(),
+                    vk::deviceTypeName(ctx->info().type), ctx->info().driverName.c_str(),
+                    ctx->info().driverInfo.c_str(),
+                    vk::versionString(ctx->info().apiVersion).c_str());
+    std::printf("%-5s %11s %8s %7s %6s %12s %12s %10s %5s %6s\n", "back", "grid", "verts",
+                "threads", "colors", "ms/sub(min)", "ms/sub(med)", "Msolves/s", "wg", "disp");
     for (int n : o.grids) {
         PrepareOptions popt;
         popt.phantoms = o.phantoms;
         popt.phantomMethod = o.phantomMethod;
         const PreparedCloth p = prepareScene(gridScene(n, o), popt);
-        for (int t : o.threads) {
+        for (int t : cpu ? o.threads : std::vector<int>{}) {
             BackendRequest req;
             req.backend = "cpu";
             req.threads = t;
             runs.push_back(runOne(p, n, req, o));
             printRow(runs.back());
         }
+        for (int wg : sizes) {
+            runs.push_back(runGpu(p, n, wg, ctx, o));
+            printRow(runs.back());
+        }
     }
-    if (!o.json.empty())
-        writeJsonFile(o.json, {{"device", cpuModelName()}, {"substeps", o.substeps},
-                               {"iterations", o.iterations}, {"runs", runs}});
+    if (!o.json.empty()) {
+        nlohmann::json doc = {{"device", cpuModelName()},
+                              {"substeps", o.substeps},
+                              {"iterations", o.iterations},
+                              {"runs", runs}};
+        if (ctx) doc["gpu"] = gpuDevice(*ctx);
+        writeJsonFile(o.json, doc);
+    }
     return 0;
 }
 

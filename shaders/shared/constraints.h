@@ -281,10 +281,24 @@ CLOTH_FN RigidMotion rigidMotionFromSums(RigidSums s, vec3 reference, float k) {
     float xy = s.rrOff.x - M * c.x * c.y;
     float xz = s.rrOff.y - M * c.x * c.z;
     float yz = s.rrOff.z - M * c.y * c.z;
-    mat3 I = mat3(rr - xx, -xy, -xz, -xy, rr - yy, -yz, -xz, -yz, rr - zz);
+    // omega = I^-1 L by cofactors of the symmetric I, written out rather than with inverse()
+    // and determinant(), whose formulas differ between glm and each driver.
+    float a = rr - xx, b = -xy, cc = -xz, d = rr - yy, e = -yz, f = rr - zz;
+    float c00 = d * f - e * e;
+    float c01 = cc * e - b * f;
+    float c02 = b * e - cc * d;
+    float c11 = a * f - cc * cc;
+    float c12 = b * cc - a * e;
+    float c22 = a * d - b * b;
+    float det = a * c00 + b * c01 + cc * c02;
     float scale = rr * rr * rr;
     vec3 omega = vec3(0.0f);
-    if (scale > 0.0f && abs(determinant(I)) > 1e-6f * scale) omega = inverse(I) * L;
+    if (scale > 0.0f && abs(det) > 1e-6f * scale) {
+        float inv = 1.0f / det;
+        omega = vec3((c00 * L.x + c01 * L.y + c02 * L.z) * inv,
+                     (c01 * L.x + c11 * L.y + c12 * L.z) * inv,
+                     (c02 * L.x + c12 * L.y + c22 * L.z) * inv);
+    }
     rm.center = vec4(reference + c, 0.0f);
     rm.linear = vec4(vcm, 0.0f);
     rm.angular = vec4(omega, k);

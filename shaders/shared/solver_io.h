@@ -23,13 +23,14 @@
 #define BINDING_PHANTOM_MEMBERS 13// uint[]
 #define BINDING_SEGMENTS 14       // ClothSegment[]
 #define BINDING_CHUNKS 15         // VertexChunk[]: the workgroups of the per-vertex passes
-#define BINDING_SEGMENT_CHUNKS 16 // uvec2 per segment: its first chunk and chunk count
-#define BINDING_RIGID_PARTIALS 17 // RigidSums per chunk
+#define BINDING_SEGMENT_SUM_CHUNKS 16 // uvec2 per segment: its first sum chunk and their count
+#define BINDING_RIGID_PARTIALS 17 // RigidSums per sum chunk
 #define BINDING_RIGID_MOTIONS 18  // RigidMotion per segment
 #define BINDING_TRIANGLES 19      // uint[3 * triangles] (also usable as an index buffer)
 #define BINDING_VERTEX_TRI_OFFSETS 20  // uint per original vertex + 1 (CSR)
 #define BINDING_VERTEX_TRIANGLES 21    // uint[]
-#define BINDING_COUNT 22
+#define BINDING_SUM_CHUNKS 22     // VertexChunk[]: the runs of vertices damping sums add up
+#define BINDING_COUNT 23
 
 // Specialization constants. Every pipeline: the workgroup size, and whether an invocation loops
 // over several items (strided by the dispatch size) or takes exactly one. Per kernel: a variant
@@ -43,9 +44,13 @@ CLOTH_NAMESPACE_BEGIN
 
 // What one per-vertex pass does, in this order (a bit mask, SPEC_VARIANT of vertices.comp).
 const uint VERTEX_VELOCITY = 1u;  // v from the solved and predicted state, linear damping
-const uint VERTEX_PARTIALS = 2u;  // per-workgroup RigidSums of the chunk (needs VELOCITY)
 const uint VERTEX_DAMP = 4u;      // v += k (v_rigid - v) with the segment's RigidMotion
 const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predicted = x
+
+// Mueller's damping sums are added vertex by vertex over runs of RIGID_SUM_CHUNK vertices of a
+// segment (its original vertices, then its phantoms), then run by run: the order of the CPU
+// reference (kChunk in src/cpu/cpu_solver.cpp), so that both round the same way.
+const uint RIGID_SUM_CHUNK = 256u;
 
 // Constraint types one colors.comp pipeline solves (SPEC_VARIANT): one type per dispatch suits
 // CPU devices, which run both sides of a branch; both types per dispatch suit GPUs.

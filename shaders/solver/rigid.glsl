@@ -1,21 +1,27 @@
-// Mueller's rigid-motion-preserving damping, step 2: one workgroup per cloth segment adds the
-// segment's per-chunk partial sums and stores the rigid motion the damping keeps.
+// Mueller's rigid-motion-preserving damping, step 2: per damped cloth segment, its runs' sums
+// added in order and the rigid motion the damping keeps. STRIDED as in colors.comp.
 #include "buffers.glsl"
 
 layout(local_size_x_id = SPEC_WORKGROUP_SIZE) in;
+layout(constant_id = SPEC_STRIDED) const bool STRIDED = false;
 layout(push_constant, std430) uniform Push { CountPush pc; };
 
-#include "reduce.glsl"
+void segmentMotion(uint s) {
+    ClothSegment seg = segments[s];
+    if (seg.rigidDamping <= 0.0) return;
+    uvec2 range = segmentSumChunks[s];
+    RigidSums total = rigidSumsZero();
+    for (uint c = range.x; c < range.x + range.y; ++c)
+        total = rigidSumsCombine(total, rigidPartials[c]);
+    rigidMotions[s] =
+        rigidMotionFromSums(total, vec3(loadPosition(seg.vertexBegin)), seg.rigidDamping);
+}
 
 void main() {
-    uint s = gl_WorkGroupID.x;
-    ClothSegment seg = segments[s];
-    if (seg.rigidDamping <= 0.0) return;  // uniform across the workgroup
-    uvec2 range = segmentChunks[s];
-    RigidSums acc = rigidSumsZero();
-    for (uint c = gl_LocalInvocationID.x; c < range.y; c += gl_WorkGroupSize.x)
-        acc = rigidSumsCombine(acc, rigidPartials[range.x + c]);
-    acc = workgroupSum(acc);
-    if (gl_LocalInvocationID.x == 0u)
-        rigidMotions[s] = rigidMotionFromSums(acc, vec3(loadPosition(seg.vertexBegin)), seg.rigidDamping);
+    if (STRIDED) {
+        uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+        for (uint i = gl_GlobalInvocationID.x; i < pc.count; i += stride) segmentMotion(i);
+    } else if (gl_GlobalInvocationID.x < pc.count) {
+        segmentMotion(gl_GlobalInvocationID.x);
+    }
 }

@@ -4,16 +4,121 @@
 
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
+#include "vk/gpu_solver.h"
+#include "vk/limits.h"
 
 namespace cloth {
 
+namespace {
+
+vk::ContextOptions contextOptions(const BackendRequest& request,
+                                  std::shared_ptr<vk::MessageLog> log) {
+    vk::ContextOptions o;
+    o.validation = request.validate;
+    if (request.device) o.deviceIndex = static_cast<std::uint32_t>(*request.device);
+    o.messageLog = std::move(log);
+    return o;
+}
+
+Backend openGpu(const BackendRequest& request) {
+    Backend b;
+    b.name = "gpu";
+    b.validation = std::make_shared<vk::MessageLog>();
+    b.context = std::make_shared<vk::Context>(contextOptions(request, b.validation));
+    return b;
+}
+
+void fallBack(Backend& b, const std::string& why, std::ostream& notices) {
+    notices << "clothsim: " << why << "; using the CPU reference solver\n";
+    b = Backend{};
+}
+
+}  // namespace
+
+Backend chooseBackend(const BackendRequest& request, std::ostream& notices) {
+    if (request.backend == "cpu") return Backend{};
+    if (request.backend == "gpu") {
+        try {
+            return openGpu(request);
+        } catch (const vk::Failure&) {
+            throw;
+        } catch (const Error& e) {
+            throw Error(std::string("--backend gpu: ") + e.what());
+        }
+    }
+    Backend cpu;
+    if (auto why = vk::noVulkanReason()) {
+        fallBack(cpu, "no Vulkan device (" + *why + ")", notices);
+        return cpu;
+    }
+    if (!request.device) {
+        auto best = vk::preferredDevice();
+        if (!best) {
+            fallBack(cpu, "no Vulkan device can run the solver", notices);
+            return cpu;
+        }
+        if (best->type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+            fallBack(cpu,
+                     "the only Vulkan device is " + best->name +
+                         ", a CPU implementation (--backend gpu uses it anyway)",
+                     notices);
+            return cpu;
+        }
+    }
+    try {
+        Backend b = openGpu(request);
+        b.automatic = true;
+        return b;
+    } catch (const Error& e) {
+        if (request.device) throw;  // an explicit --device must work
+        fallBack(cpu, std::string("cannot use the GPU (") + e.what() + ")", notices);
+        return cpu;
+    }
+}
+
+void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& request,
+                    std::ostream& notices) {
+    if (backend.name != "gpu") return;
+    try {
+        vk::checkFitsDevice(*backend.context, vk::estimateCounts(scene), request.workgroupSize,
+                            "scene '" + scene.name + "'");
+    } catch (const Error& e) {
+        if (!backend.automatic) throw;
+        fallBack(backend, e.what(), notices);
+    }
+}
+
+std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& request,
+                                     const PreparedCloth& prepared, std::ostream& notices) {
+    if (backend.name == "gpu") {
+        vk::GpuSolverOptions o;
+        o.context = backend.context;
+        o.workgroupSize = request.workgroupSize;
+        o.timestampInterval = request.timestampInterval;
+        try {
+            return vk::makeGpuSolver(prepared, o);
+        } catch (const vk::Failure&) {
+            throw;
+        } catch (const Error& e) {
+            if (!backend.automatic) throw;
+            fallBack(backend, e.what(), notices);
+        }
+    }
+    return makeCpuSolver(prepared, request.threads.value_or(defaultThreadCount()));
+}
+
 std::unique_ptr<Solver> createSolver(const BackendRequest& request, const PreparedCloth& prepared,
                                      std::ostream& notices) {
-    const int threads = request.threads.value_or(defaultThreadCount());
-    if (request.backend == "gpu") throw Error("--backend gpu: the Vulkan backend is not built yet");
-    if (request.backend == "auto")
-        notices << "clothsim: no GPU backend in this build, using the CPU reference solver\n";
-    return makeCpuSolver(prepared, threads);
+    Backend backend = chooseBackend(request, notices);
+    return createSolver(backend, request, prepared, notices);
+}
+
+void listDevices(std::ostream& out) {
+    if (auto why = vk::noVulkanReason()) {
+        out << "no Vulkan device: " << *why << "\n";
+        return;
+    }
+    vk::printDevices(out);
 }
 
 }  // namespace cloth

@@ -1,26 +1,55 @@
 // Chooses and creates the solver backend for clothsim, clothbench and clothcheck.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "core/scene.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
+#include "vk/context.h"
 
 namespace cloth {
 
 struct BackendRequest {
-    std::string backend = "auto";  // cpu | gpu | auto
-    std::optional<int> threads;    // CPU threads (default: all hardware threads)
-    std::optional<int> device;     // Vulkan device index
-    bool validate = false;         // Vulkan validation layer
+    std::string backend = "auto";         // cpu | gpu | auto
+    std::optional<int> threads;           // CPU threads (default: all hardware threads)
+    std::optional<int> device;            // Vulkan device index
+    bool validate = false;                // Vulkan validation layer
+    std::uint32_t workgroupSize = 64;     // GPU compute workgroup size
+    std::uint32_t timestampInterval = 0;  // GPU stage timestamps every N-th frame (0: none)
 };
 
-// Creates the requested backend. "auto" prefers the GPU and falls back to the CPU with a one-line
-// notice on `notices`. Throws cloth::Error when an explicitly requested backend is unavailable.
+// What a request resolves to: the CPU, or the GPU on an opened Vulkan device.
+struct Backend {
+    std::string name = "cpu";                    // "cpu" | "gpu"
+    bool automatic = false;                      // chosen by "auto": may still fall back
+    std::shared_ptr<vk::Context> context;        // gpu: the device (a renderer can share it)
+    std::shared_ptr<vk::MessageLog> validation;  // gpu with --validate: messages seen
+};
+
+// "cpu" -> CPU. "gpu" -> opens the Vulkan device (cloth::Error when there is none, or --device
+// names none). "auto" -> the GPU when a GPU-type device exists or --device names one; otherwise
+// the CPU, with a one-line notice on `notices` (a CPU-type Vulkan device such as lavapipe is
+// slower than the CPU reference, so auto does not pick it unless asked).
+Backend chooseBackend(const BackendRequest& request, std::ostream& notices);
+
+// Before building meshes: refuses a scene too large for the GPU's buffer and dispatch limits
+// (cloth::Error for "gpu"; "auto" falls back to the CPU with a notice). No-op on the CPU.
+void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& request,
+                    std::ostream& notices);
+
+std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& request,
+                                     const PreparedCloth& prepared, std::ostream& notices);
+
+// chooseBackend + createSolver in one step.
 std::unique_ptr<Solver> createSolver(const BackendRequest& request, const PreparedCloth& prepared,
                                      std::ostream& notices);
+
+// The --list-devices text (or why there is no device).
+void listDevices(std::ostream& out);
 
 }  // namespace cloth

@@ -81,6 +81,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         addRenderStats(stats, renderStats, renderer.extent(), *ctx, shading);
         writeJsonFile(options.statsFile, stats);
     }
+    failOnValidationMessages(*ctx);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/backend.h"
 #include "app/headless_render.h"
 #include "app/options.h"
 #include "app/simulation.h"
@@ -15,6 +16,10 @@ int main(int argc, char** argv) {
             cloth::parseOptions(std::vector<std::string>(argv + 1, argv + argc));
         if (options.help) {
             std::cout << cloth::usageText();
+            return 0;
+        }
+        if (options.listDevices) {
+            cloth::listDevices(std::cout);
             return 0;
         }
         if (options.listScenes) {

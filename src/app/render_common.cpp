@@ -49,6 +49,12 @@ void ClothFeed::upload(ViewerSim& sim, render::SceneRenderer& renderer, std::uin
     renderer.uploadVertices(slot, positions_, normals_);
 }
 
+void failOnValidationMessages(const vk::Context& ctx) {
+    const std::uint64_t count = ctx.validationMessages();
+    if (ctx.validation() && count > 0)
+        throw Error(std::to_string(count) + " Vulkan validation message(s), printed above");
+}
+
 void addRenderStats(nlohmann::json& stats, const RenderStats& render, VkExtent2D extent,
                     const vk::Context& ctx, const render::ShadingSettings& shading) {
     stats["render_ms"] = render.json();

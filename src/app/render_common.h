@@ -55,6 +55,9 @@ class ClothFeed {
     std::vector<glm::vec4> positions_, normals_;
 };
 
+// --validate: a validation message fails the run (cloth::Error), as in the plain runs.
+void failOnValidationMessages(const vk::Context& ctx);
+
 // "render_ms" and "render" entries for the stats JSON.
 void addRenderStats(nlohmann::json& stats, const RenderStats& render, VkExtent2D extent,
                     const vk::Context& ctx, const render::ShadingSettings& shading);

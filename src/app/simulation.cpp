@@ -17,16 +17,21 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     Simulation sim;
     sim.scene = resolveScene(options.scene);
     applyOverrides(options, sim.scene);
-    PrepareOptions prep;
-    prep.phantoms = sim.scene.phantoms;
-    if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
-    sim.prepared = prepareScene(sim.scene, prep);
     BackendRequest request;
     request.backend = options.backend;
     request.threads = options.threads;
     request.device = options.device;
     request.validate = options.validate;
-    sim.solver = createSolver(request, sim.prepared, notices);
+    // GPU stage timestamps cost a little on every timed frame: take them for --stats only,
+    // every 8th frame.
+    request.timestampInterval = options.statsFile.empty() ? 0 : 8;
+    sim.backend = chooseBackend(request, notices);
+    checkSceneFits(sim.backend, sim.scene, request, notices);  // before building huge meshes
+    PrepareOptions prep;
+    prep.phantoms = sim.scene.phantoms;
+    if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
+    sim.prepared = prepareScene(sim.scene, prep);
+    sim.solver = createSolver(sim.backend, request, sim.prepared, notices);
     return sim;
 }
 
@@ -90,6 +95,12 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         << stats.meanMs() << " ms/frame mean\n";
     if (!options.statsFile.empty())
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, solver, stats));
+    if (sim.backend.validation) {  // --validate: a validation message fails the run
+        sim.solver.reset();
+        const auto count = sim.backend.validation->count.load();
+        if (count > 0)
+            throw Error(std::to_string(count) + " Vulkan validation message(s), printed above");
+    }
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/backend.h"
 #include "app/options.h"
 #include "core/scene.h"
 #include "prep/prepared.h"
@@ -17,6 +18,7 @@ namespace cloth {
 struct Simulation {
     Scene scene;
     PreparedCloth prepared;
+    Backend backend;  // the GPU's context when the solver runs there
     std::unique_ptr<Solver> solver;
 };
 

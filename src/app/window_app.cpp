@@ -469,6 +469,7 @@ struct WindowApp::Impl {
             stats["swapchain_recreations"] = swapchain->recreations();
             writeJsonFile(options.statsFile, stats);
         }
+        failOnValidationMessages(*ctx);
         return 0;
     }
 };

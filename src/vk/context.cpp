@@ -513,6 +513,14 @@ std::optional<std::string> noVulkanReason() {
     return std::nullopt;
 }
 
+std::optional<DeviceInfo> preferredDevice() {
+    Instance inst{ContextOptions{}};
+    auto list = candidates(inst, ContextOptions{}, VK_NULL_HANDLE);
+    const Candidate* best = preferred(list);
+    if (!best) return std::nullopt;
+    return best->info;
+}
+
 std::vector<DeviceInfo> listDevices() {
     Instance inst{ContextOptions{}};
     std::vector<DeviceInfo> out;

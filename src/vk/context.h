@@ -162,6 +162,10 @@ class Context {
 // least one device exists. GPU tests skip (or fail when CI is set) on a reason.
 std::optional<std::string> noVulkanReason();
 
+// The device a default Context would pick (discrete > integrated > virtual > CPU), if any.
+// Throws cloth::Error when there is no Vulkan loader or driver.
+std::optional<DeviceInfo> preferredDevice();
+
 // Every physical device (throws cloth::Error when there is no Vulkan loader or driver).
 std::vector<DeviceInfo> listDevices();
 // The --list-devices text: one line per device, the default marked with '*'.

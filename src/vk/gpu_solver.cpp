@@ -31,7 +31,7 @@ enum StageBit : std::uint32_t {
 std::uint32_t stageBitsOfVertexPass(std::uint32_t stages) {
     std::uint32_t bits = 0;
     if (stages & gpu::VERTEX_VELOCITY) bits |= kVelocities;
-    if (stages & (gpu::VERTEX_PARTIALS | gpu::VERTEX_DAMP)) bits |= kDamping;
+    if (stages & gpu::VERTEX_DAMP) bits |= kDamping;
     if (stages & gpu::VERTEX_PREDICT) bits |= kPredict;
     return bits;
 }
@@ -83,7 +83,8 @@ struct GpuSolver::Impl {
     std::uint32_t items = 1;      // most items per invocation
     std::uint32_t minGroups = 1;  // fewest workgroups per dispatch (when there are enough items)
     bool together = true;         // both constraint types of a colour in one dispatch
-    bool wide = false;            // 64-bit memory accesses in the shaders
+    std::uint32_t togetherBelow = 0;  // ... or only for colours of fewer items than this
+    bool wide = false;                // 64-bit memory accesses in the shaders
 
     // What the frame plan needs from the prepared data.
     std::uint32_t vertexCount = 0, originalVertexCount = 0, triangleCount = 0;
@@ -156,8 +157,7 @@ void checkWorkgroupSize(const Context& ctx, std::uint32_t wg) {
     const auto& lim = ctx.limits();
     if (wg == 0 || !std::has_single_bit(wg))
         throw Error("workgroup size " + std::to_string(wg) + " is not a power of two");
-    if (wg > lim.maxComputeWorkGroupSize[0] || wg > lim.maxComputeWorkGroupInvocations ||
-        16u * wg > lim.maxComputeSharedMemorySize)
+    if (wg > lim.maxComputeWorkGroupSize[0] || wg > lim.maxComputeWorkGroupInvocations)
         throw Error("workgroup size " + std::to_string(wg) + " exceeds the limits of " +
                     ctx.info().name + " (" + std::to_string(lim.maxComputeWorkGroupSize[0]) +
                     " invocations)");
@@ -192,6 +192,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
       items(chooseItems(*ctx, o.itemsPerInvocation)),
       minGroups(minGroupsFor(items)),
       together(chooseTogether(*ctx, o.colorBatching)),
+      togetherBelow(o.colorBatching == ColorBatching::Auto ? o.smallColorItems : 0),
       wide(chooseWide(*ctx, o.memoryAccess)),
       chunks(detail::buildChunks(
           p, o.workgroupSize * vertexItems(p, o.workgroupSize, items, minGroups))),
@@ -238,7 +239,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
 
     if (timestamps()) {
         // Upper bound of dispatches per frame, plus the starting timestamp.
-        std::uint32_t perIteration = 2 * colorCount + 3;
+        std::uint32_t perIteration = 3 * colorCount + 4;
         queryCapacity = static_cast<std::uint32_t>(sim.substeps) *
                             (static_cast<std::uint32_t>(sim.iterations) * perIteration + 6) +
                         4;
@@ -300,10 +301,6 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
     push.invDt = 1.0f / dt;
     dispatch(pipelines.get(Kernel::Vertices, spec(stages)), push,
              static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
-    if (stages & gpu::VERTEX_PARTIALS) {
-        gpu::CountPush count{segmentCount};
-        dispatch(pipelines.get(Kernel::Rigid), count, segmentCount, kDamping);
-    }
 }
 
 void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda) {
@@ -315,17 +312,25 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
         push.bendingBegin = bendingOffsets[c];
         push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
         const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
-        if (together && push.distanceCount && push.bendingCount) {
-            dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push,
-                     groupsFor(push.distanceCount + push.bendingCount), kDistance | kBending);
-            continue;
+        const std::uint32_t items = push.distanceCount + push.bendingCount;
+        if ((together || items < togetherBelow) && push.distanceCount && push.bendingCount) {
+            dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push, groupsFor(items),
+                     kDistance | kBending);
+        } else {
+            if (push.distanceCount)
+                dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
+                         groupsFor(push.distanceCount), kDistance);
+            if (push.bendingCount)
+                dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
+                         groupsFor(push.bendingCount), kBending);
         }
-        if (push.distanceCount)
-            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
-                     groupsFor(push.distanceCount), kDistance);
-        if (push.bendingCount)
-            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
-                     groupsFor(push.bendingCount), kBending);
+        if (sim.averagePhantomsEachColor && phantomGroupCount) {
+            gpu::PhantomPush average{};  // averaging only: the grab comes after the tethers
+            average.solve = sp;
+            average.count = phantomGroupCount;
+            dispatch(pipelines.get(Kernel::Phantoms, spec()), average, groupsFor(phantomGroupCount),
+                     kPhantoms);
+        }
     }
 }
 
@@ -389,14 +394,17 @@ void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
     const std::uint32_t predictNext = (fuse && !last) ? gpu::VERTEX_PREDICT : 0u;
     if (!rigidDamping) {
         vertexPass(gpu::VERTEX_VELOCITY | predictNext, dt);
-    } else if (fuse) {
-        vertexPass(gpu::VERTEX_VELOCITY | gpu::VERTEX_PARTIALS, dt);
-        vertexPass(gpu::VERTEX_DAMP | predictNext, dt);
-    } else {
-        vertexPass(gpu::VERTEX_VELOCITY, dt);
-        vertexPass(gpu::VERTEX_PARTIALS, dt);
-        vertexPass(gpu::VERTEX_DAMP, dt);
+        return;
     }
+    // Mueller's damping: sums over runs of vertices, their totals per segment, then the damping
+    // (with the next prediction when fused).
+    vertexPass(gpu::VERTEX_VELOCITY, dt);
+    const auto runs = static_cast<std::uint32_t>(chunks.sumChunks.size());
+    gpu::CountPush sums{runs};
+    dispatch(pipelines.get(Kernel::RigidSums, spec()), sums, groupsFor(runs), kDamping);
+    gpu::CountPush motions{segmentCount};
+    dispatch(pipelines.get(Kernel::Rigid, spec()), motions, groupsFor(segmentCount), kDamping);
+    vertexPass(gpu::VERTEX_DAMP | predictNext, dt);
 }
 
 void GpuSolver::Impl::recordFrame() {
@@ -537,6 +545,15 @@ FrameCounters GpuSolver::counters() const {
 }
 std::uint32_t GpuSolver::workgroupSize() const {
     return impl_->wg;
+}
+std::uint32_t GpuSolver::itemsPerInvocation() const {
+    return impl_->items;
+}
+bool GpuSolver::colorTypesTogether() const {
+    return impl_->together;
+}
+bool GpuSolver::wideMemoryAccess() const {
+    return impl_->wide;
 }
 void GpuSolver::sync() {
     impl_->wait();

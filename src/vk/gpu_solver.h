@@ -14,8 +14,11 @@
 
 namespace cloth::vk {
 
-// How a colour's constraints are dispatched: both types in one dispatch (fewer dispatches, for
-// GPUs) or one dispatch per type (CPU devices such as lavapipe run both sides of every branch).
+// How a colour's constraints are dispatched: both types in one dispatch (fewer dispatches), or
+// one dispatch per type (cheaper per constraint on CPU devices such as lavapipe, whose shader
+// with both types costs about 50% more per constraint). Auto: both types on GPUs; on CPU
+// devices one dispatch per type, except for colours small enough that the dispatch costs more
+// than the constraints (fewer than smallColorItems).
 enum class ColorBatching { Auto, BothTypes, PerType };
 
 // How shaders move vertex state and constraints: as vec4/structs, or as 64-bit words, which
@@ -35,6 +38,7 @@ struct GpuSolverOptions {
     std::uint32_t itemsPerInvocation = 0;
     bool fuseStages = true;  // velocity + damping + next prediction in one per-vertex pass
     ColorBatching colorBatching = ColorBatching::Auto;
+    std::uint32_t smallColorItems = 4096;
     MemoryAccess memoryAccess = MemoryAccess::Auto;
     // Per-stage GPU times from timestamp queries (when the queue supports them), taken every
     // timestampInterval-th frame (0 = never, 1 = every frame). Off by default: on lavapipe each

@@ -1,6 +1,7 @@
 #include "vk/solver_resources.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "vk/spirv.h"
@@ -9,17 +10,20 @@ namespace cloth::vk::detail {
 
 namespace {
 
-const char* kBufferNames[BINDING_COUNT] = {"positions",          "predicted positions",
-                                           "velocities",         "normals",
-                                           "distance",           "bending",
-                                           "lambda distance",    "lambda bending",
-                                           "attachments",        "motions",
-                                           "lambda attachments", "tethers",
-                                           "phantom groups",     "phantom members",
-                                           "segments",           "vertex chunks",
-                                           "segment chunks",     "rigid partial sums",
-                                           "rigid motions",      "triangles",
-                                           "vertex tri offsets", "vertex triangles"};
+// Debug names, by binding.
+constexpr const char* kBufferNames[] = {"positions",          "predicted positions",
+                                        "velocities",         "normals",
+                                        "distance",           "bending",
+                                        "lambda distance",    "lambda bending",
+                                        "attachments",        "motions",
+                                        "lambda attachments", "tethers",
+                                        "phantom groups",     "phantom members",
+                                        "segments",           "vertex chunks",
+                                        "segment sum chunks", "rigid partial sums",
+                                        "rigid motions",      "triangles",
+                                        "vertex tri offsets", "vertex triangles",
+                                        "sum chunks"};
+static_assert(std::size(kBufferNames) == BINDING_COUNT, "one name per binding");
 
 template <typename T>
 std::size_t bytesOf(const std::vector<T>& v) {
@@ -30,15 +34,20 @@ std::size_t bytesOf(const std::vector<T>& v) {
 
 ChunkTable buildChunks(const PreparedCloth& p, std::uint32_t wg) {
     ChunkTable t;
-    auto add = [&](std::uint32_t seg, std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t b = begin; b < end; b += wg)
-            t.chunks.push_back({seg, b, std::min(wg, end - b), 0u});
+    auto add = [](std::vector<gpu::VertexChunk>& out, std::uint32_t size, std::uint32_t seg,
+                  std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t b = begin; b < end; b += size)
+            out.push_back({seg, b, std::min(size, end - b), 0u});
     };
     for (std::uint32_t s = 0; s < p.segments.size(); ++s) {
-        auto first = static_cast<std::uint32_t>(t.chunks.size());
-        add(s, p.segments[s].vertexBegin, p.segments[s].vertexEnd);
-        add(s, p.segments[s].phantomBegin, p.segments[s].phantomEnd);
-        t.segmentChunks.push_back({first, static_cast<std::uint32_t>(t.chunks.size()) - first});
+        const auto& seg = p.segments[s];
+        add(t.chunks, wg, s, seg.vertexBegin, seg.vertexEnd);
+        add(t.chunks, wg, s, seg.phantomBegin, seg.phantomEnd);
+        auto first = static_cast<std::uint32_t>(t.sumChunks.size());
+        add(t.sumChunks, gpu::RIGID_SUM_CHUNK, s, seg.vertexBegin, seg.vertexEnd);
+        add(t.sumChunks, gpu::RIGID_SUM_CHUNK, s, seg.phantomBegin, seg.phantomEnd);
+        t.segmentSumChunks.push_back(
+            {first, static_cast<std::uint32_t>(t.sumChunks.size()) - first});
     }
     return t;
 }
@@ -49,7 +58,6 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     triangles.reserve(3 * p.triangles.size());
     for (const auto& t : p.triangles) triangles.insert(triangles.end(), {t.x, t.y, t.z});
 
-    std::size_t chunkCount = chunks.chunks.size();
     std::array<std::size_t, BINDING_COUNT> bytes{};
     bytes[BINDING_POSITIONS] = bytesOf(p.positions);
     bytes[BINDING_PREDICTED] = bytesOf(p.positions);
@@ -67,8 +75,9 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     bytes[BINDING_PHANTOM_MEMBERS] = bytesOf(p.phantomMembers);
     bytes[BINDING_SEGMENTS] = bytesOf(p.segments);
     bytes[BINDING_CHUNKS] = bytesOf(chunks.chunks);
-    bytes[BINDING_SEGMENT_CHUNKS] = bytesOf(chunks.segmentChunks);
-    bytes[BINDING_RIGID_PARTIALS] = sizeof(gpu::RigidSums) * chunkCount;
+    bytes[BINDING_SEGMENT_SUM_CHUNKS] = bytesOf(chunks.segmentSumChunks);
+    bytes[BINDING_SUM_CHUNKS] = bytesOf(chunks.sumChunks);
+    bytes[BINDING_RIGID_PARTIALS] = sizeof(gpu::RigidSums) * chunks.sumChunks.size();
     bytes[BINDING_RIGID_MOTIONS] = sizeof(gpu::RigidMotion) * p.segments.size();
     bytes[BINDING_TRIANGLES] = bytesOf(triangles);
     bytes[BINDING_VERTEX_TRI_OFFSETS] = bytesOf(p.vertexTriangleOffsets);
@@ -100,7 +109,9 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     put(BINDING_PHANTOM_MEMBERS, p.phantomMembers.data(), bytes[BINDING_PHANTOM_MEMBERS]);
     put(BINDING_SEGMENTS, p.segments.data(), bytes[BINDING_SEGMENTS]);
     put(BINDING_CHUNKS, chunks.chunks.data(), bytes[BINDING_CHUNKS]);
-    put(BINDING_SEGMENT_CHUNKS, chunks.segmentChunks.data(), bytes[BINDING_SEGMENT_CHUNKS]);
+    put(BINDING_SEGMENT_SUM_CHUNKS, chunks.segmentSumChunks.data(),
+        bytes[BINDING_SEGMENT_SUM_CHUNKS]);
+    put(BINDING_SUM_CHUNKS, chunks.sumChunks.data(), bytes[BINDING_SUM_CHUNKS]);
     put(BINDING_TRIANGLES, triangles.data(), bytes[BINDING_TRIANGLES]);
     put(BINDING_VERTEX_TRI_OFFSETS, p.vertexTriangleOffsets.data(),
         bytes[BINDING_VERTEX_TRI_OFFSETS]);
@@ -211,8 +222,10 @@ SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffer
 }
 
 VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
-    static const char* const kShaders[] = {"colors", "attach",  "tethers", "phantoms",
-                                           "rigid",  "normals", "vertices"};
+    // By Kernel.
+    static const char* const kShaders[] = {"colors",     "attach", "tethers", "phantoms",
+                                           "rigid_sums", "rigid",  "normals", "vertices"};
+    static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Vertices) + 1);
     auto key = std::make_pair(kernel, spec);
     auto it = pipelines_.find(key);
     if (it == pipelines_.end()) {

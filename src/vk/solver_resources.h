@@ -16,10 +16,12 @@
 namespace cloth::vk::detail {
 
 // Workgroups of the per-vertex passes: each covers up to `workgroupSize` consecutive vertices
-// of one segment (its original vertices, then separately its phantoms).
+// of one segment (its original vertices, then separately its phantoms). And the runs of
+// RIGID_SUM_CHUNK vertices the damping sums are added over, in the CPU reference's order.
 struct ChunkTable {
     std::vector<gpu::VertexChunk> chunks;
-    std::vector<glm::uvec2> segmentChunks;  // per segment: first chunk, chunk count
+    std::vector<gpu::VertexChunk> sumChunks;
+    std::vector<glm::uvec2> segmentSumChunks;  // per segment: first sum chunk, their count
 };
 ChunkTable buildChunks(const PreparedCloth& prepared, std::uint32_t workgroupSize);
 
@@ -30,7 +32,7 @@ struct SolverBuffers {
 SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
                             const ChunkTable& chunks, OneShot& once);
 
-enum class Kernel { Colors, Attach, Tethers, Phantoms, Rigid, Normals, Vertices };
+enum class Kernel { Colors, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices };
 
 // Specialization constants of a pipeline besides the workgroup size (see solver_io.h).
 struct Spec {

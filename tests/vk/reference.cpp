@@ -1,8 +1,10 @@
 #include "reference.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "constraints.h"
+#include "solver_io.h"
 
 namespace cloth::test {
 
@@ -60,6 +62,7 @@ void SerialReference::iteration(const SolveParams& sp) {
             projectBending(pos_[b.v0], pos_[b.v1], pos_[b.v2], pos_[b.v3], b, lambdaBending_[i],
                            sp);
         }
+        if (p_.sim.averagePhantomsEachColor) averagePhantoms();
     }
     for (std::size_t i = 0; i < p_.attachments.size(); ++i) {
         const auto& a = p_.attachments[i];
@@ -79,6 +82,10 @@ void SerialReference::iteration(const SolveParams& sp) {
             projectAttachment(pos_[v], grab_->target, 0.0f, lambda, sp);
         }
     }
+    averagePhantoms();
+}
+
+void SerialReference::averagePhantoms() {
     for (const auto& g : p_.phantomGroups) {
         glm::vec4 acc(0.0f);
         bool pinned = false;
@@ -104,19 +111,25 @@ void SerialReference::damping() {
     for (const auto& seg : p_.segments) {
         if (seg.rigidDamping <= 0.0f) continue;
         const glm::vec3 ref(pos_[seg.vertexBegin]);
-        RigidSums sums = rigidSumsZero();
-        auto add = [&](std::uint32_t v) {
-            if (pos_[v].w > 0.0f)
-                sums = rigidSumsAdd(sums, glm::vec3(pos_[v]) - ref, glm::vec3(vel_[v]),
-                                    1.0f / pos_[v].w);
+        // Vertex by vertex within runs of RIGID_SUM_CHUNK, then run by run (the CPU's order).
+        RigidSums total = rigidSumsZero();
+        auto addRuns = [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t b = begin; b < end; b += RIGID_SUM_CHUNK) {
+                RigidSums run = rigidSumsZero();
+                for (std::uint32_t v = b; v < std::min(end, b + RIGID_SUM_CHUNK); ++v)
+                    if (pos_[v].w > 0.0f)
+                        run = rigidSumsAdd(run, glm::vec3(pos_[v]) - ref, glm::vec3(vel_[v]),
+                                           1.0f / pos_[v].w);
+                total = rigidSumsCombine(total, run);
+            }
         };
-        for (auto v = seg.vertexBegin; v < seg.vertexEnd; ++v) add(v);
-        for (auto v = seg.phantomBegin; v < seg.phantomEnd; ++v) add(v);
-        RigidMotion rm = rigidMotionFromSums(sums, ref, seg.rigidDamping);
+        addRuns(seg.vertexBegin, seg.vertexEnd);
+        addRuns(seg.phantomBegin, seg.phantomEnd);
+        RigidMotion rm = rigidMotionFromSums(total, ref, seg.rigidDamping);
         auto apply = [&](std::uint32_t v) {
             if (pos_[v].w > 0.0f)
                 vel_[v] = glm::vec4(rigidDampedVelocity(glm::vec3(pos_[v]), glm::vec3(vel_[v]), rm),
-                                    vel_[v].w);
+                                    0.0f);
         };
         for (auto v = seg.vertexBegin; v < seg.vertexEnd; ++v) apply(v);
         for (auto v = seg.phantomBegin; v < seg.phantomEnd; ++v) apply(v);

@@ -23,6 +23,7 @@ class SerialReference {
   private:
     void substep(float dt, float tEnd);
     void iteration(const gpu::SolveParams& sp);
+    void averagePhantoms();
     void damping();
 
     PreparedCloth p_;
