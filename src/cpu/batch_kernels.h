@@ -16,7 +16,8 @@
 namespace cloth {
 
 enum class BatchIsa {
-    Portable,  // plain C++ (what the compiler makes of it: SSE2 on x86-64)
+    Portable,  // plain C++ for other CPUs; on x86-64 no faster than the plain loop (measured):
+               // its lane-by-lane gather defeats store-to-load forwarding
     Sse2,      // SSE2 gather and scatter, four lanes per vector (any x86-64)
     Avx2,      // AVX2, eight lanes per vector, where the CPU has it
 };
