@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/backend.h"
+#include "app/headless_render.h"
 #include "app/options.h"
 #include "app/simulation.h"
 #include "core/error.h"
@@ -26,7 +27,8 @@ int main(int argc, char** argv) {
                 std::cout << name << "\t" << cloth::builtinSceneDescription(name) << "\n";
             return 0;
         }
-        return cloth::runHeadless(options, std::cout, std::cerr);
+        // Window, offscreen rendering or the plain headless run (src/app/headless_render.h).
+        return cloth::runClothsim(options, argc == 1, std::cout, std::cerr);
     } catch (const cloth::Error& e) {
         std::cerr << "clothsim: error: " << e.what() << "\n";
         return 1;

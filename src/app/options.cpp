@@ -31,6 +31,16 @@ float parseNonNegativeFloat(const std::string& flag, const std::string& text) {
     return static_cast<float>(value);
 }
 
+// "WxH" with both at least 16 and at most 16384.
+std::pair<int, int> parseSize(const std::string& text) {
+    const auto x = text.find('x');
+    if (x == std::string::npos) throw Error("--size: expected WxH (e.g. 1280x720), got '" + text + "'");
+    const int w = parseInt("--size", text.substr(0, x), 16);
+    const int h = parseInt("--size", text.substr(x + 1), 16);
+    if (w > 16384 || h > 16384) throw Error("--size: at most 16384x16384, got " + text);
+    return {w, h};
+}
+
 }  // namespace
 
 Options parseOptions(const std::vector<std::string>& args) {
@@ -73,11 +83,16 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--export-every",
          [&](const std::string& v) { o.exportEvery = parseInt("--export-every", v, 1); }},
         {"--stats", [&](const std::string& v) { o.statsFile = v; }},
+        // rendering (issue 5)
+        {"--screenshot", [&](const std::string& v) { o.screenshot = v; }},
+        {"--record", [&](const std::string& v) { o.recordDir = v; }},
+        {"--size", [&](const std::string& v) { o.size = parseSize(v); }},
     };
     const std::map<std::string, bool*> switches = {
         {"--help", &o.help},           {"-h", &o.help},
         {"--list-scenes", &o.listScenes}, {"--list-devices", &o.listDevices},
         {"--headless", &o.headless},   {"--validate", &o.validate},
+        {"--no-vsync", &o.noVsync},
     };
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -140,11 +155,22 @@ solver
                            ~/.config/clothsim/tuning.json; without an entry: 8 colours)
 
 output
-  --headless               no window
+  --headless               no window (default without a display)
+  --screenshot FILE.png    render the last frame to a PNG (window or headless)
+  --record DIR             render DIR/frame_NNNN.png (frame 0 = initial state, every K-th
+                           frame with --export-every); in a window every frame is rendered
+  --size WxH               window or image size in pixels (default 1280x720)
+  --no-vsync               present without waiting for the display's refresh
   --export-obj DIR         write DIR/frame_NNNN.obj (frame 0 = initial state)
-  --export-every K         export every K-th frame (default 1)
+  --export-every K         export (OBJ and --record) every K-th frame (default 1)
   --stats FILE.json        write statistics (counts, timings per stage) as JSON
   --help                   show this text
+
+window: left drag on the cloth grabs it, elsewhere orbits; right/middle drag pans; wheel zooms;
+  space pause, N step, R reset scene, B switch backend, C reset view, H hide HUD, Esc quit.
+  --frames N closes the window after N simulated frames.
+  Without --headless and without a display, clothsim runs headless; with no arguments at all
+  it then writes a screenshot of the default scene to clothsim.png.
 
 Exit status: 0 on success, 1 on bad input or any error (with a message on stderr).
 )";

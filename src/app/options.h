@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct Options {
     std::string exportObjDir;
     int exportEvery = 1;
     std::string statsFile;
+
+    // ---- rendering and window (issue 5) ----
+    std::string screenshot;  // --screenshot FILE.png: the last frame
+    std::string recordDir;   // --record DIR: DIR/frame_NNNN.png, every --export-every frames
+    std::optional<std::pair<int, int>> size;  // --size WxH (default 1280x720)
+    bool noVsync = false;                     // --no-vsync
 };
 
 // Throws cloth::Error for an unknown flag, a missing or malformed value, or an impossible one.

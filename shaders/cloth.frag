@@ -1,0 +1,31 @@
+// Two-sided cloth: the front (the side the solver's normals point to) and the back get their own
+// colour; the normal is flipped on the back. With texture coordinates, a woven check pattern.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "render_types.h"
+#include "render_frame.glsl"
+
+layout(location = 0) in vec3 inNormal;
+layout(location = 1) in vec2 inUv;
+layout(location = 0) out vec4 outNormal;  // view-space normal, w = material
+layout(location = 1) out vec4 outAlbedo;
+
+// Gingham: bands along u and v, darker where they cross; a fine thread line between squares.
+float pattern(vec2 uv) {
+    vec2 cell = uv * frame.backColor.w;
+    vec2 f = fract(cell);
+    vec2 band = step(0.5, f);
+    float weave = 0.5 * (band.x + band.y);
+    vec2 d = abs(f - 0.5);
+    float thread = smoothstep(0.46, 0.5, max(d.x, d.y));
+    return mix(1.0, 0.7, weave) * mix(1.0, 0.85, thread);
+}
+
+void main() {
+    vec3 n = normalize(inNormal);
+    vec3 albedo = gl_FrontFacing ? frame.frontColor.rgb : frame.backColor.rgb;
+    if (!gl_FrontFacing) n = -n;
+    if ((frame.options.z & OPTION_UVS) != 0u) albedo *= mix(1.0, pattern(inUv), frame.frontColor.w);
+    outNormal = vec4(n, float(MATERIAL_CLOTH));
+    outAlbedo = vec4(albedo, 1.0);
+}

@@ -1,0 +1,117 @@
+#include "app/headless_render.h"
+
+#include <chrono>
+#include <ostream>
+
+#include "app/frame_stats.h"
+#include "app/render_common.h"
+#include "app/sdl_window.h"
+#include "app/simulation.h"
+#include "app/window_app.h"
+#include "core/error.h"
+#include "render/image_file.h"
+#include "render/offscreen_renderer.h"
+
+namespace cloth {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool wantsImages(const Options& o) {
+    return !o.screenshot.empty() || !o.recordDir.empty();
+}
+
+}  // namespace
+
+int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream& notices) {
+    std::shared_ptr<vk::Context> ctx = makeRenderContext(options, nullptr);
+    ViewerSim sim(options, ctx, notices);
+    const SceneLook look = makeLook(sim.prepared());
+    render::ViewState view;
+    const VkExtent2D size = requestedSize(options);
+    view.camera =
+        render::OrbitCamera::framing(look.stage.view, float(size.width) / float(size.height));
+    const render::ShadingSettings shading;
+    render::OffscreenRenderer renderer(ctx, size, shading);
+    ClothFeed feed;
+    feed.sync(sim, renderer.scene());
+
+    const int frames = options.frames.value_or(kDefaultHeadlessFrames);
+    const bool record = !options.recordDir.empty();
+    FrameStats simStats;
+    RenderStats renderStats;
+    std::vector<glm::vec4> positions, normals;
+    for (int frame = 0; frame <= frames; ++frame) {
+        if (frame > 0) {
+            const auto t0 = Clock::now();
+            sim.step();
+            simStats.add(std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
+                         sim.solver().stageTimes());
+        }
+        const bool recordThis = record && frame % options.exportEvery == 0;
+        const bool shot = frame == frames && !options.screenshot.empty();
+        if (!recordThis && !shot) continue;
+        sim.read(positions, normals);
+        checkFinite(positions, sim.prepared().vertexCount(), frame);
+        render::UniformInputs in;
+        in.stage = &look.stage;
+        in.view = &view;
+        in.shading = &shading;
+        in.width = renderer.extent().width;
+        in.height = renderer.extent().height;
+        in.hasUvs = look.data.hasUvs;
+        in.frame = std::uint32_t(frame);
+        const render::ImageRgba8 image = renderer.render(makeFrameUniforms(in), positions, normals);
+        renderStats.add(renderer.lastTimes());
+        if (recordThis) render::writePng(render::framePath(options.recordDir, frame), image);
+        if (shot) render::writePng(options.screenshot, image);
+    }
+
+    const PreparedCloth& p = sim.prepared();
+    out << "scene " << sim.scene().name << ": " << p.originalVertexCount << " vertices, " << frames
+        << " frames on " << sim.solver().backendName() << ", " << renderStats.frames()
+        << " rendered offscreen (" << renderer.extent().width << "x" << renderer.extent().height
+        << " on " << ctx->info().name << ", " << renderStats.json()["total"].get<double>()
+        << " ms GPU per frame)\n";
+    if (!options.screenshot.empty()) out << "screenshot written to " << options.screenshot << "\n";
+    if (record) out << "frames written to " << options.recordDir << "/\n";
+    if (!options.statsFile.empty()) {
+        nlohmann::json stats = statsJson(sim.scene().name, p, sim.solver(), simStats);
+        addRenderStats(stats, renderStats, renderer.extent(), *ctx, shading);
+        writeJsonFile(options.statsFile, stats);
+    }
+    failOnValidationMessages(*ctx);
+    return 0;
+}
+
+int runClothsim(Options options, bool noArguments, std::ostream& out, std::ostream& notices) {
+    if (!options.headless) {
+        std::string why;
+        if (auto video = SdlVideo::tryStart(&why)) {
+            video.reset();  // WindowApp starts its own
+            if (!noArguments) return WindowApp(options, out, notices).run();
+            try {
+                return WindowApp(options, out, notices).run();
+            } catch (const Error& e) {
+                notices << "clothsim: cannot open the window (" << e.what()
+                        << "); running headless\n";
+            }
+        } else if (noArguments) {
+            notices << "clothsim: " << why << "; running headless\n";
+        }
+        if (noArguments) options.screenshot = kDefaultScreenshot;
+    }
+    if (!wantsImages(options)) return runHeadless(options, out, notices);
+    if (noArguments) {
+        if (auto none = vk::noVulkanReason()) {
+            notices << "clothsim: no Vulkan device (" << *none
+                    << "): simulating on the CPU without an image\n";
+            options.screenshot.clear();
+            return runHeadless(options, out, notices);
+        }
+    }
+    return runHeadlessRendered(options, out, notices);
+}
+
+}  // namespace cloth

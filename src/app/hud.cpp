@@ -1,0 +1,129 @@
+#include "app/hud.h"
+
+#include <imgui.h>
+
+#include "core/scene.h"
+
+namespace cloth {
+
+namespace {
+
+void timesTable(const char* title, const std::vector<std::string>& names,
+                const std::vector<double>& ms) {
+    double total = 0.0;
+    for (double m : ms) total += m;
+    ImGui::Text("%s  %.2f ms", title, total);
+    for (std::size_t i = 0; i < names.size(); ++i)
+        ImGui::TextDisabled("  %-18s %7.3f", names[i].c_str(), ms[i]);
+}
+
+void statusSection(const HudInput& in) {
+    const ViewerSim& sim = *in.sim;
+    const PreparedCloth& p = sim.prepared();
+    ImGui::Text("%.1f fps  %ux%u  %s", in.fps, in.extent.width, in.extent.height,
+                in.vsync ? "vsync" : "no vsync");
+    ImGui::Text("scene %s, frame %d (%.2f s)%s", sim.scene().name.c_str(), sim.frame(),
+                sim.solver().simTime(), in.paused ? "  PAUSED" : "");
+    ImGui::Text("%u vertices, %zu triangles", p.originalVertexCount, p.triangles.size());
+    ImGui::Text("%u constraints (%zu distance, %zu bending, %zu attach, %zu tethers)",
+                p.constraintCount(), p.distance.size(), p.bending.size(), p.attachments.size(),
+                p.tethers.size());
+    ImGui::Text("%u colours, %u phantom vertices", p.colorCount, p.stats.phantomVertices);
+    ImGui::Text("solver: %s on %s", sim.solver().backendName(), sim.solver().deviceName().c_str());
+    ImGui::Text("render: %s", in.renderDevice.c_str());
+}
+
+void timesSection(const HudInput& in) {
+    std::vector<std::string> names;
+    std::vector<double> ms;
+    for (const StageTime& s : in.sim->solver().stageTimes()) {
+        names.push_back(s.name);
+        ms.push_back(s.ms);
+    }
+    ImGui::Text("simulation frame (wall) %.2f ms", in.simMsPerFrame);
+    timesTable("simulation stages (sampled)", names, ms);
+    names.clear();
+    ms.clear();
+    for (const render::PassTime& t : in.renderPasses) {
+        names.push_back(t.name);
+        ms.push_back(t.ms);
+    }
+    timesTable("render passes (GPU)", names, ms);
+}
+
+// Marks the settings for application once an edit of the last widget has finished.
+void applyAfterEdit(HudActions& out, const SimControls& c) {
+    if (ImGui::IsItemDeactivatedAfterEdit()) out.apply = c;
+}
+
+void controlsSection(HudState& st, HudActions& out, render::ShadingSettings& shading) {
+    SimControls& c = st.editing;
+    ImGui::SliderInt("substeps", &c.substeps, 1, 64);
+    applyAfterEdit(out, c);
+    ImGui::SliderInt("iterations", &c.iterations, 1, 32);
+    applyAfterEdit(out, c);
+    const ImGuiSliderFlags log = ImGuiSliderFlags_Logarithmic;
+    ImGui::SliderFloat("stretch compliance", &c.stretchCompliance, 1e-10f, 1e-2f, "%.1e", log);
+    applyAfterEdit(out, c);
+    ImGui::SliderFloat("bend compliance", &c.bendCompliance, 1e-6f, 1e1f, "%.1e", log);
+    applyAfterEdit(out, c);
+    ImGui::SliderFloat("linear damping", &c.linearDamping, 0.0f, 5.0f, "%.2f /s");
+    applyAfterEdit(out, c);
+    ImGui::SliderFloat("rigid damping", &c.rigidDamping, 0.0f, 1.0f, "%.3f");
+    applyAfterEdit(out, c);
+    ImGui::DragFloat3("gravity", &c.gravity.x, 0.05f, -30.0f, 30.0f, "%.2f");
+    applyAfterEdit(out, c);
+    ImGui::TextDisabled("(applying re-prepares the scene and keeps the cloth's state)");
+    ImGui::Checkbox("shadows", &shading.shadows);
+    ImGui::SameLine();
+    ImGui::Checkbox("SSAO", &shading.ssao);
+}
+
+void sceneSection(const HudInput& in, HudActions& out) {
+    const std::string current = in.sim->scene().name;
+    if (ImGui::BeginCombo("scene", current.c_str())) {
+        for (const std::string& name : builtinSceneNames())
+            if (ImGui::Selectable(name.c_str(), name == current)) out.scene = name;
+        ImGui::EndCombo();
+    }
+    if (ImGui::Button(in.paused ? "run" : "pause")) out.togglePause = true;
+    ImGui::SameLine();
+    if (ImGui::Button("step")) out.step = true;
+    ImGui::SameLine();
+    if (ImGui::Button("reset")) out.reset = true;
+    ImGui::SameLine();
+    if (in.sim->canUseGpu()) {
+        const bool gpu = in.sim->backend() == "gpu";
+        if (ImGui::Button(gpu ? "use CPU" : "use GPU")) out.switchBackend = true;
+        ImGui::SameLine();
+    }
+    if (ImGui::Button("view")) out.resetCamera = true;
+}
+
+}  // namespace
+
+HudActions drawHud(const HudInput& in, HudState& st, render::ShadingSettings& shading) {
+    HudActions out;
+    if (st.editingGeneration != in.sim->generation()) {
+        st.editing = in.sim->controls();
+        st.editingGeneration = in.sim->generation();
+    }
+    if (!st.visible) return out;
+    ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    statusSection(in);
+    if (ImGui::CollapsingHeader("times", ImGuiTreeNodeFlags_DefaultOpen)) timesSection(in);
+    if (ImGui::CollapsingHeader("scene", ImGuiTreeNodeFlags_DefaultOpen)) sceneSection(in, out);
+    if (ImGui::CollapsingHeader("settings")) controlsSection(st, out, shading);
+    if (ImGui::CollapsingHeader("keys and mouse")) {
+        ImGui::TextDisabled("left drag on the cloth: grab it; elsewhere: orbit");
+        ImGui::TextDisabled("right or middle drag (or shift + left): pan; wheel: zoom");
+        ImGui::TextDisabled("space pause, N step, R reset scene, B switch backend");
+        ImGui::TextDisabled("C reset view, H hide this panel, Esc or Q quit");
+    }
+    ImGui::End();
+    return out;
+}
+
+}  // namespace cloth

@@ -1,0 +1,193 @@
+#include "app/viewer_sim.h"
+
+#include <ostream>
+
+#include "core/error.h"
+#include "cpu/cpu_solver.h"
+#include "prep/prepare.h"
+#include "vk/gpu_solver.h"
+
+namespace cloth {
+
+namespace {
+
+struct State {
+    std::vector<glm::vec4> positions, velocities;
+};
+
+// Writes the positions and velocities of `from`'s original vertices into `to` (same mesh), and
+// puts phantom copies where their original is.
+void carryState(const State& from, std::uint32_t originals, PreparedCloth& to) {
+    for (std::uint32_t i = 0; i < originals; ++i) {
+        to.positions[i] = glm::vec4(glm::vec3(from.positions[i]), to.positions[i].w);
+        to.velocities[i] = glm::vec4(glm::vec3(from.velocities[i]), 0.0f);
+    }
+    for (const gpu::PhantomGroup& g : to.phantomGroups) {
+        const std::uint32_t original = to.phantomMembers[g.first];
+        for (std::uint32_t k = 1; k < g.count; ++k) {
+            const std::uint32_t copy = to.phantomMembers[g.first + k];
+            to.positions[copy] = glm::vec4(glm::vec3(to.positions[original]), to.positions[copy].w);
+            to.velocities[copy] = to.velocities[original];
+        }
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const PreparedCloth& prepared,
+                                         const std::shared_ptr<vk::Context>& ctx,
+                                         std::optional<int> threads) {
+    if (backend == "gpu") {
+        if (!ctx) throw Error("--backend gpu: no Vulkan device to run the GPU solver on");
+        vk::GpuSolverOptions o;
+        o.context = ctx;
+        // Per-stage times for the HUD and the stats JSON, sampled every 30th frame (held in
+        // between): on lavapipe timestamps every frame make the solver several times slower.
+        o.timestampInterval = 30;
+        return vk::makeGpuSolver(prepared, o);
+    }
+    return makeCpuSolver(prepared, threads.value_or(defaultThreadCount()));
+}
+
+ViewerSim::ViewerSim(const Options& options, std::shared_ptr<vk::Context> ctx,
+                     std::ostream& notices)
+    : options_(options), ctx_(std::move(ctx)), notices_(notices) {
+    backend_ = options.backend;
+    if (backend_ == "gpu" && !ctx_)
+        throw Error("--backend gpu: no Vulkan device to run the GPU solver on");
+    if (backend_ == "auto") {
+        // As the plain runs decide (src/app/backend.h): a CPU-type Vulkan device such as
+        // lavapipe is slower than the CPU reference, so auto takes the GPU only on a GPU (or
+        // when --device names the device). B in the window still switches to it.
+        const bool gpuDevice = ctx_ && (ctx_->info().type != VK_PHYSICAL_DEVICE_TYPE_CPU ||
+                                        options.device.has_value());
+        backend_ = gpuDevice ? "gpu" : "cpu";
+        if (!ctx_)
+            notices_ << "clothsim: no Vulkan device, using the CPU reference solver\n";
+        else if (!gpuDevice)
+            notices_ << "clothsim: " << ctx_->info().name
+                     << " is a CPU-type Vulkan device; simulating with the CPU reference solver "
+                        "(--backend gpu, or B in the window, to use it)\n";
+    }
+    loadScene(options.scene);
+}
+
+ViewerSim::~ViewerSim() = default;
+
+void ViewerSim::loadScene(const std::string& nameOrPath) {
+    Scene scene = resolveScene(nameOrPath);
+    applyOverrides(options_, scene);
+    scene_ = std::move(scene);
+    prepare(false);
+}
+
+void ViewerSim::prepare(bool keepState) {
+    State state;
+    const bool carry = keepState && solver_;
+    if (carry) {
+        solver_->readPositions(state.positions);
+        solver_->readVelocities(state.velocities);
+    }
+    const std::uint32_t originals = prepared_.originalVertexCount;
+    PrepareOptions prep;
+    prep.phantoms = scene_.phantoms;
+    PreparedCloth next = prepareScene(scene_, prep);
+    solver_.reset();  // its device memory goes before the next solver's arrives
+    prepared_ = std::move(next);
+    if (carry && prepared_.originalVertexCount == originals) {
+        PreparedCloth start = prepared_;
+        carryState(state, originals, start);
+        solver_ = makeViewerSolver(backend_, start, ctx_, options_.threads);
+    } else {
+        solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
+        frame_ = 0;
+    }
+    ++generation_;
+}
+
+void ViewerSim::reset() {
+    solver_.reset();
+    solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
+    frame_ = 0;
+    ++generation_;
+}
+
+void ViewerSim::setBackend(const std::string& backend) {
+    if (backend == backend_) return;
+    if (backend == "gpu" && !ctx_) throw Error("no Vulkan device to run the GPU solver on");
+    State state;
+    solver_->readPositions(state.positions);
+    solver_->readVelocities(state.velocities);
+    PreparedCloth start = prepared_;
+    // Same PreparedCloth: every vertex, phantoms included, carries over exactly.
+    for (std::size_t i = 0; i < start.positions.size(); ++i) {
+        start.positions[i] = glm::vec4(glm::vec3(state.positions[i]), start.positions[i].w);
+        start.velocities[i] = state.velocities[i];
+    }
+    solver_.reset();
+    backend_ = backend;
+    solver_ = makeViewerSolver(backend_, start, ctx_, options_.threads);
+    ++generation_;
+}
+
+void ViewerSim::switchBackend() {
+    setBackend(backend_ == "gpu" ? "cpu" : "gpu");
+}
+
+SimControls ViewerSim::controls() const {
+    SimControls c;
+    c.substeps = scene_.sim.substeps;
+    c.iterations = scene_.sim.iterations;
+    c.gravity = scene_.sim.gravity;
+    if (!scene_.cloths.empty()) {
+        const Material& m = scene_.cloths.front().material;
+        c.stretchCompliance = m.stretchCompliance;
+        c.bendCompliance = m.bendCompliance;
+        c.linearDamping = m.linearDamping;
+        c.rigidDamping = m.rigidDamping;
+    }
+    return c;
+}
+
+void ViewerSim::apply(const SimControls& c) {
+    scene_.sim.substeps = c.substeps;
+    scene_.sim.iterations = c.iterations;
+    scene_.sim.gravity = c.gravity;
+    for (ClothDesc& cloth : scene_.cloths) {
+        cloth.material.stretchCompliance = c.stretchCompliance;
+        cloth.material.bendCompliance = c.bendCompliance;
+        cloth.material.linearDamping = c.linearDamping;
+        cloth.material.rigidDamping = c.rigidDamping;
+    }
+    prepare(true);
+}
+
+void ViewerSim::step() {
+    solver_->stepFrame();
+    ++frame_;
+}
+
+std::optional<render::ExternalVertexBuffers> ViewerSim::gpuBuffers() const {
+    auto* gpuSolver = dynamic_cast<vk::GpuSolver*>(solver_.get());
+    if (!gpuSolver) return std::nullopt;
+    const vk::SharedBuffers b = gpuSolver->sharedBuffers();
+    render::ExternalVertexBuffers out;
+    out.positions = {b.positions.buffer, b.positions.offset, b.positions.size};
+    out.normals = {b.normals.buffer, b.normals.offset, b.normals.size};
+    out.acquire = [](VkCommandBuffer cmd) {
+        vk::GpuSolver::recordReadBarrier(cmd, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+                                         VK_ACCESS_SHADER_READ_BIT);
+    };
+    return out;
+}
+
+void ViewerSim::read(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& normals) {
+    solver_->readPositions(positions);
+    solver_->readNormals(normals);
+}
+
+void ViewerSim::setGrab(std::optional<Grab> grab) {
+    solver_->setGrab(grab);
+}
+
+}  // namespace cloth

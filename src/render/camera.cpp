@@ -1,0 +1,106 @@
+#include "render/camera.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace cloth::render {
+
+OrbitCamera OrbitCamera::framing(const Bounds& bounds, float minAspect) {
+    OrbitCamera c;
+    const float radius = std::max(bounds.radius(), 1e-3f);
+    c.target = bounds.center();
+    c.yaw = 0.45f;
+    c.pitch = 0.2f;
+    c.distance = 1.0f;
+    const glm::vec3 f = c.forward();
+    const glm::vec3 right = glm::normalize(glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f)));
+    const glm::vec3 up = glm::cross(right, f);
+    // A corner at offset d from the target is in view when its sideways offsets, over its depth
+    // D - d.f, stay within the field of view's tangents: D >= d.f + |d.up| / tanY (and the same
+    // with d.right and tanX).
+    const float tanY = 0.9f * std::tan(0.5f * c.fovY);
+    const float tanX = tanY * minAspect;
+    float distance = 0.0f;
+    for (int k = 0; k < 8; ++k) {
+        const glm::vec3 p((k & 1) ? bounds.max.x : bounds.min.x,
+                          (k & 2) ? bounds.max.y : bounds.min.y,
+                          (k & 4) ? bounds.max.z : bounds.min.z);
+        const glm::vec3 d = p - c.target;
+        distance = std::max({distance, glm::dot(d, f) + std::abs(glm::dot(d, up)) / tanY,
+                             glm::dot(d, f) + std::abs(glm::dot(d, right)) / tanX});
+    }
+    c.distance = std::max(distance, 0.1f * radius);
+    c.nearZ = 0.02f * radius;
+    c.farZ = c.distance + 60.0f * radius;
+    return c;
+}
+
+glm::vec3 OrbitCamera::eye() const {
+    const float cp = std::cos(pitch);
+    return target + distance * glm::vec3(cp * std::sin(yaw), std::sin(pitch), cp * std::cos(yaw));
+}
+
+glm::vec3 OrbitCamera::forward() const {
+    return glm::normalize(target - eye());
+}
+
+glm::mat4 OrbitCamera::view() const {
+    return glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+}
+
+glm::mat4 OrbitCamera::projection(float aspect) const {
+    glm::mat4 p = glm::perspective(fovY, aspect, nearZ, farZ);
+    p[1][1] *= -1.0f;  // Vulkan: clip-space y points down
+    return p;
+}
+
+void OrbitCamera::orbit(float dxPixels, float dyPixels) {
+    yaw -= dxPixels * kOrbitRadiansPerPixel;
+    pitch = std::clamp(pitch + dyPixels * kOrbitRadiansPerPixel, -kMaxPitch, kMaxPitch);
+}
+
+void OrbitCamera::pan(float dxPixels, float dyPixels, float height) {
+    const float worldPerPixel = 2.0f * distance * std::tan(0.5f * fovY) / height;
+    const glm::vec3 f = forward();
+    const glm::vec3 right = glm::normalize(glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f)));
+    const glm::vec3 up = glm::cross(right, f);
+    // Dragging right moves the scene right (the target left); dragging down moves it down.
+    target += worldPerPixel * (-dxPixels * right + dyPixels * up);
+}
+
+void OrbitCamera::zoom(float steps) {
+    distance = std::clamp(distance * std::pow(0.9f, steps), 4.0f * nearZ, 0.5f * farZ);
+}
+
+Ray OrbitCamera::rayThroughPixel(float x, float y, float width, float height) const {
+    // From the camera basis rather than an inverse matrix: exact for any near/far ratio.
+    const float tanHalf = std::tan(0.5f * fovY);
+    const float ndcX = 2.0f * x / width - 1.0f;
+    const float ndcY = 2.0f * y / height - 1.0f;  // +1 at the bottom row
+    const glm::vec3 f = forward();
+    const glm::vec3 right = glm::normalize(glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f)));
+    const glm::vec3 up = glm::cross(right, f);
+    Ray r;
+    r.origin = eye();
+    r.direction =
+        glm::normalize(f + ndcX * tanHalf * (width / height) * right - ndcY * tanHalf * up);
+    return r;
+}
+
+glm::vec3 projectToPixel(const glm::mat4& viewProj, const glm::vec3& p, float width, float height) {
+    const glm::vec4 clip = viewProj * glm::vec4(p, 1.0f);
+    const glm::vec3 ndc = glm::vec3(clip) / clip.w;
+    return {0.5f * (ndc.x + 1.0f) * width, 0.5f * (ndc.y + 1.0f) * height, ndc.z};
+}
+
+glm::vec3 intersectPlane(const Ray& ray, const glm::vec3& point, const glm::vec3& normal) {
+    const float denom = glm::dot(ray.direction, normal);
+    if (std::abs(denom) < 1e-6f) return point;
+    const float t = glm::dot(point - ray.origin, normal) / denom;
+    if (t <= 0.0f) return point;
+    return ray.origin + t * ray.direction;
+}
+
+}  // namespace cloth::render

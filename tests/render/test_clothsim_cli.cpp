@@ -1,0 +1,138 @@
+// clothsim's rendering flags end to end: --screenshot, --record, --size with --headless, the
+// stats JSON's render times, the run without arguments and without a display, bad values.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "render/image_file.h"
+#include "vk/context.h"
+
+namespace cloth {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runClothsim;
+using test::scratchDir;
+
+class ClothsimCli : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (auto why = vk::noVulkanReason()) {
+            if (std::getenv("CI")) {
+                FAIL() << "no Vulkan device and CI is set: " << *why;
+            }
+            GTEST_SKIP() << "no Vulkan device: " << *why;
+        }
+    }
+};
+
+nlohmann::json readJson(const fs::path& p) {
+    std::ifstream in(p);
+    return nlohmann::json::parse(in);
+}
+
+void expectNoValidationMessages(const test::RunResult& r, const nlohmann::json& stats) {
+    EXPECT_EQ(r.err.find("validation"), std::string::npos) << r.err;
+    EXPECT_EQ(stats["render"]["validation"], true);
+    EXPECT_EQ(stats["render"]["validation_messages"], 0);
+}
+
+TEST_F(ClothsimCli, HeadlessScreenshotAndStats) {
+    const fs::path dir = scratchDir("screenshot");
+    const auto r = runClothsim(
+        "--headless --scene curtain --frames 5 --size 200x150 --screenshot shot.png "
+        "--validate --backend gpu --stats stats.json",
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("screenshot written to shot.png"), std::string::npos) << r.out;
+    const render::ImageRgba8 img = render::readPng((dir / "shot.png").string());
+    EXPECT_EQ(img.width, 200);
+    EXPECT_EQ(img.height, 150);
+    const nlohmann::json stats = readJson(dir / "stats.json");
+    expectNoValidationMessages(r, stats);
+    EXPECT_EQ(stats["backend"], "gpu");
+    EXPECT_EQ(stats["frames"], 5);
+    EXPECT_EQ(stats["render"]["frames"], 1);
+    EXPECT_EQ(stats["render"]["width"], 200);
+    for (const char* pass : {"shadow", "gbuffer", "ssao", "ssao_blur", "lighting", "total"}) {
+        ASSERT_TRUE(stats["render_ms"].contains(pass)) << pass;
+        EXPECT_GT(stats["render_ms"][pass].get<double>(), 0.0) << pass;
+    }
+    EXPECT_TRUE(stats.contains("stages_ms"));
+}
+
+TEST_F(ClothsimCli, RecordWritesEveryKthFrame) {
+    const fs::path dir = scratchDir("record");
+    const auto r = runClothsim(
+        "--headless --scene swirl --frames 4 --export-every 2 --size 64x48 --record frames "
+        "--backend cpu --validate --stats stats.json",
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (int f : {0, 2, 4}) {
+        const fs::path png = dir / render::framePath("frames", f);
+        ASSERT_TRUE(fs::exists(png)) << png;
+        EXPECT_EQ(render::readPng(png.string()).width, 64);
+    }
+    for (int f : {1, 3, 5}) EXPECT_FALSE(fs::exists(dir / render::framePath("frames", f)));
+    const nlohmann::json stats = readJson(dir / "stats.json");
+    expectNoValidationMessages(r, stats);
+    EXPECT_EQ(stats["render"]["frames"], 3);
+}
+
+TEST_F(ClothsimCli, NoArgumentsWithoutDisplayWritesScreenshot) {
+    const fs::path dir = scratchDir("noargs");
+    const auto r = runClothsim("", dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("running headless"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("screenshot written to clothsim.png"), std::string::npos) << r.out;
+    const render::ImageRgba8 img = render::readPng((dir / "clothsim.png").string());
+    EXPECT_EQ(img.width, 1280);
+    EXPECT_EQ(img.height, 720);
+}
+
+TEST_F(ClothsimCli, WithoutDisplayArgumentsRunHeadlessWithoutImages) {
+    const fs::path dir = scratchDir("nodisplay");
+    const auto r =
+        runClothsim("--frames 3 --backend cpu", dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "clothsim.png"));
+}
+
+TEST(ClothsimCliErrors, BadRenderFlags) {
+    const fs::path dir = scratchDir("errors");
+    for (const char* args :
+         {"--size 12x12", "--size 640", "--size axb", "--size 640x", "--screenshot", "--record"}) {
+        const auto r = runClothsim(std::string("--headless ") + args, dir);
+        EXPECT_EQ(r.exitCode, 1) << args;
+        EXPECT_NE(r.err.find("clothsim: error:"), std::string::npos) << args << ": " << r.err;
+    }
+    const auto r = runClothsim("--headless --frames 1 --screenshot /proc/nope/x.png", dir);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("/proc/nope"), std::string::npos) << r.err;
+}
+
+// No Vulkan driver at all (the loader is pointed at a driver file that does not exist).
+TEST(ClothsimCliNoVulkan, ImagesNeedAVulkanDevice) {
+    const fs::path dir = scratchDir("novulkan");
+    const auto r = runClothsim("--headless --frames 2 --screenshot x.png", dir,
+                               "env VK_ICD_FILENAMES=/nonexistent/icd.json");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("rendering needs a Vulkan device"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "x.png"));
+}
+
+TEST(ClothsimCliNoVulkan, NoArgumentsFallBackToTheCpuWithoutAnImage) {
+    const fs::path dir = scratchDir("novulkan_noargs");
+    const auto r = runClothsim("", dir,
+                               "env -u DISPLAY -u WAYLAND_DISPLAY "
+                               "VK_ICD_FILENAMES=/nonexistent/icd.json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("simulating on the CPU without an image"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "clothsim.png"));
+}
+
+}  // namespace
+}  // namespace cloth

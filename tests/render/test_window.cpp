@@ -1,0 +1,220 @@
+// The window (run under xvfb-run by ctest): 60 frames with a resize in the middle (swapchain
+// recreation), a grab with the mouse, both backends, zero validation messages.
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#include <SDL.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/viewer_sim.h"
+#include "app/window_app.h"
+#include "cli_run.h"
+#include "render/image_file.h"
+#include "vk/context.h"
+
+namespace cloth {
+namespace {
+
+class WindowTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const char* display = std::getenv("DISPLAY");
+        if (!display || !*display) {
+            if (std::getenv("CI")) {
+                FAIL() << "no DISPLAY and CI is set (ctest runs this under xvfb-run)";
+            }
+            GTEST_SKIP() << "no DISPLAY (ctest runs this test under xvfb-run)";
+        }
+        if (auto why = vk::noVulkanReason()) {
+            if (std::getenv("CI")) {
+                FAIL() << "no Vulkan device and CI is set: " << *why;
+            }
+            GTEST_SKIP() << "no Vulkan device: " << *why;
+        }
+        log_ = std::make_shared<vk::MessageLog>();
+    }
+    void TearDown() override {
+        if (log_) {
+            EXPECT_EQ(log_->count.load(), 0u) << "Vulkan validation messages (printed above)";
+        }
+    }
+    Options options(const std::string& backend, int frames) const {
+        Options o;
+        o.backend = backend;
+        o.frames = frames;
+        o.size = std::make_pair(320, 240);
+        o.validate = true;
+        o.threads = 2;
+        return o;
+    }
+    std::shared_ptr<vk::MessageLog> log_;
+    std::ostringstream out_, notices_;
+};
+
+void runWithResize(WindowApp& app) {
+    bool resized = false;
+    while (app.running()) {
+        app.frame();
+        if (!resized && app.renderedFrames() >= 3) {
+            SDL_SetWindowSize(app.window(), 400, 300);
+            resized = true;
+        }
+    }
+}
+
+TEST_F(WindowTest, SixtyFramesWithResizeCpu) {
+    {
+        WindowApp app(options("cpu", 60), out_, notices_, log_);
+        EXPECT_EQ(app.swapchainWidth(), 320u);
+        runWithResize(app);
+        EXPECT_EQ(app.finish(), 0);
+        EXPECT_EQ(app.simFrame(), 60);
+        EXPECT_GE(app.swapchainRecreations(), 1u);
+        EXPECT_EQ(app.swapchainWidth(), 400u);
+        EXPECT_EQ(app.swapchainHeight(), 300u);
+        EXPECT_GE(app.renderedFrames(), 15);  // at most 4 simulated frames per rendered one
+    }
+    EXPECT_NE(out_.str().find("60 frames simulated"), std::string::npos) << out_.str();
+}
+
+TEST_F(WindowTest, SixtyFramesWithResizeGpu) {
+    WindowApp app(options("gpu", 60), out_, notices_, log_);
+    runWithResize(app);
+    EXPECT_EQ(app.finish(), 0);
+    EXPECT_EQ(app.simFrame(), 60);
+    EXPECT_GE(app.swapchainRecreations(), 1u);
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "gpu");
+}
+
+void push(const SDL_Event& e) {
+    SDL_Event copy = e;
+    SDL_PushEvent(&copy);
+}
+
+// Clicks the middle of the window (the cloth in the default view), drags right, lets go.
+// B switches the solver (the state carries over), R resets the scene, space pauses, N steps.
+TEST_F(WindowTest, KeysSwitchBackendResetPauseAndStep) {
+    WindowApp app(options("cpu", 1000), out_, notices_, log_);
+    auto press = [&](SDL_Keycode k) {
+        SDL_Event e{};
+        e.type = SDL_KEYDOWN;
+        e.key.keysym.sym = k;
+        push(e);
+        app.frame();
+    };
+    while (app.simFrame() < 10) app.frame();
+    press(SDLK_b);
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "gpu");
+    const int carried = app.sim().frame();
+    EXPECT_GE(carried, 10);  // the frame count (and the state) carry over
+    while (app.simFrame() < carried + 5) app.frame();
+    press(SDLK_r);
+    EXPECT_LE(app.simFrame(), 4);  // reset to frame 0, then at most 4 frames this render
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "gpu");
+    press(SDLK_SPACE);
+    const int paused = app.simFrame();
+    for (int i = 0; i < 3; ++i) app.frame();
+    EXPECT_EQ(app.simFrame(), paused);
+    press(SDLK_n);
+    EXPECT_EQ(app.simFrame(), paused + 1);
+    press(SDLK_b);
+    EXPECT_EQ(std::string(app.sim().solver().backendName()), "cpu");
+    press(SDLK_ESCAPE);
+    EXPECT_FALSE(app.running());
+    EXPECT_EQ(app.finish(), 0);
+}
+
+class GrabTest : public WindowTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(GrabTest, MouseGrabPullsTheCloth) {
+    Options o = options(GetParam(), 40);
+    o.scene = "curtain";
+    o.size = std::make_pair(480, 360);
+    WindowApp app(o, out_, notices_, log_);
+    SDL_Event key{};
+    key.type = SDL_KEYDOWN;
+    key.key.keysym.sym = SDLK_h;  // hide the HUD so the click reaches the scene
+    push(key);
+    app.frame();
+    // Aim at the cloth's middle vertex where it is now.
+    std::vector<glm::vec4> now;
+    const_cast<Solver&>(app.sim().solver()).readPositions(now);
+    const std::uint32_t middle = app.sim().prepared().originalVertexCount / 2;
+    const auto [mx, my] = app.windowPointOf(now[middle].x, now[middle].y, now[middle].z);
+    SDL_Event down{};
+    down.type = SDL_MOUSEBUTTONDOWN;
+    down.button.button = SDL_BUTTON_LEFT;
+    down.button.state = SDL_PRESSED;
+    down.button.x = mx;
+    down.button.y = my;
+    down.button.windowID = SDL_GetWindowID(app.window());
+    push(down);
+    app.frame();
+    ASSERT_TRUE(app.grabbedVertex().has_value()) << "the click did not hit the cloth";
+    const std::uint32_t v = *app.grabbedVertex();
+    std::vector<glm::vec4> before;
+    const_cast<Solver&>(app.sim().solver()).readPositions(before);
+    for (int i = 0; i < 4; ++i) {
+        SDL_Event move{};
+        move.type = SDL_MOUSEMOTION;
+        move.motion.x = mx + 20 * (i + 1);
+        move.motion.y = my;
+        move.motion.xrel = 20;
+        move.motion.state = SDL_BUTTON_LMASK;
+        move.motion.windowID = down.button.windowID;
+        push(move);
+        app.frame();
+    }
+    while (app.running() && app.simFrame() < 30) app.frame();
+    std::vector<glm::vec4> after;
+    const_cast<Solver&>(app.sim().solver()).readPositions(after);
+    // The grabbed vertex follows the mouse: it ends up under the pointer (80 px to the right of
+    // where it was clicked; 12 px allows for constraints solved after the grab), while the cloth
+    // itself swings on.
+    const auto [ax, ay] = app.windowPointOf(after[v].x, after[v].y, after[v].z);
+    EXPECT_NEAR(ax, mx + 80, 12) << "vertex " << v;
+    EXPECT_NEAR(ay, my, 12) << "vertex " << v;
+    EXPECT_GT(glm::distance(glm::vec3(after[v]), glm::vec3(before[v])), 0.05f);
+    SDL_Event up = down;
+    up.type = SDL_MOUSEBUTTONUP;
+    up.button.state = SDL_RELEASED;
+    push(up);
+    app.frame();
+    EXPECT_FALSE(app.grabbedVertex().has_value());
+    while (app.running()) app.frame();
+    EXPECT_EQ(app.finish(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, GrabTest, ::testing::Values("cpu", "gpu"));
+
+}  // namespace
+}  // namespace cloth
+
+namespace cloth {
+namespace {
+
+// The program itself in a window: --frames closes it, --screenshot reads the swapchain image
+// back, --stats carries the render times.
+TEST_F(WindowTest, ClothsimWindowRunsAndCloses) {
+    const auto dir = test::scratchDir("window");
+    const auto r = test::runClothsim(
+        "--frames 60 --size 320x240 --validate --backend gpu --screenshot shot.png "
+        "--stats stats.json",
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err.find("validation"), std::string::npos) << r.err;
+    std::ifstream in(dir / "stats.json");
+    const nlohmann::json stats = nlohmann::json::parse(in);
+    EXPECT_EQ(stats["frames"], 60);
+    EXPECT_EQ(stats["render"]["validation_messages"], 0);
+    EXPECT_GE(stats["render"]["frames"].get<int>(), 15);
+    EXPECT_EQ(render::readPng((dir / "shot.png").string()).width, 320);
+}
+
+}  // namespace
+}  // namespace cloth
