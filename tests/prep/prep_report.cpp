@@ -1,5 +1,5 @@
 // prep_report: colour counts and load-time costs for grids of each pattern (32^2 .. 256^2) and
-// irregular meshes, stretch only and stretch plus bending, without and with phantom vertices.
+// irregular meshes (assets/meshes), stretch only and stretch plus bending, without and with phantom vertices.
 // Not a test (no assertions on time); build it in Release and run
 //   build/tests/prep_report [--target T] [--method repair|cliques|both] [--max-res N]
 #include <chrono>
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
                        args);
             }
     const std::string assets = test::sourceDir() + "/assets/meshes/";
-    for (const char* obj : {"flag.obj", "disc.obj"})
+    for (const char* obj : {"flag.obj", "disc.obj", "quads.obj"})
         for (bool bending : {false, true}) report(obj, "obj", loadObj(assets + obj), bending, args);
     for (bool bending : {false, true})
         report("jittered", "128^2", test::irregularMesh(128, 0.05, 1), bending, args);
