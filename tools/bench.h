@@ -33,6 +33,10 @@ struct BenchOptions {
     // file.
     bool tunePhantoms = false;
     std::vector<int> tuneTargets = {6, 8, 10, 12, 16};
+    // A target is chosen over phantoms off only when its fastest repeat is this many percent
+    // faster than off's: below that the order is within the noise of a shared machine, and off
+    // is the simpler (and slightly more accurate) form.
+    int tuneMarginPercent = 5;
     // GPU
     std::vector<int> workgroupSizes = {32, 64, 128, 256, 512};  // those the device allows
     std::optional<int> device;

@@ -69,6 +69,8 @@ phantom tuning
                            CPU with the largest of --threads, GPU with workgroup size 64, as
                            clothsim runs them), and write the fastest into the tuning file
   --tune-targets LIST      colour targets to try (default: 6,8,10,12,16)
+  --tune-margin PERCENT    a target wins over phantoms off only when its fastest repeat is
+                           this much faster than off's (default: 5)
 gpu
   --workgroup-sizes LIST   compute workgroup sizes (default: 32,64,128,256,512, those the
                            device allows)
@@ -116,6 +118,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         else if (a == "--json") o.json = v;
         else if (a == "--tuning") o.tuning = v;
         else if (a == "--tune-targets") o.tuneTargets = parseList(a, v, 1);
+        else if (a == "--tune-margin") o.tuneMarginPercent = parseList(a, v, 0).at(0);
         else if (a == "--workgroup-sizes") o.workgroupSizes = parseList(a, v, 1);
         else if (a == "--device") o.device = parseList(a, v, 0).at(0);
         else if (a == "--profile-frames") o.profileFrames = parseList(a, v, 1).at(0);

@@ -1,6 +1,7 @@
 // clothbench --tune-phantoms: which phantom colour target gives the shortest frame, per backend,
 // device and grid size. The candidates run interleaved (one repeat of each in turn), so that a
-// change in the machine's load hits all of them alike; the fastest repeat decides.
+// change in the machine's load hits all of them alike; the fastest repeat decides, and a target
+// must beat phantoms off by --tune-margin percent to be chosen.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -86,10 +87,12 @@ TuningSize tuneSize(int n, const std::vector<Candidate>& cands, Backend& backend
         size.candidates.push_back({cands[i].target, p.colorCount, p.stats.phantomVertices,
                                    *std::min_element(ms[i].begin(), ms[i].end()), median(ms[i])});
     }
+    // candidates[0] is off; the fastest target must beat it by the margin.
     const auto fastest = std::min_element(
         size.candidates.begin(), size.candidates.end(),
         [](const TuningCandidate& a, const TuningCandidate& b) { return a.msMin < b.msMin; });
-    size.best = fastest->target;
+    const double needed = size.candidates[0].msMin * (1.0 - o.tuneMarginPercent / 100.0);
+    size.best = fastest->msMin < needed ? fastest->target : 0;
     return size;
 }
 

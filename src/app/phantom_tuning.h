@@ -16,9 +16,10 @@
 
 namespace cloth {
 
-// The target `auto` uses when no tuning file, or no entry for the device, exists. The issue's
-// goal of at most 8 colours; on the machine measured for the README, 8 was faster than no
-// phantoms on lavapipe and on par on the CPU (README, "Phantom vertices").
+// The target `auto` uses when no tuning file, or no entry for the device, exists: the goal
+// of at most 8 colours, meant for GPUs, where every colour costs a dispatch and a barrier. Not
+// measured on a real GPU; on the CPU and on lavapipe phantoms off was mostly as fast or faster
+// (README, "Phantom vertices"), hence the notice asking to run clothbench --tune-phantoms.
 constexpr std::uint32_t kDefaultAutoTarget = 8;
 
 struct TuningCandidate {

@@ -363,6 +363,26 @@ TEST(TuningEndToEnd, ClothbenchTunesAndClothsimFollowsOnTheGpu) {
     tuneThenRun("gpu", "e2e_gpu");
 }
 
+TEST(TuningEndToEnd, ATargetMustBeatOffByTheMargin) {
+    // No target can be 100% faster than off, so every size says off, and auto runs without.
+    const fs::path dir = scratchDir("margin");
+    const fs::path tuning = dir / "tuning.json";
+    const auto bench = runProgram("clothbench",
+                                  "--tune-phantoms --backend cpu --grids 4,6"
+                                  " --tune-margin 100 --warmup 0 --frames 1"
+                                  " --repeats 1 --threads 1 --tuning " +
+                                      tuning.string());
+    ASSERT_EQ(bench.exitCode, 0) << bench.output;
+    const auto file = readTuningFile(tuning.string());
+    ASSERT_TRUE(file && file->devices.size() == 1u);
+    ASSERT_EQ(file->devices[0].sizes.size(), 2u);
+    for (const TuningSize& s : file->devices[0].sizes) {
+        EXPECT_EQ(s.best, 0u);
+        EXPECT_GE(s.candidates.size(), 2u);  // off and at least one target were measured
+    }
+    expectFollows(runAuto("cpu", tuning, dir), 0);
+}
+
 TEST(TuningEndToEnd, MissingEntryFallsBackWithOneNoticeLine) {
     const fs::path dir = scratchDir("fallback");
     std::string output;
