@@ -9,7 +9,9 @@ set(CLOTH_TEST_ENV
     "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tools/lsan.supp:print_suppressions=0"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
     "CLOTH_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-    "CLOTH_BUILD_DIR=${CMAKE_BINARY_DIR}")
+    "CLOTH_BUILD_DIR=${CMAKE_BINARY_DIR}"
+    # --phantoms auto in tests never reads the user's tuning file (app/phantom_tuning.h).
+    "CLOTHSIM_TUNING=${CMAKE_BINARY_DIR}/test-config/no-tuning.json")
 
 function(cloth_add_test name)
     cmake_parse_arguments(ARG "" "RESOURCE_LOCK" "SOURCES;LIBS;LAUNCHER" ${ARGN})

@@ -15,34 +15,15 @@
 
 #include "app/backend.h"
 #include "app/frame_stats.h"
+#include "app/phantom_tuning.h"
+#include "bench.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
 
-namespace cloth {
+namespace cloth::bench {
 namespace {
-
-struct BenchOptions {
-    std::string backend = "cpu";
-    std::vector<int> grids = {32, 64, 128, 256};
-    std::vector<int> threads;  // default: 1 and all hardware threads
-    int substeps = 10;
-    int iterations = 1;
-    int warmup = 10;
-    int frames = 10;   // frames per repeat
-    int repeats = 5;
-    std::string json;
-    PhantomSetting phantoms;
-    PhantomMethod phantomMethod = PhantomMethod::Repair;
-    bool phantomsEachColor = false;
-    // GPU
-    std::vector<int> workgroupSizes = {32, 64, 128, 256, 512};  // those the device allows
-    std::optional<int> device;
-    int profileFrames = 3;  // frames of the per-stage profile (timestamps, nothing fused)
-    std::optional<int> smallColorItems;  // GpuSolverOptions::smallColorItems
-    std::optional<int> items;            // GpuSolverOptions::itemsPerInvocation
-};
 
 std::vector<int> parseList(const std::string& flag, const std::string& text, int min) {
     std::vector<int> out;
@@ -77,7 +58,19 @@ usage: clothbench [options]
   --phantoms off|auto|N    phantom vertices (default: off)
   --phantom-method M       repair (default) or cliques
   --phantom-averaging A    iteration (default) or color
+  --tuning FILE            the tuning file --phantoms auto reads and --tune-phantoms writes
+                           (default: $CLOTHSIM_TUNING, else $XDG_CONFIG_HOME/clothsim/tuning.json,
+                           else ~/.config/clothsim/tuning.json)
   --json FILE              also write the results as JSON
+phantom tuning
+  --tune-phantoms          per backend (and device) and grid, measure the frame time with
+                           phantoms off and with each target of --tune-targets that needs
+                           phantoms (runs interleaved, --warmup/--frames/--repeats as above;
+                           CPU with the largest of --threads, GPU with workgroup size 64, as
+                           clothsim runs them), and write the fastest into the tuning file
+  --tune-targets LIST      colour targets to try (default: 6,8,10,12,16)
+  --tune-margin PERCENT    a target wins over phantoms off only when its fastest repeat is
+                           this much faster than off's (default: 5)
 gpu
   --workgroup-sizes LIST   compute workgroup sizes (default: 32,64,128,256,512, those the
                            device allows)
@@ -97,6 +90,10 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         if (a == "--help" || a == "-h") {
             std::cout << kUsage;
             std::exit(0);
+        }
+        if (a == "--tune-phantoms") {
+            o.tunePhantoms = true;
+            continue;
         }
         if (i + 1 >= argc) throw Error(a + ": missing value (or unknown option; see --help)");
         const std::string v = argv[++i];
@@ -119,6 +116,9 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             o.phantomsEachColor = v == "color";
         }
         else if (a == "--json") o.json = v;
+        else if (a == "--tuning") o.tuning = v;
+        else if (a == "--tune-targets") o.tuneTargets = parseList(a, v, 1);
+        else if (a == "--tune-margin") o.tuneMarginPercent = parseList(a, v, 0).at(0);
         else if (a == "--workgroup-sizes") o.workgroupSizes = parseList(a, v, 1);
         else if (a == "--device") o.device = parseList(a, v, 0).at(0);
         else if (a == "--profile-frames") o.profileFrames = parseList(a, v, 1).at(0);
@@ -132,7 +132,8 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
     return o;
 }
 
-// A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.
+}  // namespace
+
 Scene gridScene(int n, const BenchOptions& o) {
     Scene s;
     s.name = "grid" + std::to_string(n);
@@ -152,11 +153,25 @@ Scene gridScene(int n, const BenchOptions& o) {
     return s;
 }
 
+PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backend,
+                          const std::string& device) {
+    PrepareOptions popt;
+    popt.phantoms = o.phantoms;
+    popt.phantomMethod = o.phantomMethod;
+    const AutoPhantomContext tuning{"clothbench", tuningPath(o.tuning), backend, device};
+    popt.resolveAuto = [&](std::uint32_t vertices) {
+        return resolveAutoPhantoms(tuning, vertices, std::cerr);
+    };
+    return prepareScene(gridScene(n, o), popt);
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+namespace {
 
 struct Measured {
     std::vector<double> frameMs;  // mean frame time of each repeat
@@ -218,11 +233,15 @@ nlohmann::json runOne(const PreparedCloth& p, int grid, const BackendRequest& re
 
 // ---- GPU ----------------------------------------------------------------------------------------
 
+}  // namespace
+
 std::shared_ptr<vk::Context> openGpu(const BenchOptions& o) {
     vk::ContextOptions c;
     if (o.device) c.deviceIndex = static_cast<std::uint32_t>(*o.device);
     return std::make_shared<vk::Context>(c);
 }
+
+namespace {
 
 nlohmann::json gpuDevice(const vk::Context& ctx) {
     const vk::DeviceInfo& d = ctx.info();
@@ -299,6 +318,7 @@ void printRow(const nlohmann::json& r) {
 
 int benchMain(int argc, char** argv) {
     const BenchOptions o = parseBenchOptions(argc, argv);
+    if (o.tunePhantoms) return tunePhantoms(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
     std::shared_ptr<vk::Context> ctx;
     std::vector<int> sizes;
@@ -318,20 +338,22 @@ int benchMain(int argc, char** argv) {
     std::printf("%-5s %11s %8s %7s %6s %12s %12s %10s %5s %6s\n", "back", "grid", "verts",
                 "threads", "colors", "ms/sub(min)", "ms/sub(med)", "Msolves/s", "wg", "disp");
     for (int n : o.grids) {
-        PrepareOptions popt;
-        popt.phantoms = o.phantoms;
-        popt.phantomMethod = o.phantomMethod;
-        const PreparedCloth p = prepareScene(gridScene(n, o), popt);
-        for (int t : cpu ? o.threads : std::vector<int>{}) {
-            BackendRequest req;
-            req.backend = "cpu";
-            req.threads = t;
-            runs.push_back(runOne(p, n, req, o));
-            printRow(runs.back());
+        if (cpu) {  // prepared per backend: --phantoms auto may differ between them
+            const PreparedCloth p = prepareGrid(n, o, "cpu", cpuModelName());
+            for (int t : o.threads) {
+                BackendRequest req;
+                req.backend = "cpu";
+                req.threads = t;
+                runs.push_back(runOne(p, n, req, o));
+                printRow(runs.back());
+            }
         }
-        for (int wg : sizes) {
-            runs.push_back(runGpu(p, n, wg, ctx, o));
-            printRow(runs.back());
+        if (gpu) {
+            const PreparedCloth p = prepareGrid(n, o, "gpu", ctx->info().name);
+            for (int wg : sizes) {
+                runs.push_back(runGpu(p, n, wg, ctx, o));
+                printRow(runs.back());
+            }
         }
     }
     if (!o.json.empty()) {
@@ -346,11 +368,11 @@ int benchMain(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace cloth
+}  // namespace cloth::bench
 
 int main(int argc, char** argv) {
     try {
-        return cloth::benchMain(argc, argv);
+        return cloth::bench::benchMain(argc, argv);
     } catch (const cloth::Error& e) {
         std::cerr << "clothbench: error: " << e.what() << "\n";
         return 1;

@@ -88,6 +88,10 @@ void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& 
     }
 }
 
+std::string deviceName(const Backend& backend) {
+    return backend.name == "gpu" ? backend.context->info().name : cpuModelName();
+}
+
 std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& request,
                                      const PreparedCloth& prepared, std::ostream& notices) {
     if (backend.name == "gpu") {

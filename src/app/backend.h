@@ -42,6 +42,10 @@ Backend chooseBackend(const BackendRequest& request, std::ostream& notices);
 void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& request,
                     std::ostream& notices);
 
+// The device a Backend runs on, as Solver::deviceName() reports it: the CPU model or the Vulkan
+// device's name.
+std::string deviceName(const Backend& backend);
+
 std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& request,
                                      const PreparedCloth& prepared, std::ostream& notices);
 

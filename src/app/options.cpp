@@ -78,6 +78,7 @@ Options parseOptions(const std::vector<std::string>& args) {
                  throw Error("--phantom-averaging: expected iteration or color, got '" + v + "'");
              o.phantomsEachColor = v == "color";
          }},
+        {"--tuning", [&](const std::string& v) { o.tuningFile = v; }},
         {"--export-obj", [&](const std::string& v) { o.exportObjDir = v; }},
         {"--export-every",
          [&](const std::string& v) { o.exportEvery = parseInt("--export-every", v, 1); }},
@@ -148,6 +149,10 @@ solver
   --phantoms off|auto|N    phantom vertices for fewer colours (N = target colour count)
   --phantom-method M       how vertices are split: repair (default) or cliques (Bron-Kerbosch)
   --phantom-averaging A    average phantom copies after every iteration (default) or color
+  --tuning FILE            where --phantoms auto finds the fastest target per device, as
+                           measured by clothbench --tune-phantoms (default: $CLOTHSIM_TUNING,
+                           else $XDG_CONFIG_HOME/clothsim/tuning.json, else
+                           ~/.config/clothsim/tuning.json; without an entry: 8 colours)
 
 output
   --headless               no window (default without a display)

@@ -31,6 +31,7 @@ struct Options {
     std::optional<PhantomSetting> phantoms;
     std::optional<PhantomMethod> phantomMethod;
     std::optional<bool> phantomsEachColor;  // --phantom-averaging color
+    std::optional<std::string> tuningFile;  // --tuning FILE (see app/phantom_tuning.h)
     std::string exportObjDir;
     int exportEvery = 1;
     std::string statsFile;

@@ -8,6 +8,7 @@
 
 #include "app/backend.h"
 #include "app/frame_stats.h"
+#include "app/phantom_tuning.h"
 #include "core/error.h"
 #include "prep/prepare.h"
 
@@ -30,6 +31,11 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     PrepareOptions prep;
     prep.phantoms = sim.scene.phantoms;
     if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
+    const AutoPhantomContext tuning{"clothsim", tuningPath(options.tuningFile), sim.backend.name,
+                                    deviceName(sim.backend)};
+    prep.resolveAuto = [&](std::uint32_t vertices) {
+        return resolveAutoPhantoms(tuning, vertices, notices);
+    };
     sim.prepared = prepareScene(sim.scene, prep);
     sim.solver = createSolver(sim.backend, request, sim.prepared, notices);
     return sim;

@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "app/phantom_tuning.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
@@ -91,6 +92,13 @@ void ViewerSim::prepare(bool keepState) {
     const std::uint32_t originals = prepared_.originalVertexCount;
     PrepareOptions prep;
     prep.phantoms = scene_.phantoms;
+    if (options_.phantomMethod) prep.phantomMethod = *options_.phantomMethod;
+    // --phantoms auto: the target tuned for the backend it starts on (B does not re-prepare).
+    const AutoPhantomContext tuning{"clothsim", tuningPath(options_.tuningFile), backend_,
+                                    backend_ == "gpu" ? ctx_->info().name : cpuModelName()};
+    prep.resolveAuto = [&](std::uint32_t vertices) {
+        return resolveAutoPhantoms(tuning, vertices, notices_);
+    };
     PreparedCloth next = prepareScene(scene_, prep);
     solver_.reset();  // its device memory goes before the next solver's arrives
     prepared_ = std::move(next);

@@ -40,6 +40,22 @@ void buildVertexTriangles(PreparedCloth& p) {
         for (int k = 0; k < 3; ++k) p.vertexTriangles[fill[p.triangles[i][k]]++] = i;
 }
 
+// What the phantom setting asks of colorAndPack, with Auto resolved (see PrepareOptions).
+std::optional<PhantomRequest> phantomRequest(const Scene& scene, PhantomSetting setting,
+                                             const PrepareOptions& options,
+                                             std::uint32_t vertices) {
+    if (setting.mode == PhantomMode::Auto) {
+        setting = options.resolveAuto ? options.resolveAuto(vertices)
+                                      : PhantomSetting{PhantomMode::Target, options.autoTargetColors};
+        CLOTH_ASSERT(setting.mode != PhantomMode::Auto);
+    }
+    if (setting.mode == PhantomMode::Off) return std::nullopt;
+    if (setting.targetColors < 1)
+        throw Error("scene '" + scene.name + "': a phantom target of 0 colours is out of " +
+                    "range (at least 1)");
+    return PhantomRequest{setting.targetColors, options.phantomMethod};
+}
+
 }  // namespace
 
 float pbdIterationStiffness(float k, int iterations) {
@@ -56,16 +72,6 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     const auto t0 = Clock::now();
     validateSim(scene);
     const PhantomSetting phantoms = options.phantoms.value_or(scene.phantoms);
-    std::optional<PhantomRequest> request;
-    if (phantoms.mode != PhantomMode::Off) {
-        request = PhantomRequest{
-            phantoms.mode == PhantomMode::Auto ? options.autoTargetColors : phantoms.targetColors,
-            options.phantomMethod};
-        if (request->targetColors < 1)
-            throw Error("scene '" + scene.name + "': a phantom target of 0 colours is out of " +
-                        "range (at least 1)");
-    }
-
     PreparedCloth p;
     p.sim = scene.sim;
     for (std::uint32_t i = 0; i < scene.cloths.size(); ++i)
@@ -73,7 +79,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     p.originalVertexCount = p.vertexCount();
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
     buildVertexTriangles(p);
-    colorAndPack(p, request);
+    colorAndPack(p, phantomRequest(scene, phantoms, options, p.originalVertexCount));
     p.stats.prepareMs = msSince(t0);
     return p;
 }

@@ -1,6 +1,8 @@
 // Load-time preparation: scene -> PreparedCloth (masses, constraints, colouring, phantoms).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "core/scene.h"
@@ -16,9 +18,12 @@ struct PrepareOptions {
     // How the split is chosen (see phantoms.h); Repair measured fewer phantoms for the same
     // target on every mesh we tried.
     PhantomMethod phantomMethod = PhantomMethod::Repair;
-    // The target used for PhantomMode::Auto, until clothbench has measured a better one for the
-    // device (the caller sets it).
+    // The target used for PhantomMode::Auto when resolveAuto is empty.
     std::uint32_t autoTargetColors = 8;
+    // PhantomMode::Auto: called once with the scene's original vertex count (all cloths) after the
+    // meshes are built; returns what auto means here (Off or Target), e.g. the target clothbench
+    // measured fastest on the device (app/phantom_tuning.h).
+    std::function<PhantomSetting(std::uint32_t vertices)> resolveAuto;
 };
 
 // Builds meshes, lumps masses, applies pins, attachments and tethers, creates the distance and

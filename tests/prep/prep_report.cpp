@@ -1,13 +1,15 @@
 // prep_report: colour counts and load-time costs for grids of each pattern (32^2 .. 256^2) and
-// irregular meshes, stretch only and stretch plus bending, without and with phantom vertices.
+// irregular meshes (assets/meshes), stretch only and stretch plus bending, without and with phantom vertices.
 // Not a test (no assertions on time); build it in Release and run
 //   build/tests/prep_report [--target T] [--method repair|cliques|both] [--max-res N]
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "prep/batches.h"
+#include "prep/cliques.h"
 #include "prep/prepare.h"
 #include "prep_test_util.h"
 
@@ -47,6 +49,31 @@ void report(const char* name, const std::string& size, const Mesh& mesh, bool be
     }
 }
 
+// One Bron-Kerbosch pass over the unsplit constraint graph (what the first round of the cliques
+// method runs), best of three, on one thread and on all of them.
+void cliqueSearch(const char* name, const Mesh& mesh, const Args& args) {
+    PreparedCloth p = test::constraintsOf(mesh, true);
+    const ConstraintVertices cv = constraintVertices(p);
+    const Graph g = buildConstraintGraph(cv, p.vertexCount());
+    const DegeneracyOrder order = degeneracyOrder(g);
+    for (std::uint32_t minSize : {1u, args.target})
+        for (unsigned threads : {1u, 0u}) {
+            double best = 1e30;
+            std::uint32_t count = 0;
+            for (int rep = 0; rep < 3; ++rep) {
+                const auto t0 = std::chrono::steady_clock::now();
+                count = maximalCliques(g, cv, order, minSize, threads).count();
+                const auto t1 = std::chrono::steady_clock::now();
+                best = std::min(best, std::chrono::duration<double, std::milli>(t1 - t0).count());
+            }
+            std::printf(
+                "clique search %-11s str+bend: %u constraints, degeneracy %u, cliques >= %2u: "
+                "%7u, %8.1f ms on %s\n",
+                name, cv.count(), order.degeneracy, minSize, count, best,
+                threads == 1 ? "1 thread" : "all threads");
+        }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,10 +97,19 @@ int main(int argc, char** argv) {
                        args);
             }
     const std::string assets = test::sourceDir() + "/assets/meshes/";
-    for (const char* obj : {"flag.obj", "disc.obj"})
+    for (const char* obj : {"flag.obj", "disc.obj", "quads.obj"})
         for (bool bending : {false, true}) report(obj, "obj", loadObj(assets + obj), bending, args);
     for (bool bending : {false, true})
         report("jittered", "128^2", test::irregularMesh(128, 0.05, 1), bending, args);
+    if (args.maxRes >= 256)
+        for (GridPattern pattern :
+             {GridPattern::Regular, GridPattern::Alternating, GridPattern::Random}) {
+            GridDesc d;
+            d.resX = d.resY = 256;
+            d.pattern = pattern;
+            cliqueSearch((std::string(gridPatternName(pattern)) + " 256^2").c_str(), makeGrid(d),
+                         args);
+        }
     // The whole of prepareScene for a curtain pinned along its top edge (tethers included).
     for (std::uint32_t res : {128u, 256u}) {
         if (res > args.maxRes) continue;

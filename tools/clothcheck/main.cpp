@@ -2,7 +2,7 @@
 // data and prints, per frame, how far apart matching vertices are.
 //
 //   clothcheck --scene NAME|FILE --frames N [--tolerance T] [--phantoms off|auto|N]
-//              [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]
+//              [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]
 //
 // Exit status: 0 when the largest relative distance stays within the tolerance (and, with
 // --validate, no validation message appeared); 1 when not; 2 for bad input; 77 when no Vulkan
@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "app/phantom_tuning.h"
 #include "core/error.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
@@ -29,6 +30,7 @@ struct Args {
     int frames = 120;
     double tolerance = 1e-4;
     std::optional<PhantomSetting> phantoms;
+    std::optional<std::string> tuning;
     std::optional<std::uint32_t> device;
     bool validate = false;
     std::uint32_t workgroupSize = 64;
@@ -39,12 +41,13 @@ struct Args {
 
 const char* kUsage =
     "usage: clothcheck --scene NAME|FILE [--frames N] [--tolerance T] [--phantoms off|auto|N]\n"
-    "                  [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]\n"
+    "                  [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]\n"
     "                  [--skip-without-device]\n"
     "Runs the scene on the CPU reference and on the Vulkan solver from the same prepared data and\n"
     "prints per frame the largest and RMS distance between matching original vertices, in metres\n"
     "and relative to the cloth's bounding-box diagonal (rest state). Exits 1 when the largest\n"
-    "relative distance exceeds the tolerance (default 1e-4), or on a validation message.\n";
+    "relative distance exceeds the tolerance (default 1e-4), or on a validation message.\n"
+    "--phantoms auto takes the GPU's target from the tuning file (clothsim --help, --tuning).\n";
 
 long parseInt(const std::string& flag, const std::string& text, long lo, long hi) {
     std::size_t used = 0;
@@ -92,6 +95,8 @@ Args parseArgs(int argc, char** argv) {
             a.tolerance = parseDouble(f, value());
         } else if (f == "--phantoms") {
             a.phantoms = parsePhantomSetting(value());
+        } else if (f == "--tuning") {
+            a.tuning = value();
         } else if (f == "--device") {
             a.device = static_cast<std::uint32_t>(parseInt(f, value(), 0, 1 << 20));
         } else if (f == "--validate") {
@@ -120,17 +125,24 @@ int run(const Args& args) {
         }
         throw Error("no Vulkan device: " + *why);
     }
+    auto log = std::make_shared<vk::MessageLog>();
+    vk::ContextOptions contextOptions;
+    contextOptions.validation = args.validate;
+    contextOptions.deviceIndex = args.device;
+    contextOptions.messageLog = log;
+    vk::GpuSolverOptions gpuOptions;
+    gpuOptions.context = std::make_shared<vk::Context>(contextOptions);
+    gpuOptions.workgroupSize = args.workgroupSize;
+
     Scene scene = resolveScene(args.scene);
     PrepareOptions prepOptions;
     prepOptions.phantoms = args.phantoms;
+    const AutoPhantomContext tuning{"clothcheck", tuningPath(args.tuning), "gpu",
+                                    gpuOptions.context->info().name};
+    prepOptions.resolveAuto = [&](std::uint32_t vertices) {
+        return resolveAutoPhantoms(tuning, vertices, std::cerr);
+    };
     PreparedCloth prepared = prepareScene(scene, prepOptions);
-
-    auto log = std::make_shared<vk::MessageLog>();
-    vk::GpuSolverOptions gpuOptions;
-    gpuOptions.contextOptions.validation = args.validate;
-    gpuOptions.contextOptions.deviceIndex = args.device;
-    gpuOptions.contextOptions.messageLog = log;
-    gpuOptions.workgroupSize = args.workgroupSize;
     auto gpu = vk::makeGpuSolver(prepared, gpuOptions);
     auto cpu = makeCpuSolver(prepared, args.threads > 0 ? args.threads : defaultThreadCount());
 
@@ -161,6 +173,7 @@ int run(const Args& args) {
         }
     }
     gpu.reset();  // validation messages about teardown count too
+    gpuOptions.context.reset();
     const bool close = worst.maxRel <= args.tolerance;
     std::printf(
         "largest relative distance %.3e (%.3e m, vertex %u) at frame %d; tolerance %.1e: %s\n",

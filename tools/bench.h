@@ -1,0 +1,63 @@
+// clothbench's options and timing helpers, shared by its modes (clothbench.cpp: the throughput
+// table; tune_phantoms.cpp: --tune-phantoms).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/scene.h"
+#include "prep/phantoms.h"
+#include "prep/prepared.h"
+#include "sim/solver.h"
+#include "vk/context.h"
+
+namespace cloth::bench {
+
+struct BenchOptions {
+    std::string backend = "cpu";
+    std::vector<int> grids = {32, 64, 128, 256};
+    std::vector<int> threads;  // default: 1 and all hardware threads
+    int substeps = 10;
+    int iterations = 1;
+    int warmup = 10;
+    int frames = 10;  // frames per repeat
+    int repeats = 5;
+    std::string json;
+    PhantomSetting phantoms;
+    PhantomMethod phantomMethod = PhantomMethod::Repair;
+    bool phantomsEachColor = false;
+    std::optional<std::string> tuning;  // --tuning FILE (app/phantom_tuning.h)
+    // --tune-phantoms: measure phantoms off and these targets, write the fastest to the tuning
+    // file.
+    bool tunePhantoms = false;
+    std::vector<int> tuneTargets = {6, 8, 10, 12, 16};
+    // A target is chosen over phantoms off only when its fastest repeat is this many percent
+    // faster than off's: below that the order is within the noise of a shared machine, and off
+    // is the simpler (and slightly more accurate) form.
+    int tuneMarginPercent = 5;
+    // GPU
+    std::vector<int> workgroupSizes = {32, 64, 128, 256, 512};  // those the device allows
+    std::optional<int> device;
+    int profileFrames = 3;  // frames of the per-stage profile (timestamps, nothing fused)
+    std::optional<int> smallColorItems;  // GpuSolverOptions::smallColorItems
+    std::optional<int> items;            // GpuSolverOptions::itemsPerInvocation
+};
+
+// A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.
+Scene gridScene(int n, const BenchOptions& o);
+
+// gridScene(n) prepared for `backend` ("cpu" | "gpu") on `device`: --phantoms auto reads the
+// tuning file for them.
+PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backend,
+                          const std::string& device);
+
+double median(std::vector<double> v);
+
+std::shared_ptr<vk::Context> openGpu(const BenchOptions& o);
+
+// --tune-phantoms. Returns the exit code.
+int tunePhantoms(const BenchOptions& o);
+
+}  // namespace cloth::bench
