@@ -8,6 +8,7 @@
 
 #include "constraints.h"
 #include "core/error.h"
+#include "cpu/batch_kernels.h"
 #include "cpu/thread_pool.h"
 
 namespace cloth {
@@ -70,6 +71,7 @@ private:
     std::vector<RigidSums> segmentSums_;  // per segment
     std::vector<RigidMotion> motions_;    // per segment
     bool anyDamping_ = false;
+    BatchIsa isa_ = bestBatchIsa();
     std::array<double, kStageCount> stageMs_{};
     ThreadPool pool_;
 };
@@ -176,10 +178,8 @@ void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
         std::uint32_t b, e;
         const std::uint32_t d0 = p_.distanceColorOffsets[c], d1 = p_.distanceColorOffsets[c + 1];
         ThreadPool::split(d1 - d0, member, size, b, e);
-        for (std::uint32_t i = d0 + b; i < d0 + e; ++i) {
-            const gpu::DistanceConstraint& k = p_.distance[i];
-            gpu::projectDistance(pos_[k.v0], pos_[k.v1], k, lambdaDistance_[i], sp);
-        }
+        solveDistanceBatch(isa_, pos_.data(), p_.distance.data(), lambdaDistance_.data(), d0 + b,
+                           d0 + e, sp);
         if (member == 0) {
             const auto now = Clock::now();
             stageMs_[kDistance] += std::chrono::duration<double, std::milli>(now - last).count();
@@ -187,11 +187,8 @@ void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
         }
         const std::uint32_t q0 = p_.bendingColorOffsets[c], q1 = p_.bendingColorOffsets[c + 1];
         ThreadPool::split(q1 - q0, member, size, b, e);
-        for (std::uint32_t i = q0 + b; i < q0 + e; ++i) {
-            const gpu::BendingConstraint& k = p_.bending[i];
-            gpu::projectBending(pos_[k.v0], pos_[k.v1], pos_[k.v2], pos_[k.v3], k,
-                                lambdaBending_[i], sp);
-        }
+        solveBendingBatch(isa_, pos_.data(), p_.bending.data(), lambdaBending_.data(), q0 + b,
+                          q0 + e, sp);
         mark(member, kBending, last);
         if (p_.sim.averagePhantomsEachColor && !p_.phantomGroups.empty()) {
             averagePhantoms(member, size);

@@ -1,0 +1,343 @@
+#include "cpu/batch_kernels.h"
+
+#include <algorithm>
+
+#include "constraints.h"
+#include "core/error.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CLOTH_X86 1
+#else
+#define CLOTH_X86 0
+#endif
+
+namespace cloth {
+namespace {
+
+#define CLOTH_INLINE inline __attribute__((always_inline))
+
+// Constraints per block: two 8-wide AVX vectors per value, which gives the out-of-order core
+// two independent chains through the long atan2/division sequence (measured: 16 lanes ~10%
+// faster than 8, 32 no better).
+constexpr std::uint32_t kLanes = 16;
+
+// One block of constraints: their records and multipliers (kLanes of each, in place or a padded
+// copy) and their vertex positions component by component, v[vertex][component][lane].
+template <class C, int Vertices>
+struct Block {
+    static constexpr int V = Vertices;
+    const C* c;
+    float* lambda;
+    alignas(32) float v[V][4][kLanes];
+    alignas(32) float rest[kLanes];
+    alignas(32) float param[kLanes];
+
+    CLOTH_INLINE glm::vec4 get(int k, std::uint32_t l) const {
+        return {v[k][0][l], v[k][1][l], v[k][2][l], v[k][3][l]};
+    }
+    CLOTH_INLINE void set(int k, std::uint32_t l, const glm::vec4& p) {
+        v[k][0][l] = p.x;
+        v[k][1][l] = p.y;
+        v[k][2][l] = p.z;
+        v[k][3][l] = p.w;
+    }
+};
+
+// The two constraint types: vertex indices, rest value, and one lane of the projection. The
+// multiplier goes through a local: a conditional store to the array would stop the vectoriser.
+struct DistanceBlock : Block<gpu::DistanceConstraint, 2> {
+    CLOTH_INLINE std::uint32_t vertex(std::uint32_t l, int k) const {
+        return k == 0 ? c[l].v0 : c[l].v1;
+    }
+    CLOTH_INLINE void loadParams() {
+        for (std::uint32_t l = 0; l < kLanes; ++l) {
+            rest[l] = c[l].restLength;
+            param[l] = c[l].param;
+        }
+    }
+    CLOTH_INLINE void solveLane(std::uint32_t l, const gpu::SolveParams& sp) {
+        glm::vec4 p0 = get(0, l), p1 = get(1, l);
+        gpu::DistanceConstraint k{};
+        k.restLength = rest[l];
+        k.param = param[l];
+        float lam = lambda[l];
+        gpu::projectDistance(p0, p1, k, lam, sp);
+        set(0, l, p0);
+        set(1, l, p1);
+        lambda[l] = lam;
+    }
+};
+
+struct BendingBlock : Block<gpu::BendingConstraint, 4> {
+    CLOTH_INLINE std::uint32_t vertex(std::uint32_t l, int k) const {
+        return k == 0 ? c[l].v0 : k == 1 ? c[l].v1 : k == 2 ? c[l].v2 : c[l].v3;
+    }
+    CLOTH_INLINE void loadParams() {
+        for (std::uint32_t l = 0; l < kLanes; ++l) {
+            rest[l] = c[l].restAngle;
+            param[l] = c[l].param;
+        }
+    }
+    CLOTH_INLINE void solveLane(std::uint32_t l, const gpu::SolveParams& sp) {
+        glm::vec4 p0 = get(0, l), p1 = get(1, l), p2 = get(2, l), p3 = get(3, l);
+        gpu::BendingConstraint k{};
+        k.restAngle = rest[l];
+        k.param = param[l];
+        float lam = lambda[l];
+        gpu::projectBending(p0, p1, p2, p3, k, lam, sp);
+        set(0, l, p0);
+        set(1, l, p1);
+        set(2, l, p2);
+        set(3, l, p3);
+        lambda[l] = lam;
+    }
+};
+
+// ---- gather and scatter ---------------------------------------------------------------------
+// A scatter stores a lane's vertex 0 first, then 1, ..., like the plain loop and the shader.
+
+template <class B>
+CLOTH_INLINE void gatherPortable(const glm::vec4* pos, B& b) {
+    for (int k = 0; k < B::V; ++k)
+        for (std::uint32_t l = 0; l < kLanes; ++l) b.set(k, l, pos[b.vertex(l, k)]);
+}
+
+template <class B>
+CLOTH_INLINE void scatterPortable(glm::vec4* pos, const B& b, std::uint32_t n) {
+    for (std::uint32_t l = 0; l < n; ++l)
+        for (int k = 0; k < B::V; ++k) pos[b.vertex(l, k)] = b.get(k, l);
+}
+
+#if CLOTH_X86
+// SSE2: four lanes at a time through a 4x4 transpose.
+template <class B>
+CLOTH_INLINE void gatherSse2(const glm::vec4* pos, B& b) {
+    for (int k = 0; k < B::V; ++k) {
+        for (std::uint32_t h = 0; h < kLanes; h += 4) {
+            __m128 r0 = _mm_loadu_ps(&pos[b.vertex(h + 0, k)].x);
+            __m128 r1 = _mm_loadu_ps(&pos[b.vertex(h + 1, k)].x);
+            __m128 r2 = _mm_loadu_ps(&pos[b.vertex(h + 2, k)].x);
+            __m128 r3 = _mm_loadu_ps(&pos[b.vertex(h + 3, k)].x);
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            _mm_store_ps(&b.v[k][0][h], r0);
+            _mm_store_ps(&b.v[k][1][h], r1);
+            _mm_store_ps(&b.v[k][2][h], r2);
+            _mm_store_ps(&b.v[k][3][h], r3);
+        }
+    }
+}
+
+template <class B>
+CLOTH_INLINE void scatterSse2(glm::vec4* pos, const B& b) {
+    for (std::uint32_t h = 0; h < kLanes; h += 4) {
+        __m128 r[B::V][4];
+        for (int k = 0; k < B::V; ++k) {
+            for (int j = 0; j < 4; ++j) r[k][j] = _mm_load_ps(&b.v[k][j][h]);
+            _MM_TRANSPOSE4_PS(r[k][0], r[k][1], r[k][2], r[k][3]);
+        }
+        for (std::uint32_t l = 0; l < 4; ++l)
+            for (int k = 0; k < B::V; ++k) _mm_storeu_ps(&pos[b.vertex(h + l, k)].x, r[k][l]);
+    }
+}
+
+// AVX: eight lanes at a time; each row is written with one 32-byte store, so the lane loop's
+// 32-byte loads come straight from the store buffer. Inlined into the AVX2 kernels only.
+template <class B>
+__attribute__((target("avx2"))) inline void gatherAvx2(const glm::vec4* pos, B& b) {
+    for (int k = 0; k < B::V; ++k) {
+        for (std::uint32_t h = 0; h < kLanes; h += 8) {
+            auto at = [&](std::uint32_t l) { return _mm_loadu_ps(&pos[b.vertex(h + l, k)].x); };
+            __m256 r0 = _mm256_set_m128(at(4), at(0));
+            __m256 r1 = _mm256_set_m128(at(5), at(1));
+            __m256 r2 = _mm256_set_m128(at(6), at(2));
+            __m256 r3 = _mm256_set_m128(at(7), at(3));
+            // _MM_TRANSPOSE4_PS in each 128-bit half.
+            __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(r0, r1));
+            __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(r2, r3));
+            __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(r0, r1));
+            __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(r2, r3));
+            _mm256_store_ps(&b.v[k][0][h], _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1)));
+            _mm256_store_ps(&b.v[k][1][h], _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1)));
+            _mm256_store_ps(&b.v[k][2][h], _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3)));
+            _mm256_store_ps(&b.v[k][3][h], _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3)));
+        }
+    }
+}
+
+template <class B>
+__attribute__((target("avx2"))) inline void scatterAvx2(glm::vec4* pos, const B& b) {
+    for (std::uint32_t h = 0; h < kLanes; h += 8) {
+        __m256 r[B::V][4];  // r[k][j]: vertex k of lanes h + j (low half) and h + j + 4 (high)
+        for (int k = 0; k < B::V; ++k) {
+            __m256 x = _mm256_load_ps(&b.v[k][0][h]), y = _mm256_load_ps(&b.v[k][1][h]);
+            __m256 z = _mm256_load_ps(&b.v[k][2][h]), w = _mm256_load_ps(&b.v[k][3][h]);
+            __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(x, y));
+            __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(z, w));
+            __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(x, y));
+            __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(z, w));
+            r[k][0] = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1));
+            r[k][1] = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1));
+            r[k][2] = _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3));
+            r[k][3] = _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3));
+        }
+        for (std::uint32_t l = 0; l < 4; ++l)
+            for (int k = 0; k < B::V; ++k)
+                _mm_storeu_ps(&pos[b.vertex(h + l, k)].x, _mm256_castps256_ps128(r[k][l]));
+        for (std::uint32_t l = 0; l < 4; ++l)
+            for (int k = 0; k < B::V; ++k)
+                _mm_storeu_ps(&pos[b.vertex(h + 4 + l, k)].x, _mm256_extractf128_ps(r[k][l], 1));
+    }
+}
+#endif
+
+template <BatchIsa I, class B>
+CLOTH_INLINE void gather(const glm::vec4* pos, B& b) {
+#if CLOTH_X86
+    if constexpr (I == BatchIsa::Avx2) return gatherAvx2(pos, b);
+    if constexpr (I == BatchIsa::Sse2) return gatherSse2(pos, b);
+#endif
+    gatherPortable(pos, b);
+}
+
+// Lanes [0, n) back to pos.
+template <BatchIsa I, class B>
+CLOTH_INLINE void scatter(glm::vec4* pos, const B& b, std::uint32_t n) {
+#if CLOTH_X86
+    if (n == kLanes) {
+        if constexpr (I == BatchIsa::Avx2) return scatterAvx2(pos, b);
+        if constexpr (I == BatchIsa::Sse2) return scatterSse2(pos, b);
+    }
+#endif
+    scatterPortable(pos, b, n);
+}
+
+// ---- blocks and ranges ------------------------------------------------------------------------
+
+// One block: kLanes records at c and multipliers at lambda, of which lanes [0, n) are stored.
+template <BatchIsa I, class B, std::uint32_t Mode>
+CLOTH_INLINE void solveBlock(glm::vec4* pos, B& b, const gpu::SolveParams& params,
+                             std::uint32_t n) {
+    gpu::SolveParams sp = params;
+    sp.mode = Mode;  // a constant, so the mode branch of the maths folds away
+    b.loadParams();
+    gather<I>(pos, b);
+    for (std::uint32_t l = 0; l < kLanes; ++l) b.solveLane(l, sp);  // vectorised
+    scatter<I>(pos, b, n);
+}
+
+// Constraints [begin, end) of one colour; the last, partial block runs on a copy padded with
+// its first constraint, whose extra lanes are solved but not stored.
+template <BatchIsa I, class B, std::uint32_t Mode, class C>
+CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, float* lambda, std::uint32_t begin,
+                             std::uint32_t end, const gpu::SolveParams& sp) {
+    B b;
+    std::uint32_t i = begin;
+    for (; end - i >= kLanes; i += kLanes) {
+        b.c = cs + i;
+        b.lambda = lambda + i;
+        solveBlock<I, B, Mode>(pos, b, sp, kLanes);
+    }
+    if (i == end) return;
+    const std::uint32_t n = end - i;
+    C tail[kLanes];
+    float tailLambda[kLanes];
+    for (std::uint32_t l = 0; l < kLanes; ++l) {
+        tail[l] = cs[i + (l < n ? l : 0)];
+        tailLambda[l] = lambda[i + (l < n ? l : 0)];
+    }
+    b.c = tail;
+    b.lambda = tailLambda;
+    solveBlock<I, B, Mode>(pos, b, sp, n);
+    std::copy(tailLambda, tailLambda + n, lambda + i);
+}
+
+template <BatchIsa I, class B, class C>
+CLOTH_INLINE void solveRangeAnyMode(glm::vec4* pos, const C* cs, float* lambda, std::uint32_t begin,
+                                    std::uint32_t end, const gpu::SolveParams& sp) {
+    if (sp.mode == gpu::MODE_PBD)
+        solveRange<I, B, gpu::MODE_PBD>(pos, cs, lambda, begin, end, sp);
+    else
+        solveRange<I, B, gpu::MODE_XPBD>(pos, cs, lambda, begin, end, sp);
+}
+
+// flatten: the shared maths must be inlined into the lane loop for it to vectorise.
+#define CLOTH_KERNELS(ISA, ATTR)                                                                  \
+    __attribute__((flatten))                                                                      \
+    ATTR void distance##ISA(glm::vec4* pos, const gpu::DistanceConstraint* cs, float* lambda,     \
+                            std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) { \
+        solveRangeAnyMode<BatchIsa::ISA, DistanceBlock>(pos, cs, lambda, begin, end, sp);         \
+    }                                                                                             \
+    __attribute__((flatten))                                                                      \
+    ATTR void bending##ISA(glm::vec4* pos, const gpu::BendingConstraint* cs, float* lambda,       \
+                           std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {  \
+        solveRangeAnyMode<BatchIsa::ISA, BendingBlock>(pos, cs, lambda, begin, end, sp);          \
+    }
+
+CLOTH_KERNELS(Portable, )
+#if CLOTH_X86
+CLOTH_KERNELS(Sse2, )
+CLOTH_KERNELS(Avx2, __attribute__((target("avx2"))))
+#endif
+
+}  // namespace
+
+const char* batchIsaName(BatchIsa isa) {
+    switch (isa) {
+        case BatchIsa::Portable:
+            return "portable";
+        case BatchIsa::Sse2:
+            return "sse2";
+        case BatchIsa::Avx2:
+            return "avx2";
+    }
+    return "?";
+}
+
+bool batchIsaAvailable(BatchIsa isa) {
+    switch (isa) {
+        case BatchIsa::Portable:
+            return true;
+#if CLOTH_X86
+        case BatchIsa::Sse2:
+            return true;
+        case BatchIsa::Avx2:
+            return __builtin_cpu_supports("avx2");
+#else
+        default:
+            return false;
+#endif
+    }
+    return false;
+}
+
+BatchIsa bestBatchIsa() {
+    static const BatchIsa best = batchIsaAvailable(BatchIsa::Avx2)   ? BatchIsa::Avx2
+                                 : batchIsaAvailable(BatchIsa::Sse2) ? BatchIsa::Sse2
+                                                                     : BatchIsa::Portable;
+    return best;
+}
+
+void solveDistanceBatch(BatchIsa isa, glm::vec4* pos, const gpu::DistanceConstraint* cs,
+                        float* lambda, std::uint32_t begin, std::uint32_t end,
+                        const gpu::SolveParams& sp) {
+    CLOTH_ASSERT(batchIsaAvailable(isa));
+#if CLOTH_X86
+    if (isa == BatchIsa::Avx2) return distanceAvx2(pos, cs, lambda, begin, end, sp);
+    if (isa == BatchIsa::Sse2) return distanceSse2(pos, cs, lambda, begin, end, sp);
+#endif
+    distancePortable(pos, cs, lambda, begin, end, sp);
+}
+
+void solveBendingBatch(BatchIsa isa, glm::vec4* pos, const gpu::BendingConstraint* cs,
+                       float* lambda, std::uint32_t begin, std::uint32_t end,
+                       const gpu::SolveParams& sp) {
+    CLOTH_ASSERT(batchIsaAvailable(isa));
+#if CLOTH_X86
+    if (isa == BatchIsa::Avx2) return bendingAvx2(pos, cs, lambda, begin, end, sp);
+    if (isa == BatchIsa::Sse2) return bendingSse2(pos, cs, lambda, begin, end, sp);
+#endif
+    bendingPortable(pos, cs, lambda, begin, end, sp);
+}
+
+}  // namespace cloth

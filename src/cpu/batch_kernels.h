@@ -1,0 +1,39 @@
+// The colour batches of the CPU reference, several constraints at a time.
+//
+// No two constraints of one colour share a vertex, so a block of them can be gathered into
+// local structure-of-arrays, solved lane by lane with the shared maths of
+// shaders/shared/constraints.h in a loop the compiler vectorises, and scattered back. Every lane
+// computes the same IEEE operations on the same values as the plain loop
+//     for i in [begin, end): projectBending(pos[v0], pos[v1], pos[v2], pos[v3], c[i], lambda[i])
+// so the results are bit-identical to it, on every instruction set (tests/cpu/test_cpu_batch.cpp).
+// Like the shader, a constraint's vertices are read once and written back in order v0, v1, ...
+#pragma once
+
+#include <cstdint>
+
+#include "types.h"
+
+namespace cloth {
+
+enum class BatchIsa {
+    Portable,  // plain C++ for other CPUs; on x86-64 no faster than the plain loop (measured):
+               // its lane-by-lane gather defeats store-to-load forwarding
+    Sse2,      // SSE2 gather and scatter, four lanes per vector (any x86-64)
+    Avx2,      // AVX2, eight lanes per vector, where the CPU has it
+};
+
+const char* batchIsaName(BatchIsa isa);
+bool batchIsaAvailable(BatchIsa isa);  // compiled in and supported by this CPU
+BatchIsa bestBatchIsa();               // the fastest available one
+
+// Projects the distance constraints [begin, end) of one colour onto pos, in place.
+void solveDistanceBatch(BatchIsa isa, glm::vec4* pos, const gpu::DistanceConstraint* constraints,
+                        float* lambda, std::uint32_t begin, std::uint32_t end,
+                        const gpu::SolveParams& sp);
+
+// Projects the bending constraints [begin, end) of one colour onto pos, in place.
+void solveBendingBatch(BatchIsa isa, glm::vec4* pos, const gpu::BendingConstraint* constraints,
+                       float* lambda, std::uint32_t begin, std::uint32_t end,
+                       const gpu::SolveParams& sp);
+
+}  // namespace cloth
