@@ -19,7 +19,7 @@ namespace cloth::bench {
 struct BenchOptions {
     std::string backend = "cpu";
     std::vector<int> grids = {32, 64, 128, 256};
-    std::vector<int> threads;  // default: 1 and all hardware threads
+    std::vector<int> threads;          // default: 1 and all hardware threads
     std::vector<BatchIsa> cpuKernels;  // default: bestBatchIsa()
     int substeps = 10;
     int iterations = 1;

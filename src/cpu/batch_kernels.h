@@ -25,10 +25,10 @@ enum class BatchIsa {
     Avx2,      // AVX2, eight lanes per vector, where the CPU has it
 };
 
-const char* batchIsaName(BatchIsa isa);    // "scalar", "portable", "sse2", "avx2"
+const char* batchIsaName(BatchIsa isa);            // "scalar", "portable", "sse2", "avx2"
 BatchIsa batchIsaFromName(std::string_view name);  // the inverse; throws cloth::Error if unknown
-bool batchIsaAvailable(BatchIsa isa);  // compiled in and supported by this CPU
-BatchIsa bestBatchIsa();               // the fastest available one
+bool batchIsaAvailable(BatchIsa isa);              // compiled in and supported by this CPU
+BatchIsa bestBatchIsa();                           // the fastest available one
 
 // Projects the distance constraints [begin, end) of one colour onto pos, in place.
 void solveDistanceBatch(BatchIsa isa, glm::vec4* pos, const gpu::DistanceConstraint* constraints,

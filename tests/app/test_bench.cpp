@@ -18,18 +18,15 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratchDir(const std::string& name) {
-    fs::path d =
-        fs::temp_directory_path() / ("clothsim_bench_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
+    return test::scratchDir("bench", name);
 }
 
 void expectRefused(const std::string& args, const std::string& fragment) {
     const auto r = runProgram("clothbench", args);
     EXPECT_EQ(r.exitCode, 1) << "clothbench " << args << "\n" << r.output;
     EXPECT_NE(r.output.find(fragment), std::string::npos)
-        << "clothbench " << args << ": expected '" << fragment << "' in:\n" << r.output;
+        << "clothbench " << args << ": expected '" << fragment << "' in:\n"
+        << r.output;
     EXPECT_EQ(r.output.find("Sanitizer"), std::string::npos) << r.output;
 }
 
@@ -39,9 +36,10 @@ void expectRefused(const std::string& args, const std::string& fragment) {
 // variant the solver uses by default.
 TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
     const fs::path json = scratchDir("kernels") / "bench.json";
-    const auto r = runProgram("clothbench", "--grids 3,4 --threads 1,2 --cpu-kernels scalar,best"
-                                            " --warmup 0 --frames 1 --repeats 1 --json " +
-                                                json.string());
+    const auto r = runProgram("clothbench",
+                              "--grids 3,4 --threads 1,2 --cpu-kernels scalar,best"
+                              " --warmup 0 --frames 1 --repeats 1 --json " +
+                                  json.string());
     ASSERT_EQ(r.exitCode, 0) << r.output;
     std::ifstream in(json);
     const nlohmann::json doc = nlohmann::json::parse(in);
@@ -53,8 +51,9 @@ TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
                     std::to_string(run["grid"].get<int>()) + "/" +
                     std::to_string(run["threads"].get<int>()));
         EXPECT_GT(run["solves_per_second"].get<double>(), 0.0);
-        EXPECT_EQ(run["constraints"]["distance"].get<int>() + run["constraints"]["bending"].get<int>(),
-                  run["constraints"]["total"].get<int>());
+        EXPECT_EQ(
+            run["constraints"]["distance"].get<int>() + run["constraints"]["bending"].get<int>(),
+            run["constraints"]["total"].get<int>());
     }
     const std::string best = batchIsaName(bestBatchIsa());
     for (const std::string& k : {std::string("scalar"), best})

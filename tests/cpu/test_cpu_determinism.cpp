@@ -84,11 +84,11 @@ TEST(CpuDeterminism, SameHashForEveryKernelVariant) {
             continue;
         }
         for (int threads : {1, 2}) {
-            EXPECT_EQ(hashAfter(p, threads, 60, isa), want) << batchIsaName(isa) << ", "
-                                                            << threads << " threads";
+            EXPECT_EQ(hashAfter(p, threads, 60, isa), want)
+                << batchIsaName(isa) << ", " << threads << " threads";
             ++compared;
         }
     }
-    EXPECT_GE(compared, 6);  // scalar, portable and SSE2 exist on every x86-64 CPU
+    EXPECT_GE(compared, 6);                // scalar, portable and SSE2 exist on every x86-64 CPU
     EXPECT_EQ(hashAfter(p, 2, 60), want);  // the default kernels too
 }
