@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/scene.h"
+#include "cpu/batch_kernels.h"
 #include "prep/phantoms.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
@@ -18,7 +19,8 @@ namespace cloth::bench {
 struct BenchOptions {
     std::string backend = "cpu";
     std::vector<int> grids = {32, 64, 128, 256};
-    std::vector<int> threads;  // default: 1 and all hardware threads
+    std::vector<int> threads;          // default: 1 and all hardware threads
+    std::vector<BatchIsa> cpuKernels;  // default: bestBatchIsa()
     int substeps = 10;
     int iterations = 1;
     int warmup = 10;

@@ -13,7 +13,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/backend.h"
 #include "app/frame_stats.h"
 #include "app/phantom_tuning.h"
 #include "bench.h"
@@ -44,12 +43,37 @@ std::vector<int> parseList(const std::string& flag, const std::string& text, int
     return out;
 }
 
+// --cpu-kernels: names of BatchIsa, or "best" for bestBatchIsa(); each must run on this CPU.
+std::vector<BatchIsa> parseKernels(const std::string& text) {
+    std::vector<BatchIsa> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        BatchIsa isa;
+        try {
+            isa = item == "best" ? bestBatchIsa() : batchIsaFromName(item);
+        } catch (const Error&) {
+            throw Error("--cpu-kernels: expected a comma-separated list of best, avx2, sse2, "
+                        "portable and scalar, got '" + text + "'");
+        }
+        if (!batchIsaAvailable(isa))
+            throw Error(std::string("--cpu-kernels: ") + batchIsaName(isa) +
+                        " is not available on this CPU (" + cpuModelName() + ")");
+        if (std::find(out.begin(), out.end(), isa) == out.end()) out.push_back(isa);
+    }
+    if (out.empty()) throw Error("--cpu-kernels: empty list");
+    return out;
+}
+
 const char* kUsage = R"(clothbench: solver throughput on square grids with stretch and bending
 
 usage: clothbench [options]
   --backend cpu|gpu|all    backends to measure (default: cpu)
   --grids LIST             grid resolutions in quads per side (default: 32,64,128,256)
   --threads LIST           CPU thread counts (default: 1 and all hardware threads)
+  --cpu-kernels LIST       how the CPU solves a colour's batch: best (default: avx2 where the
+                           CPU has it, else sse2), avx2, sse2, portable (blocks of 16 in plain
+                           C++) or scalar (one constraint at a time); all give the same bits
   --substeps N             substeps per frame (default: 10)
   --iterations N           iterations per substep (default: 1)
   --warmup N               frames before timing (default: 10)
@@ -103,6 +127,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             o.backend = v;
         } else if (a == "--grids") o.grids = parseList(a, v, 1);
         else if (a == "--threads") o.threads = parseList(a, v, 1);
+        else if (a == "--cpu-kernels") o.cpuKernels = parseKernels(v);
         else if (a == "--substeps") o.substeps = parseList(a, v, 1).at(0);
         else if (a == "--iterations") o.iterations = parseList(a, v, 1).at(0);
         else if (a == "--warmup") o.warmup = parseList(a, v, 0).at(0);
@@ -127,6 +152,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         else throw Error("unknown option '" + a + "' (see --help)");
     }
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
+    if (o.cpuKernels.empty()) o.cpuKernels = {bestBatchIsa()};
     std::sort(o.threads.begin(), o.threads.end());
     o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
     return o;
@@ -225,10 +251,12 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"prepare_ms", p.stats.prepareMs}};
 }
 
-nlohmann::json runOne(const PreparedCloth& p, int grid, const BackendRequest& req,
+nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa kernels,
                       const BenchOptions& o) {
-    auto solver = createSolver(req, p, std::cerr);
-    return record(p, grid, *solver, measure(*solver, o), o);
+    auto solver = makeCpuSolver(p, threads, kernels);
+    nlohmann::json r = record(p, grid, *solver, measure(*solver, o), o);
+    r["cpu_kernels"] = batchIsaName(kernels);
+    return r;
 }
 
 // ---- GPU ----------------------------------------------------------------------------------------
@@ -306,12 +334,13 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
 
 void printRow(const nlohmann::json& r) {
     const bool gpu = r.contains("workgroup_size");
-    std::printf("%-5s %5dx%-5d %8u %7d %6d %12.3f %12.3f %10.1f %5s %6s\n",
+    std::printf("%-5s %5dx%-5d %8u %7d %6d %12.3f %12.3f %10.1f %8s %6s\n",
                 r["backend"].get<std::string>().c_str(), r["grid"].get<int>(), r["grid"].get<int>(),
                 r["vertices"].get<unsigned>(), r["threads"].get<int>(), r["colors"].get<int>(),
                 r["ms_per_substep_min"].get<double>(), r["ms_per_substep"].get<double>(),
                 r["solves_per_second"].get<double>() / 1e6,
-                gpu ? std::to_string(r["workgroup_size"].get<int>()).c_str() : "-",
+                gpu ? std::to_string(r["workgroup_size"].get<int>()).c_str()
+                    : r["cpu_kernels"].get<std::string>().c_str(),
                 gpu ? std::to_string(r["dispatches_per_frame"].get<int>()).c_str() : "-");
     std::fflush(stdout);
 }
@@ -335,17 +364,17 @@ int benchMain(int argc, char** argv) {
                     vk::deviceTypeName(ctx->info().type), ctx->info().driverName.c_str(),
                     ctx->info().driverInfo.c_str(),
                     vk::versionString(ctx->info().apiVersion).c_str());
-    std::printf("%-5s %11s %8s %7s %6s %12s %12s %10s %5s %6s\n", "back", "grid", "verts",
-                "threads", "colors", "ms/sub(min)", "ms/sub(med)", "Msolves/s", "wg", "disp");
+    std::printf("%-5s %11s %8s %7s %6s %12s %12s %10s %8s %6s\n", "back", "grid", "verts",
+                "threads", "colors", "ms/sub(min)", "ms/sub(med)", "Msolves/s", "wg/kern",
+                "disp");
     for (int n : o.grids) {
         if (cpu) {  // prepared per backend: --phantoms auto may differ between them
             const PreparedCloth p = prepareGrid(n, o, "cpu", cpuModelName());
-            for (int t : o.threads) {
-                BackendRequest req;
-                req.backend = "cpu";
-                req.threads = t;
-                runs.push_back(runOne(p, n, req, o));
-                printRow(runs.back());
+            for (BatchIsa k : o.cpuKernels) {
+                for (int t : o.threads) {
+                    runs.push_back(runCpu(p, n, t, k, o));
+                    printRow(runs.back());
+                }
             }
         }
         if (gpu) {

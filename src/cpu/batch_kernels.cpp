@@ -284,6 +284,8 @@ CLOTH_KERNELS(Avx2, __attribute__((target("avx2"))))
 
 const char* batchIsaName(BatchIsa isa) {
     switch (isa) {
+        case BatchIsa::Scalar:
+            return "scalar";
         case BatchIsa::Portable:
             return "portable";
         case BatchIsa::Sse2:
@@ -294,8 +296,16 @@ const char* batchIsaName(BatchIsa isa) {
     return "?";
 }
 
+BatchIsa batchIsaFromName(std::string_view name) {
+    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2})
+        if (name == batchIsaName(isa)) return isa;
+    throw Error("unknown CPU kernels '" + std::string(name) +
+                "' (expected scalar, portable, sse2 or avx2)");
+}
+
 bool batchIsaAvailable(BatchIsa isa) {
     switch (isa) {
+        case BatchIsa::Scalar:
         case BatchIsa::Portable:
             return true;
 #if CLOTH_X86
@@ -322,6 +332,16 @@ void solveDistanceBatch(BatchIsa isa, glm::vec4* pos, const gpu::DistanceConstra
                         float* lambda, std::uint32_t begin, std::uint32_t end,
                         const gpu::SolveParams& sp) {
     CLOTH_ASSERT(batchIsaAvailable(isa));
+    if (isa == BatchIsa::Scalar) {
+        for (std::uint32_t i = begin; i < end; ++i) {  // load, project, store, as the shader
+            const gpu::DistanceConstraint& c = cs[i];
+            glm::vec4 p0 = pos[c.v0], p1 = pos[c.v1];
+            gpu::projectDistance(p0, p1, c, lambda[i], sp);
+            pos[c.v0] = p0;
+            pos[c.v1] = p1;
+        }
+        return;
+    }
 #if CLOTH_X86
     if (isa == BatchIsa::Avx2) return distanceAvx2(pos, cs, lambda, begin, end, sp);
     if (isa == BatchIsa::Sse2) return distanceSse2(pos, cs, lambda, begin, end, sp);
@@ -333,6 +353,18 @@ void solveBendingBatch(BatchIsa isa, glm::vec4* pos, const gpu::BendingConstrain
                        float* lambda, std::uint32_t begin, std::uint32_t end,
                        const gpu::SolveParams& sp) {
     CLOTH_ASSERT(batchIsaAvailable(isa));
+    if (isa == BatchIsa::Scalar) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const gpu::BendingConstraint& c = cs[i];
+            glm::vec4 p0 = pos[c.v0], p1 = pos[c.v1], p2 = pos[c.v2], p3 = pos[c.v3];
+            gpu::projectBending(p0, p1, p2, p3, c, lambda[i], sp);
+            pos[c.v0] = p0;
+            pos[c.v1] = p1;
+            pos[c.v2] = p2;
+            pos[c.v3] = p3;
+        }
+        return;
+    }
 #if CLOTH_X86
     if (isa == BatchIsa::Avx2) return bendingAvx2(pos, cs, lambda, begin, end, sp);
     if (isa == BatchIsa::Sse2) return bendingSse2(pos, cs, lambda, begin, end, sp);

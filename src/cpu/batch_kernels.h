@@ -10,21 +10,25 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "types.h"
 
 namespace cloth {
 
 enum class BatchIsa {
+    Scalar,    // one constraint at a time: the plain loop above, as the CPU reference solved
+               // colours before the block kernels (kept to compare against, e.g. clothbench)
     Portable,  // plain C++ for other CPUs; on x86-64 no faster than the plain loop (measured):
                // its lane-by-lane gather defeats store-to-load forwarding
     Sse2,      // SSE2 gather and scatter, four lanes per vector (any x86-64)
     Avx2,      // AVX2, eight lanes per vector, where the CPU has it
 };
 
-const char* batchIsaName(BatchIsa isa);
-bool batchIsaAvailable(BatchIsa isa);  // compiled in and supported by this CPU
-BatchIsa bestBatchIsa();               // the fastest available one
+const char* batchIsaName(BatchIsa isa);            // "scalar", "portable", "sse2", "avx2"
+BatchIsa batchIsaFromName(std::string_view name);  // the inverse; throws cloth::Error if unknown
+bool batchIsaAvailable(BatchIsa isa);              // compiled in and supported by this CPU
+BatchIsa bestBatchIsa();                           // the fastest available one
 
 // Projects the distance constraints [begin, end) of one colour onto pos, in place.
 void solveDistanceBatch(BatchIsa isa, glm::vec4* pos, const gpu::DistanceConstraint* constraints,

@@ -30,7 +30,7 @@ struct Chunk {
 
 class CpuSolver final : public Solver {
 public:
-    CpuSolver(const PreparedCloth& prepared, int threads);
+    CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa);
 
     const char* backendName() const override { return "cpu"; }
     std::string deviceName() const override { return cpuModelName(); }
@@ -71,13 +71,13 @@ private:
     std::vector<RigidSums> segmentSums_;  // per segment
     std::vector<RigidMotion> motions_;    // per segment
     bool anyDamping_ = false;
-    BatchIsa isa_ = bestBatchIsa();
+    BatchIsa isa_;
     std::array<double, kStageCount> stageMs_{};
     ThreadPool pool_;
 };
 
-CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads)
-    : p_(prepared), pool_(threads) {
+CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
+    : p_(prepared), isa_(isa), pool_(threads) {
     CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
     CLOTH_ASSERT(p_.distanceColorOffsets.size() == p_.colorCount + 1u);
     CLOTH_ASSERT(p_.bendingColorOffsets.size() == p_.colorCount + 1u);
@@ -337,10 +337,15 @@ void CpuSolver::setGrab(std::optional<Grab> grab) {
 
 }  // namespace
 
-std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads) {
+std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
+                                      std::optional<BatchIsa> kernels) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
-    return std::make_unique<CpuSolver>(prepared, threads);
+    const BatchIsa isa = kernels.value_or(bestBatchIsa());
+    if (!batchIsaAvailable(isa))
+        throw Error(std::string("CPU kernels '") + batchIsaName(isa) +
+                    "' are not available on this CPU (" + cpuModelName() + ")");
+    return std::make_unique<CpuSolver>(prepared, threads, isa);
 }
 
 std::string cpuModelName() {

@@ -5,15 +5,20 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "cpu/batch_kernels.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
 
 namespace cloth {
 
-// threads >= 1. Throws cloth::Error for an impossible count.
-std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads);
+// threads >= 1. kernels: how each colour's batch is solved (default: bestBatchIsa()); every
+// choice gives the same bits. Throws cloth::Error for an impossible count or kernels this CPU
+// lacks.
+std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
+                                      std::optional<BatchIsa> kernels = std::nullopt);
 
 // "model name" of the first processor in /proc/cpuinfo, or "unknown CPU".
 std::string cpuModelName();

@@ -1,10 +1,12 @@
 // Runs one of the project's programs (from the build directory) and captures its output.
 #pragma once
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
-#include <sys/wait.h>
 
 namespace cloth::test {
 
@@ -35,6 +37,16 @@ inline ProgramResult runProgram(const std::string& program, const std::string& a
     const int status = pclose(pipe);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return r;
+}
+
+// A fresh, empty folder for one test: <tmp>/clothsim_<suite>_<name>_<pid>.
+inline std::filesystem::path scratchDir(const std::string& suite, const std::string& name) {
+    namespace fs = std::filesystem;
+    const fs::path d = fs::temp_directory_path() /
+                       ("clothsim_" + suite + "_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
 }
 
 }  // namespace cloth::test

@@ -19,10 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratchDir(const std::string& name) {
-    fs::path d = fs::temp_directory_path() / ("clothsim_test_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
+    return test::scratchDir("test", name);
 }
 
 void expectFailure(const std::string& args, const std::string& fragment) {

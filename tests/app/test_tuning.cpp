@@ -22,11 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratchDir(const std::string& name) {
-    fs::path d =
-        fs::temp_directory_path() / ("clothsim_tuning_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
+    return test::scratchDir("tuning", name);
 }
 
 void writeText(const fs::path& p, const std::string& text) {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "constraints.h"
+#include "core/error.h"
 #include "cpu/batch_kernels.h"
 
 using namespace cloth;
@@ -148,7 +149,7 @@ void expectSame(const Colour& want, const Colour& got, const std::string& what) 
 
 std::vector<BatchIsa> availableIsas() {
     std::vector<BatchIsa> out;
-    for (BatchIsa isa : {BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2})
+    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2})
         if (batchIsaAvailable(isa)) out.push_back(isa);
     return out;
 }
@@ -230,4 +231,16 @@ TEST(CpuBatch, BendingBitIdenticalToPlainLoop) {
 
 TEST(CpuBatch, DistanceBitIdenticalToPlainLoop) {
     checkAllRanges<gpu::DistanceConstraint>(&Colour::distance, "distance");
+}
+
+TEST(CpuBatch, NamesRoundTripAndUnknownNamesAreRefused) {
+    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2})
+        EXPECT_EQ(batchIsaFromName(batchIsaName(isa)), isa);
+    EXPECT_TRUE(batchIsaAvailable(BatchIsa::Scalar));
+    try {
+        batchIsaFromName("avx512");
+        ADD_FAILURE() << "an unknown name was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("avx512"), std::string::npos) << e.what();
+    }
 }

@@ -1,8 +1,10 @@
 // The CPU reference gives bit-identical results for any thread count (ENGINEERING.md habit 8).
 #include <cstring>
+#include <optional>
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "scenes.h"
@@ -43,8 +45,9 @@ Scene everythingScene() {
     return s;
 }
 
-std::uint64_t hashAfter(const PreparedCloth& p, int threads, int frames) {
-    auto solver = makeCpuSolver(p, threads);
+std::uint64_t hashAfter(const PreparedCloth& p, int threads, int frames,
+                        std::optional<BatchIsa> kernels = std::nullopt) {
+    auto solver = makeCpuSolver(p, threads, kernels);
     for (int i = 0; i < frames; ++i) solver->stepFrame();
     std::vector<glm::vec4> pos, vel;
     solver->readPositions(pos);
@@ -65,4 +68,27 @@ TEST(CpuDeterminism, SameHashForOneTwoAndFourThreads) {
     EXPECT_EQ(hashAfter(p, 3, 100), h1);
     // The run moved something: the hash differs from the initial state's.
     EXPECT_NE(hashAfter(p, 1, 0), h1);
+}
+
+// Every way of solving a colour's batch (one constraint at a time, blocks in plain C++, SSE2,
+// AVX2) gives the same bits over a whole run, on 1 and 2 threads; a CPU without AVX2 refuses it
+// by name.
+TEST(CpuDeterminism, SameHashForEveryKernelVariant) {
+    const PreparedCloth p = prepareScene(everythingScene(), {});
+    const std::uint64_t want = hashAfter(p, 1, 60, BatchIsa::Scalar);
+    EXPECT_NE(hashAfter(p, 1, 0), want);
+    int compared = 0;
+    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2}) {
+        if (!batchIsaAvailable(isa)) {
+            EXPECT_THROW(makeCpuSolver(p, 1, isa), Error) << batchIsaName(isa);
+            continue;
+        }
+        for (int threads : {1, 2}) {
+            EXPECT_EQ(hashAfter(p, threads, 60, isa), want)
+                << batchIsaName(isa) << ", " << threads << " threads";
+            ++compared;
+        }
+    }
+    EXPECT_GE(compared, 6);                // scalar, portable and SSE2 exist on every x86-64 CPU
+    EXPECT_EQ(hashAfter(p, 2, 60), want);  // the default kernels too
 }

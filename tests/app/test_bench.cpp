@@ -1,0 +1,75 @@
+// clothbench's throughput table (the numbers themselves are never asserted: timing is for the
+// benchmark, not for tests): the records it writes and its refusal of bad options.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cpu/batch_kernels.h"
+#include "run_program.h"
+
+using namespace cloth;
+using test::runProgram;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratchDir(const std::string& name) {
+    return test::scratchDir("bench", name);
+}
+
+void expectRefused(const std::string& args, const std::string& fragment) {
+    const auto r = runProgram("clothbench", args);
+    EXPECT_EQ(r.exitCode, 1) << "clothbench " << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(fragment), std::string::npos)
+        << "clothbench " << args << ": expected '" << fragment << "' in:\n"
+        << r.output;
+    EXPECT_EQ(r.output.find("Sanitizer"), std::string::npos) << r.output;
+}
+
+}  // namespace
+
+// One record per grid, kernel variant and thread count, each naming its kernels; "best" is the
+// variant the solver uses by default.
+TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
+    const fs::path json = scratchDir("kernels") / "bench.json";
+    const auto r = runProgram("clothbench",
+                              "--grids 3,4 --threads 1,2 --cpu-kernels scalar,best"
+                              " --warmup 0 --frames 1 --repeats 1 --json " +
+                                  json.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(json);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_EQ(doc["runs"].size(), 8u);
+    std::set<std::string> seen;
+    for (const auto& run : doc["runs"]) {
+        EXPECT_EQ(run["backend"], "cpu");
+        seen.insert(run["cpu_kernels"].get<std::string>() + "/" +
+                    std::to_string(run["grid"].get<int>()) + "/" +
+                    std::to_string(run["threads"].get<int>()));
+        EXPECT_GT(run["solves_per_second"].get<double>(), 0.0);
+        EXPECT_EQ(
+            run["constraints"]["distance"].get<int>() + run["constraints"]["bending"].get<int>(),
+            run["constraints"]["total"].get<int>());
+    }
+    const std::string best = batchIsaName(bestBatchIsa());
+    for (const std::string& k : {std::string("scalar"), best})
+        for (int g : {3, 4})
+            for (int t : {1, 2})
+                EXPECT_TRUE(seen.count(k + "/" + std::to_string(g) + "/" + std::to_string(t)))
+                    << k << " " << g << " " << t;
+    EXPECT_NE(r.output.find("scalar"), std::string::npos) << r.output;  // in the printed table
+}
+
+TEST(Clothbench, BadOptionsAreRefused) {
+    expectRefused("--cpu-kernels avx512", "--cpu-kernels: expected a comma-separated list");
+    expectRefused("--cpu-kernels ''", "--cpu-kernels: empty list");
+    if (!batchIsaAvailable(BatchIsa::Avx2))
+        expectRefused("--cpu-kernels avx2", "avx2 is not available on this CPU");
+    expectRefused("--grids 0", "--grids: expected a comma-separated list of integers >= 1");
+    expectRefused("--backend fpga", "--backend: expected cpu, gpu or all");
+    expectRefused("--no-such-option 1", "unknown option '--no-such-option'");
+}
