@@ -93,7 +93,7 @@ void ViewerSim::prepare(bool keepState) {
     PrepareOptions prep;
     prep.phantoms = scene_.phantoms;
     if (options_.phantomMethod) prep.phantomMethod = *options_.phantomMethod;
-    // --phantoms auto: the target tuned for the backend it starts on (B does not re-prepare).
+    // --phantoms auto: the target tuned for the current backend (B prepares again).
     const AutoPhantomContext tuning{"clothsim", tuningPath(options_.tuningFile), backend_,
                                     backend_ == "gpu" ? ctx_->info().name : cpuModelName()};
     prep.resolveAuto = [&](std::uint32_t vertices) {
@@ -123,6 +123,19 @@ void ViewerSim::reset() {
 void ViewerSim::setBackend(const std::string& backend) {
     if (backend == backend_) return;
     if (backend == "gpu" && !ctx_) throw Error("no Vulkan device to run the GPU solver on");
+    if (scene_.phantoms.mode == PhantomMode::Auto) {
+        // Each backend has its own tuned target: prepare again for the new one, carrying the
+        // original vertices' state (as a settings change does; the clock restarts).
+        const std::string previous = backend_;
+        backend_ = backend;
+        try {
+            prepare(true);
+        } catch (...) {
+            backend_ = previous;
+            throw;
+        }
+        return;
+    }
     State state;
     solver_->readPositions(state.positions);
     solver_->readVelocities(state.velocities);
