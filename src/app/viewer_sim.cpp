@@ -2,11 +2,13 @@
 
 #include <ostream>
 
+#include "app/backend.h"
 #include "app/phantom_tuning.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
+#include "vk/limits.h"
 
 namespace cloth {
 
@@ -90,6 +92,19 @@ void ViewerSim::prepare(bool keepState) {
         solver_->readVelocities(state.velocities);
     }
     const std::uint32_t originals = prepared_.originalVertexCount;
+    if (backend_ == "gpu") {
+        // From the scene description, before a huge grid is built (as the plain runs do).
+        try {
+            vk::checkFitsDevice(*ctx_, vk::estimateCounts(scene_),
+                                vk::GpuSolverOptions{}.workgroupSize,
+                                "scene '" + scene_.name + "'");
+        } catch (const Error& e) {
+            if (options_.backend != "auto") throw;
+            notices_ << "clothsim: " << e.what() << "; using the CPU reference solver\n";
+            backend_ = "cpu";
+        }
+    }
+    checkSceneFitsMemory(scene_);
     PrepareOptions prep;
     prep.phantoms = scene_.phantoms;
     if (options_.phantomMethod) prep.phantomMethod = *options_.phantomMethod;

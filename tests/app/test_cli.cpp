@@ -5,6 +5,8 @@
 #include <optional>
 #include <utility>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -196,4 +198,21 @@ TEST(Cli, EveryBadInputFixtureFailsCleanly) {
         ++checked;
     }
     EXPECT_GE(checked, 20);
+}
+
+// A scene far larger than this machine's memory is refused at once, from its description, not
+// after minutes of allocating: 32000 x 32000 quads need about 240 GiB for the solver's arrays.
+TEST(Cli, SceneLargerThanMemoryIsRefusedAtOnce) {
+    const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+    if (memory > 200.0 * (1ull << 30)) GTEST_SKIP() << "this machine has over 200 GiB of memory";
+    const fs::path dir = scratchDir("huge");
+    const fs::path scene = dir / "huge.json";
+    std::ofstream(scene) << R"({"name": "huge", "cloths": [{"grid": )"
+                         << R"({"resolution": [32000, 32000]}, "pins": {"regions": ["top_corners"]}}]})";
+    for (const char* backend : {"cpu", "auto"}) {
+        SCOPED_TRACE(backend);
+        expectFailure(std::string("--headless --frames 1 --backend ") + backend + " --scene " +
+                          scene.string(),
+                      "scene 'huge' is too large: needs at least");
+    }
 }
