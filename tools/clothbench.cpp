@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -404,6 +405,12 @@ int main(int argc, char** argv) {
         return cloth::bench::benchMain(argc, argv);
     } catch (const cloth::Error& e) {
         std::cerr << "clothbench: error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "clothbench: error: out of memory (a grid too large for this machine?)\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "clothbench: internal error: " << e.what() << "\n";
         return 1;
     }
 }

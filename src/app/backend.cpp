@@ -1,6 +1,9 @@
 #include "app/backend.h"
 
+#include <cstdio>
 #include <ostream>
+
+#include <unistd.h>
 
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
@@ -85,6 +88,25 @@ void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& 
     } catch (const Error& e) {
         if (!backend.automatic) throw;
         fallBack(backend, e.what(), notices);
+    }
+}
+
+void checkSceneFitsMemory(const Scene& scene) {
+    const vk::SolverCounts c = vk::estimateCounts(scene);
+    // Positions, previous positions, velocities and normals (16 bytes each per vertex), the
+    // constraints and their multipliers, one tether per vertex at most.
+    const double need = 64.0 * double(c.vertices) + 20.0 * double(c.distance) +
+                        36.0 * double(c.bending) + 16.0 * double(c.tethers);
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) return;  // unknown: let the allocation decide
+    const double have = double(pages) * double(pageSize);
+    if (need > have) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "needs at least %.1f GiB for the solver's arrays alone, more than this "
+                      "machine's %.1f GiB of memory",
+                      need / double(1 << 30), have / double(1 << 30));
+        throw Error("scene '" + scene.name + "' is too large: " + text);
     }
 }
 

@@ -42,6 +42,11 @@ Backend chooseBackend(const BackendRequest& request, std::ostream& notices);
 void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& request,
                     std::ostream& notices);
 
+// Before building meshes: refuses (cloth::Error) a scene whose grids need more memory than this
+// machine has, counting only what the solver's own arrays must hold (a lower bound: building and
+// preparing need more), so that it fails at once instead of after a minute of allocating.
+void checkSceneFitsMemory(const Scene& scene);
+
 // The device a Backend runs on, as Solver::deviceName() reports it: the CPU model or the Vulkan
 // device's name.
 std::string deviceName(const Backend& backend);

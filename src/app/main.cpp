@@ -1,6 +1,7 @@
 // clothsim: runs a cloth scene (see --help).
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ int main(int argc, char** argv) {
         return cloth::runClothsim(options, argc == 1, std::cout, std::cerr);
     } catch (const cloth::Error& e) {
         std::cerr << "clothsim: error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "clothsim: error: out of memory (a scene too large for this machine?)\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "clothsim: internal error: " << e.what() << "\n";

@@ -28,6 +28,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     request.timestampInterval = options.statsFile.empty() ? 0 : 8;
     sim.backend = chooseBackend(request, notices);
     checkSceneFits(sim.backend, sim.scene, request, notices);  // before building huge meshes
+    checkSceneFitsMemory(sim.scene);
     PrepareOptions prep;
     prep.phantoms = sim.scene.phantoms;
     if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;

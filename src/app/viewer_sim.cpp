@@ -2,11 +2,13 @@
 
 #include <ostream>
 
+#include "app/backend.h"
 #include "app/phantom_tuning.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
+#include "vk/limits.h"
 
 namespace cloth {
 
@@ -90,10 +92,23 @@ void ViewerSim::prepare(bool keepState) {
         solver_->readVelocities(state.velocities);
     }
     const std::uint32_t originals = prepared_.originalVertexCount;
+    if (backend_ == "gpu") {
+        // From the scene description, before a huge grid is built (as the plain runs do).
+        try {
+            vk::checkFitsDevice(*ctx_, vk::estimateCounts(scene_),
+                                vk::GpuSolverOptions{}.workgroupSize,
+                                "scene '" + scene_.name + "'");
+        } catch (const Error& e) {
+            if (options_.backend != "auto") throw;
+            notices_ << "clothsim: " << e.what() << "; using the CPU reference solver\n";
+            backend_ = "cpu";
+        }
+    }
+    checkSceneFitsMemory(scene_);
     PrepareOptions prep;
     prep.phantoms = scene_.phantoms;
     if (options_.phantomMethod) prep.phantomMethod = *options_.phantomMethod;
-    // --phantoms auto: the target tuned for the backend it starts on (B does not re-prepare).
+    // --phantoms auto: the target tuned for the current backend (B prepares again).
     const AutoPhantomContext tuning{"clothsim", tuningPath(options_.tuningFile), backend_,
                                     backend_ == "gpu" ? ctx_->info().name : cpuModelName()};
     prep.resolveAuto = [&](std::uint32_t vertices) {
@@ -123,6 +138,19 @@ void ViewerSim::reset() {
 void ViewerSim::setBackend(const std::string& backend) {
     if (backend == backend_) return;
     if (backend == "gpu" && !ctx_) throw Error("no Vulkan device to run the GPU solver on");
+    if (scene_.phantoms.mode == PhantomMode::Auto) {
+        // Each backend has its own tuned target: prepare again for the new one, carrying the
+        // original vertices' state (as a settings change does; the clock restarts).
+        const std::string previous = backend_;
+        backend_ = backend;
+        try {
+            prepare(true);
+        } catch (...) {
+            backend_ = previous;
+            throw;
+        }
+        return;
+    }
     State state;
     solver_->readPositions(state.positions);
     solver_->readVelocities(state.velocities);

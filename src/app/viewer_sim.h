@@ -46,7 +46,9 @@ class ViewerSim {
     // Loads a built-in scene or a scene file (the command line's overrides apply again).
     void loadScene(const std::string& nameOrPath);
     void reset();                                 // the current scene from its initial state
-    void switchBackend();                         // cpu <-> gpu, keeping the current state
+    // cpu <-> gpu, keeping the current state exactly; with --phantoms auto the scene is
+    // prepared again with the new backend's tuned target, keeping the original vertices' state.
+    void switchBackend();
     void setBackend(const std::string& backend);  // "cpu" | "gpu"
     bool canUseGpu() const { return static_cast<bool>(ctx_); }
     void apply(const SimControls& controls);  // re-prepare, keeping the current state

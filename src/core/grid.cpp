@@ -35,7 +35,9 @@ bool mainDiagonal(const GridDesc& d, std::uint32_t row, std::uint32_t col) {
     return true;
 }
 
-void checkDesc(const GridDesc& d) {
+}  // namespace
+
+void checkGridDesc(const GridDesc& d) {
     if (!(d.width > 0.0f) || !(d.height > 0.0f) || !std::isfinite(d.width) ||
         !std::isfinite(d.height))
         throw Error("grid: width and height must be positive and finite");
@@ -48,10 +50,8 @@ void checkDesc(const GridDesc& d) {
                     " is too large");
 }
 
-}  // namespace
-
 Mesh makeGrid(const GridDesc& d) {
-    checkDesc(d);
+    checkGridDesc(d);
     const std::uint32_t cols = d.resX + 1, rows = d.resY + 1;
     Mesh m;
     m.positions.resize(std::size_t(cols) * rows);

@@ -33,6 +33,9 @@ struct GridDesc {
 };
 
 Mesh makeGrid(const GridDesc& desc);
+// What makeGrid checks before building: positive finite sizes, a resolution of at least 1 x 1
+// and vertex and triangle counts that fit int32. Throws cloth::Error.
+void checkGridDesc(const GridDesc& desc);
 
 const char* gridPatternName(GridPattern p);
 // Parses "regular" | "alternating" | "random"; throws cloth::Error otherwise.

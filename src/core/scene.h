@@ -134,7 +134,8 @@ std::string builtinSceneDescription(const std::string& name);
 Scene builtinScene(const std::string& name);   // cloth::Error for an unknown name
 Scene loadSceneFile(const std::string& path);  // cloth::Error names the file and the problem
 // The same from JSON text: `source` names it in errors, relative mesh paths resolve against
-// `baseDir`. Every cloth's mesh is built once to check its pins and attachments.
+// `baseDir`. Every cloth's mesh is built once to check its pins and attachments, except grids
+// of over 4M vertices: their description is checked, their selections when the cloth is built.
 Scene parseSceneJson(const std::string& text, const std::string& source,
                      const std::string& baseDir);
 // Every field written out; mesh paths relative to `baseDir` where possible. loadSceneFile of

@@ -181,9 +181,24 @@ void checkSelection(const Mesh& mesh, const VertexSelection& sel, const JsonNode
     if (picked.empty()) n.fail("selects no vertices of the mesh");
 }
 
+// Grids with more vertices than this are not built while reading (a 20000 x 20000 grid would
+// take gigabytes and most of a minute just to check its pins): their description is checked
+// here, their selections when the cloth is built (prep/cloth_builder.cpp), after a GPU run has
+// checked the scene's size against the device.
+constexpr std::uint64_t kMaxGridVerticesCheckedOnRead = std::uint64_t(1) << 22;
+
 // Builds the cloth's mesh once, so that a missing OBJ or a pin outside the mesh is reported
 // now, with its place in the file.
 void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
+    if (c.grid && std::uint64_t(c.grid->resX + 1ull) * (c.grid->resY + 1ull) >
+                      kMaxGridVerticesCheckedOnRead) {
+        try {
+            checkGridDesc(*c.grid);
+        } catch (const Error& e) {
+            n["grid"].fail(e.what());
+        }
+        return;
+    }
     Mesh mesh;
     try {
         mesh = buildClothMesh(c);

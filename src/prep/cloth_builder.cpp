@@ -55,15 +55,22 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
                                     bool pbdMode, const std::string& source, PreparedCloth& out) {
     const std::size_t n = mesh.positions.size();
     VertexRoles roles{std::vector<bool>(n, false), std::vector<bool>(n, false)};
-    for (std::uint32_t v : selectVertices(mesh, desc.pins, source + " pins"))
-        roles.pinned[v] = true;
+    // A selection that picks nothing is an error here too: scene files check it when read, but
+    // not on very large grids, and --mesh puts a scene's selections on another mesh.
+    auto select = [&](const VertexSelection& sel, const std::string& where) {
+        std::vector<std::uint32_t> picked = selectVertices(mesh, sel, where);
+        if (!sel.empty() && picked.empty())
+            throw Error(where + ": selects no vertices of the mesh");
+        return picked;
+    };
+    for (std::uint32_t v : select(desc.pins, source + " pins")) roles.pinned[v] = true;
     for (std::size_t a = 0; a < desc.attachments.size(); ++a) {
         const AttachmentDesc& ad = desc.attachments[a];
         const std::string where = source + " attachment " + std::to_string(a);
         requireRange(ad.compliance, 0.0f, INFINITY, where, "compliance");
         const auto motionIndex = static_cast<std::uint32_t>(out.motions.size());
         out.motions.push_back(makeMotion(ad.motion, where));
-        for (std::uint32_t v : selectVertices(mesh, ad.vertices, where)) {
+        for (std::uint32_t v : select(ad.vertices, where)) {
             if (roles.pinned[v])
                 throw Error(where + ": vertex " + std::to_string(v) +
                             " is also pinned; a vertex is either pinned or attached");

@@ -40,7 +40,10 @@ std::uint32_t stageBitsOfVertexPass(std::uint32_t stages) {
 std::string stageLabel(std::uint32_t bits) {
     std::string label;
     for (int i = 0; i < kStageCount; ++i)
-        if (bits & (1u << i)) label += (label.empty() ? "" : "+") + std::string(kStageNames[i]);
+        if (bits & (1u << i)) {
+            if (!label.empty()) label += '+';
+            label += kStageNames[i];
+        }
     return label;
 }
 

@@ -191,6 +191,22 @@ TEST(SceneFiles, DefaultsAndPhantomForms) {
     EXPECT_EQ(parse(R"({"substeps": 4.0, "cloths": [{"grid": {}}]})").sim.substeps, 4);
 }
 
+// A very large grid is checked from its description when read, not built: 32000 x 32000 quads
+// (a billion vertices, tens of gigabytes as a mesh) read at once. Its limits still apply.
+TEST(SceneFiles, HugeGridsAreCheckedWithoutBuildingTheirMesh) {
+    const Scene s = parseSceneJson(
+        R"({"cloths": [{"grid": {"resolution": [32000, 32000]}, "pins": {"regions": ["top_corners"]}}]})",
+        "huge.json", ".");
+    ASSERT_EQ(s.cloths.size(), 1u);
+    EXPECT_EQ(s.cloths[0].grid->resX, 32000u);
+    EXPECT_TRUE(test::throwsError(
+        [] {
+            parseSceneJson(R"({"cloths": [{"grid": {"resolution": [40000, 60000]}}]})", "huge.json",
+                           ".");
+        },
+        {"huge.json", "cloths[0].grid", "too large"}));
+}
+
 TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
     struct Case {
         const char* json;

@@ -334,6 +334,22 @@ TEST(PrepareErrors, PinnedAndAttachedVertex) {
         throwsError([&] { prepareScene(sceneOf({c})); }, {"anchored", "vertex 12", "pinned"}));
 }
 
+// Scene files check this when read, but not on very large grids, and --mesh moves a scene's
+// selections to another mesh: the build refuses a selection that picks nothing, too.
+TEST(PrepareErrors, SelectionThatPicksNothing) {
+    ClothDesc c = anchoredCloth();
+    c.pins.boxes.push_back({glm::vec3(5.0f), glm::vec3(6.0f)});
+    c.pins.regions.clear();
+    c.pins.indices.clear();
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); },
+                            {"anchored", "pins", "selects no vertices"}));
+    c = anchoredCloth();
+    c.attachments[0].vertices = {};
+    c.attachments[0].vertices.boxes.push_back({glm::vec3(5.0f), glm::vec3(6.0f)});
+    EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({c})); },
+                            {"anchored", "attachment 0", "selects no vertices"}));
+}
+
 TEST(PrepareErrors, VertexAttachedTwice) {
     ClothDesc c = anchoredCloth();
     c.attachments.push_back(c.attachments[0]);

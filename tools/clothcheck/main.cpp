@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <memory>
 #include <string>
 
@@ -201,6 +202,12 @@ int main(int argc, char** argv) {
         return run(args);
     } catch (const cloth::Error& e) {
         std::fprintf(stderr, "clothcheck: %s\n", e.what());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "clothcheck: out of memory (a scene too large for this machine?)\n");
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "clothcheck: internal error: %s\n", e.what());
         return 2;
     }
 }
