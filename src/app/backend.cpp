@@ -79,12 +79,16 @@ Backend chooseBackend(const BackendRequest& request, std::ostream& notices) {
     }
 }
 
+void checkSceneFitsDevice(const vk::Context& ctx, const Scene& scene, std::uint32_t workgroupSize) {
+    vk::checkFitsDevice(ctx, vk::estimateCounts(scene), workgroupSize,
+                        "scene '" + scene.name + "'");
+}
+
 void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& request,
                     std::ostream& notices) {
     if (backend.name != "gpu") return;
     try {
-        vk::checkFitsDevice(*backend.context, vk::estimateCounts(scene), request.workgroupSize,
-                            "scene '" + scene.name + "'");
+        checkSceneFitsDevice(*backend.context, scene, request.workgroupSize);
     } catch (const Error& e) {
         if (!backend.automatic) throw;
         fallBack(backend, e.what(), notices);

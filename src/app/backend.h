@@ -37,6 +37,10 @@ struct Backend {
 // slower than the CPU reference, so auto does not pick it unless asked).
 Backend chooseBackend(const BackendRequest& request, std::ostream& notices);
 
+// From the scene description alone: cloth::Error naming the scene when its grids exceed the
+// device's buffer or dispatch limits at this workgroup size.
+void checkSceneFitsDevice(const vk::Context& ctx, const Scene& scene, std::uint32_t workgroupSize);
+
 // Before building meshes: refuses a scene too large for the GPU's buffer and dispatch limits
 // (cloth::Error for "gpu"; "auto" falls back to the CPU with a notice). No-op on the CPU.
 void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& request,

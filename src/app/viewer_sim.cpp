@@ -8,7 +8,6 @@
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
-#include "vk/limits.h"
 
 namespace cloth {
 
@@ -95,9 +94,7 @@ void ViewerSim::prepare(bool keepState) {
     if (backend_ == "gpu") {
         // From the scene description, before a huge grid is built (as the plain runs do).
         try {
-            vk::checkFitsDevice(*ctx_, vk::estimateCounts(scene_),
-                                vk::GpuSolverOptions{}.workgroupSize,
-                                "scene '" + scene_.name + "'");
+            checkSceneFitsDevice(*ctx_, scene_, vk::GpuSolverOptions{}.workgroupSize);
         } catch (const Error& e) {
             if (options_.backend != "auto") throw;
             notices_ << "clothsim: " << e.what() << "; using the CPU reference solver\n";

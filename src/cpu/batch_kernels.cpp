@@ -297,7 +297,7 @@ const char* batchIsaName(BatchIsa isa) {
 }
 
 BatchIsa batchIsaFromName(std::string_view name) {
-    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2})
+    for (BatchIsa isa : kBatchIsas)
         if (name == batchIsaName(isa)) return isa;
     throw Error("unknown CPU kernels '" + std::string(name) +
                 "' (expected scalar, portable, sse2 or avx2)");

@@ -25,6 +25,9 @@ enum class BatchIsa {
     Avx2,      // AVX2, eight lanes per vector, where the CPU has it
 };
 
+inline constexpr BatchIsa kBatchIsas[] = {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2,
+                                          BatchIsa::Avx2};
+
 const char* batchIsaName(BatchIsa isa);            // "scalar", "portable", "sse2", "avx2"
 BatchIsa batchIsaFromName(std::string_view name);  // the inverse; throws cloth::Error if unknown
 bool batchIsaAvailable(BatchIsa isa);              // compiled in and supported by this CPU

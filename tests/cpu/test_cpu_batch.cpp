@@ -149,7 +149,7 @@ void expectSame(const Colour& want, const Colour& got, const std::string& what) 
 
 std::vector<BatchIsa> availableIsas() {
     std::vector<BatchIsa> out;
-    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2})
+    for (BatchIsa isa : kBatchIsas)
         if (batchIsaAvailable(isa)) out.push_back(isa);
     return out;
 }
@@ -234,7 +234,7 @@ TEST(CpuBatch, DistanceBitIdenticalToPlainLoop) {
 }
 
 TEST(CpuBatch, NamesRoundTripAndUnknownNamesAreRefused) {
-    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2})
+    for (BatchIsa isa : kBatchIsas)
         EXPECT_EQ(batchIsaFromName(batchIsaName(isa)), isa);
     EXPECT_TRUE(batchIsaAvailable(BatchIsa::Scalar));
     try {

@@ -78,7 +78,7 @@ TEST(CpuDeterminism, SameHashForEveryKernelVariant) {
     const std::uint64_t want = hashAfter(p, 1, 60, BatchIsa::Scalar);
     EXPECT_NE(hashAfter(p, 1, 0), want);
     int compared = 0;
-    for (BatchIsa isa : {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2, BatchIsa::Avx2}) {
+    for (BatchIsa isa : kBatchIsas) {
         if (!batchIsaAvailable(isa)) {
             EXPECT_THROW(makeCpuSolver(p, 1, isa), Error) << batchIsaName(isa);
             continue;
