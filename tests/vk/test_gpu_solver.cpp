@@ -36,6 +36,18 @@ Deviation compare(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>&
     return d;
 }
 
+// A 12x12 grid with every per-vertex feature the solver has: attachments on moving targets,
+// tethers, rigid-motion damping and a split (phantom) vertex.
+HandGrid everyFeatureGrid() {
+    HandGrid g;
+    g.n = 12;
+    g.attachTopCorners = true;
+    g.tethers = true;
+    g.rigidDamping = 0.1f;
+    g.phantomCopies = 2;
+    return g;
+}
+
 }  // namespace
 
 class GpuSolverTest : public GpuTest {
@@ -163,13 +175,7 @@ TEST_F(GpuSolverTest, GrabAloneAndOnAnAttachedVertex) {
 
 TEST_F(GpuSolverTest, EveryWorkgroupSizeBatchingAndPlanAgree) {
     HandScene s;
-    HandGrid g;
-    g.n = 12;
-    g.attachTopCorners = true;
-    g.tethers = true;
-    g.rigidDamping = 0.1f;
-    g.phantomCopies = 2;
-    s.cloths.push_back(g);
+    s.cloths.push_back(everyFeatureGrid());
     s.sim.substeps = 5;
     s.sim.iterations = 2;
     PreparedCloth p = test::buildHandScene(s);
@@ -311,13 +317,7 @@ class ColorRunTest : public GpuSolverTest {
   protected:
     static PreparedCloth scene() {
         HandScene s;
-        HandGrid g;
-        g.n = 12;
-        g.attachTopCorners = true;
-        g.tethers = true;
-        g.rigidDamping = 0.1f;
-        g.phantomCopies = 2;
-        s.cloths.push_back(g);
+        s.cloths.push_back(everyFeatureGrid());
         HandGrid plain;
         plain.n = 5;
         plain.origin = {2.0f, 0.0f, 0.0f};
