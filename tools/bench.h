@@ -45,6 +45,7 @@ struct BenchOptions {
     int profileFrames = 3;  // frames of the per-stage profile (timestamps, nothing fused)
     std::optional<int> smallColorItems;  // GpuSolverOptions::smallColorItems
     std::optional<int> items;            // GpuSolverOptions::itemsPerInvocation
+    std::optional<int> colorRunItems;    // GpuSolverOptions::colorRunItems
 };
 
 // A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.

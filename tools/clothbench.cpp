@@ -104,6 +104,9 @@ gpu
   --small-color-items N    CPU devices: colours with fewer constraints than this go in one
                            dispatch for both types (default: 4096)
   --items-per-invocation N constraints or vertices per shader invocation (default: 1)
+  --color-run-items N      consecutive colours of at most N constraints each are solved by one
+                           workgroup in one dispatch; 0 = never (default: 2048 on CPU devices,
+                           the workgroup size on GPUs)
 The GPU frame times come from runs without timestamps; stages_ms from a separate profile run of
 the same size with timestamps and one dispatch per stage and constraint type.
 )";
@@ -150,6 +153,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         else if (a == "--profile-frames") o.profileFrames = parseList(a, v, 1).at(0);
         else if (a == "--small-color-items") o.smallColorItems = parseList(a, v, 0).at(0);
         else if (a == "--items-per-invocation") o.items = parseList(a, v, 1).at(0);
+        else if (a == "--color-run-items") o.colorRunItems = parseList(a, v, 0).at(0);
         else throw Error("unknown option '" + a + "' (see --help)");
     }
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
@@ -297,6 +301,7 @@ nlohmann::json profileStages(const PreparedCloth& p, vk::GpuSolverOptions option
     options.timestampInterval = 1;
     options.fuseStages = false;
     options.colorBatching = vk::ColorBatching::PerType;
+    options.colorRunItems = 0;  // a run solves both types in one dispatch
     vk::GpuSolver solver(p, options);
     solver.stepFrame();  // pipelines compile on first use
     std::vector<double> sum(kStageCount, 0.0);
@@ -317,6 +322,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     options.workgroupSize = static_cast<std::uint32_t>(wg);
     if (o.smallColorItems) options.smallColorItems = static_cast<std::uint32_t>(*o.smallColorItems);
     if (o.items) options.itemsPerInvocation = static_cast<std::uint32_t>(*o.items);
+    if (o.colorRunItems) options.colorRunItems = static_cast<std::uint32_t>(*o.colorRunItems);
     nlohmann::json r;
     {
         vk::GpuSolver solver(p, options);
@@ -328,6 +334,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["items_per_invocation"] = solver.itemsPerInvocation();
         r["color_types_per_dispatch"] = solver.colorTypesTogether() ? 2 : 1;
         r["wide_memory_access"] = solver.wideMemoryAccess();
+        r["color_run_items"] = solver.colorRunItems();
     }
     r["stages_ms"] = profileStages(p, options, o);
     return r;

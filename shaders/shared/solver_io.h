@@ -30,7 +30,9 @@
 #define BINDING_VERTEX_TRI_OFFSETS 20  // uint per original vertex + 1 (CSR)
 #define BINDING_VERTEX_TRIANGLES 21    // uint[]
 #define BINDING_SUM_CHUNKS 22     // VertexChunk[]: the runs of vertices damping sums add up
-#define BINDING_COUNT 23
+#define BINDING_COLOR_RANGES 23   // uvec4 per colour: distanceBegin, distanceCount, bendingBegin,
+                                  // bendingCount (the colour runs of colors_run.comp)
+#define BINDING_COUNT 24
 
 // Specialization constants. Every pipeline: the workgroup size, and whether an invocation loops
 // over several items (strided by the dispatch size) or takes exactly one. Per kernel: a variant
@@ -80,18 +82,20 @@ struct VertexPush {
 };
 CLOTH_CHECK_SIZE(VertexPush, 32)
 
-// One colour: distance constraints [distanceBegin, +distanceCount) then bending constraints
-// [bendingBegin, +bendingCount), one invocation each.
+// colors.comp: one colour, distance constraints [distanceBegin, +distanceCount) then bending
+// constraints [bendingBegin, +bendingCount), one invocation each.
+// colors_run.comp: the colours [colorBegin, colorEnd) in order, by a single workgroup with a
+// workgroup barrier between colours (ranges from BINDING_COLOR_RANGES).
 struct ColorPush {
     SolveParams solve;
     uint distanceBegin;
     uint distanceCount;
     uint bendingBegin;
     uint bendingCount;
+    uint colorBegin;
+    uint colorEnd;
     uint pad0;
     uint pad1;
-    uint pad2;
-    uint pad3;
 };
 CLOTH_CHECK_SIZE(ColorPush, 48)
 

@@ -14,6 +14,14 @@
 #include "constraints.h"
 #include "solver_io.h"
 
+// In a colour run (colors_run.comp) an invocation reads positions that other invocations of its
+// workgroup wrote before a barrier(): `coherent` makes those writes visible to it.
+#ifdef CLOTH_COLOR_RUN
+#define CLOTH_POSITIONS_MEMORY coherent
+#else
+#define CLOTH_POSITIONS_MEMORY
+#endif
+
 layout(std430, binding = BINDING_LAMBDA_DISTANCE) buffer LambdaDistance { float lambdaDistance[]; };
 layout(std430, binding = BINDING_LAMBDA_BENDING) buffer LambdaBending { float lambdaBending[]; };
 layout(std430, binding = BINDING_ATTACHMENTS) readonly buffer Attachments { Attachment attachments[]; };
@@ -26,6 +34,7 @@ layout(std430, binding = BINDING_SEGMENTS) readonly buffer Segments { ClothSegme
 layout(std430, binding = BINDING_CHUNKS) readonly buffer Chunks { VertexChunk chunks[]; };
 layout(std430, binding = BINDING_SEGMENT_SUM_CHUNKS) readonly buffer SegmentSumChunks { uvec2 segmentSumChunks[]; };
 layout(std430, binding = BINDING_SUM_CHUNKS) readonly buffer SumChunks { VertexChunk sumChunks[]; };
+layout(std430, binding = BINDING_COLOR_RANGES) readonly buffer ColorRanges { uvec4 colorRanges[]; };
 layout(std430, binding = BINDING_RIGID_PARTIALS) buffer RigidPartials { RigidSums rigidPartials[]; };
 layout(std430, binding = BINDING_RIGID_MOTIONS) buffer RigidMotions { RigidMotion rigidMotions[]; };
 layout(std430, binding = BINDING_TRIANGLES) readonly buffer Triangles { uint triangles[]; };
@@ -34,7 +43,7 @@ layout(std430, binding = BINDING_VERTEX_TRIANGLES) readonly buffer VertexTriangl
 
 #ifdef CLOTH_WIDE_ACCESS
 
-layout(std430, binding = BINDING_POSITIONS) buffer Positions { u64vec2 positions[]; };
+layout(std430, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positions { u64vec2 positions[]; };
 layout(std430, binding = BINDING_PREDICTED) buffer Predicted { u64vec2 predicted[]; };
 layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { u64vec2 velocities[]; };
 layout(std430, binding = BINDING_NORMALS) writeonly buffer Normals { u64vec2 normals[]; };
@@ -84,7 +93,7 @@ BendingConstraint loadBending(uint k) {
 
 #else
 
-layout(std430, binding = BINDING_POSITIONS) buffer Positions { vec4 positions[]; };
+layout(std430, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positions { vec4 positions[]; };
 layout(std430, binding = BINDING_PREDICTED) buffer Predicted { vec4 predicted[]; };
 layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = BINDING_NORMALS) writeonly buffer Normals { vec4 normals[]; };

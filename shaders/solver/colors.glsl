@@ -2,6 +2,12 @@
 // No two constraints of a colour share a vertex, so there are no races. With STRIDED an
 // invocation takes items i, i + stride, ... (stride = all invocations of the dispatch), so the
 // host may launch fewer invocations than items; otherwise one item each.
+//
+// With CLOTH_COLOR_RUN (colors_run.comp) a single workgroup solves the colours
+// [colorBegin, colorEnd) one after another: each colour's distance constraints, then its bending
+// constraints, strided over the workgroup, then a barrier before the next colour. The same order
+// as one dispatch per colour, in one dispatch: for colours too small to fill a device, where
+// the dispatches and the barriers between them cost more than the constraints.
 #include "buffers.glsl"
 
 layout(local_size_x_id = SPEC_WORKGROUP_SIZE) in;
@@ -48,6 +54,21 @@ void solve(uint i) {
     }
 }
 
+#ifdef CLOTH_COLOR_RUN
+
+void main() {
+    const uint lanes = gl_WorkGroupSize.x;
+    for (uint c = pc.colorBegin; c < pc.colorEnd; ++c) {
+        uvec4 r = colorRanges[c];  // distanceBegin, distanceCount, bendingBegin, bendingCount
+        for (uint i = gl_LocalInvocationID.x; i < r.y; i += lanes) solveDistance(r.x + i);
+        for (uint i = gl_LocalInvocationID.x; i < r.w; i += lanes) solveBending(r.z + i);
+        memoryBarrierBuffer();
+        barrier();
+    }
+}
+
+#else
+
 void main() {
     uint n = ((TYPES & COLOR_DISTANCE) != 0u ? pc.distanceCount : 0u) +
              ((TYPES & COLOR_BENDING) != 0u ? pc.bendingCount : 0u);
@@ -58,3 +79,5 @@ void main() {
         solve(gl_GlobalInvocationID.x);
     }
 }
+
+#endif

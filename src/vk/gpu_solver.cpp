@@ -71,6 +71,20 @@ bool chooseWide(const Context& ctx, MemoryAccess access) {
     return can && ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
+std::uint32_t chooseRunItems(const Context& ctx, const GpuSolverOptions& o) {
+    if (o.colorRunItems) return *o.colorRunItems;
+    return ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? kCpuDeviceColorRunItems
+                                                          : o.workgroupSize;
+}
+
+// A run's workgroup: on CPU devices 64 invocations, whatever the other kernels use (llvmpipe
+// steps through every group of 8 invocations at each barrier, so wide workgroups make small
+// colours dear: at 32x32, 0.36 ms per substep with 64 against 0.54 with 256); on GPUs the
+// workgroup size of the other kernels.
+std::uint32_t chooseRunWorkgroup(const Context& ctx, const GpuSolverOptions& o) {
+    return ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 64u : o.workgroupSize;
+}
+
 // Workgroups a CPU device needs to keep its threads busy (GPUs get one item per invocation).
 std::uint32_t minGroupsFor(std::uint32_t items) {
     return items > 1 ? 4u * std::max(1u, std::thread::hardware_concurrency()) : 1u;
@@ -87,6 +101,8 @@ struct GpuSolver::Impl {
     std::uint32_t minGroups = 1;  // fewest workgroups per dispatch (when there are enough items)
     bool together = true;         // both constraint types of a colour in one dispatch
     std::uint32_t togetherBelow = 0;  // ... or only for colours of fewer items than this
+    std::uint32_t runItems = 0;       // colour runs: colours of at most this many items
+    std::uint32_t runWg = 64;         // ... solved by a workgroup of this size
     bool wide = false;                // 64-bit memory accesses in the shaders
 
     // What the frame plan needs from the prepared data.
@@ -134,7 +150,14 @@ struct GpuSolver::Impl {
     detail::Spec spec(std::uint32_t variant = 0, std::uint32_t lambda = 0) const {
         return {variant, lambda, items > 1};
     }
+    std::uint32_t colorItems(std::uint32_t c) const {
+        return distanceOffsets[c + 1] - distanceOffsets[c] + bendingOffsets[c + 1] -
+               bendingOffsets[c];
+    }
     void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda);
+    void recordColor(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t c);
+    void recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t begin,
+                        std::uint32_t end);
     void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda);
     void recordPhantomsAndGrab(const gpu::SolveParams& sp);
     void recordFrame();
@@ -196,12 +219,14 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
       minGroups(minGroupsFor(items)),
       together(chooseTogether(*ctx, o.colorBatching)),
       togetherBelow(o.colorBatching == ColorBatching::Auto ? o.smallColorItems : 0),
+      runItems(chooseRunItems(*ctx, o)),
+      runWg(chooseRunWorkgroup(*ctx, o)),
       wide(chooseWide(*ctx, o.memoryAccess)),
       chunks(detail::buildChunks(
           p, o.workgroupSize * vertexItems(p, o.workgroupSize, items, minGroups))),
       once(*ctx, "solver transfers"),
       buffers(detail::createBuffers(*ctx, p, chunks, once)),
-      pipelines(*ctx, buffers, o.workgroupSize, wide),
+      pipelines(*ctx, buffers, o.workgroupSize, runWg, wide),
       readback(stagingBuffer(*ctx, std::max<std::size_t>(16, 16 * p.positions.size()),
                              "solver read-back")) {
     options.context.reset();  // the Impl's own `ctx` keeps it alive
@@ -307,33 +332,61 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
 }
 
 void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda) {
-    for (std::uint32_t c = 0; c < colorCount; ++c) {
-        gpu::ColorPush push{};
-        push.solve = sp;
-        push.distanceBegin = distanceOffsets[c];
-        push.distanceCount = distanceOffsets[c + 1] - distanceOffsets[c];
-        push.bendingBegin = bendingOffsets[c];
-        push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
-        const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
-        const std::uint32_t items = push.distanceCount + push.bendingCount;
-        if ((together || items < togetherBelow) && push.distanceCount && push.bendingCount) {
-            dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push, groupsFor(items),
-                     kDistance | kBending);
+    // Phantom averaging after every colour needs a dispatch between colours: no runs then.
+    const bool runs = runItems > 0 && !(sim.averagePhantomsEachColor && phantomGroupCount);
+    for (std::uint32_t c = 0; c < colorCount;) {
+        std::uint32_t end = c;
+        while (runs && end < colorCount && colorItems(end) <= runItems) ++end;
+        if (end - c >= 2) {
+            recordColorRun(sp, lambda, c, end);
+            c = end;
         } else {
-            if (push.distanceCount)
-                dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
-                         groupsFor(push.distanceCount), kDistance);
-            if (push.bendingCount)
-                dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
-                         groupsFor(push.bendingCount), kBending);
+            recordColor(sp, lambda, c);
+            ++c;
         }
-        if (sim.averagePhantomsEachColor && phantomGroupCount) {
-            gpu::PhantomPush average{};  // averaging only: the grab comes after the tethers
-            average.solve = sp;
-            average.count = phantomGroupCount;
-            dispatch(pipelines.get(Kernel::Phantoms, spec()), average, groupsFor(phantomGroupCount),
-                     kPhantoms);
-        }
+    }
+}
+
+void GpuSolver::Impl::recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda,
+                                     std::uint32_t begin, std::uint32_t end) {
+    gpu::ColorPush push{};
+    push.solve = sp;
+    push.colorBegin = begin;
+    push.colorEnd = end;
+    std::uint32_t stages = 0;
+    if (distanceOffsets[end] > distanceOffsets[begin]) stages |= kDistance;
+    if (bendingOffsets[end] > bendingOffsets[begin]) stages |= kBending;
+    const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
+    dispatch(pipelines.get(Kernel::ColorRun, spec(both, lambda)), push, 1, stages);
+}
+
+void GpuSolver::Impl::recordColor(const gpu::SolveParams& sp, std::uint32_t lambda,
+                                  std::uint32_t c) {
+    gpu::ColorPush push{};
+    push.solve = sp;
+    push.distanceBegin = distanceOffsets[c];
+    push.distanceCount = distanceOffsets[c + 1] - distanceOffsets[c];
+    push.bendingBegin = bendingOffsets[c];
+    push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
+    const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
+    const std::uint32_t items = push.distanceCount + push.bendingCount;
+    if ((together || items < togetherBelow) && push.distanceCount && push.bendingCount) {
+        dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push, groupsFor(items),
+                 kDistance | kBending);
+    } else {
+        if (push.distanceCount)
+            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
+                     groupsFor(push.distanceCount), kDistance);
+        if (push.bendingCount)
+            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
+                     groupsFor(push.bendingCount), kBending);
+    }
+    if (sim.averagePhantomsEachColor && phantomGroupCount) {
+        gpu::PhantomPush average{};  // averaging only: the grab comes after the tethers
+        average.solve = sp;
+        average.count = phantomGroupCount;
+        dispatch(pipelines.get(Kernel::Phantoms, spec()), average, groupsFor(phantomGroupCount),
+                 kPhantoms);
     }
 }
 
@@ -554,6 +607,9 @@ std::uint32_t GpuSolver::itemsPerInvocation() const {
 }
 bool GpuSolver::colorTypesTogether() const {
     return impl_->together;
+}
+std::uint32_t GpuSolver::colorRunItems() const {
+    return impl_->runItems;
 }
 bool GpuSolver::wideMemoryAccess() const {
     return impl_->wide;

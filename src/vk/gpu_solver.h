@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ namespace cloth::vk {
 // devices one dispatch per type, except for colours small enough that the dispatch costs more
 // than the constraints (fewer than smallColorItems).
 enum class ColorBatching { Auto, BothTypes, PerType };
+
+// Automatic GpuSolverOptions::colorRunItems on CPU devices (see README, "Colour runs").
+inline constexpr std::uint32_t kCpuDeviceColorRunItems = 2048;
 
 // How shaders move vertex state and constraints: as vec4/structs, or as 64-bit words, which
 // halves the cost of memory access on CPU devices (see shaders/solver/buffers.glsl). Auto: wide
@@ -39,6 +43,13 @@ struct GpuSolverOptions {
     bool fuseStages = true;  // velocity + damping + next prediction in one per-vertex pass
     ColorBatching colorBatching = ColorBatching::Auto;
     std::uint32_t smallColorItems = 4096;
+    // Consecutive colours of at most this many constraints each are solved as one run: a single
+    // workgroup solves them in order with a workgroup barrier between colours, in one dispatch,
+    // instead of one dispatch and one pipeline barrier per colour (same order, same results).
+    // 0 = never. Unset = automatic: kCpuDeviceColorRunItems on CPU devices (measured on
+    // lavapipe), the workgroup size on GPUs (each colour of a run is then one pass of the
+    // workgroup). Runs are not used when phantoms are averaged after every colour.
+    std::optional<std::uint32_t> colorRunItems;
     MemoryAccess memoryAccess = MemoryAccess::Auto;
     // Per-stage GPU times from timestamp queries (when the queue supports them), taken every
     // timestampInterval-th frame (0 = never, 1 = every frame). Off by default: on lavapipe each
@@ -110,6 +121,7 @@ class GpuSolver : public Solver {
     std::uint32_t workgroupSize() const;
     std::uint32_t itemsPerInvocation() const;
     bool colorTypesTogether() const;
+    std::uint32_t colorRunItems() const;  // the resolved GpuSolverOptions::colorRunItems
     bool wideMemoryAccess() const;
     // Waits for the last submitted frame (no-op when none is in flight).
     void sync();

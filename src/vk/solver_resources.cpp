@@ -22,7 +22,7 @@ constexpr const char* kBufferNames[] = {"positions",          "predicted positio
                                         "segment sum chunks", "rigid partial sums",
                                         "rigid motions",      "triangles",
                                         "vertex tri offsets", "vertex triangles",
-                                        "sum chunks"};
+                                        "sum chunks",         "color ranges"};
 static_assert(std::size(kBufferNames) == BINDING_COUNT, "one name per binding");
 
 template <typename T>
@@ -82,6 +82,13 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     bytes[BINDING_TRIANGLES] = bytesOf(triangles);
     bytes[BINDING_VERTEX_TRI_OFFSETS] = bytesOf(p.vertexTriangleOffsets);
     bytes[BINDING_VERTEX_TRIANGLES] = bytesOf(p.vertexTriangles);
+    std::vector<glm::uvec4> colorRanges;
+    for (std::uint32_t c = 0; c < p.colorCount; ++c)
+        colorRanges.push_back({p.distanceColorOffsets[c],
+                               p.distanceColorOffsets[c + 1] - p.distanceColorOffsets[c],
+                               p.bendingColorOffsets[c],
+                               p.bendingColorOffsets[c + 1] - p.bendingColorOffsets[c]});
+    bytes[BINDING_COLOR_RANGES] = bytesOf(colorRanges);
 
     SolverBuffers b;
     for (int i = 0; i < BINDING_COUNT; ++i) {
@@ -116,6 +123,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     put(BINDING_VERTEX_TRI_OFFSETS, p.vertexTriangleOffsets.data(),
         bytes[BINDING_VERTEX_TRI_OFFSETS]);
     put(BINDING_VERTEX_TRIANGLES, p.vertexTriangles.data(), bytes[BINDING_VERTEX_TRIANGLES]);
+    put(BINDING_COLOR_RANGES, colorRanges.data(), bytes[BINDING_COLOR_RANGES]);
     // Defined contents for everything else (normals before the first frame, multipliers, ...).
     once.run([&](VkCommandBuffer cb) {
         for (int i : {BINDING_NORMALS, BINDING_LAMBDA_DISTANCE, BINDING_LAMBDA_BENDING,
@@ -161,8 +169,8 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout, 
 }  // namespace
 
 SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg,
-                                 bool wide)
-    : ctx_(&ctx), workgroupSize_(wg), wide_(wide) {
+                                 std::uint32_t runWg, bool wide)
+    : ctx_(&ctx), workgroupSize_(wg), runWorkgroupSize_(runWg), wide_(wide) {
     VkDevice dev = ctx.device();
 
     std::array<VkDescriptorSetLayoutBinding, BINDING_COUNT> bindings{};
@@ -223,8 +231,9 @@ SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffer
 
 VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
     // By Kernel.
-    static const char* const kShaders[] = {"colors",     "attach", "tethers", "phantoms",
-                                           "rigid_sums", "rigid",  "normals", "vertices"};
+    static const char* const kShaders[] = {"colors",     "colors_run", "attach",  "tethers",
+                                           "phantoms",   "rigid_sums", "rigid",   "normals",
+                                           "vertices"};
     static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Vertices) + 1);
     auto key = std::make_pair(kernel, spec);
     auto it = pipelines_.find(key);
@@ -237,7 +246,10 @@ VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
                            (spec.strided ? " strided" : "");
         it = pipelines_
                  .emplace(key,
-                          computePipeline(*ctx_, layout_.get(), shader, workgroupSize_, spec, name))
+                          computePipeline(*ctx_, layout_.get(), shader,
+                                          kernel == Kernel::ColorRun ? runWorkgroupSize_
+                                                                     : workgroupSize_,
+                                          spec, name))
                  .first;
     }
     return it->second.get();

@@ -32,7 +32,7 @@ struct SolverBuffers {
 SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
                             const ChunkTable& chunks, OneShot& once);
 
-enum class Kernel { Colors, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices };
+enum class Kernel { Colors, ColorRun, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices };
 
 // Specialization constants of a pipeline besides the workgroup size (see solver_io.h).
 struct Spec {
@@ -46,8 +46,10 @@ struct Spec {
 class SolverPipelines {
   public:
     // `wide`: the *_wide.comp variants (64-bit memory accesses; needs shaderInt64).
+    // `runWorkgroupSize`: the workgroup size of Kernel::ColorRun (every other kernel:
+    // `workgroupSize`).
     SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t workgroupSize,
-                    bool wide);
+                    std::uint32_t runWorkgroupSize, bool wide);
 
     VkDescriptorSet set() const { return set_; }
     VkPipelineLayout layout() const { return layout_.get(); }
@@ -56,6 +58,7 @@ class SolverPipelines {
   private:
     const Context* ctx_;
     std::uint32_t workgroupSize_;
+    std::uint32_t runWorkgroupSize_;
     bool wide_;
     Unique<VkDescriptorSetLayout> setLayout_;
     Unique<VkDescriptorPool> pool_;

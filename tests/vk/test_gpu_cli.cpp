@@ -1,5 +1,6 @@
 // clothsim's GPU flags end to end: --backend gpu|auto, --device, --list-devices, --validate,
-// the stats JSON, and bad input (an unknown device, a scene too large for the device).
+// the stats JSON, and bad input (an unknown device, a scene too large for the device); and
+// clothbench's GPU records.
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -115,5 +116,51 @@ TEST(GpuCli, SceneTooLargeForTheDeviceIsAClearError) {
         EXPECT_NE(r.output.find("scene 'too_large' is too large for the GPU"), std::string::npos)
             << r.output;
         EXPECT_NE(r.output.find("bending constraints need"), std::string::npos) << r.output;
+    }
+}
+
+// clothbench --backend all: one CPU record and one GPU record per workgroup size, each GPU
+// record with the keys the issue lists (workgroup size, per-stage times, dispatches) and the
+// colour-run setting it ran with; --color-run-items 0 gives one dispatch per colour.
+TEST(GpuBench, RecordsPerWorkgroupSizeWithStagesDispatchesAndColourRuns) {
+    REQUIRE_VULKAN_DEVICE();
+    const auto device = cloth::vk::preferredDevice();
+    ASSERT_TRUE(device.has_value());
+    auto bench = [](const std::string& extra, const fs::path& json) {
+        const auto r = runProgram("clothbench",
+                                  "--backend all --grids 6 --threads 1 --workgroup-sizes 32,64"
+                                  " --warmup 0 --frames 1 --repeats 1 --profile-frames 1 "
+                                  "--json " + json.string() + " " + extra);
+        EXPECT_EQ(r.exitCode, 0) << r.output;
+        std::ifstream in(json);
+        return in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
+    };
+    const fs::path dir = scratch("bench");
+    const nlohmann::json runs = bench("", dir / "runs.json");
+    const nlohmann::json off = bench("--color-run-items 0", dir / "off.json");
+    ASSERT_TRUE(runs.is_object() && off.is_object());
+    EXPECT_EQ(runs["gpu"]["name"], device->name);
+    ASSERT_EQ(runs["runs"].size(), 3u);
+    ASSERT_EQ(off["runs"].size(), 3u);
+    EXPECT_EQ(runs["runs"][0]["backend"], "cpu");
+    const bool cpuDevice = device->type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    for (int i : {1, 2}) {
+        const auto& r = runs["runs"][i];
+        const auto& o = off["runs"][i];
+        const int wg = i == 1 ? 32 : 64;
+        EXPECT_EQ(r["backend"], "gpu");
+        EXPECT_EQ(r["workgroup_size"], wg);
+        EXPECT_EQ(r["color_run_items"].get<int>(), cpuDevice ? 2048 : wg);
+        EXPECT_EQ(o["color_run_items"].get<int>(), 0);
+        for (const char* stage : {"predict", "distance", "bending", "velocities", "normals"})
+            EXPECT_TRUE(r["stages_ms"].contains(stage)) << stage;
+        EXPECT_GT(r["solves_per_second"].get<double>(), 0.0);
+        // A 6x6 grid's colours are all small: runs replace the colours' dispatches (at least
+        // two colours each substep) by one.
+        const int colors = r["colors"].get<int>();
+        ASSERT_GT(colors, 2);
+        EXPECT_LE(r["dispatches_per_frame"].get<int>() + 10 * (colors - 1),
+                  o["dispatches_per_frame"].get<int>());
+        EXPECT_GT(r["dispatches_per_frame"].get<int>(), 0);
     }
 }

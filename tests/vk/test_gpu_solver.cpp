@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
@@ -33,6 +34,18 @@ Deviation compare(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>&
         EXPECT_EQ(a[i].w, b[i].w) << "inverse mass of vertex " << i;
     }
     return d;
+}
+
+// A 12x12 grid with every per-vertex feature the solver has: attachments on moving targets,
+// tethers, rigid-motion damping and a split (phantom) vertex.
+HandGrid everyFeatureGrid() {
+    HandGrid g;
+    g.n = 12;
+    g.attachTopCorners = true;
+    g.tethers = true;
+    g.rigidDamping = 0.1f;
+    g.phantomCopies = 2;
+    return g;
 }
 
 }  // namespace
@@ -162,17 +175,12 @@ TEST_F(GpuSolverTest, GrabAloneAndOnAnAttachedVertex) {
 
 TEST_F(GpuSolverTest, EveryWorkgroupSizeBatchingAndPlanAgree) {
     HandScene s;
-    HandGrid g;
-    g.n = 12;
-    g.attachTopCorners = true;
-    g.tethers = true;
-    g.rigidDamping = 0.1f;
-    g.phantomCopies = 2;
-    s.cloths.push_back(g);
+    s.cloths.push_back(everyFeatureGrid());
     s.sim.substeps = 5;
     s.sim.iterations = 2;
     PreparedCloth p = test::buildHandScene(s);
     vk::GpuSolverOptions o;
+    o.colorRunItems = 0;  // one dispatch per colour here; runs: ColorRuns* below
     for (std::uint32_t wg : {32u, 128u, 512u}) {
         SCOPED_TRACE("workgroup size " + std::to_string(wg));
         o.workgroupSize = wg;
@@ -246,6 +254,7 @@ TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
     o.context = ctx_;
     o.timestampInterval = 1;
     o.colorBatching = vk::ColorBatching::BothTypes;
+    o.colorRunItems = 0;
     vk::GpuSolver gpu(p, o);
     gpu.stepFrame();
     // Fused plan: predict once; per substep one dispatch per colour, attachments, tethers and
@@ -300,6 +309,126 @@ TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
     auto second = sampled.dispatchGroupTimes();
     ASSERT_EQ(first.size(), second.size());
     for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].ms, second[i].ms);
+}
+
+// Colour runs: one workgroup solves consecutive colours in one dispatch. The same constraints in
+// the same order as one dispatch per colour, so the same bits on any device.
+class ColorRunTest : public GpuSolverTest {
+  protected:
+    static PreparedCloth scene() {
+        HandScene s;
+        s.cloths.push_back(everyFeatureGrid());
+        HandGrid plain;
+        plain.n = 5;
+        plain.origin = {2.0f, 0.0f, 0.0f};
+        s.cloths.push_back(plain);
+        s.sim.substeps = 4;
+        s.sim.iterations = 2;  // multipliers stored and loaded inside the run
+        return test::buildHandScene(s);
+    }
+
+    struct Run {
+        std::vector<glm::vec4> x, v;
+        vk::FrameCounters counters;
+    };
+    Run run(const PreparedCloth& p, vk::GpuSolverOptions o, int frames) {
+        o.context = ctx_;
+        o.colorBatching = vk::ColorBatching::BothTypes;  // one dispatch per colour without runs
+        vk::GpuSolver gpu(p, o);
+        for (int f = 0; f < frames; ++f) gpu.stepFrame();
+        Run r;
+        gpu.readPositions(r.x);
+        gpu.readVelocities(r.v);
+        r.counters = gpu.counters();
+        return r;
+    }
+
+    static void expectSameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+        ASSERT_EQ(a.size(), b.size());
+        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)), 0);
+    }
+};
+
+TEST_F(ColorRunTest, AllColoursInOneRunGiveTheSameBitsAsOneDispatchPerColour) {
+    PreparedCloth p = scene();
+    ASSERT_GT(p.colorCount, 4u);
+    for (std::uint32_t c = 0; c < p.colorCount; ++c)
+        ASSERT_GT(p.distanceColorOffsets[c + 1] - p.distanceColorOffsets[c] +
+                      p.bendingColorOffsets[c + 1] - p.bendingColorOffsets[c],
+                  0u);
+    for (std::uint32_t wg : {32u, 512u}) {
+        SCOPED_TRACE("workgroup size " + std::to_string(wg));
+        vk::GpuSolverOptions o;
+        o.workgroupSize = wg;
+        o.colorRunItems = 0;
+        Run perColour = run(p, o, 12);
+        o.colorRunItems = 1u << 30;
+        Run runs = run(p, o, 12);
+        expectSameBits(runs.x, perColour.x);
+        expectSameBits(runs.v, perColour.v);
+        // Each iteration's colours: one dispatch instead of one per colour.
+        const std::uint32_t saved = p.sim.substeps * p.sim.iterations * (p.colorCount - 1);
+        EXPECT_EQ(runs.counters.dispatches, perColour.counters.dispatches - saved);
+        EXPECT_EQ(runs.counters.barriers, perColour.counters.barriers - saved);
+        // And both agree with the CPU reference and the serial reference.
+        expectMatches(p, 12, 2e-5f, o);
+    }
+}
+
+TEST_F(ColorRunTest, LargeColoursBreakRunsAndTheResultStaysTheSame) {
+    PreparedCloth p = scene();
+    std::vector<std::uint32_t> sizes;
+    for (std::uint32_t c = 0; c < p.colorCount; ++c)
+        sizes.push_back(p.distanceColorOffsets[c + 1] - p.distanceColorOffsets[c] +
+                        p.bendingColorOffsets[c + 1] - p.bendingColorOffsets[c]);
+    // A threshold between the smallest and the largest colour: some colours in runs, some not.
+    std::vector<std::uint32_t> sorted = sizes;
+    std::sort(sorted.begin(), sorted.end());
+    const std::uint32_t limit = sorted[sorted.size() / 2];
+    ASSERT_LT(limit, sorted.back());
+    // The plan: runs of 2 or more consecutive colours of at most `limit` items.
+    std::uint32_t dispatches = 0;
+    for (std::uint32_t c = 0; c < p.colorCount;) {
+        std::uint32_t end = c;
+        while (end < p.colorCount && sizes[end] <= limit) ++end;
+        dispatches += 1;
+        c = end - c >= 2 ? end : c + 1;
+    }
+    ASSERT_LT(dispatches, p.colorCount) << "the scene should have at least one run";
+    vk::GpuSolverOptions o;
+    o.colorRunItems = 0;
+    Run perColour = run(p, o, 12);
+    o.colorRunItems = limit;
+    Run runs = run(p, o, 12);
+    expectSameBits(runs.x, perColour.x);
+    expectSameBits(runs.v, perColour.v);
+    EXPECT_EQ(runs.counters.dispatches, perColour.counters.dispatches -
+                                            p.sim.substeps * p.sim.iterations *
+                                                (p.colorCount - dispatches));
+}
+
+TEST_F(ColorRunTest, NoRunsWhenPhantomsAreAveragedAfterEveryColour) {
+    PreparedCloth p = scene();
+    p.sim.averagePhantomsEachColor = true;
+    vk::GpuSolverOptions o;
+    o.colorRunItems = 0;
+    Run perColour = run(p, o, 6);
+    o.colorRunItems = 1u << 30;
+    Run asked = run(p, o, 6);
+    EXPECT_EQ(asked.counters.dispatches, perColour.counters.dispatches);
+    expectSameBits(asked.x, perColour.x);
+}
+
+TEST_F(ColorRunTest, AutomaticThresholdByDeviceType) {
+    PreparedCloth p = scene();
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    o.workgroupSize = 128;
+    vk::GpuSolver gpu(p, o);
+    const bool cpuDevice = ctx_->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    EXPECT_EQ(gpu.colorRunItems(), cpuDevice ? vk::kCpuDeviceColorRunItems : 128u);
+    o.colorRunItems = 7;
+    EXPECT_EQ(vk::GpuSolver(p, o).colorRunItems(), 7u);
 }
 
 TEST_F(GpuSolverTest, AsynchronousFramesGiveTheSameResult) {

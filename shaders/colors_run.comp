@@ -1,0 +1,5 @@
+// colors_run.comp: solver kernel shaders/solver/colors.glsl, a run of colours in one workgroup.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define CLOTH_COLOR_RUN 1
+#include "solver/colors.glsl"
