@@ -46,6 +46,7 @@ struct BenchOptions {
     std::optional<int> smallColorItems;  // GpuSolverOptions::smallColorItems
     std::optional<int> items;            // GpuSolverOptions::itemsPerInvocation
     std::optional<int> colorRunItems;    // GpuSolverOptions::colorRunItems
+    std::optional<int> colorRunWorkgroup;  // GpuSolverOptions::colorRunWorkgroupSize
 };
 
 // A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.

@@ -107,6 +107,8 @@ gpu
   --color-run-items N      consecutive colours of at most N constraints each are solved by one
                            workgroup in one dispatch; 0 = never (default: 2048 on CPU devices,
                            the workgroup size on GPUs)
+  --color-run-workgroup-size N  workgroup size of a colour run (default: 64 on CPU devices,
+                           --workgroup-sizes' size on GPUs)
 The GPU frame times come from runs without timestamps; stages_ms from a separate profile run of
 the same size with timestamps and one dispatch per stage and constraint type.
 )";
@@ -154,6 +156,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         else if (a == "--small-color-items") o.smallColorItems = parseList(a, v, 0).at(0);
         else if (a == "--items-per-invocation") o.items = parseList(a, v, 1).at(0);
         else if (a == "--color-run-items") o.colorRunItems = parseList(a, v, 0).at(0);
+        else if (a == "--color-run-workgroup-size") o.colorRunWorkgroup = parseList(a, v, 1).at(0);
         else throw Error("unknown option '" + a + "' (see --help)");
     }
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
@@ -323,6 +326,8 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     if (o.smallColorItems) options.smallColorItems = static_cast<std::uint32_t>(*o.smallColorItems);
     if (o.items) options.itemsPerInvocation = static_cast<std::uint32_t>(*o.items);
     if (o.colorRunItems) options.colorRunItems = static_cast<std::uint32_t>(*o.colorRunItems);
+    if (o.colorRunWorkgroup)
+        options.colorRunWorkgroupSize = static_cast<std::uint32_t>(*o.colorRunWorkgroup);
     nlohmann::json r;
     {
         vk::GpuSolver solver(p, options);
@@ -335,6 +340,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["color_types_per_dispatch"] = solver.colorTypesTogether() ? 2 : 1;
         r["wide_memory_access"] = solver.wideMemoryAccess();
         r["color_run_items"] = solver.colorRunItems();
+        r["color_run_workgroup_size"] = solver.colorRunWorkgroupSize();
     }
     r["stages_ms"] = profileStages(p, options, o);
     return r;

@@ -50,6 +50,9 @@ struct GpuSolverOptions {
     // lavapipe), the workgroup size on GPUs (each colour of a run is then one pass of the
     // workgroup). Runs are not used when phantoms are averaged after every colour.
     std::optional<std::uint32_t> colorRunItems;
+    // Workgroup size of a run's dispatch (a power of two up to the device's limit); 0 = automatic:
+    // 64 on CPU devices, workgroupSize on GPUs.
+    std::uint32_t colorRunWorkgroupSize = 0;
     MemoryAccess memoryAccess = MemoryAccess::Auto;
     // Per-stage GPU times from timestamp queries (when the queue supports them), taken every
     // timestampInterval-th frame (0 = never, 1 = every frame). Off by default: on lavapipe each
@@ -122,6 +125,7 @@ class GpuSolver : public Solver {
     std::uint32_t itemsPerInvocation() const;
     bool colorTypesTogether() const;
     std::uint32_t colorRunItems() const;  // the resolved GpuSolverOptions::colorRunItems
+    std::uint32_t colorRunWorkgroupSize() const;  // ... and colorRunWorkgroupSize
     bool wideMemoryAccess() const;
     // Waits for the last submitted frame (no-op when none is in flight).
     void sync();

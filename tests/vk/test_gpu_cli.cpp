@@ -152,6 +152,7 @@ TEST(GpuBench, RecordsPerWorkgroupSizeWithStagesDispatchesAndColourRuns) {
         EXPECT_EQ(r["workgroup_size"], wg);
         EXPECT_EQ(r["color_run_items"].get<int>(), cpuDevice ? 2048 : wg);
         EXPECT_EQ(o["color_run_items"].get<int>(), 0);
+        EXPECT_EQ(r["color_run_workgroup_size"].get<int>(), cpuDevice ? 64 : wg);
         for (const char* stage : {"predict", "distance", "bending", "velocities", "normals"})
             EXPECT_TRUE(r["stages_ms"].contains(stage)) << stage;
         EXPECT_GT(r["solves_per_second"].get<double>(), 0.0);

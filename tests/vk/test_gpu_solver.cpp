@@ -356,10 +356,15 @@ TEST_F(ColorRunTest, AllColoursInOneRunGiveTheSameBitsAsOneDispatchPerColour) {
         ASSERT_GT(p.distanceColorOffsets[c + 1] - p.distanceColorOffsets[c] +
                       p.bendingColorOffsets[c + 1] - p.bendingColorOffsets[c],
                   0u);
+    // Runs with the automatic workgroup (64 on CPU devices) and, as on GPUs, with the other
+    // kernels' size: lanes left idle (512) and several items per invocation (32).
     for (std::uint32_t wg : {32u, 512u}) {
-        SCOPED_TRACE("workgroup size " + std::to_string(wg));
+      for (std::uint32_t runWg : {0u, wg}) {
+        SCOPED_TRACE("workgroup size " + std::to_string(wg) + ", run workgroup size " +
+                     std::to_string(runWg));
         vk::GpuSolverOptions o;
         o.workgroupSize = wg;
+        o.colorRunWorkgroupSize = runWg;
         o.colorRunItems = 0;
         Run perColour = run(p, o, 12);
         o.colorRunItems = 1u << 30;
@@ -372,6 +377,7 @@ TEST_F(ColorRunTest, AllColoursInOneRunGiveTheSameBitsAsOneDispatchPerColour) {
         EXPECT_EQ(runs.counters.barriers, perColour.counters.barriers - saved);
         // And both agree with the CPU reference and the serial reference.
         expectMatches(p, 12, 2e-5f, o);
+      }
     }
 }
 
@@ -427,8 +433,12 @@ TEST_F(ColorRunTest, AutomaticThresholdByDeviceType) {
     vk::GpuSolver gpu(p, o);
     const bool cpuDevice = ctx_->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     EXPECT_EQ(gpu.colorRunItems(), cpuDevice ? vk::kCpuDeviceColorRunItems : 128u);
+    EXPECT_EQ(gpu.colorRunWorkgroupSize(), cpuDevice ? 64u : 128u);
     o.colorRunItems = 7;
-    EXPECT_EQ(vk::GpuSolver(p, o).colorRunItems(), 7u);
+    o.colorRunWorkgroupSize = 256;
+    vk::GpuSolver set(p, o);
+    EXPECT_EQ(set.colorRunItems(), 7u);
+    EXPECT_EQ(set.colorRunWorkgroupSize(), 256u);
 }
 
 TEST_F(GpuSolverTest, AsynchronousFramesGiveTheSameResult) {
@@ -477,6 +487,11 @@ TEST_F(GpuSolverTest, RefusesBadWorkgroupSizesAndGrabs) {
     o.workgroupSize = 1u << 16;
     EXPECT_THROW(vk::GpuSolver bad(p, o), Error);
     o.workgroupSize = 64;
+    o.colorRunWorkgroupSize = 48;
+    EXPECT_THROW(vk::GpuSolver bad(p, o), Error);
+    o.colorRunWorkgroupSize = 1u << 16;
+    EXPECT_THROW(vk::GpuSolver bad(p, o), Error);
+    o.colorRunWorkgroupSize = 0;
     vk::GpuSolver gpu(p, o);
     EXPECT_THROW(gpu.setGrab(Grab{100000, {}}), Error);
 }
