@@ -77,13 +77,14 @@ std::uint32_t chooseRunItems(const Context& ctx, const GpuSolverOptions& o) {
                                                           : o.workgroupSize;
 }
 
-// A run's workgroup: on CPU devices 64 invocations, whatever the other kernels use (llvmpipe
+// A run's workgroup: on CPU devices 64 invocations whatever the other kernels use (llvmpipe
 // steps through every group of 8 invocations at each barrier, so wide workgroups make small
 // colours dear: at 32x32, 0.36 ms per substep with 64 against 0.54 with 256); on GPUs the
 // workgroup size of the other kernels.
 std::uint32_t chooseRunWorkgroup(const Context& ctx, const GpuSolverOptions& o) {
     if (o.colorRunWorkgroupSize) return o.colorRunWorkgroupSize;
-    return ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 64u : o.workgroupSize;
+    return ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? kCpuDeviceColorRunWorkgroupSize
+                                                          : o.workgroupSize;
 }
 
 // Workgroups a CPU device needs to keep its threads busy (GPUs get one item per invocation).
@@ -103,13 +104,16 @@ struct GpuSolver::Impl {
     bool together = true;         // both constraint types of a colour in one dispatch
     std::uint32_t togetherBelow = 0;  // ... or only for colours of fewer items than this
     std::uint32_t runItems = 0;       // colour runs: colours of at most this many items
-    std::uint32_t runWg = 64;         // ... solved by a workgroup of this size
+    std::uint32_t runWg = 0;          // ... solved by a workgroup of this size
     bool wide = false;                // 64-bit memory accesses in the shaders
 
     // What the frame plan needs from the prepared data.
     std::uint32_t vertexCount = 0, originalVertexCount = 0, triangleCount = 0;
     std::uint32_t colorCount = 0;
     std::vector<std::uint32_t> distanceOffsets, bendingOffsets;
+    // What each iteration records, in colour order: [begin, end) of a colour run (end - begin
+    // >= 2, one dispatch) or of a single colour (end = begin + 1, its own dispatches).
+    std::vector<glm::uvec2> colorGroups;
     std::uint32_t attachmentCount = 0, tetherCount = 0, phantomGroupCount = 0, segmentCount = 0;
     std::vector<gpu::PhantomGroup> phantomGroups;  // to find the group of a grabbed vertex
     std::vector<std::uint32_t> phantomMembers;
@@ -155,6 +159,7 @@ struct GpuSolver::Impl {
         return distanceOffsets[c + 1] - distanceOffsets[c] + bendingOffsets[c + 1] -
                bendingOffsets[c];
     }
+    void planColorGroups();
     void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda);
     void recordColor(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t c);
     void recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t begin,
@@ -249,6 +254,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     for (const auto& s : p.segments) rigidDamping = rigidDamping || s.rigidDamping > 0.0f;
     CLOTH_ASSERT(distanceOffsets.size() == colorCount + 1u);
     CLOTH_ASSERT(bendingOffsets.size() == colorCount + 1u);
+    planColorGroups();
 
     VkDevice dev = ctx->device();
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -335,19 +341,25 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
              static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
 }
 
-void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda) {
+void GpuSolver::Impl::planColorGroups() {
     // Phantom averaging after every colour needs a dispatch between colours: no runs then.
     const bool runs = runItems > 0 && !(sim.averagePhantomsEachColor && phantomGroupCount);
+    colorGroups.clear();
     for (std::uint32_t c = 0; c < colorCount;) {
         std::uint32_t end = c;
         while (runs && end < colorCount && colorItems(end) <= runItems) ++end;
-        if (end - c >= 2) {
-            recordColorRun(sp, lambda, c, end);
-            c = end;
-        } else {
-            recordColor(sp, lambda, c);
-            ++c;
-        }
+        if (end - c < 2) end = c + 1;
+        colorGroups.push_back({c, end});
+        c = end;
+    }
+}
+
+void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda) {
+    for (const glm::uvec2& g : colorGroups) {
+        if (g.y - g.x >= 2)
+            recordColorRun(sp, lambda, g.x, g.y);
+        else
+            recordColor(sp, lambda, g.x);
     }
 }
 

@@ -22,8 +22,10 @@ namespace cloth::vk {
 // than the constraints (fewer than smallColorItems).
 enum class ColorBatching { Auto, BothTypes, PerType };
 
-// Automatic GpuSolverOptions::colorRunItems on CPU devices (see README, "Colour runs").
+// Automatic GpuSolverOptions::colorRunItems and colorRunWorkgroupSize on CPU devices (see
+// README, "Colour runs").
 inline constexpr std::uint32_t kCpuDeviceColorRunItems = 2048;
+inline constexpr std::uint32_t kCpuDeviceColorRunWorkgroupSize = 64;
 
 // How shaders move vertex state and constraints: as vec4/structs, or as 64-bit words, which
 // halves the cost of memory access on CPU devices (see shaders/solver/buffers.glsl). Auto: wide

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <string>
 
+#include <gtest/gtest.h>
+
 namespace cloth::test {
 
 struct ProgramResult {
@@ -36,6 +38,19 @@ inline ProgramResult runProgram(const std::string& program, const std::string& a
     while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
     const int status = pclose(pipe);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return r;
+}
+
+// Runs `program args` and expects a refusal: exit code 1, `fragment` in the output, and no
+// sanitizer report. Returns the run for further checks.
+inline ProgramResult expectRefusal(const std::string& program, const std::string& args,
+                                   const std::string& fragment) {
+    const auto r = runProgram(program, args);
+    EXPECT_EQ(r.exitCode, 1) << program << " " << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(fragment), std::string::npos)
+        << program << " " << args << ": expected '" << fragment << "' in:\n"
+        << r.output;
+    EXPECT_EQ(r.output.find("Sanitizer"), std::string::npos) << r.output;
     return r;
 }
 

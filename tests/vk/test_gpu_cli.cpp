@@ -33,10 +33,7 @@ bool haveDevice() {
     }
 
 fs::path scratch(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("clothsim_gpu_cli_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return cloth::test::scratchDir("gpu_cli", name);
 }
 
 }  // namespace
