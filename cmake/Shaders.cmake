@@ -17,8 +17,8 @@ option(CLOTH_EXACT_COMPUTE_MATH "Mark all float arithmetic of compute shaders No
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 find_program(SPIRV_OPT spirv-opt REQUIRED)
 
-foreach(src ${CLOTH_SHADER_SOURCES})
-    get_filename_component(name ${src} NAME)
+# cloth_compile_shader(<source> <embedded name> [glslc flags...]): one SPIR-V module.
+function(cloth_compile_shader src name)
     string(MAKE_C_IDENTIFIER ${name} ident)
     set(out ${spirv_dir}/${name}.inc)
     set(exact OFF)
@@ -32,7 +32,7 @@ foreach(src ${CLOTH_SHADER_SOURCES})
     else()
         set(opt -O)
     endif()
-    set(glslc_args --target-env=vulkan1.2 ${opt} -I ${CMAKE_SOURCE_DIR}/shaders/shared
+    set(glslc_args --target-env=vulkan1.2 ${opt} -I ${CMAKE_SOURCE_DIR}/shaders/shared ${ARGN}
                    -MD -MF ${out}.d -MT ${out})
     if(exact)
         add_custom_command(
@@ -57,9 +57,23 @@ foreach(src ${CLOTH_SHADER_SOURCES})
             COMMENT "glslc ${name}"
             VERBATIM)
     endif()
-    list(APPEND spirv_outputs ${out})
-    string(APPEND spirv_decls "const std::uint32_t k_${ident}[] =\n#include \"${name}.inc\"\n;\n")
-    string(APPEND spirv_entries "    {\"${name}\", {k_${ident}, std::size(k_${ident})}},\n")
+    set(spirv_outputs ${spirv_outputs} ${out} PARENT_SCOPE)
+    set(spirv_decls "${spirv_decls}const std::uint32_t k_${ident}[] =\n#include \"${name}.inc\"\n;\n"
+        PARENT_SCOPE)
+    set(spirv_entries "${spirv_entries}    {\"${name}\", {k_${ident}, std::size(k_${ident})}},\n"
+        PARENT_SCOPE)
+endfunction()
+
+# A solver kernel that says `cloth: wide variant` is also built as <name>_wide.comp with
+# CLOTH_WIDE_ACCESS: 64-bit memory accesses, for CPU devices (shaders/solver/buffers.glsl).
+foreach(src ${CLOTH_SHADER_SOURCES})
+    get_filename_component(name ${src} NAME)
+    cloth_compile_shader(${src} ${name})
+    file(READ ${src} text)
+    if(text MATCHES "cloth: wide variant")
+        string(REGEX REPLACE "\\.comp$" "_wide.comp" wide ${name})
+        cloth_compile_shader(${src} ${wide} -DCLOTH_WIDE_ACCESS=1)
+    endif()
 endforeach()
 
 set(spirv_cpp ${spirv_dir}/embedded_spirv.cpp)

@@ -235,7 +235,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
     const double minMs = *std::min_element(m.frameMs.begin(), m.frameMs.end());
     const double medMs = median(m.frameMs);
     const double solvesPerFrame =
-        double(p.distance.size() + p.bending.size()) * o.iterations * o.substeps;
+        double(p.coloredItemCount()) * o.iterations * o.substeps;
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);
     return {{"backend", solver.backendName()},

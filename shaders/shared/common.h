@@ -28,6 +28,20 @@
 #define CLOTH_CHECK_OFFSET(T, member, bytes) \
     static_assert(offsetof(T, member) == (bytes), #T "::" #member " offset must match GLSL");
 
+// A constraint type's per-item solve (<name>Solve in shaders/shared/constraint/) reads and
+// writes vertex positions through CLOTH_LOAD / CLOTH_STORE. In C++ it is a template over how:
+// a plain array (glm::vec4*, the scalar path) or a SIMD block's lane (src/cpu/batch_kernels.cpp),
+// each with clothLoad/clothStore overloads. Shaders define loadPosition/storePosition first.
+#define CLOTH_HAS_POSITIONS 1
+#define CLOTH_SOLVE_FN template <class Positions> inline
+#define CLOTH_POSITIONS Positions &positions,
+#define CLOTH_LOAD(v) clothLoad(positions, (v))
+#define CLOTH_STORE(v, x) clothStore(positions, (v), (x))
+namespace cloth::gpu {
+inline glm::vec4 clothLoad(glm::vec4* const& p, std::uint32_t v) { return p[v]; }
+inline void clothStore(glm::vec4* const& p, std::uint32_t v, const glm::vec4& x) { p[v] = x; }
+}  // namespace cloth::gpu
+
 #else  // GLSL
 
 #define CLOTH_NAMESPACE_BEGIN
@@ -37,6 +51,11 @@
 #define CLOTH_INOUT(T) inout T
 #define CLOTH_CHECK_SIZE(T, bytes)
 #define CLOTH_CHECK_OFFSET(T, member, bytes)
+
+#define CLOTH_SOLVE_FN
+#define CLOTH_POSITIONS
+#define CLOTH_LOAD(v) loadPosition(v)
+#define CLOTH_STORE(v, x) storePosition((v), (x))
 
 #endif
 

@@ -5,34 +5,35 @@
 
 #include "common.h"
 #include "types.h"
+#include "constraint_types.h"
 
 // Storage buffers of descriptor set 0, shared by every solver pipeline.
 #define BINDING_POSITIONS 0       // vec4 per vertex (phantoms included): xyz, w = inverse mass
 #define BINDING_PREDICTED 1       // vec4 per vertex: predicted position of the substep
 #define BINDING_VELOCITIES 2      // vec4 per vertex (the predicted velocity inside a substep)
 #define BINDING_NORMALS 3         // vec4 per original vertex
-#define BINDING_DISTANCE 4        // DistanceConstraint[]
-#define BINDING_BENDING 5         // BendingConstraint[]
-#define BINDING_LAMBDA_DISTANCE 6 // float per distance constraint
-#define BINDING_LAMBDA_BENDING 7  // float per bending constraint
-#define BINDING_ATTACHMENTS 8     // Attachment[]
-#define BINDING_MOTIONS 9         // Motion[]
-#define BINDING_LAMBDA_ATTACH 10  // float per attachment, then one for the grab
-#define BINDING_TETHERS 11        // Tether[]
-#define BINDING_PHANTOM_GROUPS 12 // PhantomGroup[]
-#define BINDING_PHANTOM_MEMBERS 13// uint[]
-#define BINDING_SEGMENTS 14       // ClothSegment[]
-#define BINDING_CHUNKS 15         // VertexChunk[]: the workgroups of the per-vertex passes
-#define BINDING_SEGMENT_SUM_CHUNKS 16 // uvec2 per segment: its first sum chunk and their count
-#define BINDING_RIGID_PARTIALS 17 // RigidSums per sum chunk
-#define BINDING_RIGID_MOTIONS 18  // RigidMotion per segment
-#define BINDING_TRIANGLES 19      // uint[3 * triangles] (also usable as an index buffer)
-#define BINDING_VERTEX_TRI_OFFSETS 20  // uint per original vertex + 1 (CSR)
-#define BINDING_VERTEX_TRIANGLES 21    // uint[]
-#define BINDING_SUM_CHUNKS 22     // VertexChunk[]: the runs of vertices damping sums add up
-#define BINDING_COLOR_RANGES 23   // uvec4 per colour: distanceBegin, distanceCount, bendingBegin,
-                                  // bendingCount (the colour runs of colors_run.comp)
-#define BINDING_COUNT 24
+#define BINDING_ATTACHMENTS 4     // Attachment[]
+#define BINDING_MOTIONS 5         // Motion[]
+#define BINDING_LAMBDA_ATTACH 6   // float per attachment, then one for the grab
+#define BINDING_TETHERS 7         // Tether[]
+#define BINDING_PHANTOM_GROUPS 8  // PhantomGroup[]
+#define BINDING_PHANTOM_MEMBERS 9 // uint[]
+#define BINDING_SEGMENTS 10       // ClothSegment[]
+#define BINDING_CHUNKS 11         // VertexChunk[]: the workgroups of the per-vertex passes
+#define BINDING_SEGMENT_SUM_CHUNKS 12 // uvec2 per segment: its first sum chunk and their count
+#define BINDING_RIGID_PARTIALS 13 // RigidSums per sum chunk
+#define BINDING_RIGID_MOTIONS 14  // RigidMotion per segment
+#define BINDING_TRIANGLES 15      // uint[3 * triangles] (also usable as an index buffer)
+#define BINDING_VERTEX_TRI_OFFSETS 16  // uint per original vertex + 1 (CSR)
+#define BINDING_VERTEX_TRIANGLES 17    // uint[]
+#define BINDING_SUM_CHUNKS 18     // VertexChunk[]: the runs of vertices damping sums add up
+#define BINDING_COLOR_RANGES 19   // uvec2 (begin, count) per colour and constraint type, colour
+                                  // by colour (the colour runs of colors_run.comp)
+// Per constraint type I of constraint_types.h: its items, then its multipliers.
+#define BINDING_TYPES_BASE 20
+#define BINDING_TYPE_ITEMS(I) (BINDING_TYPES_BASE + 2 * (I))
+#define BINDING_TYPE_LAMBDAS(I) (BINDING_TYPES_BASE + 2 * (I) + 1)
+#define BINDING_COUNT (BINDING_TYPES_BASE + 2 * CLOTH_CONSTRAINT_TYPE_COUNT)
 
 // Specialization constants. Every pipeline: the workgroup size, and whether an invocation loops
 // over several items (strided by the dispatch size) or takes exactly one. Per kernel: a variant
@@ -54,10 +55,9 @@ const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predict
 // reference (kChunk in src/cpu/cpu_solver.cpp), so that both round the same way.
 const uint RIGID_SUM_CHUNK = 256u;
 
-// Constraint types one colors.comp pipeline solves (SPEC_VARIANT): one type per dispatch suits
-// CPU devices, which run both sides of a branch; both types per dispatch suit GPUs.
-const uint COLOR_DISTANCE = 1u;
-const uint COLOR_BENDING = 2u;
+// The constraint types one colors.comp pipeline solves (SPEC_VARIANT): a mask with bit I for
+// type I of constraint_types.h. One type per dispatch suits CPU devices, which run both sides of
+// a branch; all types per dispatch suit GPUs.
 
 // Multipliers (SPEC_LAMBDA): load the previous iteration's, store for the next one.
 const uint LAMBDA_LOAD = 1u;
@@ -82,22 +82,20 @@ struct VertexPush {
 };
 CLOTH_CHECK_SIZE(VertexPush, 32)
 
-// colors.comp: one colour, distance constraints [distanceBegin, +distanceCount) then bending
-// constraints [bendingBegin, +bendingCount), one invocation each.
+// colors.comp: one colour, the items [begin[I], +count[I]) of each type I in the dispatch's
+// mask, in table order, one invocation each.
 // colors_run.comp: the colours [colorBegin, colorEnd) in order, by a single workgroup with a
 // workgroup barrier between colours (ranges from BINDING_COLOR_RANGES).
 struct ColorPush {
     SolveParams solve;
-    uint distanceBegin;
-    uint distanceCount;
-    uint bendingBegin;
-    uint bendingCount;
+    uint begin[CLOTH_TYPE_SLOTS];
+    uint count[CLOTH_TYPE_SLOTS];
     uint colorBegin;
     uint colorEnd;
     uint pad0;
     uint pad1;
 };
-CLOTH_CHECK_SIZE(ColorPush, 48)
+CLOTH_CHECK_SIZE(ColorPush, 32 + 8 * CLOTH_TYPE_SLOTS)
 
 struct AttachPush {
     SolveParams solve;

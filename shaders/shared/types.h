@@ -23,29 +23,6 @@ const uint MOTION_LINEAR = 2u;  // anchor + t * u.xyz
 //   velocity      xyz = velocity
 //   normal        xyz = unit vertex normal (for rendering)
 
-// Stretch/shear: C = |x0 - x1| - restLength.
-struct DistanceConstraint {
-    uint v0;
-    uint v1;
-    float restLength;
-    float param;  // XPBD: compliance (m/N). PBD: per-iteration stiffness k' in [0,1].
-};
-CLOTH_CHECK_SIZE(DistanceConstraint, 16)
-
-// Dihedral bending over the shared edge (v0, v1); v2 and v3 are the opposite vertices of the
-// triangles (v0, v1, v2) and (v1, v0, v3). C = signed dihedral angle - restAngle.
-struct BendingConstraint {
-    uint v0;
-    uint v1;
-    uint v2;
-    uint v3;
-    float restAngle;
-    float param;  // XPBD: compliance (1/(N m)). PBD: k'.
-    uint pad0;
-    uint pad1;
-};
-CLOTH_CHECK_SIZE(BendingConstraint, 32)
-
 // Moving target for a kinematic attachment; see MOTION_*.
 struct Motion {
     uint type;

@@ -1,7 +1,8 @@
 // The compute solver's storage buffers (descriptor set 0, bindings from solver_io.h) and the
 // functions the kernels read and write vertex state and constraints with.
 //
-// Two ways to access memory, chosen per device by the host (the `_wide` shader variants):
+// Two ways to access memory, chosen per device by the host (the `_wide` shader variants, built
+// from every kernel that says `cloth: wide variant` with CLOTH_WIDE_ACCESS by cmake/Shaders.cmake):
 //  - plain: vec4 / struct loads and stores, what GPUs do natively;
 //  - CLOTH_WIDE_ACCESS: the same bytes as 64-bit words. llvmpipe (lavapipe) emulates every
 //    32-bit component of a scattered load or store with a bounds-checked loop over the SIMD
@@ -11,7 +12,10 @@
 #ifndef CLOTH_SOLVER_BUFFERS_GLSL
 #define CLOTH_SOLVER_BUFFERS_GLSL
 
-#include "constraints.h"
+#ifdef CLOTH_WIDE_ACCESS
+#extension GL_ARB_gpu_shader_int64 : require
+#endif
+
 #include "solver_io.h"
 
 // In a colour run (colors_run.comp) an invocation reads positions that other invocations of its
@@ -22,8 +26,11 @@
 #define CLOTH_POSITIONS_MEMORY
 #endif
 
-layout(std430, binding = BINDING_LAMBDA_DISTANCE) buffer LambdaDistance { float lambdaDistance[]; };
-layout(std430, binding = BINDING_LAMBDA_BENDING) buffer LambdaBending { float lambdaBending[]; };
+// Per constraint type (constraint_types.h): its multipliers.
+#define CLOTH_X(I, Name, name, Item, V, W, Lam) \
+    layout(std430, binding = BINDING_TYPE_LAMBDAS(I)) buffer Name##Lambdas { Lam name##Lambdas[]; };
+CLOTH_CONSTRAINT_TYPES(CLOTH_X)
+#undef CLOTH_X
 layout(std430, binding = BINDING_ATTACHMENTS) readonly buffer Attachments { Attachment attachments[]; };
 layout(std430, binding = BINDING_MOTIONS) readonly buffer Motions { Motion motions[]; };
 layout(std430, binding = BINDING_LAMBDA_ATTACH) buffer LambdaAttach { float lambdaAttach[]; };
@@ -34,7 +41,7 @@ layout(std430, binding = BINDING_SEGMENTS) readonly buffer Segments { ClothSegme
 layout(std430, binding = BINDING_CHUNKS) readonly buffer Chunks { VertexChunk chunks[]; };
 layout(std430, binding = BINDING_SEGMENT_SUM_CHUNKS) readonly buffer SegmentSumChunks { uvec2 segmentSumChunks[]; };
 layout(std430, binding = BINDING_SUM_CHUNKS) readonly buffer SumChunks { VertexChunk sumChunks[]; };
-layout(std430, binding = BINDING_COLOR_RANGES) readonly buffer ColorRanges { uvec4 colorRanges[]; };
+layout(std430, binding = BINDING_COLOR_RANGES) readonly buffer ColorRanges { uvec2 colorRanges[]; };
 layout(std430, binding = BINDING_RIGID_PARTIALS) buffer RigidPartials { RigidSums rigidPartials[]; };
 layout(std430, binding = BINDING_RIGID_MOTIONS) buffer RigidMotions { RigidMotion rigidMotions[]; };
 layout(std430, binding = BINDING_TRIANGLES) readonly buffer Triangles { uint triangles[]; };
@@ -47,9 +54,13 @@ layout(std430, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positi
 layout(std430, binding = BINDING_PREDICTED) buffer Predicted { u64vec2 predicted[]; };
 layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { u64vec2 velocities[]; };
 layout(std430, binding = BINDING_NORMALS) writeonly buffer Normals { u64vec2 normals[]; };
-layout(std430, binding = BINDING_DISTANCE) readonly buffer Distances { u64vec2 distances[]; };
-// A BendingConstraint is two 16-byte halves: v0..v3, then restAngle, param and padding.
-layout(std430, binding = BINDING_BENDING) readonly buffer Bendings { u64vec2 bendings[]; };
+// Per constraint type: its items as 64-bit words, read by <name>LoadWide of the type's file.
+#define CLOTH_X(I, Name, name, Item, V, W, Lam)                                     \
+    layout(std430, binding = BINDING_TYPE_ITEMS(I)) readonly buffer Name##Items {   \
+        u64vec2 name##Words[];                                                      \
+    };
+CLOTH_CONSTRAINT_TYPES(CLOTH_X)
+#undef CLOTH_X
 
 uvec4 wordsOf(u64vec2 w) { return uvec4(unpackUint2x32(w.x), unpackUint2x32(w.y)); }
 vec4 vec4Of(u64vec2 w) { return uintBitsToFloat(wordsOf(w)); }
@@ -66,39 +77,16 @@ void storePredicted(uint v, vec4 x) { predicted[v] = wideOf(x); }
 void storeVelocity(uint v, vec4 x) { velocities[v] = wideOf(x); }
 void storeNormal(uint v, vec4 x) { normals[v] = wideOf(x); }
 
-DistanceConstraint loadDistance(uint k) {
-    uvec4 w = wordsOf(distances[k]);
-    DistanceConstraint c;
-    c.v0 = w.x;
-    c.v1 = w.y;
-    c.restLength = uintBitsToFloat(w.z);
-    c.param = uintBitsToFloat(w.w);
-    return c;
-}
-
-BendingConstraint loadBending(uint k) {
-    uvec4 v = wordsOf(bendings[2u * k]);
-    uvec2 w = unpackUint2x32(bendings[2u * k + 1u].x);
-    BendingConstraint c;
-    c.v0 = v.x;
-    c.v1 = v.y;
-    c.v2 = v.z;
-    c.v3 = v.w;
-    c.restAngle = uintBitsToFloat(w.x);
-    c.param = uintBitsToFloat(w.y);
-    c.pad0 = 0u;
-    c.pad1 = 0u;
-    return c;
-}
-
 #else
 
 layout(std430, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positions { vec4 positions[]; };
 layout(std430, binding = BINDING_PREDICTED) buffer Predicted { vec4 predicted[]; };
 layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = BINDING_NORMALS) writeonly buffer Normals { vec4 normals[]; };
-layout(std430, binding = BINDING_DISTANCE) readonly buffer Distances { DistanceConstraint distances[]; };
-layout(std430, binding = BINDING_BENDING) readonly buffer Bendings { BendingConstraint bendings[]; };
+#define CLOTH_X(I, Name, name, Item, V, W, Lam) \
+    layout(std430, binding = BINDING_TYPE_ITEMS(I)) readonly buffer Name##Items { Item name##Items[]; };
+CLOTH_CONSTRAINT_TYPES(CLOTH_X)
+#undef CLOTH_X
 
 vec4 loadPosition(uint v) { return positions[v]; }
 vec4 loadPredicted(uint v) { return predicted[v]; }
@@ -107,9 +95,23 @@ void storePosition(uint v, vec4 x) { positions[v] = x; }
 void storePredicted(uint v, vec4 x) { predicted[v] = x; }
 void storeVelocity(uint v, vec4 x) { velocities[v] = x; }
 void storeNormal(uint v, vec4 x) { normals[v] = x; }
-DistanceConstraint loadDistance(uint k) { return distances[k]; }
-BendingConstraint loadBending(uint k) { return bendings[k]; }
 
 #endif
+
+// The maths, and now that positions can be loaded and stored, each type's per-item solve.
+#define CLOTH_HAS_POSITIONS 1
+#include "constraints.h"
+#include "constraint_types.h"
+
+// load<Name>(k): item k of a constraint type.
+#ifdef CLOTH_WIDE_ACCESS
+#define CLOTH_X(I, Name, name, Item, V, W, Lam) \
+    Item load##Name(uint k) { return name##LoadWide(k); }
+#else
+#define CLOTH_X(I, Name, name, Item, V, W, Lam) \
+    Item load##Name(uint k) { return name##Items[k]; }
+#endif
+CLOTH_CONSTRAINT_TYPES(CLOTH_X)
+#undef CLOTH_X
 
 #endif

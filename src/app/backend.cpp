@@ -99,8 +99,11 @@ void checkSceneFitsMemory(const Scene& scene) {
     const vk::SolverCounts c = vk::estimateCounts(scene);
     // Positions, previous positions, velocities and normals (16 bytes each per vertex), the
     // constraints and their multipliers, one tether per vertex at most.
-    const double need = 64.0 * double(c.vertices) + 20.0 * double(c.distance) +
-                        36.0 * double(c.bending) + 16.0 * double(c.tethers);
+    double need = 64.0 * double(c.vertices) + 16.0 * double(c.tethers);
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        need += double(sizeof(typename T::Item) + sizeof(typename T::Lambda)) * double(c.items[T::kIndex]);
+    });
     const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || pageSize <= 0) return;  // unknown: let the allocation decide
     const double have = double(pages) * double(pageSize);

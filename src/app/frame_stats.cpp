@@ -16,12 +16,14 @@ void FrameStats::add(double frameMs, const std::vector<StageTime>& stages) {
 }
 
 nlohmann::json constraintCounts(const PreparedCloth& p) {
-    return {{"distance", p.distance.size()},
-            {"bending", p.bending.size()},
-            {"attachments", p.attachments.size()},
-            {"tethers", p.tethers.size()},
-            {"phantom_groups", p.phantomGroups.size()},
-            {"total", p.constraintCount()}};
+    nlohmann::json counts = nlohmann::json::object();
+    gpu::forEachConstraintType(
+        [&](auto t) { counts[t.kName] = p.items<typename decltype(t)::Item>().size(); });
+    counts["attachments"] = p.attachments.size();
+    counts["tethers"] = p.tethers.size();
+    counts["phantom_groups"] = p.phantomGroups.size();
+    counts["total"] = p.constraintCount();
+    return counts;
 }
 
 nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,

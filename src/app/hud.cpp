@@ -1,5 +1,7 @@
 #include "app/hud.h"
 
+#include <string>
+
 #include <imgui.h>
 
 #include "core/scene.h"
@@ -25,9 +27,12 @@ void statusSection(const HudInput& in) {
     ImGui::Text("scene %s, frame %d (%.2f s)%s", sim.scene().name.c_str(), sim.frame(),
                 sim.solver().simTime(), in.paused ? "  PAUSED" : "");
     ImGui::Text("%u vertices, %zu triangles", p.originalVertexCount, p.triangles.size());
-    ImGui::Text("%u constraints (%zu distance, %zu bending, %zu attach, %zu tethers)",
-                p.constraintCount(), p.distance.size(), p.bending.size(), p.attachments.size(),
-                p.tethers.size());
+    std::string kinds;
+    gpu::forEachConstraintType([&](auto t) {
+        kinds += std::to_string(p.items<typename decltype(t)::Item>().size()) + " " + t.kName + ", ";
+    });
+    ImGui::Text("%u constraints (%s%zu attach, %zu tethers)", p.constraintCount(), kinds.c_str(),
+                p.attachments.size(), p.tethers.size());
     ImGui::Text("%u colours, %u phantom vertices", p.colorCount, p.stats.phantomVertices);
     ImGui::Text("solver: %s on %s", sim.solver().backendName(), sim.solver().deviceName().c_str());
     ImGui::Text("render: %s", in.renderDevice.c_str());

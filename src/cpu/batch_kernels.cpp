@@ -1,6 +1,7 @@
 #include "cpu/batch_kernels.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "constraints.h"
 #include "core/error.h"
@@ -22,16 +23,19 @@ namespace {
 // faster than 8, 32 no better).
 constexpr std::uint32_t kLanes = 16;
 
-// One block of constraints: their records and multipliers (kLanes of each, in place or a padded
-// copy) and their vertex positions component by component, v[vertex][component][lane].
-template <class C, int Vertices>
+// One block of items of constraint type T (a row of shaders/shared/constraint_types.h): their
+// records and multipliers (kLanes of each, in place or a padded copy), their vertex positions
+// component by component, v[vertex][component][lane], and the rest of each record word by word.
+template <class T>
 struct Block {
-    static constexpr int V = Vertices;
-    const C* c;
-    float* lambda;
+    using Item = typename T::Item;
+    using Lambda = typename T::Lambda;
+    static constexpr int V = T::kVertices;
+    static constexpr int kWords = sizeof(Item) / 4;
+    const Item* c;
+    Lambda* lambda;
     alignas(32) float v[V][4][kLanes];
-    alignas(32) float rest[kLanes];
-    alignas(32) float param[kLanes];
+    alignas(32) std::uint32_t w[kWords][kLanes];  // words V.. of each record
 
     CLOTH_INLINE glm::vec4 get(int k, std::uint32_t l) const {
         return {v[k][0][l], v[k][1][l], v[k][2][l], v[k][3][l]};
@@ -42,57 +46,48 @@ struct Block {
         v[k][2][l] = p.z;
         v[k][3][l] = p.w;
     }
-};
-
-// The two constraint types: vertex indices, rest value, and one lane of the projection. The
-// multiplier goes through a local: a conditional store to the array would stop the vectoriser.
-struct DistanceBlock : Block<gpu::DistanceConstraint, 2> {
     CLOTH_INLINE std::uint32_t vertex(std::uint32_t l, int k) const {
-        return k == 0 ? c[l].v0 : c[l].v1;
+        return gpu::itemVertex(c[l], k);
     }
     CLOTH_INLINE void loadParams() {
-        for (std::uint32_t l = 0; l < kLanes; ++l) {
-            rest[l] = c[l].restLength;
-            param[l] = c[l].param;
-        }
+        for (int k = V; k < kWords; ++k)
+            for (std::uint32_t l = 0; l < kLanes; ++l)
+                std::memcpy(&w[k][l], reinterpret_cast<const unsigned char*>(&c[l]) + 4 * k, 4);
     }
-    CLOTH_INLINE void solveLane(std::uint32_t l, const gpu::SolveParams& sp) {
-        glm::vec4 p0 = get(0, l), p1 = get(1, l);
-        gpu::DistanceConstraint k{};
-        k.restLength = rest[l];
-        k.param = param[l];
-        float lam = lambda[l];
-        gpu::projectDistance(p0, p1, k, lam, sp);
-        set(0, l, p0);
-        set(1, l, p1);
-        lambda[l] = lam;
-    }
+    // One lane: the type's own per-item solve on the gathered positions. The lane's record is
+    // rebuilt with vertex slots 0..V-1 in place of vertex indices, which LaneView maps to the
+    // block. The multiplier goes through a local: a conditional store to the array would stop
+    // the vectoriser.
+    CLOTH_INLINE void solveLane(std::uint32_t l, const gpu::SolveParams& sp);
 };
 
-struct BendingBlock : Block<gpu::BendingConstraint, 4> {
-    CLOTH_INLINE std::uint32_t vertex(std::uint32_t l, int k) const {
-        return k == 0 ? c[l].v0 : k == 1 ? c[l].v1 : k == 2 ? c[l].v2 : c[l].v3;
-    }
-    CLOTH_INLINE void loadParams() {
-        for (std::uint32_t l = 0; l < kLanes; ++l) {
-            rest[l] = c[l].restAngle;
-            param[l] = c[l].param;
-        }
-    }
-    CLOTH_INLINE void solveLane(std::uint32_t l, const gpu::SolveParams& sp) {
-        glm::vec4 p0 = get(0, l), p1 = get(1, l), p2 = get(2, l), p3 = get(3, l);
-        gpu::BendingConstraint k{};
-        k.restAngle = rest[l];
-        k.param = param[l];
-        float lam = lambda[l];
-        gpu::projectBending(p0, p1, p2, p3, k, lam, sp);
-        set(0, l, p0);
-        set(1, l, p1);
-        set(2, l, p2);
-        set(3, l, p3);
-        lambda[l] = lam;
-    }
+// What a lane's per-item solve loads and stores vertex positions through (CLOTH_LOAD).
+template <class T>
+struct LaneView {
+    Block<T>* b;
+    std::uint32_t l;
 };
+template <class T>
+CLOTH_INLINE glm::vec4 clothLoad(LaneView<T>& view, std::uint32_t slot) {
+    return view.b->get(static_cast<int>(slot), view.l);
+}
+template <class T>
+CLOTH_INLINE void clothStore(LaneView<T>& view, std::uint32_t slot, const glm::vec4& x) {
+    view.b->set(static_cast<int>(slot), view.l, x);
+}
+
+template <class T>
+CLOTH_INLINE void Block<T>::solveLane(std::uint32_t l, const gpu::SolveParams& sp) {
+    std::uint32_t words[kWords];
+    for (int k = 0; k < V; ++k) words[k] = static_cast<std::uint32_t>(k);
+    for (int k = V; k < kWords; ++k) words[k] = w[k][l];
+    Item item;
+    std::memcpy(&item, words, sizeof(Item));
+    Lambda lam = lambda[l];
+    LaneView<T> view{this, l};
+    T::solve(view, item, lam, sp);
+    lambda[l] = lam;
+}
 
 // ---- gather and scatter ---------------------------------------------------------------------
 // A scatter stores a lane's vertex 0 first, then 1, ..., like the plain loop and the shader.
@@ -229,8 +224,8 @@ CLOTH_INLINE void solveBlock(glm::vec4* pos, B& b, const gpu::SolveParams& param
 // Constraints [begin, end) of one colour; the last, partial block runs on a copy padded with
 // its first constraint, whose extra lanes are solved but not stored.
 template <BatchIsa I, class B, std::uint32_t Mode, class C>
-CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, float* lambda, std::uint32_t begin,
-                             std::uint32_t end, const gpu::SolveParams& sp) {
+CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, typename B::Lambda* lambda,
+                             std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {
     B b;
     std::uint32_t i = begin;
     for (; end - i >= kLanes; i += kLanes) {
@@ -241,7 +236,7 @@ CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, float* lambda, std::ui
     if (i == end) return;
     const std::uint32_t n = end - i;
     C tail[kLanes];
-    float tailLambda[kLanes];
+    typename B::Lambda tailLambda[kLanes];
     for (std::uint32_t l = 0; l < kLanes; ++l) {
         tail[l] = cs[i + (l < n ? l : 0)];
         tailLambda[l] = lambda[i + (l < n ? l : 0)];
@@ -253,8 +248,9 @@ CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, float* lambda, std::ui
 }
 
 template <BatchIsa I, class B, class C>
-CLOTH_INLINE void solveRangeAnyMode(glm::vec4* pos, const C* cs, float* lambda, std::uint32_t begin,
-                                    std::uint32_t end, const gpu::SolveParams& sp) {
+CLOTH_INLINE void solveRangeAnyMode(glm::vec4* pos, const C* cs, typename B::Lambda* lambda,
+                                    std::uint32_t begin, std::uint32_t end,
+                                    const gpu::SolveParams& sp) {
     if (sp.mode == gpu::MODE_PBD)
         solveRange<I, B, gpu::MODE_PBD>(pos, cs, lambda, begin, end, sp);
     else
@@ -262,22 +258,22 @@ CLOTH_INLINE void solveRangeAnyMode(glm::vec4* pos, const C* cs, float* lambda, 
 }
 
 // flatten: the shared maths must be inlined into the lane loop for it to vectorise.
-#define CLOTH_KERNELS(ISA, ATTR)                                                                  \
-    __attribute__((flatten))                                                                      \
-    ATTR void distance##ISA(glm::vec4* pos, const gpu::DistanceConstraint* cs, float* lambda,     \
-                            std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) { \
-        solveRangeAnyMode<BatchIsa::ISA, DistanceBlock>(pos, cs, lambda, begin, end, sp);         \
-    }                                                                                             \
-    __attribute__((flatten))                                                                      \
-    ATTR void bending##ISA(glm::vec4* pos, const gpu::BendingConstraint* cs, float* lambda,       \
-                           std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {  \
-        solveRangeAnyMode<BatchIsa::ISA, BendingBlock>(pos, cs, lambda, begin, end, sp);          \
-    }
-
-CLOTH_KERNELS(Portable, )
+template <BatchIsa I, class T>
+__attribute__((flatten)) void solveBlocks(glm::vec4* pos, const typename T::Item* cs,
+                                          typename T::Lambda* lambda, std::uint32_t begin,
+                                          std::uint32_t end, const gpu::SolveParams& sp) {
+    solveRangeAnyMode<I, Block<T>>(pos, cs, lambda, begin, end, sp);
+}
 #if CLOTH_X86
-CLOTH_KERNELS(Sse2, )
-CLOTH_KERNELS(Avx2, __attribute__((target("avx2"))))
+template <class T>
+__attribute__((flatten, target("avx2"))) void solveBlocksAvx2(glm::vec4* pos,
+                                                              const typename T::Item* cs,
+                                                              typename T::Lambda* lambda,
+                                                              std::uint32_t begin,
+                                                              std::uint32_t end,
+                                                              const gpu::SolveParams& sp) {
+    solveRangeAnyMode<BatchIsa::Avx2, Block<T>>(pos, cs, lambda, begin, end, sp);
+}
 #endif
 
 }  // namespace
@@ -328,48 +324,27 @@ BatchIsa bestBatchIsa() {
     return best;
 }
 
-void solveDistanceBatch(BatchIsa isa, glm::vec4* pos, const gpu::DistanceConstraint* cs,
-                        float* lambda, std::uint32_t begin, std::uint32_t end,
-                        const gpu::SolveParams& sp) {
+template <class Item>
+void solveBatch(BatchIsa isa, glm::vec4* pos, const Item* cs, BatchLambda<Item>* lambda,
+                std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {
+    using T = gpu::ConstraintType<gpu::constraintTypeIndex<Item>>;
     CLOTH_ASSERT(batchIsaAvailable(isa));
     if (isa == BatchIsa::Scalar) {
-        for (std::uint32_t i = begin; i < end; ++i) {  // load, project, store, as the shader
-            const gpu::DistanceConstraint& c = cs[i];
-            glm::vec4 p0 = pos[c.v0], p1 = pos[c.v1];
-            gpu::projectDistance(p0, p1, c, lambda[i], sp);
-            pos[c.v0] = p0;
-            pos[c.v1] = p1;
-        }
+        for (std::uint32_t i = begin; i < end; ++i)  // load, project, store, as the shader
+            T::solve(pos, cs[i], lambda[i], sp);
         return;
     }
 #if CLOTH_X86
-    if (isa == BatchIsa::Avx2) return distanceAvx2(pos, cs, lambda, begin, end, sp);
-    if (isa == BatchIsa::Sse2) return distanceSse2(pos, cs, lambda, begin, end, sp);
+    if (isa == BatchIsa::Avx2) return solveBlocksAvx2<T>(pos, cs, lambda, begin, end, sp);
+    if (isa == BatchIsa::Sse2) return solveBlocks<BatchIsa::Sse2, T>(pos, cs, lambda, begin, end, sp);
 #endif
-    distancePortable(pos, cs, lambda, begin, end, sp);
+    solveBlocks<BatchIsa::Portable, T>(pos, cs, lambda, begin, end, sp);
 }
 
-void solveBendingBatch(BatchIsa isa, glm::vec4* pos, const gpu::BendingConstraint* cs,
-                       float* lambda, std::uint32_t begin, std::uint32_t end,
-                       const gpu::SolveParams& sp) {
-    CLOTH_ASSERT(batchIsaAvailable(isa));
-    if (isa == BatchIsa::Scalar) {
-        for (std::uint32_t i = begin; i < end; ++i) {
-            const gpu::BendingConstraint& c = cs[i];
-            glm::vec4 p0 = pos[c.v0], p1 = pos[c.v1], p2 = pos[c.v2], p3 = pos[c.v3];
-            gpu::projectBending(p0, p1, p2, p3, c, lambda[i], sp);
-            pos[c.v0] = p0;
-            pos[c.v1] = p1;
-            pos[c.v2] = p2;
-            pos[c.v3] = p3;
-        }
-        return;
-    }
-#if CLOTH_X86
-    if (isa == BatchIsa::Avx2) return bendingAvx2(pos, cs, lambda, begin, end, sp);
-    if (isa == BatchIsa::Sse2) return bendingSse2(pos, cs, lambda, begin, end, sp);
-#endif
-    bendingPortable(pos, cs, lambda, begin, end, sp);
-}
+#define CLOTH_X(I, Name, name, Item, V, W, Lam)                                          \
+    template void solveBatch<gpu::Item>(BatchIsa, glm::vec4*, const gpu::Item*, Lam*,     \
+                                        std::uint32_t, std::uint32_t, const gpu::SolveParams&);
+CLOTH_CONSTRAINT_TYPES(CLOTH_X)
+#undef CLOTH_X
 
 }  // namespace cloth

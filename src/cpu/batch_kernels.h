@@ -4,7 +4,7 @@
 // local structure-of-arrays, solved lane by lane with the shared maths of
 // shaders/shared/constraints.h in a loop the compiler vectorises, and scattered back. Every lane
 // computes the same IEEE operations on the same values as the plain loop
-//     for i in [begin, end): projectBending(pos[v0], pos[v1], pos[v2], pos[v3], c[i], lambda[i])
+//     for i in [begin, end): <type>Solve(pos, c[i], lambda[i])  (load, project, store)
 // so the results are bit-identical to it, on every instruction set (tests/cpu/test_cpu_batch.cpp).
 // Like the shader, a constraint's vertices are read once and written back in order v0, v1, ...
 #pragma once
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "types.h"
+#include "constraints.h"
 
 namespace cloth {
 
@@ -33,14 +33,14 @@ BatchIsa batchIsaFromName(std::string_view name);  // the inverse; throws cloth:
 bool batchIsaAvailable(BatchIsa isa);              // compiled in and supported by this CPU
 BatchIsa bestBatchIsa();                           // the fastest available one
 
-// Projects the distance constraints [begin, end) of one colour onto pos, in place.
-void solveDistanceBatch(BatchIsa isa, glm::vec4* pos, const gpu::DistanceConstraint* constraints,
-                        float* lambda, std::uint32_t begin, std::uint32_t end,
-                        const gpu::SolveParams& sp);
+// The multipliers of an item type (ConstraintType::Lambda: float or glm::vec4).
+template <class Item>
+using BatchLambda = typename gpu::ConstraintType<gpu::constraintTypeIndex<Item>>::Lambda;
 
-// Projects the bending constraints [begin, end) of one colour onto pos, in place.
-void solveBendingBatch(BatchIsa isa, glm::vec4* pos, const gpu::BendingConstraint* constraints,
-                       float* lambda, std::uint32_t begin, std::uint32_t end,
-                       const gpu::SolveParams& sp);
+// Projects the items [begin, end) of one colour of a constraint type onto pos, in place (defined
+// for every type of shaders/shared/constraint_types.h).
+template <class Item>
+void solveBatch(BatchIsa isa, glm::vec4* pos, const Item* items, BatchLambda<Item>* lambda,
+                std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp);
 
 }  // namespace cloth

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "cpu/batch_kernels.h"
 #include "cpu/thread_pool.h"
+#include "sim/schedule.h"
 
 namespace cloth {
 namespace {
@@ -18,8 +19,8 @@ using gpu::RigidMotion;
 using gpu::RigidSums;
 using Clock = std::chrono::steady_clock;
 
-enum Stage { kPredict, kDistance, kBending, kAttachments, kTethers, kPhantoms, kVelocities,
-             kDamping, kNormals };
+template <class Item>
+using LambdaVector = std::vector<BatchLambda<Item>>;
 
 constexpr std::uint32_t kChunk = 256;  // vertices per reduction chunk
 
@@ -45,8 +46,9 @@ public:
 
 private:
     void runFrame(int member, int size);
-    void substep(int member, int size, float tEnd, Clock::time_point& last);
-    void mark(int member, Stage stage, Clock::time_point& last);
+    void runStep(int member, int size, const ScheduleEntry& e, const StepContext& c,
+                 Clock::time_point& last);
+    void mark(int member, int stage, Clock::time_point& last);
 
     void predict(int member, int size);
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
@@ -63,7 +65,8 @@ private:
     float dt_ = 0.0f;
     double time_ = 0.0;
     std::vector<glm::vec4> pos_, pred_, vel_, normals_;
-    std::vector<float> lambdaDistance_, lambdaBending_, lambdaAttachment_;
+    gpu::PerConstraintType<LambdaVector> lambdas_;  // per constraint type, per item
+    std::vector<float> lambdaAttachment_;
     std::optional<Grab> grab_;
     std::vector<std::uint32_t> grabbed_;  // the grabbed vertex and its phantom copies
     std::vector<Chunk> chunks_;
@@ -79,16 +82,18 @@ private:
 CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
     : p_(prepared), isa_(isa), pool_(threads) {
     CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
-    CLOTH_ASSERT(p_.distanceColorOffsets.size() == p_.colorCount + 1u);
-    CLOTH_ASSERT(p_.bendingColorOffsets.size() == p_.colorCount + 1u);
-    dt_ = p_.sim.frameDt / static_cast<float>(p_.sim.substeps);
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        using Item = typename T::Item;
+        CLOTH_ASSERT(p_.set<Item>().colorOffsets.size() == p_.colorCount + 1u);
+        std::get<T::kIndex>(lambdas_).assign(p_.items<Item>().size(), BatchLambda<Item>(0.0f));
+    });
+    dt_ = substepDt(p_.sim);
     pos_ = p_.positions;
     pred_ = p_.positions;
     vel_ = p_.velocities;
     vel_.resize(pos_.size(), glm::vec4(0.0f));
     normals_.assign(p_.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
-    lambdaDistance_.assign(p_.distance.size(), 0.0f);
-    lambdaBending_.assign(p_.bending.size(), 0.0f);
     lambdaAttachment_.assign(p_.attachments.size(), 0.0f);
     std::uint32_t covered = 0;
     for (std::uint32_t s = 0; s < p_.segments.size(); ++s) {
@@ -114,55 +119,60 @@ void CpuSolver::stepFrame() {
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
 }
 
+// The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
 void CpuSolver::runFrame(int member, int size) {
     Clock::time_point last = Clock::now();
-    for (int s = 0; s < p_.sim.substeps; ++s) {
-        const float tEnd = static_cast<float>(time_ + static_cast<double>(dt_) * (s + 1));
-        substep(member, size, tEnd, last);
-    }
-    computeNormals(member, size);
-    mark(member, kNormals, last);
+    forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) {
+        runStep(member, size, e, c, last);
+    });
 }
 
-void CpuSolver::mark(int member, Stage stage, Clock::time_point& last) {
+void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const StepContext& c,
+                        Clock::time_point& last) {
+    switch (e.step) {
+        case Step::Predict:
+            predict(member, size);
+            break;
+        case Step::Colors:
+            solveColours(member, size, c.solve, last);
+            return;  // marks its own stages
+        case Step::Attachments:
+            solveAttachments(member, size, c.solve);
+            break;
+        case Step::Tethers:
+            solveTethers(member, size);
+            break;
+        case Step::Grab:
+            if (!grab_) return;
+            if (member == 0) applyGrab(c.solve);
+            pool_.barrier();
+            return;
+        case Step::Phantoms:
+            if (p_.phantomGroups.empty()) return;
+            averagePhantoms(member, size);
+            break;
+        case Step::Velocities:
+            updateVelocities(member, size);
+            break;
+        case Step::Damping:
+            if (!anyDamping_) return;
+            if (member == 0) computeRigidMotions();
+            pool_.barrier();
+            applyDamping(member, size);
+            break;
+        case Step::Normals:
+            computeNormals(member, size);
+            break;
+    }
+    mark(member, e.stage, last);
+}
+
+void CpuSolver::mark(int member, int stage, Clock::time_point& last) {
     pool_.barrier();
     if (member != 0) return;
     const auto now = Clock::now();
     stageMs_[stage] += std::chrono::duration<double, std::milli>(now - last).count();
     last = now;
-}
-
-void CpuSolver::substep(int member, int size, float tEnd, Clock::time_point& last) {
-    predict(member, size);
-    mark(member, kPredict, last);
-    for (int it = 0; it < p_.sim.iterations; ++it) {
-        gpu::SolveParams sp;
-        sp.invDt2 = 1.0f / (dt_ * dt_);
-        sp.mode = p_.sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
-        sp.firstIteration = it == 0 ? 1u : 0u;
-        sp.time = tEnd;
-        solveColours(member, size, sp, last);
-        solveAttachments(member, size, sp);
-        mark(member, kAttachments, last);
-        solveTethers(member, size);
-        mark(member, kTethers, last);
-        if (grab_) {
-            if (member == 0) applyGrab(sp);
-            pool_.barrier();
-        }
-        if (!p_.phantomGroups.empty()) {
-            averagePhantoms(member, size);
-            mark(member, kPhantoms, last);
-        }
-    }
-    updateVelocities(member, size);
-    mark(member, kVelocities, last);
-    if (anyDamping_) {
-        if (member == 0) computeRigidMotions();
-        pool_.barrier();
-        applyDamping(member, size);
-        mark(member, kDamping, last);
-    }
 }
 
 void CpuSolver::predict(int member, int size) {
@@ -175,24 +185,28 @@ void CpuSolver::predict(int member, int size) {
 void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
                              Clock::time_point& last) {
     for (std::uint32_t c = 0; c < p_.colorCount; ++c) {
-        std::uint32_t b, e;
-        const std::uint32_t d0 = p_.distanceColorOffsets[c], d1 = p_.distanceColorOffsets[c + 1];
-        ThreadPool::split(d1 - d0, member, size, b, e);
-        solveDistanceBatch(isa_, pos_.data(), p_.distance.data(), lambdaDistance_.data(), d0 + b,
-                           d0 + e, sp);
-        if (member == 0) {
-            const auto now = Clock::now();
-            stageMs_[kDistance] += std::chrono::duration<double, std::milli>(now - last).count();
-            last = now;
-        }
-        const std::uint32_t q0 = p_.bendingColorOffsets[c], q1 = p_.bendingColorOffsets[c + 1];
-        ThreadPool::split(q1 - q0, member, size, b, e);
-        solveBendingBatch(isa_, pos_.data(), p_.bending.data(), lambdaBending_.data(), q0 + b,
-                          q0 + e, sp);
-        mark(member, kBending, last);
+        // The types of a colour share no vertex either: a barrier after the last one only.
+        gpu::forEachConstraintType([&](auto t) {
+            using T = decltype(t);
+            using Item = typename T::Item;
+            const ColoredSet<Item>& set = p_.set<Item>();
+            std::uint32_t b, e;
+            const std::uint32_t first = set.colorOffsets[c];
+            ThreadPool::split(set.colorSize(c), member, size, b, e);
+            solveBatch(isa_, pos_.data(), set.items.data(),
+                       std::get<T::kIndex>(lambdas_).data(), first + b, first + e, sp);
+            if (T::kIndex + 1 == gpu::kConstraintTypeCount) {
+                mark(member, kStageFirstType + static_cast<int>(T::kIndex), last);
+            } else if (member == 0) {
+                const auto now = Clock::now();
+                stageMs_[kStageFirstType + T::kIndex] +=
+                    std::chrono::duration<double, std::milli>(now - last).count();
+                last = now;
+            }
+        });
         if (p_.sim.averagePhantomsEachColor && !p_.phantomGroups.empty()) {
             averagePhantoms(member, size);
-            mark(member, kPhantoms, last);
+            mark(member, kStagePhantoms, last);
         }
     }
 }

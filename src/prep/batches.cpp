@@ -1,6 +1,7 @@
 #include "prep/batches.h"
 
 #include <chrono>
+#include <span>
 
 #include "prep/coloring.h"
 #include "prep/packing.h"
@@ -20,10 +21,15 @@ double msSince(Clock::time_point t0) {
 
 ConstraintVertices constraintVertices(const PreparedCloth& p) {
     ConstraintVertices cv;
-    cv.offsets.reserve(p.distance.size() + p.bending.size() + 1);
-    cv.vertices.reserve(p.distance.size() * 2 + p.bending.size() * 4);
-    for (const auto& c : p.distance) cv.add({c.v0, c.v1});
-    for (const auto& c : p.bending) cv.add({c.v0, c.v1, c.v2, c.v3});
+    cv.offsets.reserve(p.coloredItemCount() + 1);
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        for (const auto& item : p.items<typename T::Item>()) {
+            std::uint32_t vs[T::kVertices];
+            for (int k = 0; k < T::kVertices; ++k) vs[k] = gpu::itemVertex(item, k);
+            cv.add(std::span<const std::uint32_t>(vs, T::kVertices));
+        }
+    });
     return cv;
 }
 
@@ -50,14 +56,15 @@ void colorAndPack(PreparedCloth& p, const std::optional<PhantomRequest>& phantom
         p.stats.phantomMs = msSince(t2);
     }
     const auto t3 = Clock::now();
-    const auto nd = static_cast<std::uint32_t>(p.distance.size());
-    const auto nb = static_cast<std::uint32_t>(p.bending.size());
-    const ColorBatches d = packByColor(cv, 0, nd, coloring.color, coloring.colorCount);
-    const ColorBatches b = packByColor(cv, nd, nb, coloring.color, coloring.colorCount);
-    p.distance = permuted(p.distance, d.order);
-    p.bending = permuted(p.bending, b.order);
-    p.distanceColorOffsets = d.colorOffsets;
-    p.bendingColorOffsets = b.colorOffsets;
+    std::uint32_t first = 0;  // the type's first node in the graph
+    gpu::forEachConstraintType([&](auto t) {
+        auto& set = p.set<typename decltype(t)::Item>();
+        const auto n = static_cast<std::uint32_t>(set.items.size());
+        const ColorBatches b = packByColor(cv, first, n, coloring.color, coloring.colorCount);
+        set.items = permuted(set.items, b.order);
+        set.colorOffsets = b.colorOffsets;
+        first += n;
+    });
     p.colorCount = coloring.colorCount;
     p.stats.colorMs += msSince(t3);
 }

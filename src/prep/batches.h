@@ -1,5 +1,5 @@
-// Colouring and packing of a PreparedCloth's distance and bending constraints, with phantom
-// vertices when asked for.
+// Colouring and packing of a PreparedCloth's colour-batched constraints (every type of
+// shaders/shared/constraint_types.h), with phantom vertices when asked for.
 #pragma once
 
 #include <optional>
@@ -10,7 +10,8 @@
 
 namespace cloth {
 
-// The constraint-graph node numbering: distance constraints [0, D), then bending [D, D + B).
+// The constraint-graph node numbering: the items of each constraint type, type by type in table
+// order (first type [0, N0), then [N0, N0 + N1), ...).
 ConstraintVertices constraintVertices(const PreparedCloth& p);
 
 struct PhantomRequest {
@@ -18,8 +19,8 @@ struct PhantomRequest {
     PhantomMethod method = PhantomMethod::Repair;
 };
 
-// Colours the distance and bending constraints together (smallest-last greedy on the constraint
-// graph) and reorders both arrays colour by colour, setting colorCount and the colour offsets.
+// Colours the items of every constraint type together (smallest-last greedy on the constraint
+// graph) and reorders each type's items colour by colour, setting colorCount and the colour offsets.
 // With a phantom request and more colours than its target, first splits vertices into phantoms
 // (addPhantomVertices) so that at most targetColors colours are used. Fills the colouring and
 // phantom fields of stats. `p` must hold original vertices only. Deterministic.

@@ -126,7 +126,7 @@ void addConstraints(const Topology& topo, const std::vector<glm::vec3>& world, c
         c.v1 = base + e.y;
         c.restLength = glm::length(world[e.x] - world[e.y]);
         c.param = stretchParam;
-        out.distance.push_back(c);
+        out.items<gpu::DistanceConstraint>().push_back(c);
     }
     for (const BendingPair& p : topo.bendingPairs) {
         gpu::BendingConstraint c{};
@@ -136,11 +136,21 @@ void addConstraints(const Topology& topo, const std::vector<glm::vec3>& world, c
         c.v3 = base + p.v3;
         c.restAngle = gpu::bendingAngle(world[p.v0], world[p.v1], world[p.v2], world[p.v3]);
         c.param = bendParam;
-        out.bending.push_back(c);
+        out.items<gpu::BendingConstraint>().push_back(c);
     }
 }
 
 }  // namespace
+
+std::array<std::uint64_t, gpu::kConstraintTypeCount> gridItemCounts(const ClothDesc&,
+                                                                    std::uint64_t rx,
+                                                                    std::uint64_t ry) {
+    std::array<std::uint64_t, gpu::kConstraintTypeCount> n{};
+    const std::uint64_t edges = rx * (ry + 1) + ry * (rx + 1) + rx * ry;
+    n[gpu::constraintTypeIndex<gpu::DistanceConstraint>] = edges;
+    n[gpu::constraintTypeIndex<gpu::BendingConstraint>] = edges - 2 * (rx + ry);
+    return n;
+}
 
 std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
                               const std::vector<glm::uvec3>& triangles, float density) {

@@ -1,6 +1,7 @@
 // One cloth of a scene -> its part of a PreparedCloth (before colouring).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,11 +13,17 @@
 
 namespace cloth {
 
-// Appends the cloth's vertices, surface, segment, distance and bending constraints (mesh edge
-// order and interior edge order), attachments, motions and tethers to `out`, with vertex indices
+// Appends the cloth's vertices, surface, segment, colour-batched constraints of
+// every type (distance: mesh edge order; bending: interior edge order), attachments, motions and tethers to `out`, with vertex indices
 // offset by the vertices already there. Constraints are left uncoloured.
 void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSettings& sim,
                  PreparedCloth& out);
+
+// Items per constraint type that appendCloth makes for a grid cloth of rx x ry quads (for size
+// checks before the mesh is built).
+std::array<std::uint64_t, gpu::kConstraintTypeCount> gridItemCounts(const ClothDesc& desc,
+                                                                    std::uint64_t rx,
+                                                                    std::uint64_t ry);
 
 // Lumped masses: a third of each triangle's mass (density x area) to each of its vertices.
 std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,

@@ -24,6 +24,10 @@ struct ConstraintVertices {
         vertices.insert(vertices.end(), vs);
         offsets.push_back(static_cast<std::uint32_t>(vertices.size()));
     }
+    void add(std::span<const std::uint32_t> vs) {
+        vertices.insert(vertices.end(), vs.begin(), vs.end());
+        offsets.push_back(static_cast<std::uint32_t>(vertices.size()));
+    }
 };
 
 // Undirected simple graph in CSR form; each edge appears in both endpoints' lists. Lists hold

@@ -100,20 +100,15 @@ ConstraintVertices addPhantomVertices(PreparedCloth& p, const PhantomSplit& spli
     p.stats.phantomVertices = static_cast<std::uint32_t>(copiesInOrder.size());
     ConstraintVertices cv = split.constraints;
     for (std::uint32_t& v : cv.vertices) v = newId[v];
-    // Write the copies into the constraints (distance first, then bending, as in the split).
-    const auto nd = static_cast<std::uint32_t>(p.distance.size());
-    for (std::uint32_t c = 0; c < nd; ++c) {
-        const auto vs = cv.of(c);
-        p.distance[c].v0 = vs[0];
-        p.distance[c].v1 = vs[1];
-    }
-    for (std::uint32_t c = 0; c < p.bending.size(); ++c) {
-        const auto vs = cv.of(nd + c);
-        p.bending[c].v0 = vs[0];
-        p.bending[c].v1 = vs[1];
-        p.bending[c].v2 = vs[2];
-        p.bending[c].v3 = vs[3];
-    }
+    // Write the copies into the items (type by type in table order, as in the split).
+    std::uint32_t node = 0;
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        for (auto& item : p.items<typename T::Item>()) {
+            const auto vs = cv.of(node++);
+            for (int k = 0; k < T::kVertices; ++k) gpu::setItemVertex(item, k, vs[k]);
+        }
+    });
     return cv;
 }
 

@@ -9,7 +9,7 @@
 namespace cloth {
 
 // `p` holds original vertices only, its constraints in the order of `split.constraints`
-// (distance, then bending). Returns the constraints' vertex lists in final vertex numbering.
+// (type by type, in table order). Returns the constraints' vertex lists in final vertex numbering.
 //
 // Why attachments and tethers go on every copy: they run before the averaging, so acting on the
 // original alone would be diluted by its share of the mass. A hard attachment on every copy puts

@@ -10,7 +10,8 @@
 #include <glm/glm.hpp>
 
 #include "core/scene.h"
-#include "types.h"  // shaders/shared: the GPU buffer layouts
+#include "constraint_types.h"  // shaders/shared: the constraint types and their items
+#include "types.h"             // shaders/shared: the GPU buffer layouts
 
 namespace cloth {
 
@@ -32,6 +33,15 @@ struct ClothInfo {  // per cloth, for output and rendering
     std::uint32_t triangleBegin = 0, triangleEnd = 0;  // range in PreparedCloth::triangles
 };
 
+// One constraint type's items, colour by colour: colour c is items [colorOffsets[c],
+// colorOffsets[c + 1]) (colorCount + 1 offsets).
+template <class Item>
+struct ColoredSet {
+    std::vector<Item> items;
+    std::vector<std::uint32_t> colorOffsets;
+    std::uint32_t colorSize(std::uint32_t c) const { return colorOffsets[c + 1] - colorOffsets[c]; }
+};
+
 struct PreparedCloth {
     SimSettings sim;
 
@@ -50,14 +60,23 @@ struct PreparedCloth {
     std::vector<std::uint32_t> vertexTriangleOffsets;  // CSR, size originalVertexCount + 1
     std::vector<std::uint32_t> vertexTriangles;
 
-    // ---- coloured constraints ----
-    // Constraints of colour c are [xColorOffsets[c], xColorOffsets[c + 1]) of each array; no two
-    // constraints of one colour (of any type) share a vertex. Offsets have colorCount + 1 entries.
+    // ---- coloured constraints: one set per type of shaders/shared/constraint_types.h ----
+    // No two items of one colour (of any type) share a vertex.
     std::uint32_t colorCount = 0;
-    std::vector<gpu::DistanceConstraint> distance;
-    std::vector<gpu::BendingConstraint> bending;
-    std::vector<std::uint32_t> distanceColorOffsets;
-    std::vector<std::uint32_t> bendingColorOffsets;
+    gpu::PerConstraintType<ColoredSet> constraints;
+
+    template <class Item>
+    ColoredSet<Item>& set() { return std::get<gpu::constraintTypeIndex<Item>>(constraints); }
+    template <class Item>
+    const ColoredSet<Item>& set() const {
+        return std::get<gpu::constraintTypeIndex<Item>>(constraints);
+    }
+    template <class Item>
+    std::vector<Item>& items() { return set<Item>().items; }
+    template <class Item>
+    const std::vector<Item>& items() const { return set<Item>().items; }
+    std::uint64_t coloredItemCount() const;   // all types
+    std::uint32_t colorItems(std::uint32_t c) const;  // colour c, all types
 
     // ---- per-vertex constraints, solved after the colours in each iteration ----
     // At most one attachment and one tether per vertex, so each array is one parallel batch.
@@ -73,9 +92,20 @@ struct PreparedCloth {
 
     std::uint32_t vertexCount() const { return static_cast<std::uint32_t>(positions.size()); }
     std::uint32_t constraintCount() const {  // all projected constraints (not phantom groups)
-        return static_cast<std::uint32_t>(distance.size() + bending.size() + attachments.size() +
-                                          tethers.size());
+        return static_cast<std::uint32_t>(coloredItemCount() + attachments.size() + tethers.size());
     }
 };
+
+inline std::uint64_t PreparedCloth::coloredItemCount() const {
+    std::uint64_t n = 0;
+    gpu::forEachConstraintType([&](auto t) { n += items<typename decltype(t)::Item>().size(); });
+    return n;
+}
+
+inline std::uint32_t PreparedCloth::colorItems(std::uint32_t c) const {
+    std::uint32_t n = 0;
+    gpu::forEachConstraintType([&](auto t) { n += set<typename decltype(t)::Item>().colorSize(c); });
+    return n;
+}
 
 }  // namespace cloth

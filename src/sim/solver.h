@@ -1,7 +1,7 @@
 // The interface both backends implement. A solver is built from a PreparedCloth and advances it
-// one frame (1/60 s) at a time:
+// one frame (1/60 s) at a time through the steps of the shared schedule (sim/schedule.h):
 //   for each substep:  predict
-//                      for each iteration:  for each colour: distance batch, bending batch
+//                      for each iteration:  for each colour: each constraint type's batch
 //                                           attachments, tethers, grab, phantom averaging
 //                      velocity update (+ linear damping), rigid-preserving damping
 //   then vertex normals.
@@ -13,14 +13,30 @@
 #include <vector>
 
 #include <glm/glm.hpp>
+#include <iterator>
+
+#include "constraint_types.h"
 
 namespace cloth {
 
-// Stage names, in frame order; stageTimes() reports them in this order.
-inline constexpr const char* kStageNames[] = {"predict",    "distance", "bending",
-                                              "attachments", "tethers", "phantoms",
-                                              "velocities", "damping",  "normals"};
-inline constexpr int kStageCount = 9;
+// Stage names, in frame order; stageTimes() reports them in this order. One stage per
+// constraint type of shaders/shared/constraint_types.h, named after it.
+inline constexpr const char* kStageNames[] = {
+    "predict",
+#define CLOTH_X(I, Name, name, Item, V, W, Lam) #name,
+    CLOTH_CONSTRAINT_TYPES(CLOTH_X)
+#undef CLOTH_X
+    "attachments", "tethers", "phantoms", "velocities", "damping", "normals"};
+inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
+inline constexpr int kStagePredict = 0;
+inline constexpr int kStageFirstType = 1;  // + the type's index
+inline constexpr int kStageAttachments = kStageFirstType + CLOTH_CONSTRAINT_TYPE_COUNT;
+inline constexpr int kStageTethers = kStageAttachments + 1;
+inline constexpr int kStagePhantoms = kStageAttachments + 2;
+inline constexpr int kStageVelocities = kStageAttachments + 3;
+inline constexpr int kStageDamping = kStageAttachments + 4;
+inline constexpr int kStageNormals = kStageAttachments + 5;
+static_assert(kStageNormals + 1 == kStageCount);
 
 struct StageTime {
     std::string name;

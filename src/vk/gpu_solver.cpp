@@ -1,10 +1,12 @@
 #include "vk/gpu_solver.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <thread>
 
+#include "sim/schedule.h"
 #include "vk/buffer.h"
 #include "vk/limits.h"
 #include "vk/solver_resources.h"
@@ -16,17 +18,17 @@ namespace {
 using detail::Kernel;
 
 // Stage bits, by position in kStageNames.
-enum StageBit : std::uint32_t {
-    kPredict = 1u << 0,
-    kDistance = 1u << 1,
-    kBending = 1u << 2,
-    kAttachments = 1u << 3,
-    kTethers = 1u << 4,
-    kPhantoms = 1u << 5,
-    kVelocities = 1u << 6,
-    kDamping = 1u << 7,
-    kNormals = 1u << 8,
-};
+static_assert(kStageCount <= 32, "stage masks are 32-bit");
+constexpr std::uint32_t kPredict = 1u << kStagePredict;
+constexpr std::uint32_t kAttachments = 1u << kStageAttachments;
+constexpr std::uint32_t kPhantoms = 1u << kStagePhantoms;
+constexpr std::uint32_t kVelocities = 1u << kStageVelocities;
+constexpr std::uint32_t kDamping = 1u << kStageDamping;
+constexpr std::uint32_t typeStageBit(std::size_t type) {
+    return 1u << (kStageFirstType + type);
+}
+// SPEC_VARIANT of colors.comp with every type.
+constexpr std::uint32_t kAllTypes = (1u << gpu::kConstraintTypeCount) - 1u;
 
 std::uint32_t stageBitsOfVertexPass(std::uint32_t stages) {
     std::uint32_t bits = 0;
@@ -110,7 +112,7 @@ struct GpuSolver::Impl {
     // What the frame plan needs from the prepared data.
     std::uint32_t vertexCount = 0, originalVertexCount = 0, triangleCount = 0;
     std::uint32_t colorCount = 0;
-    std::vector<std::uint32_t> distanceOffsets, bendingOffsets;
+    std::array<std::vector<std::uint32_t>, gpu::kConstraintTypeCount> offsets;  // per type
     // What each iteration records, in colour order: [begin, end) of a colour run (end - begin
     // >= 2, one dispatch) or of a single colour (end = begin + 1, its own dispatches).
     std::vector<glm::uvec2> colorGroups;
@@ -156,8 +158,9 @@ struct GpuSolver::Impl {
         return {variant, lambda, items > 1};
     }
     std::uint32_t colorItems(std::uint32_t c) const {
-        return distanceOffsets[c + 1] - distanceOffsets[c] + bendingOffsets[c + 1] -
-               bendingOffsets[c];
+        std::uint32_t n = 0;
+        for (const auto& o : offsets) n += o[c + 1] - o[c];
+        return n;
     }
     void planColorGroups();
     void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda);
@@ -167,7 +170,7 @@ struct GpuSolver::Impl {
     void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda);
     void recordPhantomsAndGrab(const gpu::SolveParams& sp);
     void recordFrame();
-    void recordSubstep(int substep, float dt, float tEnd);
+    void recordStep(const ScheduleEntry& e, const StepContext& c);
     void vertexPass(std::uint32_t stages, float dt);
     template <typename Push>
     void dispatch(VkPipeline pipeline, const Push& push, std::uint32_t groups,
@@ -243,8 +246,10 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     originalVertexCount = p.originalVertexCount;
     triangleCount = static_cast<std::uint32_t>(p.triangles.size());
     colorCount = p.colorCount;
-    distanceOffsets = p.distanceColorOffsets;
-    bendingOffsets = p.bendingColorOffsets;
+    gpu::forEachConstraintType([&](auto t) {
+        offsets[t.kIndex] = p.set<typename decltype(t)::Item>().colorOffsets;
+        CLOTH_ASSERT(offsets[t.kIndex].size() == colorCount + 1u);
+    });
     attachmentCount = static_cast<std::uint32_t>(p.attachments.size());
     tetherCount = static_cast<std::uint32_t>(p.tethers.size());
     phantomGroupCount = static_cast<std::uint32_t>(p.phantomGroups.size());
@@ -252,8 +257,6 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     phantomGroups = p.phantomGroups;
     phantomMembers = p.phantomMembers;
     for (const auto& s : p.segments) rigidDamping = rigidDamping || s.rigidDamping > 0.0f;
-    CLOTH_ASSERT(distanceOffsets.size() == colorCount + 1u);
-    CLOTH_ASSERT(bendingOffsets.size() == colorCount + 1u);
     planColorGroups();
 
     VkDevice dev = ctx->device();
@@ -276,8 +279,10 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     ctx->name(fence, "solver frame fence");
 
     if (timestamps()) {
-        // Upper bound of dispatches per frame, plus the starting timestamp.
-        std::uint32_t perIteration = 3 * colorCount + 4;
+        // Upper bound of dispatches per frame, plus the starting timestamp: per colour one per
+        // type and the phantom averaging.
+        std::uint32_t perIteration =
+            static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 4;
         queryCapacity = static_cast<std::uint32_t>(sim.substeps) *
                             (static_cast<std::uint32_t>(sim.iterations) * perIteration + 6) +
                         4;
@@ -370,32 +375,33 @@ void GpuSolver::Impl::recordColorRun(const gpu::SolveParams& sp, std::uint32_t l
     push.colorBegin = begin;
     push.colorEnd = end;
     std::uint32_t stages = 0;
-    if (distanceOffsets[end] > distanceOffsets[begin]) stages |= kDistance;
-    if (bendingOffsets[end] > bendingOffsets[begin]) stages |= kBending;
-    const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
-    dispatch(pipelines.get(Kernel::ColorRun, spec(both, lambda)), push, 1, stages);
+    for (std::size_t t = 0; t < offsets.size(); ++t)
+        if (offsets[t][end] > offsets[t][begin]) stages |= typeStageBit(t);
+    dispatch(pipelines.get(Kernel::ColorRun, spec(kAllTypes, lambda)), push, 1, stages);
 }
 
 void GpuSolver::Impl::recordColor(const gpu::SolveParams& sp, std::uint32_t lambda,
                                   std::uint32_t c) {
     gpu::ColorPush push{};
     push.solve = sp;
-    push.distanceBegin = distanceOffsets[c];
-    push.distanceCount = distanceOffsets[c + 1] - distanceOffsets[c];
-    push.bendingBegin = bendingOffsets[c];
-    push.bendingCount = bendingOffsets[c + 1] - bendingOffsets[c];
-    const std::uint32_t both = gpu::COLOR_DISTANCE | gpu::COLOR_BENDING;
-    const std::uint32_t items = push.distanceCount + push.bendingCount;
-    if ((together || items < togetherBelow) && push.distanceCount && push.bendingCount) {
-        dispatch(pipelines.get(Kernel::Colors, spec(both, lambda)), push, groupsFor(items),
-                 kDistance | kBending);
+    std::uint32_t items = 0, types = 0, stages = 0;
+    for (std::size_t t = 0; t < offsets.size(); ++t) {
+        push.begin[t] = offsets[t][c];
+        push.count[t] = offsets[t][c + 1] - offsets[t][c];
+        items += push.count[t];
+        if (push.count[t]) {
+            types |= 1u << t;
+            stages |= typeStageBit(t);
+        }
+    }
+    if ((together || items < togetherBelow) && std::popcount(types) > 1) {
+        dispatch(pipelines.get(Kernel::Colors, spec(kAllTypes, lambda)), push, groupsFor(items),
+                 stages);
     } else {
-        if (push.distanceCount)
-            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_DISTANCE, lambda)), push,
-                     groupsFor(push.distanceCount), kDistance);
-        if (push.bendingCount)
-            dispatch(pipelines.get(Kernel::Colors, spec(gpu::COLOR_BENDING, lambda)), push,
-                     groupsFor(push.bendingCount), kBending);
+        for (std::size_t t = 0; t < offsets.size(); ++t)
+            if (push.count[t])
+                dispatch(pipelines.get(Kernel::Colors, spec(1u << t, lambda)), push,
+                         groupsFor(push.count[t]), typeStageBit(t));
     }
     if (sim.averagePhantomsEachColor && phantomGroupCount) {
         gpu::PhantomPush average{};  // averaging only: the grab comes after the tethers
@@ -439,44 +445,55 @@ void GpuSolver::Impl::recordPhantomsAndGrab(const gpu::SolveParams& sp) {
                  phantomGroupCount ? kPhantoms : kAttachments);
 }
 
-void GpuSolver::Impl::recordSubstep(int substep, float dt, float tEnd) {
+// One step of the shared schedule (sim/schedule.h). With fuseStages the velocity pass (or the
+// damping pass after it) also predicts the next substep, and Predict records nothing after the
+// first substep.
+void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
     const bool fuse = options.fuseStages;
-    const bool last = substep + 1 == sim.substeps;
-    if (substep == 0 || !fuse) vertexPass(gpu::VERTEX_PREDICT, dt);
-
-    gpu::SolveParams sp{};
-    sp.invDt2 = 1.0f / (dt * dt);
-    sp.mode = sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
-    sp.time = tEnd;
-    for (int it = 0; it < sim.iterations; ++it) {
-        sp.firstIteration = it == 0 ? 1u : 0u;
-        // Multipliers: none kept with one iteration; otherwise carried between iterations.
-        const std::uint32_t lambda =
-            (it > 0 ? gpu::LAMBDA_LOAD : 0u) | (it + 1 < sim.iterations ? gpu::LAMBDA_STORE : 0u);
-        recordColors(sp, lambda);
-        recordAttachments(sp, lambda);
-        gpu::CountPush tethers{tetherCount};
-        if (tetherCount)
-            dispatch(pipelines.get(Kernel::Tethers, spec()), tethers, groupsFor(tetherCount),
-                     kTethers);
-        recordPhantomsAndGrab(sp);
+    const std::uint32_t predictNext = (fuse && !c.lastSubstep) ? gpu::VERTEX_PREDICT : 0u;
+    // Multipliers: none kept with one iteration; otherwise carried between iterations.
+    const std::uint32_t lambda = (c.iteration > 0 ? gpu::LAMBDA_LOAD : 0u) |
+                                 (c.iteration + 1 < sim.iterations ? gpu::LAMBDA_STORE : 0u);
+    const std::uint32_t stage = 1u << e.stage;
+    switch (e.step) {
+        case Step::Predict:
+            if (c.substep == 0 || !fuse) vertexPass(gpu::VERTEX_PREDICT, c.dt);
+            break;
+        case Step::Colors:
+            recordColors(c.solve, lambda);
+            break;
+        case Step::Attachments:
+            recordAttachments(c.solve, lambda);
+            break;
+        case Step::Tethers:
+            if (tetherCount)
+                dispatch(pipelines.get(Kernel::Tethers, spec()), gpu::CountPush{tetherCount},
+                         groupsFor(tetherCount), stage);
+            break;
+        case Step::Grab:
+            break;  // in the phantom pass, in front of the averaging (recordPhantomsAndGrab)
+        case Step::Phantoms:
+            recordPhantomsAndGrab(c.solve);
+            break;
+        case Step::Velocities:
+            vertexPass(gpu::VERTEX_VELOCITY | (rigidDamping ? 0u : predictNext), c.dt);
+            break;
+        case Step::Damping: {
+            if (!rigidDamping) break;
+            // Sums over runs of vertices, their totals per segment, then the damping.
+            const auto runs = static_cast<std::uint32_t>(chunks.sumChunks.size());
+            dispatch(pipelines.get(Kernel::RigidSums, spec()), gpu::CountPush{runs},
+                     groupsFor(runs), stage);
+            dispatch(pipelines.get(Kernel::Rigid, spec()), gpu::CountPush{segmentCount},
+                     groupsFor(segmentCount), stage);
+            vertexPass(gpu::VERTEX_DAMP | predictNext, c.dt);
+            break;
+        }
+        case Step::Normals:
+            dispatch(pipelines.get(Kernel::Normals, spec()), gpu::CountPush{originalVertexCount},
+                     groupsFor(originalVertexCount), stage);
+            break;
     }
-
-    // Velocities, damping, and (fused) the next substep's prediction.
-    const std::uint32_t predictNext = (fuse && !last) ? gpu::VERTEX_PREDICT : 0u;
-    if (!rigidDamping) {
-        vertexPass(gpu::VERTEX_VELOCITY | predictNext, dt);
-        return;
-    }
-    // Mueller's damping: sums over runs of vertices, their totals per segment, then the damping
-    // (with the next prediction when fused).
-    vertexPass(gpu::VERTEX_VELOCITY, dt);
-    const auto runs = static_cast<std::uint32_t>(chunks.sumChunks.size());
-    gpu::CountPush sums{runs};
-    dispatch(pipelines.get(Kernel::RigidSums, spec()), sums, groupsFor(runs), kDamping);
-    gpu::CountPush motions{segmentCount};
-    dispatch(pipelines.get(Kernel::Rigid, spec()), motions, groupsFor(segmentCount), kDamping);
-    vertexPass(gpu::VERTEX_DAMP | predictNext, dt);
 }
 
 void GpuSolver::Impl::recordFrame() {
@@ -508,13 +525,8 @@ void GpuSolver::Impl::recordFrame() {
     needBarrier = false;
 
     // Times as the CPU reference computes them (double accumulation, float per substep).
-    const float dt = sim.frameDt / static_cast<float>(sim.substeps);
-    for (int s = 0; s < sim.substeps; ++s)
-        recordSubstep(s, dt, static_cast<float>(time + static_cast<double>(dt) * (s + 1)));
-    time += static_cast<double>(dt) * sim.substeps;
-    gpu::CountPush normals{originalVertexCount};
-    dispatch(pipelines.get(Kernel::Normals, spec()), normals, groupsFor(originalVertexCount),
-             kNormals);
+    forEachStep(sim, time, [&](const ScheduleEntry& e, const StepContext& c) { recordStep(e, c); });
+    time += static_cast<double>(substepDt(sim)) * sim.substeps;
     VK_CHECK(vkEndCommandBuffer(cb));
     cb = VK_NULL_HANDLE;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "prep/cloth_builder.h"
+
 namespace cloth::vk {
 
 namespace {
@@ -34,8 +36,9 @@ SolverCounts countsOf(const PreparedCloth& p) {
     c.vertices = p.positions.size();
     c.originalVertices = p.originalVertexCount;
     c.triangles = p.triangles.size();
-    c.distance = p.distance.size();
-    c.bending = p.bending.size();
+    gpu::forEachConstraintType([&](auto t) {
+        c.items[t.kIndex] = p.items<typename decltype(t)::Item>().size();
+    });
     c.attachments = p.attachments.size();
     c.motions = p.motions.size();
     c.tethers = p.tethers.size();
@@ -43,9 +46,7 @@ SolverCounts countsOf(const PreparedCloth& p) {
     c.phantomMembers = p.phantomMembers.size();
     c.segments = p.segments.size();
     for (std::uint32_t k = 0; k < p.colorCount; ++k) {
-        std::uint64_t n = (p.distanceColorOffsets[k + 1] - p.distanceColorOffsets[k]) +
-                          (p.bendingColorOffsets[k + 1] - p.bendingColorOffsets[k]);
-        c.largestColor = std::max(c.largestColor, n);
+        c.largestColor = std::max<std::uint64_t>(c.largestColor, p.colorItems(k));
     }
     return c;
 }
@@ -57,12 +58,11 @@ SolverCounts estimateCounts(const Scene& scene) {
         if (!cloth.grid) continue;
         std::uint64_t rx = cloth.grid->resX, ry = cloth.grid->resY;
         std::uint64_t v = (rx + 1) * (ry + 1);
-        std::uint64_t edges = rx * (ry + 1) + ry * (rx + 1) + rx * ry;
         c.vertices += v;
         c.originalVertices += v;
         c.triangles += 2 * rx * ry;
-        c.distance += edges;
-        c.bending += edges - 2 * (rx + ry);
+        const auto items = gridItemCounts(cloth, rx, ry);
+        for (std::size_t t = 0; t < items.size(); ++t) c.items[t] += items[t];
         c.tethers += v;
     }
     return c;
@@ -70,15 +70,18 @@ SolverCounts estimateCounts(const Scene& scene) {
 
 std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
     std::uint64_t chunks = ceilDiv(c.vertices, wg) + 2 * c.segments;
-    return {
+    std::vector<BufferNeed> needs;
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        const std::uint64_t n = c.items[T::kIndex];
+        needs.push_back({std::string(T::kName) + " constraints", sizeof(typename T::Item) * n});
+        needs.push_back({std::string(T::kName) + " multipliers", sizeof(typename T::Lambda) * n});
+    });
+    std::vector<BufferNeed> fixed = {
         {"positions", 16 * c.vertices},
         {"previous positions", 16 * c.vertices},
         {"velocities", 16 * c.vertices},
         {"normals", 16 * c.originalVertices},
-        {"distance constraints", 16 * c.distance},
-        {"bending constraints", 32 * c.bending},
-        {"distance multipliers", 4 * c.distance},
-        {"bending multipliers", 4 * c.bending},
         {"attachments", 32 * c.attachments},
         {"motions", 48 * c.motions},
         {"attachment multipliers", 4 * (c.attachments + 1)},
@@ -95,6 +98,8 @@ std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
         {"vertex triangle offsets", 4 * (c.originalVertices + 1)},
         {"vertex triangles", 12 * c.triangles},
     };
+    needs.insert(needs.end(), fixed.begin(), fixed.end());
+    return needs;
 }
 
 void checkFitsDevice(const Context& ctx, const SolverCounts& c, std::uint32_t wg,

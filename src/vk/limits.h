@@ -3,6 +3,7 @@
 // before meshes are built (estimateCounts) and again from the prepared data (countsOf).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,15 +18,14 @@ struct SolverCounts {
     std::uint64_t vertices = 0;  // phantoms included
     std::uint64_t originalVertices = 0;
     std::uint64_t triangles = 0;
-    std::uint64_t distance = 0;
-    std::uint64_t bending = 0;
+    std::array<std::uint64_t, gpu::kConstraintTypeCount> items{};  // per constraint type
     std::uint64_t attachments = 0;
     std::uint64_t motions = 0;
     std::uint64_t tethers = 0;
     std::uint64_t phantomGroups = 0;
     std::uint64_t phantomMembers = 0;
     std::uint64_t segments = 0;
-    std::uint64_t largestColor = 0;  // constraints (both types) of the largest colour; 0 = unknown
+    std::uint64_t largestColor = 0;  // items (all types) of the largest colour; 0 = unknown
 };
 
 struct BufferNeed {

@@ -10,20 +10,24 @@ namespace cloth::vk::detail {
 
 namespace {
 
-// Debug names, by binding.
-constexpr const char* kBufferNames[] = {"positions",          "predicted positions",
-                                        "velocities",         "normals",
-                                        "distance",           "bending",
-                                        "lambda distance",    "lambda bending",
-                                        "attachments",        "motions",
-                                        "lambda attachments", "tethers",
-                                        "phantom groups",     "phantom members",
-                                        "segments",           "vertex chunks",
-                                        "segment sum chunks", "rigid partial sums",
-                                        "rigid motions",      "triangles",
-                                        "vertex tri offsets", "vertex triangles",
-                                        "sum chunks",         "color ranges"};
-static_assert(std::size(kBufferNames) == BINDING_COUNT, "one name per binding");
+// Debug names, by binding (the constraint types' come from the table).
+constexpr const char* kFixedBufferNames[] = {
+    "positions",          "predicted positions", "velocities",         "normals",
+    "attachments",        "motions",             "lambda attachments", "tethers",
+    "phantom groups",     "phantom members",     "segments",           "vertex chunks",
+    "segment sum chunks", "rigid partial sums",  "rigid motions",      "triangles",
+    "vertex tri offsets", "vertex triangles",    "sum chunks",         "color ranges"};
+static_assert(std::size(kFixedBufferNames) == BINDING_TYPES_BASE, "one name per binding");
+
+std::string bufferName(int binding) {
+    if (binding < BINDING_TYPES_BASE) return kFixedBufferNames[binding];
+    const int type = (binding - BINDING_TYPES_BASE) / 2;
+    std::string name;
+    gpu::forEachConstraintType([&](auto t) {
+        if (static_cast<int>(t.kIndex) == type) name = t.kName;
+    });
+    return (binding - BINDING_TYPES_BASE) % 2 == 0 ? name : "lambda " + name;
+}
 
 template <typename T>
 std::size_t bytesOf(const std::vector<T>& v) {
@@ -63,10 +67,12 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     bytes[BINDING_PREDICTED] = bytesOf(p.positions);
     bytes[BINDING_VELOCITIES] = bytesOf(p.velocities);
     bytes[BINDING_NORMALS] = 16 * std::size_t(p.originalVertexCount);
-    bytes[BINDING_DISTANCE] = bytesOf(p.distance);
-    bytes[BINDING_BENDING] = bytesOf(p.bending);
-    bytes[BINDING_LAMBDA_DISTANCE] = 4 * p.distance.size();
-    bytes[BINDING_LAMBDA_BENDING] = 4 * p.bending.size();
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        const auto& items = p.items<typename T::Item>();
+        bytes[BINDING_TYPE_ITEMS(T::kIndex)] = bytesOf(items);
+        bytes[BINDING_TYPE_LAMBDAS(T::kIndex)] = sizeof(typename T::Lambda) * items.size();
+    });
     bytes[BINDING_ATTACHMENTS] = bytesOf(p.attachments);
     bytes[BINDING_MOTIONS] = bytesOf(p.motions);
     bytes[BINDING_LAMBDA_ATTACH] = 4 * (p.attachments.size() + 1);
@@ -82,12 +88,12 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     bytes[BINDING_TRIANGLES] = bytesOf(triangles);
     bytes[BINDING_VERTEX_TRI_OFFSETS] = bytesOf(p.vertexTriangleOffsets);
     bytes[BINDING_VERTEX_TRIANGLES] = bytesOf(p.vertexTriangles);
-    std::vector<glm::uvec4> colorRanges;
+    std::vector<glm::uvec2> colorRanges;  // (begin, count) per colour and type
     for (std::uint32_t c = 0; c < p.colorCount; ++c)
-        colorRanges.push_back({p.distanceColorOffsets[c],
-                               p.distanceColorOffsets[c + 1] - p.distanceColorOffsets[c],
-                               p.bendingColorOffsets[c],
-                               p.bendingColorOffsets[c + 1] - p.bendingColorOffsets[c]});
+        gpu::forEachConstraintType([&](auto t) {
+            const auto& set = p.set<typename decltype(t)::Item>();
+            colorRanges.push_back({set.colorOffsets[c], set.colorSize(c)});
+        });
     bytes[BINDING_COLOR_RANGES] = bytesOf(colorRanges);
 
     SolverBuffers b;
@@ -98,7 +104,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
         if (i == BINDING_TRIANGLES) extra = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
         // Empty arrays still get a (never read) buffer so every binding is valid.
         VkDeviceSize size = std::max<std::size_t>(bytes[i], 16);
-        b.byBinding[i] = deviceBuffer(ctx, size, std::string("solver ") + kBufferNames[i], extra);
+        b.byBinding[i] = deviceBuffer(ctx, size, "solver " + bufferName(i), extra);
     }
 
     auto put = [&](int binding, const void* data, std::size_t n) {
@@ -107,8 +113,10 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     put(BINDING_POSITIONS, p.positions.data(), bytes[BINDING_POSITIONS]);
     put(BINDING_PREDICTED, p.positions.data(), bytes[BINDING_PREDICTED]);
     put(BINDING_VELOCITIES, p.velocities.data(), bytes[BINDING_VELOCITIES]);
-    put(BINDING_DISTANCE, p.distance.data(), bytes[BINDING_DISTANCE]);
-    put(BINDING_BENDING, p.bending.data(), bytes[BINDING_BENDING]);
+    gpu::forEachConstraintType([&](auto t) {
+        const int binding = BINDING_TYPE_ITEMS(t.kIndex);
+        put(binding, p.items<typename decltype(t)::Item>().data(), bytes[binding]);
+    });
     put(BINDING_ATTACHMENTS, p.attachments.data(), bytes[BINDING_ATTACHMENTS]);
     put(BINDING_MOTIONS, p.motions.data(), bytes[BINDING_MOTIONS]);
     put(BINDING_TETHERS, p.tethers.data(), bytes[BINDING_TETHERS]);
@@ -126,9 +134,11 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     put(BINDING_COLOR_RANGES, colorRanges.data(), bytes[BINDING_COLOR_RANGES]);
     // Defined contents for everything else (normals before the first frame, multipliers, ...).
     once.run([&](VkCommandBuffer cb) {
-        for (int i : {BINDING_NORMALS, BINDING_LAMBDA_DISTANCE, BINDING_LAMBDA_BENDING,
-                      BINDING_LAMBDA_ATTACH, BINDING_RIGID_PARTIALS, BINDING_RIGID_MOTIONS})
+        for (int i : {BINDING_NORMALS, BINDING_LAMBDA_ATTACH, BINDING_RIGID_PARTIALS,
+                      BINDING_RIGID_MOTIONS})
             vkCmdFillBuffer(cb, b[i].get(), 0, VK_WHOLE_SIZE, 0);
+        for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t)
+            vkCmdFillBuffer(cb, b[BINDING_TYPE_LAMBDAS(t)].get(), 0, VK_WHOLE_SIZE, 0);
     });
     return b;
 }

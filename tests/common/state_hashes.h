@@ -30,9 +30,9 @@ inline std::uint64_t fnv1aState(const std::vector<glm::vec4>& pos,
 }
 
 struct PinnedState {
-    const char* scene;        // a built-in scene name
-    std::uint32_t phantoms;   // 0 = off, else the colour target
-    std::uint64_t hash;       // after kPinnedFrames frames
+    const char* scene;       // a built-in scene name
+    std::uint32_t phantoms;  // 0 = off, else the colour target
+    std::uint64_t hash;      // after kPinnedFrames frames
 };
 
 inline constexpr int kPinnedFrames = 100;
@@ -50,12 +50,9 @@ inline PrepareOptions pinnedOptions(std::uint32_t phantoms) {
 
 // A failing test prints the hash it got, to re-pin with.
 inline const std::vector<PinnedState> kPinnedStates = {
-    {"hanging", 0, 0xff50bd313766b951ull},
-    {"curtain", 0, 0x8de473cbac39d074ull},
-    {"swirl", 0, 0x29b71e9ec15ba6c7ull},
-    {"drop", 0, 0x3c8c6c443fee4978ull},
-    {"hanging", 6, 0x70429feef38de752ull},
-    {"swirl", 8, 0xf0cdeee35e363ec9ull},
+    {"hanging", 0, 0xff50bd313766b951ull}, {"curtain", 0, 0x8de473cbac39d074ull},
+    {"swirl", 0, 0x29b71e9ec15ba6c7ull},   {"drop", 0, 0x3c8c6c443fee4978ull},
+    {"hanging", 6, 0x70429feef38de752ull}, {"swirl", 8, 0xf0cdeee35e363ec9ull},
 };
 
 }  // namespace cloth::test

@@ -174,10 +174,10 @@ void checkAllRanges(const std::vector<C> Colour::*member, const char* type) {
                             const auto& cs = start.*member;
                             referenceLoop(want, cs, b, e, sp);
                             if constexpr (std::is_same_v<C, gpu::BendingConstraint>)
-                                solveBendingBatch(isa, got.pos.data(), cs.data(), got.lambda.data(),
+                                solveBatch(isa, got.pos.data(), cs.data(), got.lambda.data(),
                                                   b, e, sp);
                             else
-                                solveDistanceBatch(isa, got.pos.data(), cs.data(),
+                                solveBatch(isa, got.pos.data(), cs.data(),
                                                    got.lambda.data(), b, e, sp);
                             expectSame(want, got,
                                        std::string(type) + " " + batchIsaName(isa) + " seed " +

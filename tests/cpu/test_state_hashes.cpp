@@ -25,7 +25,8 @@ std::uint64_t cpuHash(const PreparedCloth& p, int threads) {
 
 TEST(StateHashes, CpuReferenceMatchesThePinnedHashes) {
     for (const test::PinnedState& pin : test::kPinnedStates) {
-        const PreparedCloth p = prepareScene(builtinScene(pin.scene), test::pinnedOptions(pin.phantoms));
+        const PreparedCloth p =
+            prepareScene(builtinScene(pin.scene), test::pinnedOptions(pin.phantoms));
         if (pin.phantoms > 0) {
             ASSERT_GT(p.phantomGroups.size(), 0u) << pin.scene;
         }

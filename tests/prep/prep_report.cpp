@@ -34,7 +34,7 @@ void report(const char* name, const std::string& size, const Mesh& mesh, bool be
     PreparedCloth p = test::constraintsOf(mesh, bending);
     colorAndPack(p);
     std::printf("%-12s %6s %-8s %7zu %7zu %6u %5u %8.1f %8.1f |", name, size.c_str(),
-                bending ? "str+bend" : "stretch", p.distance.size(), p.bending.size(),
+                bending ? "str+bend" : "stretch", p.items<gpu::DistanceConstraint>().size(), p.items<gpu::BendingConstraint>().size(),
                 p.stats.degeneracy, p.colorCount, p.stats.graphMs, p.stats.colorMs);
     bool first = true;
     for (PhantomMethod m : {PhantomMethod::Repair, PhantomMethod::Cliques}) {

@@ -111,18 +111,18 @@ inline PreparedCloth constraintsOf(const Mesh& mesh, bool bending) {
     gpu::ClothSegment seg{};
     seg.vertexEnd = seg.phantomBegin = seg.phantomEnd = p.vertexCount();
     p.segments.push_back(seg);
-    for (const glm::uvec2& e : topo.edges) p.distance.push_back({e.x, e.y, 0.0f, 0.0f});
+    for (const glm::uvec2& e : topo.edges) p.items<gpu::DistanceConstraint>().push_back({e.x, e.y, 0.0f, 0.0f});
     if (bending)
         for (const BendingPair& b : topo.bendingPairs)
-            p.bending.push_back({b.v0, b.v1, b.v2, b.v3, 0.0f, 0.0f, 0, 0});
+            p.items<gpu::BendingConstraint>().push_back({b.v0, b.v1, b.v2, b.v3, 0.0f, 0.0f, 0, 0});
     return p;
 }
 
 using Tuple = std::array<std::uint32_t, 4>;
 inline std::vector<Tuple> constraintTuples(const PreparedCloth& p) {
     std::vector<Tuple> out;
-    for (const auto& c : p.distance) out.push_back({c.v0, c.v1, UINT32_MAX, UINT32_MAX});
-    for (const auto& c : p.bending) out.push_back({c.v0, c.v1, c.v2, c.v3});
+    for (const auto& c : p.items<gpu::DistanceConstraint>()) out.push_back({c.v0, c.v1, UINT32_MAX, UINT32_MAX});
+    for (const auto& c : p.items<gpu::BendingConstraint>()) out.push_back({c.v0, c.v1, c.v2, c.v3});
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -131,10 +131,10 @@ inline std::vector<Tuple> constraintTuples(const PreparedCloth& p) {
 // well formed and cover the arrays; every colour is used.
 inline ::testing::AssertionResult batchesAreValid(const PreparedCloth& p) {
     const std::uint32_t colors = p.colorCount;
-    if (p.distanceColorOffsets.size() != colors + 1 || p.bendingColorOffsets.size() != colors + 1)
+    if (p.set<gpu::DistanceConstraint>().colorOffsets.size() != colors + 1 || p.set<gpu::BendingConstraint>().colorOffsets.size() != colors + 1)
         return ::testing::AssertionFailure() << "offsets need colorCount + 1 entries";
-    if (p.distanceColorOffsets.front() != 0 || p.distanceColorOffsets.back() != p.distance.size() ||
-        p.bendingColorOffsets.front() != 0 || p.bendingColorOffsets.back() != p.bending.size())
+    if (p.set<gpu::DistanceConstraint>().colorOffsets.front() != 0 || p.set<gpu::DistanceConstraint>().colorOffsets.back() != p.items<gpu::DistanceConstraint>().size() ||
+        p.set<gpu::BendingConstraint>().colorOffsets.front() != 0 || p.set<gpu::BendingConstraint>().colorOffsets.back() != p.items<gpu::BendingConstraint>().size())
         return ::testing::AssertionFailure() << "offsets do not cover the constraint arrays";
     std::vector<std::uint32_t> stamp(p.vertexCount(), UINT32_MAX);
     auto touch = [&](std::uint32_t v, std::uint32_t c) {
@@ -143,17 +143,17 @@ inline ::testing::AssertionResult batchesAreValid(const PreparedCloth& p) {
         return true;
     };
     for (std::uint32_t c = 0; c < colors; ++c) {
-        const std::uint32_t d0 = p.distanceColorOffsets[c], d1 = p.distanceColorOffsets[c + 1];
-        const std::uint32_t b0 = p.bendingColorOffsets[c], b1 = p.bendingColorOffsets[c + 1];
+        const std::uint32_t d0 = p.set<gpu::DistanceConstraint>().colorOffsets[c], d1 = p.set<gpu::DistanceConstraint>().colorOffsets[c + 1];
+        const std::uint32_t b0 = p.set<gpu::BendingConstraint>().colorOffsets[c], b1 = p.set<gpu::BendingConstraint>().colorOffsets[c + 1];
         if (d0 > d1 || b0 > b1) return ::testing::AssertionFailure() << "offsets decrease";
         if (d0 == d1 && b0 == b1)
             return ::testing::AssertionFailure() << "colour " << c << " empty";
         for (std::uint32_t i = d0; i < d1; ++i)
-            if (!touch(p.distance[i].v0, c) || !touch(p.distance[i].v1, c))
+            if (!touch(p.items<gpu::DistanceConstraint>()[i].v0, c) || !touch(p.items<gpu::DistanceConstraint>()[i].v1, c))
                 return ::testing::AssertionFailure()
                        << "colour " << c << ": distance " << i << " shares a vertex";
         for (std::uint32_t i = b0; i < b1; ++i) {
-            const auto& b = p.bending[i];
+            const auto& b = p.items<gpu::BendingConstraint>()[i];
             if (!touch(b.v0, c) || !touch(b.v1, c) || !touch(b.v2, c) || !touch(b.v3, c))
                 return ::testing::AssertionFailure()
                        << "colour " << c << ": bending " << i << " shares a vertex";
@@ -165,8 +165,8 @@ inline ::testing::AssertionResult batchesAreValid(const PreparedCloth& p) {
 // The largest number of constraints at one vertex: a clique, so a lower bound on the colours.
 inline std::uint32_t maxConstraintsAtVertex(const PreparedCloth& p) {
     std::vector<std::uint32_t> count(p.vertexCount(), 0);
-    for (const auto& c : p.distance) ++count[c.v0], ++count[c.v1];
-    for (const auto& c : p.bending) ++count[c.v0], ++count[c.v1], ++count[c.v2], ++count[c.v3];
+    for (const auto& c : p.items<gpu::DistanceConstraint>()) ++count[c.v0], ++count[c.v1];
+    for (const auto& c : p.items<gpu::BendingConstraint>()) ++count[c.v0], ++count[c.v1], ++count[c.v2], ++count[c.v3];
     return *std::max_element(count.begin(), count.end());
 }
 

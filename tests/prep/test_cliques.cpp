@@ -109,8 +109,8 @@ TEST(BronKerbosch, VertexStarsOfAGridAreCliques) {
     d.resX = d.resY = 6;
     const PreparedCloth p = test::constraintsOf(makeGrid(d), true);
     ConstraintVertices cv;
-    for (const auto& c : p.distance) cv.add({c.v0, c.v1});
-    for (const auto& c : p.bending) cv.add({c.v0, c.v1, c.v2, c.v3});
+    for (const auto& c : p.items<gpu::DistanceConstraint>()) cv.add({c.v0, c.v1});
+    for (const auto& c : p.items<gpu::BendingConstraint>()) cv.add({c.v0, c.v1, c.v2, c.v3});
     const Graph g = buildConstraintGraph(cv, p.vertexCount());
     const Cliques all = maximalCliques(g, cv, degeneracyOrder(g), 1);
     const Cliques big = maximalCliques(g, cv, degeneracyOrder(g), 18);
@@ -137,8 +137,8 @@ TEST(BronKerbosch, SameCliquesForAnyThreadCount) {
     d.pattern = GridPattern::Random;
     const PreparedCloth p = test::constraintsOf(makeGrid(d), true);
     ConstraintVertices cv;
-    for (const auto& c : p.distance) cv.add({c.v0, c.v1});
-    for (const auto& c : p.bending) cv.add({c.v0, c.v1, c.v2, c.v3});
+    for (const auto& c : p.items<gpu::DistanceConstraint>()) cv.add({c.v0, c.v1});
+    for (const auto& c : p.items<gpu::BendingConstraint>()) cv.add({c.v0, c.v1, c.v2, c.v3});
     const Graph g = buildConstraintGraph(cv, p.vertexCount());
     const DegeneracyOrder order = degeneracyOrder(g);
     const Cliques one = maximalCliques(g, cv, order, 8, 1);

@@ -68,16 +68,16 @@ TEST(MeshColoring, PackedWithinColourBySmallestVertex) {
     PreparedCloth p = constraintsOf(makeGrid(d), true);
     colorAndPack(p);
     for (std::uint32_t c = 0; c < p.colorCount; ++c) {
-        for (std::uint32_t i = p.distanceColorOffsets[c] + 1; i < p.distanceColorOffsets[c + 1];
+        for (std::uint32_t i = p.set<gpu::DistanceConstraint>().colorOffsets[c] + 1; i < p.set<gpu::DistanceConstraint>().colorOffsets[c + 1];
              ++i)
-            EXPECT_LE(std::min(p.distance[i - 1].v0, p.distance[i - 1].v1),
-                      std::min(p.distance[i].v0, p.distance[i].v1));
-        for (std::uint32_t i = p.bendingColorOffsets[c] + 1; i < p.bendingColorOffsets[c + 1];
+            EXPECT_LE(std::min(p.items<gpu::DistanceConstraint>()[i - 1].v0, p.items<gpu::DistanceConstraint>()[i - 1].v1),
+                      std::min(p.items<gpu::DistanceConstraint>()[i].v0, p.items<gpu::DistanceConstraint>()[i].v1));
+        for (std::uint32_t i = p.set<gpu::BendingConstraint>().colorOffsets[c] + 1; i < p.set<gpu::BendingConstraint>().colorOffsets[c + 1];
              ++i) {
             auto mn = [](const gpu::BendingConstraint& b) {
                 return std::min(std::min(b.v0, b.v1), std::min(b.v2, b.v3));
             };
-            EXPECT_LE(mn(p.bending[i - 1]), mn(p.bending[i]));
+            EXPECT_LE(mn(p.items<gpu::BendingConstraint>()[i - 1]), mn(p.items<gpu::BendingConstraint>()[i]));
         }
     }
 }
@@ -88,12 +88,12 @@ TEST(MeshColoring, Deterministic) {
     colorAndPack(a);
     colorAndPack(b);
     EXPECT_EQ(a.colorCount, b.colorCount);
-    EXPECT_EQ(a.distanceColorOffsets, b.distanceColorOffsets);
-    EXPECT_EQ(a.bendingColorOffsets, b.bendingColorOffsets);
-    ASSERT_EQ(a.distance.size(), b.distance.size());
-    for (std::size_t i = 0; i < a.distance.size(); ++i) {
-        EXPECT_EQ(a.distance[i].v0, b.distance[i].v0);
-        EXPECT_EQ(a.distance[i].v1, b.distance[i].v1);
+    EXPECT_EQ(a.set<gpu::DistanceConstraint>().colorOffsets, b.set<gpu::DistanceConstraint>().colorOffsets);
+    EXPECT_EQ(a.set<gpu::BendingConstraint>().colorOffsets, b.set<gpu::BendingConstraint>().colorOffsets);
+    ASSERT_EQ(a.items<gpu::DistanceConstraint>().size(), b.items<gpu::DistanceConstraint>().size());
+    for (std::size_t i = 0; i < a.items<gpu::DistanceConstraint>().size(); ++i) {
+        EXPECT_EQ(a.items<gpu::DistanceConstraint>()[i].v0, b.items<gpu::DistanceConstraint>()[i].v0);
+        EXPECT_EQ(a.items<gpu::DistanceConstraint>()[i].v1, b.items<gpu::DistanceConstraint>()[i].v1);
     }
-    for (std::size_t i = 0; i < a.bending.size(); ++i) EXPECT_EQ(a.bending[i].v2, b.bending[i].v2);
+    for (std::size_t i = 0; i < a.items<gpu::BendingConstraint>().size(); ++i) EXPECT_EQ(a.items<gpu::BendingConstraint>()[i].v2, b.items<gpu::BendingConstraint>()[i].v2);
 }

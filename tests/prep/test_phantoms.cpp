@@ -184,13 +184,13 @@ TEST(PreparePhantoms, MassAndRestStateUnchanged) {
     for (std::size_t i = 0; i < mOff.size(); ++i) EXPECT_NEAR(mOn[i], mOff[i], 1e-6 * mOff[i]);
     // Every constraint vanishes at rest, with copies at their original's place.
     auto x = [&](std::uint32_t v) { return glm::vec3(on.positions[v]); };
-    for (const auto& d : on.distance) {
+    for (const auto& d : on.items<gpu::DistanceConstraint>()) {
         float C;
         glm::vec3 g;
         ASSERT_TRUE(gpu::distanceEval(x(d.v0), x(d.v1), d.restLength, C, g));
         EXPECT_NEAR(C, 0.0f, 1e-6f);
     }
-    for (const auto& b : on.bending) {
+    for (const auto& b : on.items<gpu::BendingConstraint>()) {
         float angle;
         glm::vec3 g0, g1, g2, g3;
         ASSERT_TRUE(gpu::bendingEval(x(b.v0), x(b.v1), x(b.v2), x(b.v3), angle, g0, g1, g2, g3));
@@ -290,8 +290,8 @@ TEST(PreparePhantoms, SettingsAndDeterminism) {
                (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0);
     };
     EXPECT_TRUE(same(a.positions, b.positions));
-    EXPECT_TRUE(same(a.distance, b.distance));
-    EXPECT_TRUE(same(a.bending, b.bending));
+    EXPECT_TRUE(same(a.items<gpu::DistanceConstraint>(), b.items<gpu::DistanceConstraint>()));
+    EXPECT_TRUE(same(a.items<gpu::BendingConstraint>(), b.items<gpu::BendingConstraint>()));
     EXPECT_TRUE(same(a.phantomGroups, b.phantomGroups));
     EXPECT_TRUE(same(a.phantomMembers, b.phantomMembers));
     EXPECT_TRUE(same(a.tethers, b.tethers));

@@ -173,17 +173,17 @@ TEST(Prepare, ConstraintsMatchTopologyAndVanishAtRest) {
     const ClothDesc c = anchoredCloth();
     const PreparedCloth p = prepareScene(sceneOf({c}));
     const Topology topo = buildTopology(buildClothMesh(c), "test");
-    EXPECT_EQ(p.distance.size(), topo.edges.size());
-    EXPECT_EQ(p.bending.size(), topo.boundaryEdges.size() == topo.edges.size()
+    EXPECT_EQ(p.items<gpu::DistanceConstraint>().size(), topo.edges.size());
+    EXPECT_EQ(p.items<gpu::BendingConstraint>().size(), topo.boundaryEdges.size() == topo.edges.size()
                                     ? 0u
                                     : topo.edges.size() - topo.boundaryEdges.size());
-    EXPECT_EQ(p.bending.size(), topo.bendingPairs.size());
+    EXPECT_EQ(p.items<gpu::BendingConstraint>().size(), topo.bendingPairs.size());
     auto x = [&](std::uint32_t v) { return glm::vec3(p.positions[v]); };
-    for (const auto& d : p.distance) {
+    for (const auto& d : p.items<gpu::DistanceConstraint>()) {
         EXPECT_NEAR(distanceC(x(d.v0), x(d.v1), d.restLength), 0.0f, 1e-6f);
         EXPECT_FLOAT_EQ(d.param, c.material.stretchCompliance);
     }
-    for (const auto& b : p.bending) {
+    for (const auto& b : p.items<gpu::BendingConstraint>()) {
         float angle;
         glm::vec3 g0, g1, g2, g3;
         ASSERT_TRUE(gpu::bendingEval(x(b.v0), x(b.v1), x(b.v2), x(b.v3), angle, g0, g1, g2, g3));
@@ -215,9 +215,9 @@ TEST(Prepare, CurvedRestStateHasZeroConstraintValues) {
     const PreparedCloth p = prepareScene(sceneOf({c}));
     auto x = [&](std::uint32_t v) { return glm::vec3(p.positions[v]); };
     float largestAngle = 0.0f;
-    for (const auto& d : p.distance)
+    for (const auto& d : p.items<gpu::DistanceConstraint>())
         EXPECT_NEAR(distanceC(x(d.v0), x(d.v1), d.restLength), 0.0f, 1e-6f);
-    for (const auto& b : p.bending) {
+    for (const auto& b : p.items<gpu::BendingConstraint>()) {
         float angle;
         glm::vec3 g0, g1, g2, g3;
         ASSERT_TRUE(gpu::bendingEval(x(b.v0), x(b.v1), x(b.v2), x(b.v3), angle, g0, g1, g2, g3));
@@ -226,7 +226,7 @@ TEST(Prepare, CurvedRestStateHasZeroConstraintValues) {
     }
     EXPECT_GT(largestAngle, 0.5f);  // the fold is there: 2 atan(0.6) ~ 1.08 rad
     // The mesh's own edge lengths, scaled: lengths come from the transformed rest state.
-    for (const auto& d : p.distance)
+    for (const auto& d : p.items<gpu::DistanceConstraint>())
         EXPECT_NEAR(d.restLength, 0.7f * glm::length(mesh.positions[d.v0] - mesh.positions[d.v1]),
                     1e-5f);
 }
@@ -242,8 +242,8 @@ TEST(Prepare, PbdParametersAreIterationStiffness) {
     s.sim.substeps = 5;
     const PreparedCloth p = prepareScene(s);
     // (1 - k')^n = 1 - k: n iterations of k' act like one of k.
-    EXPECT_NEAR(std::pow(1.0 - p.distance[0].param, 4.0), 0.1, 1e-5);
-    EXPECT_NEAR(std::pow(1.0 - p.bending[0].param, 4.0), 0.8, 1e-5);
+    EXPECT_NEAR(std::pow(1.0 - p.items<gpu::DistanceConstraint>()[0].param, 4.0), 0.1, 1e-5);
+    EXPECT_NEAR(std::pow(1.0 - p.items<gpu::BendingConstraint>()[0].param, 4.0), 0.8, 1e-5);
     EXPECT_NEAR(std::pow(1.0 - p.segments[0].rigidDamping, 5.0), 0.5, 1e-5);
     for (const auto& a : p.attachments) EXPECT_EQ(a.param, 1.0f);
     EXPECT_EQ(p.sim.iterations, 4);
@@ -277,8 +277,8 @@ TEST(Prepare, SeveralClothsAreConcatenated) {
         EXPECT_EQ(p.positions[na + v], pb.positions[v]);
         EXPECT_EQ(p.uvs[na + v], pb.uvs[v]);
     }
-    EXPECT_EQ(p.distance.size(), pa.distance.size() + pb.distance.size());
-    EXPECT_EQ(p.bending.size(), pa.bending.size() + pb.bending.size());
+    EXPECT_EQ(p.items<gpu::DistanceConstraint>().size(), pa.items<gpu::DistanceConstraint>().size() + pb.items<gpu::DistanceConstraint>().size());
+    EXPECT_EQ(p.items<gpu::BendingConstraint>().size(), pa.items<gpu::BendingConstraint>().size() + pb.items<gpu::BendingConstraint>().size());
     EXPECT_EQ(p.tethers.size(), pa.tethers.size() + pb.tethers.size());
     for (const auto& t : p.tethers)  // tethers stay inside their cloth
         EXPECT_EQ(t.vertex < na, t.anchor < na);
@@ -307,10 +307,10 @@ TEST(Prepare, Deterministic) {
     };
     EXPECT_EQ(a.colorCount, b.colorCount);
     EXPECT_TRUE(same(a.positions, b.positions));
-    EXPECT_TRUE(same(a.distance, b.distance));
-    EXPECT_TRUE(same(a.bending, b.bending));
-    EXPECT_TRUE(same(a.distanceColorOffsets, b.distanceColorOffsets));
-    EXPECT_TRUE(same(a.bendingColorOffsets, b.bendingColorOffsets));
+    EXPECT_TRUE(same(a.items<gpu::DistanceConstraint>(), b.items<gpu::DistanceConstraint>()));
+    EXPECT_TRUE(same(a.items<gpu::BendingConstraint>(), b.items<gpu::BendingConstraint>()));
+    EXPECT_TRUE(same(a.set<gpu::DistanceConstraint>().colorOffsets, b.set<gpu::DistanceConstraint>().colorOffsets));
+    EXPECT_TRUE(same(a.set<gpu::BendingConstraint>().colorOffsets, b.set<gpu::BendingConstraint>().colorOffsets));
     EXPECT_TRUE(same(a.attachments, b.attachments));
     EXPECT_TRUE(same(a.motions, b.motions));
     EXPECT_TRUE(same(a.tethers, b.tethers));

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "constraints.h"
 #include "types.h"
 
 using namespace cloth::gpu;

@@ -133,15 +133,15 @@ void colourAndPack(PreparedCloth& p, const Raw& raw) {
     for (auto c : dc) colors = std::max(colors, c + 1);
     for (auto c : bc) colors = std::max(colors, c + 1);
     p.colorCount = colors;
-    p.distanceColorOffsets = {0};
-    p.bendingColorOffsets = {0};
+    p.set<gpu::DistanceConstraint>().colorOffsets = {0};
+    p.set<gpu::BendingConstraint>().colorOffsets = {0};
     for (std::uint32_t c = 0; c < colors; ++c) {
         for (std::size_t i = 0; i < raw.distance.size(); ++i)
-            if (dc[i] == c) p.distance.push_back(raw.distance[i]);
+            if (dc[i] == c) p.items<gpu::DistanceConstraint>().push_back(raw.distance[i]);
         for (std::size_t i = 0; i < raw.bending.size(); ++i)
-            if (bc[i] == c) p.bending.push_back(raw.bending[i]);
-        p.distanceColorOffsets.push_back(static_cast<std::uint32_t>(p.distance.size()));
-        p.bendingColorOffsets.push_back(static_cast<std::uint32_t>(p.bending.size()));
+            if (bc[i] == c) p.items<gpu::BendingConstraint>().push_back(raw.bending[i]);
+        p.set<gpu::DistanceConstraint>().colorOffsets.push_back(static_cast<std::uint32_t>(p.items<gpu::DistanceConstraint>().size()));
+        p.set<gpu::BendingConstraint>().colorOffsets.push_back(static_cast<std::uint32_t>(p.items<gpu::BendingConstraint>().size()));
     }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "constraints.h"
+#include "sim/schedule.h"
 #include "solver_io.h"
 
 namespace cloth::test {
@@ -15,28 +16,88 @@ SerialReference::SerialReference(const PreparedCloth& p)
       pos_(p.positions),
       pred_(p.positions),
       vel_(p.velocities),
-      lambdaDistance_(p.distance.size()),
-      lambdaBending_(p.bending.size()),
-      lambdaAttach_(p.attachments.size()) {}
-
-void SerialReference::stepFrame() {
-    const float dt = p_.sim.frameDt / static_cast<float>(p_.sim.substeps);
-    for (int s = 0; s < p_.sim.substeps; ++s)
-        substep(dt, static_cast<float>(time_ + static_cast<double>(dt) * (s + 1)));
-    time_ += static_cast<double>(dt) * p_.sim.substeps;
+      lambdaAttach_(p.attachments.size()) {
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        auto& l = std::get<T::kIndex>(lambdas_);
+        l.assign(p.items<typename T::Item>().size(), typename T::Lambda(0.0f));
+    });
 }
 
-void SerialReference::substep(float dt, float tEnd) {
-    for (std::size_t v = 0; v < pos_.size(); ++v)
-        predictVertex(pos_[v], vel_[v], pred_[v], p_.sim.gravity, dt);
-    SolveParams sp{};
-    sp.invDt2 = 1.0f / (dt * dt);
-    sp.mode = p_.sim.mode == SolverMode::Pbd ? MODE_PBD : MODE_XPBD;
-    sp.time = tEnd;
-    for (int it = 0; it < p_.sim.iterations; ++it) {
-        sp.firstIteration = it == 0 ? 1u : 0u;
-        iteration(sp);
+// The frame as the shared schedule lists it (sim/schedule.h), each step written out serially.
+void SerialReference::stepFrame() {
+    forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) { step(e, c); });
+    time_ += static_cast<double>(substepDt(p_.sim)) * p_.sim.substeps;
+}
+
+void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
+    const SolveParams& sp = c.solve;
+    switch (e.step) {
+        case Step::Predict:
+            for (std::size_t v = 0; v < pos_.size(); ++v)
+                predictVertex(pos_[v], vel_[v], pred_[v], p_.sim.gravity, c.dt);
+            break;
+        case Step::Colors:
+            colors(sp);
+            break;
+        case Step::Attachments:
+            for (std::size_t i = 0; i < p_.attachments.size(); ++i) {
+                const auto& a = p_.attachments[i];
+                glm::vec3 target = glm::vec3(a.anchor) + motionOffset(p_.motions[a.motion], sp.time);
+                projectAttachment(pos_[a.vertex], target, a.param, lambdaAttach_[i], sp);
+            }
+            break;
+        case Step::Tethers:
+            for (const auto& t : p_.tethers)
+                projectTether(pos_[t.vertex], glm::vec3(pos_[t.anchor]), t.maxLength);
+            break;
+        case Step::Grab:
+            grab(sp);
+            break;
+        case Step::Phantoms:
+            averagePhantoms();
+            break;
+        case Step::Velocities:
+            velocities(c.dt);
+            break;
+        case Step::Damping:
+            damping();
+            break;
+        case Step::Normals:
+            break;  // normals() computes them on request
     }
+}
+
+void SerialReference::colors(const SolveParams& sp) {
+    for (std::uint32_t c = 0; c < p_.colorCount; ++c) {
+        // Each constraint type in table order, item by item, with the type's own solve.
+        gpu::forEachConstraintType([&](auto t) {
+            using T = decltype(t);
+            const auto& set = p_.set<typename T::Item>();
+            auto& lambdas = std::get<T::kIndex>(lambdas_);
+            glm::vec4* pos = pos_.data();
+            for (auto i = set.colorOffsets[c]; i < set.colorOffsets[c + 1]; ++i)
+                T::solve(pos, set.items[i], lambdas[i], sp);
+        });
+        if (p_.sim.averagePhantomsEachColor) averagePhantoms();
+    }
+}
+
+// After the tethers, on the vertex and all its phantom copies; hard.
+void SerialReference::grab(const SolveParams& sp) {
+    if (!grab_) return;
+    std::vector<std::uint32_t> grabbed = {grab_->vertex};
+    for (const auto& g : p_.phantomGroups)
+        if (p_.phantomMembers[g.first] == grab_->vertex)
+            grabbed.assign(p_.phantomMembers.begin() + g.first,
+                           p_.phantomMembers.begin() + g.first + g.count);
+    for (std::uint32_t v : grabbed) {
+        float lambda = 0.0f;
+        projectAttachment(pos_[v], grab_->target, 0.0f, lambda, sp);
+    }
+}
+
+void SerialReference::velocities(float dt) {
     const float invDt = 1.0f / dt;
     for (const auto& seg : p_.segments) {
         const float k = std::max(0.0f, 1.0f - seg.linearDamping * dt);
@@ -48,41 +109,6 @@ void SerialReference::substep(float dt, float tEnd) {
         for (auto v = seg.vertexBegin; v < seg.vertexEnd; ++v) update(v);
         for (auto v = seg.phantomBegin; v < seg.phantomEnd; ++v) update(v);
     }
-    damping();
-}
-
-void SerialReference::iteration(const SolveParams& sp) {
-    for (std::uint32_t c = 0; c < p_.colorCount; ++c) {
-        for (auto i = p_.distanceColorOffsets[c]; i < p_.distanceColorOffsets[c + 1]; ++i) {
-            const auto& d = p_.distance[i];
-            projectDistance(pos_[d.v0], pos_[d.v1], d, lambdaDistance_[i], sp);
-        }
-        for (auto i = p_.bendingColorOffsets[c]; i < p_.bendingColorOffsets[c + 1]; ++i) {
-            const auto& b = p_.bending[i];
-            projectBending(pos_[b.v0], pos_[b.v1], pos_[b.v2], pos_[b.v3], b, lambdaBending_[i],
-                           sp);
-        }
-        if (p_.sim.averagePhantomsEachColor) averagePhantoms();
-    }
-    for (std::size_t i = 0; i < p_.attachments.size(); ++i) {
-        const auto& a = p_.attachments[i];
-        glm::vec3 target = glm::vec3(a.anchor) + motionOffset(p_.motions[a.motion], sp.time);
-        projectAttachment(pos_[a.vertex], target, a.param, lambdaAttach_[i], sp);
-    }
-    for (const auto& t : p_.tethers)
-        projectTether(pos_[t.vertex], glm::vec3(pos_[t.anchor]), t.maxLength);
-    if (grab_) {  // after the tethers, on the vertex and all its phantom copies; hard
-        std::vector<std::uint32_t> grabbed = {grab_->vertex};
-        for (const auto& g : p_.phantomGroups)
-            if (p_.phantomMembers[g.first] == grab_->vertex)
-                grabbed.assign(p_.phantomMembers.begin() + g.first,
-                               p_.phantomMembers.begin() + g.first + g.count);
-        for (std::uint32_t v : grabbed) {
-            float lambda = 0.0f;
-            projectAttachment(pos_[v], grab_->target, 0.0f, lambda, sp);
-        }
-    }
-    averagePhantoms();
 }
 
 void SerialReference::averagePhantoms() {

@@ -1,5 +1,5 @@
-// A plain serial implementation of the solver stages of sim/solver.h, written from the stage
-// list the CPU reference documents, over the shared maths. The GPU tests compare against it and
+// A plain serial implementation of the solver steps of sim/schedule.h (the shared schedule),
+// each written out here over the shared maths. The GPU tests compare against it and
 // (once it exists on main) against the multithreaded CPU reference as well.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "prep/prepared.h"
+#include "sim/schedule.h"
 #include "sim/solver.h"
 
 namespace cloth::test {
@@ -21,14 +22,19 @@ class SerialReference {
     std::vector<glm::vec4> normals() const;
 
   private:
-    void substep(float dt, float tEnd);
-    void iteration(const gpu::SolveParams& sp);
+    void step(const ScheduleEntry& e, const StepContext& c);
+    void colors(const gpu::SolveParams& sp);
+    void grab(const gpu::SolveParams& sp);
+    void velocities(float dt);
     void averagePhantoms();
     void damping();
 
     PreparedCloth p_;
     std::vector<glm::vec4> pos_, pred_, vel_;
-    std::vector<float> lambdaDistance_, lambdaBending_, lambdaAttach_;
+    template <class Item>
+    using LambdaVector = std::vector<typename gpu::ConstraintType<gpu::constraintTypeIndex<Item>>::Lambda>;
+    gpu::PerConstraintType<LambdaVector> lambdas_;
+    std::vector<float> lambdaAttach_;
     std::optional<Grab> grab_;
     double time_ = 0.0;
 };

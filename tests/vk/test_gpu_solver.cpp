@@ -245,8 +245,8 @@ TEST_F(GpuSolverTest, CountsDispatchesBarriersAndStageTimes) {
     PreparedCloth p = test::buildHandScene(s);
     std::uint32_t mixed = 0, single = 0;  // colours holding both types / one type
     for (std::uint32_t c = 0; c < p.colorCount; ++c) {
-        bool d = p.distanceColorOffsets[c + 1] > p.distanceColorOffsets[c];
-        bool b = p.bendingColorOffsets[c + 1] > p.bendingColorOffsets[c];
+        bool d = p.set<gpu::DistanceConstraint>().colorOffsets[c + 1] > p.set<gpu::DistanceConstraint>().colorOffsets[c];
+        bool b = p.set<gpu::BendingConstraint>().colorOffsets[c + 1] > p.set<gpu::BendingConstraint>().colorOffsets[c];
         (d && b ? mixed : single) += 1;
     }
     ASSERT_GT(mixed, 0u);
@@ -353,8 +353,8 @@ TEST_F(ColorRunTest, AllColoursInOneRunGiveTheSameBitsAsOneDispatchPerColour) {
     PreparedCloth p = scene();
     ASSERT_GT(p.colorCount, 4u);
     for (std::uint32_t c = 0; c < p.colorCount; ++c)
-        ASSERT_GT(p.distanceColorOffsets[c + 1] - p.distanceColorOffsets[c] +
-                      p.bendingColorOffsets[c + 1] - p.bendingColorOffsets[c],
+        ASSERT_GT(p.set<gpu::DistanceConstraint>().colorOffsets[c + 1] - p.set<gpu::DistanceConstraint>().colorOffsets[c] +
+                      p.set<gpu::BendingConstraint>().colorOffsets[c + 1] - p.set<gpu::BendingConstraint>().colorOffsets[c],
                   0u);
     // Runs with the automatic workgroup (64 on CPU devices) and, as on GPUs, with the other
     // kernels' size: lanes left idle (512) and several items per invocation (32).
@@ -385,8 +385,8 @@ TEST_F(ColorRunTest, LargeColoursBreakRunsAndTheResultStaysTheSame) {
     PreparedCloth p = scene();
     std::vector<std::uint32_t> sizes;
     for (std::uint32_t c = 0; c < p.colorCount; ++c)
-        sizes.push_back(p.distanceColorOffsets[c + 1] - p.distanceColorOffsets[c] +
-                        p.bendingColorOffsets[c + 1] - p.bendingColorOffsets[c]);
+        sizes.push_back(p.set<gpu::DistanceConstraint>().colorOffsets[c + 1] - p.set<gpu::DistanceConstraint>().colorOffsets[c] +
+                        p.set<gpu::BendingConstraint>().colorOffsets[c + 1] - p.set<gpu::BendingConstraint>().colorOffsets[c]);
     // A threshold between the smallest and the largest colour: some colours in runs, some not.
     std::vector<std::uint32_t> sorted = sizes;
     std::sort(sorted.begin(), sorted.end());

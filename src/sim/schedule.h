@@ -1,0 +1,107 @@
+// The substep schedule as data: the steps of a frame, in order, in one list that the CPU
+// reference (src/cpu/cpu_solver.cpp), the Vulkan recorder (src/vk/gpu_solver.cpp) and the serial
+// test reference (tests/vk/reference.cpp) all execute through forEachStep(). A new step is one
+// entry here and one case in each executor; the three cannot drift apart in order or timing.
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+
+#include "core/scene.h"
+#include "sim/solver.h"
+#include "solver_io.h"  // gpu::SolveParams, MODE_*
+
+namespace cloth {
+
+enum class Step : std::uint8_t {
+    Predict,      // v += g dt, x += v dt (vertices with mass); predicted = x
+    Colors,       // every colour in order: each constraint type's items (table order), then, with
+                  // SimSettings::averagePhantomsEachColor, the phantom averaging
+    Attachments,  // kinematic attachments to their moving targets
+    Tethers,      // long-range attachments (unilateral)
+    Grab,         // the mouse grab, after the other two so that it wins over both
+    Phantoms,     // phantom copies moved to their mass-weighted mean
+    Velocities,   // v from the solved and predicted positions, linear damping
+    Damping,      // Mueller's damping of non-rigid motion
+    Normals,      // vertex normals of the original vertices
+};
+
+enum class Loop : std::uint8_t { Substep, Iteration, Frame };
+
+struct ScheduleEntry {
+    Step step;
+    Loop loop;  // runs once per substep, per iteration of a substep, or per frame (at its end)
+    int stage;  // where its time goes (kStageNames); Colors splits its time by type itself
+};
+
+inline constexpr ScheduleEntry kSchedule[] = {
+    {Step::Predict, Loop::Substep, kStagePredict},
+    {Step::Colors, Loop::Iteration, kStageFirstType},
+    {Step::Attachments, Loop::Iteration, kStageAttachments},
+    {Step::Tethers, Loop::Iteration, kStageTethers},
+    {Step::Grab, Loop::Iteration, kStageAttachments},
+    {Step::Phantoms, Loop::Iteration, kStagePhantoms},
+    {Step::Velocities, Loop::Substep, kStageVelocities},
+    {Step::Damping, Loop::Substep, kStageDamping},
+    {Step::Normals, Loop::Frame, kStageNormals},
+};
+
+// Where a step runs within the frame.
+struct StepContext {
+    int substep = 0;
+    int iteration = 0;         // Loop::Iteration only
+    float dt = 0.0f;           // substep length
+    gpu::SolveParams solve{};  // invDt2, mode, firstIteration, time = end of the substep
+    bool lastSubstep = false;
+};
+
+// The substep length of a frame, as every backend computes it.
+inline float substepDt(const SimSettings& sim) {
+    return sim.frameDt / static_cast<float>(sim.substeps);
+}
+
+// Calls run(entry, context) for every step of the frame that starts at `time` (seconds): the
+// substeps in order, each running the Substep and Iteration entries in list order (iterations
+// looping over the consecutive Iteration entries), then the Frame entries.
+template <class F>
+void forEachStep(const SimSettings& sim, double time, F&& run) {
+    const float dt = substepDt(sim);
+    constexpr int n = static_cast<int>(std::size(kSchedule));
+    for (int s = 0; s < sim.substeps; ++s) {
+        StepContext c;
+        c.substep = s;
+        c.dt = dt;
+        c.lastSubstep = s + 1 == sim.substeps;
+        c.solve.invDt2 = 1.0f / (dt * dt);
+        c.solve.mode = sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
+        c.solve.time = static_cast<float>(time + static_cast<double>(dt) * (s + 1));
+        for (int i = 0; i < n;) {
+            if (kSchedule[i].loop == Loop::Frame) {
+                ++i;
+                continue;
+            }
+            if (kSchedule[i].loop == Loop::Substep) {
+                run(kSchedule[i++], c);
+                continue;
+            }
+            int end = i;  // the run of Iteration entries [i, end)
+            while (end < n && kSchedule[end].loop == Loop::Iteration) ++end;
+            for (int it = 0; it < sim.iterations; ++it) {
+                c.iteration = it;
+                c.solve.firstIteration = it == 0 ? 1u : 0u;
+                for (int k = i; k < end; ++k) run(kSchedule[k], c);
+            }
+            c.iteration = 0;
+            c.solve.firstIteration = 0u;
+            i = end;
+        }
+    }
+    StepContext last;
+    last.dt = dt;
+    last.substep = sim.substeps - 1;
+    last.lastSubstep = true;
+    for (const ScheduleEntry& e : kSchedule)
+        if (e.loop == Loop::Frame) run(e, last);
+}
+
+}  // namespace cloth
