@@ -1,0 +1,116 @@
+#include "vk/compute_kernel.h"
+
+#include "vk/check.h"
+#include "vk/spirv.h"
+
+namespace cloth::vk {
+
+ComputeKernel::ComputeKernel(const Context& ctx, const std::string& shader, std::uint32_t buffers,
+                             std::uint32_t pushBytes, std::uint32_t spec0)
+    : ctx_(&ctx), bufferCount_(buffers), pushBytes_(pushBytes) {
+    VkDevice dev = ctx.device();
+    std::vector<VkDescriptorSetLayoutBinding> bindings(buffers);
+    for (std::uint32_t i = 0; i < buffers; ++i)
+        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                       nullptr};
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = buffers;
+    setInfo.pBindings = bindings.data();
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorSetLayout(dev, &setInfo, nullptr, &setLayout));
+    setLayout_ = Unique<VkDescriptorSetLayout>(dev, setLayout);
+
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = pushBytes ? 1 : 0;
+    layoutInfo.pPushConstantRanges = pushBytes ? &range : nullptr;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VK_CHECK(vkCreatePipelineLayout(dev, &layoutInfo, nullptr, &layout));
+    layout_ = Unique<VkPipelineLayout>(dev, layout);
+
+    auto code = shaders::spirv(shader);
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);
+    moduleInfo.pCode = code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateShaderModule(dev, &moduleInfo, nullptr, &module));
+    Unique<VkShaderModule> ownedModule(dev, module);
+    VkSpecializationMapEntry entry{0, 0, 4};
+    VkSpecializationInfo spec{1, &entry, 4, &spec0};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = &spec;
+    info.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    pipeline_ = Unique<VkPipeline>(dev, pipeline);
+    ctx.name(pipeline, shader);
+
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 1;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(dev, &poolInfo, nullptr, &pool));
+    pool_ = Unique<VkDescriptorPool>(dev, pool);
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &setLayout;
+    VK_CHECK(vkAllocateDescriptorSets(dev, &alloc, &set_));
+    ctx.name(set_, shader + " buffers");
+}
+
+void ComputeKernel::bind(const std::vector<const Buffer*>& buffers) {
+    CLOTH_ASSERT(buffers.size() == bufferCount_);
+    std::vector<VkDescriptorBufferInfo> infos(buffers.size());
+    std::vector<VkWriteDescriptorSet> writes(buffers.size());
+    for (std::uint32_t i = 0; i < buffers.size(); ++i) {
+        infos[i] = {buffers[i]->get(), 0, VK_WHOLE_SIZE};
+        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[i].dstSet = set_;
+        writes[i].dstBinding = i;
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &infos[i];
+    }
+    vkUpdateDescriptorSets(ctx_->device(), static_cast<std::uint32_t>(writes.size()), writes.data(),
+                           0, nullptr);
+}
+
+void ComputeKernel::bindAndPush(VkCommandBuffer cb, const void* push) const {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.get());
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set_, 0,
+                            nullptr);
+    if (pushBytes_)
+        vkCmdPushConstants(cb, layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes_, push);
+}
+
+void ComputeKernel::dispatch(VkCommandBuffer cb, const void* push, std::uint32_t groups) const {
+    bindAndPush(cb, push);
+    if (groups) vkCmdDispatch(cb, groups, 1, 1);
+}
+
+void ComputeKernel::dispatchIndirect(VkCommandBuffer cb, const void* push, const Buffer& args,
+                                     VkDeviceSize offset) const {
+    bindAndPush(cb, push);
+    vkCmdDispatchIndirect(cb, args.get(), offset);
+}
+
+void computeBarrier(VkCommandBuffer cb) {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                       VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                         0, 1, &mb, 0, nullptr, 0, nullptr);
+}
+
+}  // namespace cloth::vk

@@ -1,0 +1,44 @@
+// One compute shader with its own descriptor set of storage buffers: for kernels outside the
+// solver's shared layout (work-queue arguments, tests, and later collision passes).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vk/buffer.h"
+#include "vk/context.h"
+
+namespace cloth::vk {
+
+class ComputeKernel {
+  public:
+    // `shader`: an embedded SPIR-V name (src/vk/spirv.h). `buffers`: storage buffers at
+    // set 0, bindings 0..n-1. `pushBytes`: push-constant size (0: none). Specialization
+    // constant 0 is set to `spec0` (e.g. a workgroup size).
+    ComputeKernel(const Context& ctx, const std::string& shader, std::uint32_t buffers,
+                  std::uint32_t pushBytes, std::uint32_t spec0 = 64);
+
+    // Points binding i at buffers[i] (whole size). Only while no submitted work uses the set.
+    void bind(const std::vector<const Buffer*>& buffers);
+    void dispatch(VkCommandBuffer cb, const void* push, std::uint32_t groups) const;
+    // Workgroup counts from a VkDispatchIndirectCommand at `offset` in `args`.
+    void dispatchIndirect(VkCommandBuffer cb, const void* push, const Buffer& args,
+                          VkDeviceSize offset) const;
+
+  private:
+    void bindAndPush(VkCommandBuffer cb, const void* push) const;
+
+    const Context* ctx_;
+    std::uint32_t bufferCount_, pushBytes_;
+    Unique<VkDescriptorSetLayout> setLayout_;
+    Unique<VkPipelineLayout> layout_;
+    Unique<VkPipeline> pipeline_;
+    Unique<VkDescriptorPool> pool_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with the pool
+};
+
+// A compute-to-compute (and indirect-argument) barrier for everything written so far.
+void computeBarrier(VkCommandBuffer cb);
+
+}  // namespace cloth::vk
