@@ -1,6 +1,8 @@
 #include "cpu/batch_kernels.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 
 #include "constraints.h"
@@ -78,11 +80,10 @@ CLOTH_INLINE void clothStore(LaneView<T>& view, std::uint32_t slot, const glm::v
 
 template <class T>
 CLOTH_INLINE void Block<T>::solveLane(std::uint32_t l, const gpu::SolveParams& sp) {
-    std::uint32_t words[kWords];
+    std::array<std::uint32_t, kWords> words;
     for (int k = 0; k < V; ++k) words[k] = static_cast<std::uint32_t>(k);
     for (int k = V; k < kWords; ++k) words[k] = w[k][l];
-    Item item;
-    std::memcpy(&item, words, sizeof(Item));
+    const Item item = std::bit_cast<Item>(words);
     Lambda lam = lambda[l];
     LaneView<T> view{this, l};
     T::solve(view, item, lam, sp);
