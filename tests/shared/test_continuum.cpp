@@ -427,3 +427,57 @@ TEST(Wind, LiftPerpendicularZeroAtNormalAndGrazingIncidence) {
     EXPECT_LT(windForce(glm::vec3(10, 0, -1), n, A, rho, 0.0f, cl).z, 0.0f);
     EXPECT_LT(windForce(glm::vec3(10, 0, 1), n, A, rho, 0.0f, cl).x, 0.0f);
 }
+
+// ---- PBD mode -----------------------------------------------------------------------------
+
+TEST(Stvk, PbdBlockProjectionRemovesMostOfTheStrain) {
+    auto uv = randomMaterialTriangle();
+    StvkBuild b = makeStvk(uv[0], uv[1], uv[2], kViscose, 1.0f);
+    auto x = placeRigidly(uv, randomRotation(), glm::vec3(0.0f));
+    x[2] += glm::vec3(0.02f, 0.01f, -0.015f);
+    glm::vec4 p[3] = {{x[0], 1.0f}, {x[1], 1.0f}, {x[2], 1.0f}};
+    glm::vec4 lambda(0.0f);
+    SolveParams s{3600.0f, MODE_PBD, 1u, 0.0f};
+    glm::vec3 before = strain(x, b.item.invRest);
+    projectStvk(p[0], p[1], p[2], b.item, lambda, s);
+    glm::vec3 after = strain({glm::vec3(p[0]), glm::vec3(p[1]), glm::vec3(p[2])}, b.item.invRest);
+    EXPECT_LT(glm::length(after), 0.05f * glm::length(before));
+    // k' = 0.5 removes about half.
+    b.item.pbdStiffness = 0.5f;
+    glm::vec4 q[3] = {{x[0], 1.0f}, {x[1], 1.0f}, {x[2], 1.0f}};
+    projectStvk(q[0], q[1], q[2], b.item, lambda, s);
+    glm::vec3 half = strain({glm::vec3(q[0]), glm::vec3(q[1]), glm::vec3(q[2])}, b.item.invRest);
+    EXPECT_NEAR(glm::length(half) / glm::length(before), 0.5f, 0.05f);
+}
+
+TEST(IsoBending, PbdProjectionWithUnitStiffnessFlattensInOneStep) {
+    auto rest = randomFlatStencil();
+    IsoBendingConstraint c = buildIso(rest, 1.0f);
+    glm::vec4 p[4];
+    for (int i = 0; i < 4; ++i) p[i] = glm::vec4(rest[i] + randomPoint(0.2f), 1.0f + i);
+    glm::vec4 lambda(0.0f);
+    SolveParams s{3600.0f, MODE_PBD, 1u, 0.0f};
+    projectIsoBending(p[0], p[1], p[2], p[3], c, lambda, s);  // C is linear: exact
+    glm::vec3 C =
+        isoBendingEval(glm::vec3(p[0]), glm::vec3(p[1]), glm::vec3(p[2]), glm::vec3(p[3]), c.k);
+    EXPECT_LT(glm::length(C), 1e-5f);
+}
+
+// XPBD with compliance: the multiplier converges to -C / alpha~ balance, i.e. repeated
+// projections of a single stencil with fixed x0..x2 reach C + alpha~ lambda = 0.
+TEST(IsoBending, XpbdIterationsSatisfyTheCompliantConstraint) {
+    auto rest = randomFlatStencil();
+    IsoBendingConstraint c = buildIso(rest, 0.01f);
+    glm::vec4 p[4];
+    for (int i = 0; i < 4; ++i) p[i] = glm::vec4(rest[i] + randomPoint(0.2f), 1.0f);
+    glm::vec4 lambda(0.0f);
+    for (int it = 0; it < 3; ++it) {
+        SolveParams s{100.0f, MODE_XPBD, it == 0 ? 1u : 0u, 0.0f};
+        projectIsoBending(p[0], p[1], p[2], p[3], c, lambda, s);
+    }
+    glm::vec3 C =
+        isoBendingEval(glm::vec3(p[0]), glm::vec3(p[1]), glm::vec3(p[2]), glm::vec3(p[3]), c.k);
+    glm::vec3 residual = C + c.compliance * 100.0f * glm::vec3(lambda);
+    EXPECT_LT(glm::length(residual), 1e-5f * std::max(1.0f, glm::length(C)));
+    EXPECT_GT(glm::length(C), 1e-4f);  // compliant: not flattened
+}
