@@ -22,6 +22,9 @@
 // hinge's share a b of the area: D / (2 R^2) per unit area, the plate energy (D / 2) kappa^2.
 // (Bergou's 3 / (A1 + A2) is 3x that on such a grid; on an equilateral mesh 2 / (A1 + A2)
 // would match. The discrete energy depends on the mesh; tests pin it on the grid.)
+// Twist (z = x y) has a zero Laplacian and costs nothing here; only stretch resists it. On grids
+// whose diagonals all run one way the stencils couple bending to twist, so a bent strip also
+// twists unless its stretch constraints are stiff (tests use a mirrored grid).
 // Compliance per component: C^T C / (2 alpha) = E gives alpha = (A1 + A2) / D (m/N).
 // PBD mode: dLambda = -k' C / sum w K^2 with k' = pbdStiffness.
 #ifndef CLOTH_SHARED_CONSTRAINT_ISO_BENDING_H

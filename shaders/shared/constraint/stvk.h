@@ -1,5 +1,5 @@
 // Continuum membrane stretch: orthotropic Saint Venant-Kirchhoff (StVK) per triangle, as one
-// 3-component XPBD constraint (seed 000 §4.2, with the NOTES.md errata for (49) and (53)).
+// 3-component XPBD constraint (seed 000 §4.2; the gradient on the rest shape, NOTES.md on (49)).
 //
 // Kinematics. Each triangle has rest material coordinates u_i (metres) on axes u = weft,
 // v = warp. D_m = [u1 - u0, u2 - u0] (2x2), D_s = [x1 - x0, x2 - x0] (3x2), F = D_s D_m^-1 (3x2)
