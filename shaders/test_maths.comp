@@ -3,6 +3,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "constraints.h"
+#include "constraint/iso_bending.h"
+#include "constraint/stvk.h"
+#include "wind.h"
 
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer In { vec4 inputs[]; };
@@ -36,13 +39,49 @@ vec4 evaluate(uint i) {
     }
     vec4 z = inputs[(i + 2u) % pc.count];
     vec4 u = inputs[(i + 3u) % pc.count];
-    BendingConstraint c;
-    c.restAngle = 0.1;
-    c.param = 1e-3;
-    vec4 p0 = vec4(vec3(x), 1.0), p1 = vec4(vec3(y), 1.0), p2 = vec4(vec3(z), 2.0), p3 = vec4(vec3(u), 0.5);
-    float lambda = 0.0;
-    projectBending(p0, p1, p2, p3, c, lambda, sp);
-    return vec4(vec3(p2), lambda);
+    if (pc.function == 3u) {
+        BendingConstraint c;
+        c.restAngle = 0.1;
+        c.param = 1e-3;
+        vec4 p0 = vec4(vec3(x), 1.0), p1 = vec4(vec3(y), 1.0), p2 = vec4(vec3(z), 2.0), p3 = vec4(vec3(u), 0.5);
+        float lambda = 0.0;
+        projectBending(p0, p1, p2, p3, c, lambda, sp);
+        return vec4(vec3(p2), lambda);
+    }
+    if (pc.function == 4u || pc.function == 5u) {
+        // Triangle a few units across, material a tenth of a unit, small lambda.
+        StvkConstraint c;
+        c.v0 = 0u;
+        c.v1 = 1u;
+        c.v2 = 2u;
+        c.pbdStiffness = 1.0;
+        c.invRest = vec4(9.0, -1.5, 2.0, 11.0) + 0.05 * u;
+        c.complianceDiag = vec4(0.3, 0.2, 40.0, 0.0);
+        c.complianceOff = vec4(-0.05, 0.0, 0.0, 0.0);
+        vec4 p0 = vec4(0.1 * vec3(x), 1.5), p1 = vec4(0.1 * vec3(y), 0.7), p2 = vec4(0.1 * vec3(z), 2.0);
+        vec4 lambda = vec4(1e-3 * vec3(u), 0.0);
+        projectStvk(p0, p1, p2, c, lambda, sp);
+        return pc.function == 4u ? vec4(vec3(p0), lambda.x) : vec4(vec3(p2), lambda.z);
+    }
+    if (pc.function == 6u) {
+        IsoBendingConstraint c;
+        c.v0 = 0u;
+        c.v1 = 1u;
+        c.v2 = 2u;
+        c.v3 = 3u;
+        c.k = vec4(-1.2, -0.9, 1.0, 1.1) + 0.01 * vec4(u.x, u.y, -u.x, -u.y);
+        c.compliance = 2e-4;
+        c.pbdStiffness = 1.0;
+        c.pad0 = 0u;
+        c.pad1 = 0u;
+        vec4 p0 = vec4(vec3(x), 1.0), p1 = vec4(vec3(y), 0.0), p2 = vec4(vec3(z), 2.0), p3 = vec4(vec3(u), 0.5);
+        vec4 lambda = vec4(0.01, -0.02, 0.03, 0.0);
+        projectIsoBending(p0, p1, p2, p3, c, lambda, sp);
+        return vec4(vec3(p3), lambda.y);
+    }
+    // Unit normal by sqrt and division: a driver's normalize() may use inversesqrt.
+    vec3 normal = vec3(y) / sqrt(dot(vec3(y), vec3(y)));
+    return vec4(windForce(vec3(x), normal, 0.01 * abs(z.x), 1.2, 0.5, 0.3), 0.0);
 }
 
 void main() {

@@ -5,10 +5,13 @@
 #include <cstring>
 #include <random>
 
+#include "constraint/iso_bending.h"
+#include "constraint/stvk.h"
 #include "constraints.h"
 #include "gpu_test.h"
 #include "vk/buffer.h"
 #include "vk/spirv.h"
+#include "wind.h"
 
 using namespace cloth;
 using namespace cloth::gpu;
@@ -30,14 +33,41 @@ glm::vec4 evaluate(std::uint32_t fn, const std::vector<glm::vec4>& in, std::uint
         return {glm::vec3(p0), lambda};
     }
     glm::vec4 z = in[(i + 2) % n], u = in[(i + 3) % n];
-    BendingConstraint c{};
-    c.restAngle = 0.1f;
-    c.param = 1e-3f;
-    glm::vec4 p0(glm::vec3(x), 1.0f), p1(glm::vec3(y), 1.0f), p2(glm::vec3(z), 2.0f),
-        p3(glm::vec3(u), 0.5f);
-    float lambda = 0.0f;
-    projectBending(p0, p1, p2, p3, c, lambda, sp);
-    return {glm::vec3(p2), lambda};
+    if (fn == 3) {
+        BendingConstraint c{};
+        c.restAngle = 0.1f;
+        c.param = 1e-3f;
+        glm::vec4 p0(glm::vec3(x), 1.0f), p1(glm::vec3(y), 1.0f), p2(glm::vec3(z), 2.0f),
+            p3(glm::vec3(u), 0.5f);
+        float lambda = 0.0f;
+        projectBending(p0, p1, p2, p3, c, lambda, sp);
+        return {glm::vec3(p2), lambda};
+    }
+    if (fn == 4 || fn == 5) {
+        StvkConstraint c{};
+        c.pbdStiffness = 1.0f;
+        c.invRest = glm::vec4(9.0f, -1.5f, 2.0f, 11.0f) + 0.05f * u;
+        c.complianceDiag = glm::vec4(0.3f, 0.2f, 40.0f, 0.0f);
+        c.complianceOff = glm::vec4(-0.05f, 0.0f, 0.0f, 0.0f);
+        glm::vec4 p0(0.1f * glm::vec3(x), 1.5f), p1(0.1f * glm::vec3(y), 0.7f),
+            p2(0.1f * glm::vec3(z), 2.0f);
+        glm::vec4 lambda(1e-3f * glm::vec3(u), 0.0f);
+        projectStvk(p0, p1, p2, c, lambda, sp);
+        return fn == 4 ? glm::vec4(glm::vec3(p0), lambda.x) : glm::vec4(glm::vec3(p2), lambda.z);
+    }
+    if (fn == 6) {
+        IsoBendingConstraint c{};
+        c.k = glm::vec4(-1.2f, -0.9f, 1.0f, 1.1f) + 0.01f * glm::vec4(u.x, u.y, -u.x, -u.y);
+        c.compliance = 2e-4f;
+        c.pbdStiffness = 1.0f;
+        glm::vec4 p0(glm::vec3(x), 1.0f), p1(glm::vec3(y), 0.0f), p2(glm::vec3(z), 2.0f),
+            p3(glm::vec3(u), 0.5f);
+        glm::vec4 lambda(0.01f, -0.02f, 0.03f, 0.0f);
+        projectIsoBending(p0, p1, p2, p3, c, lambda, sp);
+        return {glm::vec3(p3), lambda.y};
+    }
+    glm::vec3 normal = glm::vec3(y) / std::sqrt(glm::dot(glm::vec3(y), glm::vec3(y)));
+    return {windForce(glm::vec3(x), normal, 0.01f * std::abs(z.x), 1.2f, 0.5f, 0.3f), 0.0f};
 }
 
 }  // namespace
@@ -117,8 +147,10 @@ TEST_F(GpuTest, SharedMathsGivesTheSameBitsOnTheDevice) {
     }
     vkUpdateDescriptorSets(dev, 2, writes, 0, nullptr);
 
-    const char* names[] = {"clothSinCos", "clothAtan2", "projectDistance", "projectBending"};
-    for (std::uint32_t fn = 0; fn < 4; ++fn) {
+    const char* names[] = {"clothSinCos",       "clothAtan2",       "projectDistance",
+                           "projectBending",    "projectStvk (p0)", "projectStvk (p2)",
+                           "projectIsoBending", "windForce"};
+    for (std::uint32_t fn = 0; fn < 8; ++fn) {
         once.run([&](VkCommandBuffer cb) {
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
             vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
@@ -142,14 +174,21 @@ TEST_F(GpuTest, SharedMathsGivesTheSameBitsOnTheDevice) {
                                  1, &host, 0, nullptr, 0, nullptr);
         });
         std::memcpy(out.data(), readback.mapped(), n * 16);
-        int differing = 0;
+        int differing = 0, projected = 0;
         for (std::uint32_t i = 0; i < n; ++i) {
             glm::vec4 want = evaluate(fn, in, i);
+            // The multiplier moved from its start value: the case is not a skipped one.
+            glm::vec4 u = in[(i + 3) % n];
+            float start = fn == 4 ? 1e-3f * u.x : fn == 5 ? 1e-3f * u.z : -0.02f;
+            projected += want.w != start ? 1 : 0;
             if (std::memcmp(&want, &out[i], 16) != 0 && differing++ < 3)
                 ADD_FAILURE() << names[fn] << " input " << i << ": cpu (" << want.x << ", "
                               << want.y << ", " << want.z << ", " << want.w << ") gpu (" << out[i].x
                               << ", " << out[i].y << ", " << out[i].z << ", " << out[i].w << ")";
         }
         EXPECT_EQ(differing, 0) << names[fn];
+        if (fn >= 4 && fn <= 6) {
+            EXPECT_GT(projected, int(n) * 9 / 10) << names[fn];
+        }
     }
 }

@@ -1,0 +1,42 @@
+// Aerodynamic force on a cloth vertex (seed 003 §2.1, with the NOTES.md erratum: the lift uses
+// the RELATIVE wind). v_r = v_wind - v_particle, n the vertex's unit normal, A its area share
+// (a third of the adjacent triangles' areas), rho the air density, cos t = v_r.n / |v_r|.
+//
+// 003 prints F = rho A / 2 [(C_D - C_L)(v_r.n) v_r + C_L |v_r|^2 n], which regroups as
+//   drag  C_D (v_r.n) v_r                  and   lift  C_L (|v_r|^2 n - (v_r.n) v_r).
+// Both flip with the sign of n, which on a two-sided cloth is arbitrary: drag would then blow
+// against the wind, and 003's lift is largest (|v_r|^2 sin t) for wind along the cloth, where a
+// flat plate has none. We use the orientation-free forms
+//   drag  F_d = rho A C_D / 2 |v_r.n| v_r
+//         (dynamic pressure rho |v_r|^2 / 2 on the frontal area A |cos t|, along the wind);
+//   lift  F_l = rho A C_L / 2 (v_r.n) (|v_r| n - (v_r.n) v_r / |v_r|)
+//         (perpendicular to v_r in the plane of n and v_r, magnitude
+//         rho A C_L |v_r|^2 |cos t| sin t / 2: zero for v_r || n and for v_r _|_ n).
+// The lift points to the side the plate deflects the air away from: wind from below a
+// horizontal plate at a small angle lifts it. Both are continuous; at v_r = 0 the force is 0.
+#ifndef CLOTH_SHARED_WIND_H
+#define CLOTH_SHARED_WIND_H
+
+#include "common.h"
+
+CLOTH_NAMESPACE_BEGIN
+
+// Documented defaults: air at 20 degrees C (NOTES.md) and the coefficients of 003's wind
+// experiment 2.3.
+const float WIND_AIR_DENSITY = 1.2f;  // kg/m^3
+const float WIND_DEFAULT_CD = 0.106f;
+const float WIND_DEFAULT_CL = 0.2f;
+
+CLOTH_FN vec3 windForce(vec3 vRel, vec3 n, float area, float rho, float cd, float cl) {
+    float speed2 = dot(vRel, vRel);
+    if (!(speed2 > 0.0f)) return vec3(0.0f);
+    float speed = sqrt(speed2);
+    float vn = dot(vRel, n);
+    vec3 drag = (cd * abs(vn)) * vRel;
+    vec3 lift = (cl * vn) * (speed * n - (vn / speed) * vRel);
+    return (0.5f * rho * area) * (drag + lift);
+}
+
+CLOTH_NAMESPACE_END
+
+#endif  // CLOTH_SHARED_WIND_H
