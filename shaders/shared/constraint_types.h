@@ -18,8 +18,10 @@
 
 #define CLOTH_CONSTRAINT_TYPES(X)                                    \
     X(0, Distance, distance, DistanceConstraint, 2, 1, float)       \
-    X(1, Bending, bending, BendingConstraint, 4, 2, float)
-#define CLOTH_CONSTRAINT_TYPE_COUNT 2
+    X(1, Bending, bending, BendingConstraint, 4, 2, float)          \
+    X(2, Stvk, stvk, StvkConstraint, 3, 4, vec4)                    \
+    X(3, IsoBending, isoBending, IsoBendingConstraint, 4, 3, vec4)
+#define CLOTH_CONSTRAINT_TYPE_COUNT 4
 
 // Room per type in push constants: the count rounded up to a multiple of four.
 #define CLOTH_TYPE_SLOTS (((CLOTH_CONSTRAINT_TYPE_COUNT + 3) / 4) * 4)
@@ -30,6 +32,8 @@
 // type files below are included each time; their own guards sort out what is new.
 #include "constraint/distance.h"
 #include "constraint/bending.h"
+#include "constraint/stvk.h"
+#include "constraint/iso_bending.h"
 
 #if defined(__cplusplus) && !defined(CLOTH_SHARED_CONSTRAINT_TYPES_CPP)
 #define CLOTH_SHARED_CONSTRAINT_TYPES_CPP

@@ -21,6 +21,7 @@ struct OrthotropicMaterial {
     float nuXY = 0.0f;  // Poisson ratio, paired with nuYX by nuXY ex = nuYX ey
     float nuYX = 0.0f;
     float g = 0.0f;  // in-plane shear modulus, N/m
+    bool operator==(const OrthotropicMaterial&) const = default;
 };
 
 // Relative tolerance of the pairing nuXY ex = nuYX ey (Table 3.1: 61.0 vs 61.1, 226.0 vs 225.3).

@@ -10,6 +10,8 @@
 
 #include <glm/glm.hpp>
 
+#include "core/orthotropic.h"
+
 #include "core/mesh.h"
 
 namespace cloth {
@@ -32,6 +34,17 @@ struct SimSettings {
 
 // Units are SI. Compliance is the inverse stiffness of a constraint, independent of substeps and
 // iterations (XPBD). The PBD stiffnesses k in [0, 1] are used only in PBD mode.
+// How a cloth resists stretch: distance constraints on the mesh edges (compliance per edge), or
+// the orthotropic StVK membrane per triangle (moduli in N/m, constraint/stvk.h).
+enum class StretchModel { Distance, Stvk };
+const char* stretchModelName(StretchModel m);    // "distance" | "stvk"
+StretchModel parseStretchModel(const std::string& name);
+// How it resists bending: dihedral angles (compliance), or isometric bending (Bergou 2006) with
+// a bending rigidity in N m (constraint/iso_bending.h; flat rest state).
+enum class BendModel { Dihedral, Isometric };
+const char* bendModelName(BendModel m);          // "dihedral" | "isometric"
+BendModel parseBendModel(const std::string& name);
+
 struct Material {
     float density = 0.2f;               // kg/m^2, areal; lumped onto vertices by triangle area
     float stretchCompliance = 1e-8f;    // m/N, distance constraints on mesh edges
@@ -40,6 +53,12 @@ struct Material {
     float bendStiffness = 0.1f;         // PBD k
     float linearDamping = 0.0f;         // 1/s, global velocity damping
     float rigidDamping = 0.0f;          // per frame in [0,1]: damping that keeps rigid motion
+    StretchModel stretchModel = StretchModel::Distance;
+    OrthotropicMaterial membrane;       // N/m, StretchModel::Stvk (weft = x, warp = y)
+    float weftAngleDegrees = 0.0f;      // weft: the mesh's +u direction turned by this angle
+    BendModel bendModel = BendModel::Dihedral;
+    float bendRigidity = 1e-5f;         // N m, BendModel::Isometric
+    std::string preset;                 // the named material the values came from, if any
     bool operator==(const Material&) const = default;
 };
 

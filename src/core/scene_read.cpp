@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/json_node.h"
+#include "core/material_presets.h"
 #include "core/scene.h"
 
 namespace cloth {
@@ -88,10 +89,55 @@ Transform readTransform(const JsonNode& n) {
     return t;
 }
 
+// A name that parse() turns into an enum, with the key's path in the error.
+template <class Parse>
+auto readName(const JsonNode& n, Parse parse) {
+    try {
+        return parse(n.string());
+    } catch (const Error& e) {
+        n.fail(e.what());
+    }
+}
+
+OrthotropicMaterial readMembrane(const JsonNode& n, OrthotropicMaterial m) {
+    n.allowOnly({"ex", "ey", "nu_xy", "nu_yx", "g"});
+    if (n.has("ex")) m.ex = n["ex"].positive();
+    if (n.has("ey")) m.ey = n["ey"].positive();
+    if (n.has("nu_xy")) m.nuXY = n["nu_xy"].atLeast(0);
+    if (n.has("nu_yx")) m.nuYX = n["nu_yx"].atLeast(0);
+    if (n.has("g")) m.g = n["g"].positive();
+    if (auto problem = orthotropicProblem(m)) n.fail(*problem);
+    return m;
+}
+
 Material readMaterial(const JsonNode& n) {
-    n.allowOnly({"density", "stretch_compliance", "bend_compliance", "stretch_stiffness",
+    n.allowOnly({"preset", "density", "stretch", "membrane", "weft_angle", "stretch_compliance",
+                 "bending", "bend_rigidity", "bend_compliance", "stretch_stiffness",
                  "bend_stiffness", "damping", "rigid_damping"});
     Material m;
+    // A preset first (density, membrane moduli, StVK stretch); the keys below override it.
+    if (n.has("preset")) {
+        const JsonNode p = n["preset"];
+        const std::string name = p.string();
+        const auto preset = findMaterialPreset(name);
+        if (!preset) {
+            std::string names;
+            for (std::string_view k : materialPresetNames())
+                names += (names.empty() ? "" : ", ") + std::string(k);
+            p.fail("unknown material preset '" + name + "' (known: " + names + ")");
+        }
+        m.preset = name;
+        m.density = preset->density;
+        m.membrane = preset->membrane;
+        m.stretchModel = StretchModel::Stvk;
+    }
+    if (n.has("stretch")) m.stretchModel = readName(n["stretch"], parseStretchModel);
+    if (n.has("membrane")) m.membrane = readMembrane(n["membrane"], m.membrane);
+    if (n.has("weft_angle")) m.weftAngleDegrees = n["weft_angle"].number();
+    if (m.stretchModel == StretchModel::Stvk && !n.has("membrane") && m.preset.empty())
+        n.fail("\"stretch\": \"stvk\" needs \"membrane\" moduli or a \"preset\"");
+    if (n.has("bending")) m.bendModel = readName(n["bending"], parseBendModel);
+    if (n.has("bend_rigidity")) m.bendRigidity = n["bend_rigidity"].positive();
     if (n.has("density")) m.density = n["density"].positive();
     if (n.has("stretch_compliance")) m.stretchCompliance = n["stretch_compliance"].atLeast(0);
     if (n.has("bend_compliance")) m.bendCompliance = n["bend_compliance"].atLeast(0);

@@ -53,13 +53,29 @@ Json motion(const MotionDesc& m) {
 }
 
 Json material(const Material& m) {
-    return {{"density", num(m.density)},
-            {"stretch_compliance", num(m.stretchCompliance)},
-            {"bend_compliance", num(m.bendCompliance)},
-            {"stretch_stiffness", num(m.stretchStiffness)},
-            {"bend_stiffness", num(m.bendStiffness)},
-            {"damping", num(m.linearDamping)},
-            {"rigid_damping", num(m.rigidDamping)}};
+    Json j = {{"density", num(m.density)},
+              {"stretch_compliance", num(m.stretchCompliance)},
+              {"bend_compliance", num(m.bendCompliance)},
+              {"stretch_stiffness", num(m.stretchStiffness)},
+              {"bend_stiffness", num(m.bendStiffness)},
+              {"damping", num(m.linearDamping)},
+              {"rigid_damping", num(m.rigidDamping)}};
+    // The continuum models only when used (older files stay as they were).
+    if (!m.preset.empty()) j["preset"] = m.preset;
+    if (m.stretchModel != StretchModel::Distance || !m.preset.empty()) {
+        j["stretch"] = stretchModelName(m.stretchModel);
+        j["membrane"] = {{"ex", num(m.membrane.ex)},
+                         {"ey", num(m.membrane.ey)},
+                         {"nu_xy", num(m.membrane.nuXY)},
+                         {"nu_yx", num(m.membrane.nuYX)},
+                         {"g", num(m.membrane.g)}};
+        j["weft_angle"] = num(m.weftAngleDegrees);
+    }
+    if (m.bendModel != BendModel::Dihedral) {
+        j["bending"] = bendModelName(m.bendModel);
+        j["bend_rigidity"] = num(m.bendRigidity);
+    }
+    return j;
 }
 
 std::string relativeTo(const std::string& path, const std::string& baseDir) {

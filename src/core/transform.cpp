@@ -43,6 +43,26 @@ MotionType parseMotionType(const std::string& name) {
     throw Error("unknown motion type '" + name + "' (expected static, circle or linear)");
 }
 
+const char* stretchModelName(StretchModel m) {
+    return m == StretchModel::Stvk ? "stvk" : "distance";
+}
+
+StretchModel parseStretchModel(const std::string& name) {
+    for (StretchModel m : {StretchModel::Distance, StretchModel::Stvk})
+        if (name == stretchModelName(m)) return m;
+    throw Error("unknown stretch model '" + name + "' (expected distance or stvk)");
+}
+
+const char* bendModelName(BendModel m) {
+    return m == BendModel::Isometric ? "isometric" : "dihedral";
+}
+
+BendModel parseBendModel(const std::string& name) {
+    for (BendModel m : {BendModel::Dihedral, BendModel::Isometric})
+        if (name == bendModelName(m)) return m;
+    throw Error("unknown bending model '" + name + "' (expected dihedral or isometric)");
+}
+
 PhantomSetting parsePhantomSetting(const std::string& text) {
     if (text == "off") return {PhantomMode::Off, 0};
     if (text == "auto") return {PhantomMode::Auto, 0};

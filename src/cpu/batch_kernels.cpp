@@ -343,7 +343,7 @@ void solveBatch(BatchIsa isa, glm::vec4* pos, const Item* cs, BatchLambda<Item>*
 }
 
 #define CLOTH_X(I, Name, name, Item, V, W, Lam)                                          \
-    template void solveBatch<gpu::Item>(BatchIsa, glm::vec4*, const gpu::Item*, Lam*,     \
+    template void solveBatch<gpu::Item>(BatchIsa, glm::vec4*, const gpu::Item*, BatchLambda<gpu::Item>*, \
                                         std::uint32_t, std::uint32_t, const gpu::SolveParams&);
 CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X

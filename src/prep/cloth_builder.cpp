@@ -5,6 +5,7 @@
 
 #include "constraints.h"
 #include "core/error.h"
+#include "prep/continuum.h"
 #include "prep/motion.h"
 #include "prep/nearest.h"
 #include "prep/prepare.h"
@@ -36,6 +37,9 @@ void validateMaterial(const Material& m, const std::string& source) {
     requireRange(m.bendStiffness, 0.0f, 1.0f, source, "bend stiffness");
     requireRange(m.linearDamping, 0.0f, inf, source, "linear damping");
     requireRange(m.rigidDamping, 0.0f, 1.0f, source, "rigid damping");
+    if (m.stretchModel == StretchModel::Stvk) validateOrthotropic(m.membrane, source + ": membrane");
+    if (m.bendModel == BendModel::Isometric) requireRange(m.bendRigidity, 1e-30f, inf, source, "bend rigidity");
+    requireRange(m.weftAngleDegrees, -1e6f, 1e6f, source, "weft angle");
 }
 
 std::vector<glm::vec3> transformed(const std::vector<glm::vec3>& positions, const glm::mat4& m) {
@@ -113,42 +117,101 @@ void addTethers(const ClothDesc& desc, const std::vector<glm::vec3>& world,
     }
 }
 
-void addConstraints(const Topology& topo, const std::vector<glm::vec3>& world, const Material& mat,
-                    const SimSettings& sim, std::uint32_t base, PreparedCloth& out) {
-    const bool pbd = sim.mode == SolverMode::Pbd;
-    const float stretchParam =
-        pbd ? pbdIterationStiffness(mat.stretchStiffness, sim.iterations) : mat.stretchCompliance;
-    const float bendParam =
-        pbd ? pbdIterationStiffness(mat.bendStiffness, sim.iterations) : mat.bendCompliance;
-    for (const glm::uvec2& e : topo.edges) {
-        gpu::DistanceConstraint c{};
-        c.v0 = base + e.x;
-        c.v1 = base + e.y;
-        c.restLength = glm::length(world[e.x] - world[e.y]);
-        c.param = stretchParam;
-        out.items<gpu::DistanceConstraint>().push_back(c);
+// The weft direction on a triangle: the world direction of increasing u (from the mesh's UVs,
+// else the cloth's transformed x axis), turned by the material's weft angle about the normal.
+glm::vec3 weftOf(const glm::vec3 (&x)[3], const glm::vec2 (&uv)[3], bool haveUvs,
+                 glm::vec3 fallback, float angleDegrees) {
+    const glm::vec3 e1 = x[1] - x[0], e2 = x[2] - x[0];
+    glm::vec3 weft = fallback;
+    if (haveUvs) {
+        const glm::vec2 d1 = uv[1] - uv[0], d2 = uv[2] - uv[0];
+        const float det = d1.x * d2.y - d2.x * d1.y;
+        if (std::abs(det) > 1e-12f) weft = (e1 * d2.y - e2 * d1.y) / det;  // dx/du
     }
+    const glm::vec3 n = glm::cross(e1, e2);
+    const float nl = glm::length(n);
+    if (nl <= 0.0f || angleDegrees == 0.0f) return weft;
+    const glm::vec3 axis = n / nl;
+    const float a = glm::radians(angleDegrees);
+    return weft * std::cos(a) + glm::cross(axis, weft) * std::sin(a) +
+           axis * glm::dot(axis, weft) * (1.0f - std::cos(a));
+}
+
+void addStretch(const Mesh& mesh, const Topology& topo, const std::vector<glm::vec3>& world,
+                const glm::mat4& transform, const Material& mat, float param, std::uint32_t base,
+                const std::string& source, PreparedCloth& out) {
+    if (mat.stretchModel == StretchModel::Distance) {
+        for (const glm::uvec2& e : topo.edges) {
+            gpu::DistanceConstraint c{};
+            c.v0 = base + e.x;
+            c.v1 = base + e.y;
+            c.restLength = glm::length(world[e.x] - world[e.y]);
+            c.param = param;
+            out.items<gpu::DistanceConstraint>().push_back(c);
+        }
+        return;
+    }
+    const bool haveUvs = mesh.uvs.size() == mesh.positions.size();
+    const glm::vec3 fallback = glm::vec3(transform * glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+        const glm::uvec3 tri = mesh.triangles[t];
+        const glm::vec3 x[3] = {world[tri.x], world[tri.y], world[tri.z]};
+        glm::vec2 uv[3] = {};
+        if (haveUvs) uv[0] = mesh.uvs[tri.x], uv[1] = mesh.uvs[tri.y], uv[2] = mesh.uvs[tri.z];
+        const glm::vec3 weft = weftOf(x, uv, haveUvs, fallback, mat.weftAngleDegrees);
+        StvkBuild b = makeStvk(x[0], x[1], x[2], weft, mat.membrane, param);
+        if (!b.ok())
+            throw Error(source + ": triangle " + std::to_string(t) + ": " + b.error);
+        b.item.v0 = base + tri.x;
+        b.item.v1 = base + tri.y;
+        b.item.v2 = base + tri.z;
+        out.items<gpu::StvkConstraint>().push_back(b.item);
+    }
+}
+
+void addBending(const Topology& topo, const std::vector<glm::vec3>& world, const Material& mat,
+                float param, std::uint32_t base, const std::string& source, PreparedCloth& out) {
     for (const BendingPair& p : topo.bendingPairs) {
+        const glm::vec3 x0 = world[p.v0], x1 = world[p.v1], x2 = world[p.v2], x3 = world[p.v3];
+        if (mat.bendModel == BendModel::Isometric) {
+            IsoBendingBuild b = makeIsoBending(x0, x1, x2, x3, mat.bendRigidity, param);
+            if (!b.ok())
+                throw Error(source + ": bending stencil at edge (" + std::to_string(p.v0) + ", " +
+                            std::to_string(p.v1) + "): " + b.error);
+            b.item.v0 = base + p.v0;
+            b.item.v1 = base + p.v1;
+            b.item.v2 = base + p.v2;
+            b.item.v3 = base + p.v3;
+            out.items<gpu::IsoBendingConstraint>().push_back(b.item);
+            continue;
+        }
         gpu::BendingConstraint c{};
         c.v0 = base + p.v0;
         c.v1 = base + p.v1;
         c.v2 = base + p.v2;
         c.v3 = base + p.v3;
-        c.restAngle = gpu::bendingAngle(world[p.v0], world[p.v1], world[p.v2], world[p.v3]);
-        c.param = bendParam;
+        c.restAngle = gpu::bendingAngle(x0, x1, x2, x3);
+        c.param = param;
         out.items<gpu::BendingConstraint>().push_back(c);
     }
 }
 
 }  // namespace
 
-std::array<std::uint64_t, gpu::kConstraintTypeCount> gridItemCounts(const ClothDesc&,
+std::array<std::uint64_t, gpu::kConstraintTypeCount> gridItemCounts(const ClothDesc& desc,
                                                                     std::uint64_t rx,
                                                                     std::uint64_t ry) {
     std::array<std::uint64_t, gpu::kConstraintTypeCount> n{};
     const std::uint64_t edges = rx * (ry + 1) + ry * (rx + 1) + rx * ry;
-    n[gpu::constraintTypeIndex<gpu::DistanceConstraint>] = edges;
-    n[gpu::constraintTypeIndex<gpu::BendingConstraint>] = edges - 2 * (rx + ry);
+    if (desc.material.stretchModel == StretchModel::Distance)
+        n[gpu::constraintTypeIndex<gpu::DistanceConstraint>] = edges;
+    else
+        n[gpu::constraintTypeIndex<gpu::StvkConstraint>] = 2 * rx * ry;
+    const std::uint64_t interior = edges - 2 * (rx + ry);
+    if (desc.material.bendModel == BendModel::Dihedral)
+        n[gpu::constraintTypeIndex<gpu::BendingConstraint>] = interior;
+    else
+        n[gpu::constraintTypeIndex<gpu::IsoBendingConstraint>] = interior;
     return n;
 }
 
@@ -197,7 +260,14 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     for (std::uint32_t v = 0; v < n; ++v)
         invMass[v] = roles.pinned[v] || mass[v] <= 0.0f ? 0.0f : 1.0f / mass[v];
     addTethers(desc, world, invMass, roles, base, source, out);
-    addConstraints(topo, world, desc.material, sim, base, out);
+    const Material& mat = desc.material;
+    const bool pbd = sim.mode == SolverMode::Pbd;
+    const float stretchParam =
+        pbd ? pbdIterationStiffness(mat.stretchStiffness, sim.iterations) : mat.stretchCompliance;
+    const float bendParam =
+        pbd ? pbdIterationStiffness(mat.bendStiffness, sim.iterations) : mat.bendCompliance;
+    addStretch(mesh, topo, world, desc.transform.matrix(), mat, stretchParam, base, source, out);
+    addBending(topo, world, mat, bendParam, base, source, out);
 
     for (std::uint32_t v = 0; v < n; ++v) {
         out.positions.emplace_back(world[v], invMass[v]);

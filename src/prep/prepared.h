@@ -75,6 +75,10 @@ struct PreparedCloth {
     std::vector<Item>& items() { return set<Item>().items; }
     template <class Item>
     const std::vector<Item>& items() const { return set<Item>().items; }
+    // Building colours by hand (tests): resetColors() starts every type's offsets at {0} with no
+    // colours; endColor() closes a colour holding the items added since (of every type).
+    void resetColors();
+    void endColor();
     std::uint64_t coloredItemCount() const;   // all types
     std::uint32_t colorItems(std::uint32_t c) const;  // colour c, all types
 
@@ -100,6 +104,19 @@ inline std::uint64_t PreparedCloth::coloredItemCount() const {
     std::uint64_t n = 0;
     gpu::forEachConstraintType([&](auto t) { n += items<typename decltype(t)::Item>().size(); });
     return n;
+}
+
+inline void PreparedCloth::resetColors() {
+    colorCount = 0;
+    gpu::forEachConstraintType([&](auto t) { set<typename decltype(t)::Item>().colorOffsets = {0u}; });
+}
+
+inline void PreparedCloth::endColor() {
+    gpu::forEachConstraintType([&](auto t) {
+        auto& s = set<typename decltype(t)::Item>();
+        s.colorOffsets.push_back(static_cast<std::uint32_t>(s.items.size()));
+    });
+    ++colorCount;
 }
 
 inline std::uint32_t PreparedCloth::colorItems(std::uint32_t c) const {

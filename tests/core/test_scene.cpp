@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/material_presets.h"
 #include "core/scene.h"
 #include "test_util.h"
 
@@ -207,6 +208,34 @@ TEST(SceneFiles, HugeGridsAreCheckedWithoutBuildingTheirMesh) {
         {"huge.json", "cloths[0].grid", "too large"}));
 }
 
+// Presets, the continuum models and their parameters survive a write and a read; a preset's
+// values can be overridden key by key.
+TEST(SceneFiles, MaterialModelsAndPresetsRoundTrip) {
+    const Scene s = parse(R"({"cloths": [
+        {"grid": {}, "material": {"preset": "wool", "weft_angle": 30, "bending": "isometric",
+                                  "bend_rigidity": 2e-4}},
+        {"grid": {}, "material": {"preset": "viscose", "density": 0.5,
+                                  "membrane": {"g": 7.5}}},
+        {"grid": {}, "material": {"stretch": "stvk", "membrane": {"ex": 40, "ey": 80,
+                                  "nu_xy": 0.4, "nu_yx": 0.2, "g": 10}}}]})");
+    const Material& wool = s.cloths[0].material;
+    EXPECT_EQ(wool.stretchModel, StretchModel::Stvk);
+    EXPECT_EQ(wool.bendModel, BendModel::Isometric);
+    EXPECT_EQ(wool.preset, "wool");
+    EXPECT_EQ(wool.density, findMaterialPreset("wool")->density);
+    EXPECT_EQ(wool.membrane, findMaterialPreset("wool")->membrane);
+    EXPECT_FLOAT_EQ(wool.weftAngleDegrees, 30.0f);
+    EXPECT_FLOAT_EQ(wool.bendRigidity, 2e-4f);
+    const Material& viscose = s.cloths[1].material;
+    EXPECT_FLOAT_EQ(viscose.density, 0.5f);
+    EXPECT_FLOAT_EQ(viscose.membrane.g, 7.5f);
+    EXPECT_EQ(viscose.membrane.ex, findMaterialPreset("viscose")->membrane.ex);
+    EXPECT_EQ(s.cloths[2].material.membrane.ey, 80.0f);
+    EXPECT_EQ(s.cloths[2].material.bendModel, BendModel::Dihedral);
+    const Scene back = parseSceneJson(sceneToJson(s, ""), "back.json", "");
+    EXPECT_EQ(back, s);
+}
+
 TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
     struct Case {
         const char* json;
@@ -238,6 +267,21 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "stretch_stiffness: must be in [0, 1]"},
         {R"({"cloths": [{"grid": {}, "material": {"rigid_damping": -0.1}}]})",
          "rigid_damping: must be in [0, 1]"},
+        {R"({"cloths": [{"grid": {}, "material": {"preset": "silk"}}]})",
+         "material.preset: unknown material preset 'silk' (known: viscose, wool)"},
+        {R"({"cloths": [{"grid": {}, "material": {"stretch": "springs"}}]})",
+         "material.stretch: unknown stretch model 'springs'"},
+        {R"({"cloths": [{"grid": {}, "material": {"stretch": "stvk"}}]})",
+         "needs \"membrane\" moduli or a \"preset\""},
+        {R"({"cloths": [{"grid": {}, "material": {"stretch": "stvk", "membrane": {"ex": 10}}}]})",
+         "material.membrane: "},
+        {R"({"cloths": [{"grid": {}, "material": {"membrane": {"ex": 10, "ey": 10, "nu_xy": 0.3,
+             "nu_yx": 0.1, "g": 3}}}]})",
+         "material.membrane: "},
+        {R"({"cloths": [{"grid": {}, "material": {"bending": "cubic"}}]})",
+         "material.bending: unknown bending model 'cubic'"},
+        {R"({"cloths": [{"grid": {}, "material": {"bend_rigidity": 0}}]})",
+         "bend_rigidity: must be positive"},
         {R"({"cloths": [{"grid": {}, "material": {"damping": -1}}]})",
          "damping: must be at least 0"},
         {R"({"cloths": [{"grid": {}, "transform": {"scale": -1}}]})",

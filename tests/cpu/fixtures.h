@@ -23,8 +23,7 @@ inline PreparedCloth bareCloth(const std::vector<glm::vec4>& vertices, int subst
     seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
     p.segments.push_back(seg);
     p.vertexTriangleOffsets.assign(vertices.size() + 1, 0u);
-    p.set<gpu::DistanceConstraint>().colorOffsets = {0u};
-    p.set<gpu::BendingConstraint>().colorOffsets = {0u};
+    p.resetColors();
     return p;
 }
 
@@ -32,9 +31,7 @@ inline PreparedCloth bareCloth(const std::vector<glm::vec4>& vertices, int subst
 // vertices inside it).
 inline void addDistanceColour(PreparedCloth& p, const std::vector<gpu::DistanceConstraint>& cs) {
     p.items<gpu::DistanceConstraint>().insert(p.items<gpu::DistanceConstraint>().end(), cs.begin(), cs.end());
-    p.set<gpu::DistanceConstraint>().colorOffsets.push_back(static_cast<std::uint32_t>(p.items<gpu::DistanceConstraint>().size()));
-    p.set<gpu::BendingConstraint>().colorOffsets.push_back(p.set<gpu::BendingConstraint>().colorOffsets.back());
-    ++p.colorCount;
+    p.endColor();
 }
 
 }  // namespace cloth::test

@@ -132,16 +132,13 @@ void colourAndPack(PreparedCloth& p, const Raw& raw) {
     std::uint32_t colors = 0;
     for (auto c : dc) colors = std::max(colors, c + 1);
     for (auto c : bc) colors = std::max(colors, c + 1);
-    p.colorCount = colors;
-    p.set<gpu::DistanceConstraint>().colorOffsets = {0};
-    p.set<gpu::BendingConstraint>().colorOffsets = {0};
+    p.resetColors();
     for (std::uint32_t c = 0; c < colors; ++c) {
         for (std::size_t i = 0; i < raw.distance.size(); ++i)
             if (dc[i] == c) p.items<gpu::DistanceConstraint>().push_back(raw.distance[i]);
         for (std::size_t i = 0; i < raw.bending.size(); ++i)
             if (bc[i] == c) p.items<gpu::BendingConstraint>().push_back(raw.bending[i]);
-        p.set<gpu::DistanceConstraint>().colorOffsets.push_back(static_cast<std::uint32_t>(p.items<gpu::DistanceConstraint>().size()));
-        p.set<gpu::BendingConstraint>().colorOffsets.push_back(static_cast<std::uint32_t>(p.items<gpu::BendingConstraint>().size()));
+        p.endColor();
     }
 }
 

@@ -88,3 +88,43 @@ CLOTH_FN void projectIsoBending(CLOTH_INOUT(vec4) p0, CLOTH_INOUT(vec4) p1, CLOT
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_SHARED_CONSTRAINT_ISO_BENDING_H
+
+#if defined(CLOTH_HAS_POSITIONS) && !defined(CLOTH_CONSTRAINT_ISO_BENDING_SOLVE)
+#define CLOTH_CONSTRAINT_ISO_BENDING_SOLVE
+CLOTH_NAMESPACE_BEGIN
+
+// One item (constraint_types.h): gather, project, scatter (v0 first).
+CLOTH_SOLVE_FN void isoBendingSolve(CLOTH_POSITIONS IsoBendingConstraint c,
+                                    CLOTH_INOUT(vec4) lambda, SolveParams s) {
+    vec4 p0 = CLOTH_LOAD(c.v0);
+    vec4 p1 = CLOTH_LOAD(c.v1);
+    vec4 p2 = CLOTH_LOAD(c.v2);
+    vec4 p3 = CLOTH_LOAD(c.v3);
+    projectIsoBending(p0, p1, p2, p3, c, lambda, s);
+    CLOTH_STORE(c.v0, p0);
+    CLOTH_STORE(c.v1, p1);
+    CLOTH_STORE(c.v2, p2);
+    CLOTH_STORE(c.v3, p3);
+}
+
+#ifdef CLOTH_WIDE_ACCESS
+// Three 16-byte thirds: v0..v3; k; compliance, pbdStiffness (the padding is not read).
+IsoBendingConstraint isoBendingLoadWide(uint k) {
+    uvec4 v = wordsOf(isoBendingWords[3u * k]);
+    uvec2 w = unpackUint2x32(isoBendingWords[3u * k + 2u].x);
+    IsoBendingConstraint c;
+    c.v0 = v.x;
+    c.v1 = v.y;
+    c.v2 = v.z;
+    c.v3 = v.w;
+    c.k = vec4Of(isoBendingWords[3u * k + 1u]);
+    c.compliance = uintBitsToFloat(w.x);
+    c.pbdStiffness = uintBitsToFloat(w.y);
+    c.pad0 = 0u;
+    c.pad1 = 0u;
+    return c;
+}
+#endif
+
+CLOTH_NAMESPACE_END
+#endif

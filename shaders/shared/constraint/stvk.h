@@ -134,3 +134,38 @@ CLOTH_FN void projectStvk(CLOTH_INOUT(vec4) p0, CLOTH_INOUT(vec4) p1, CLOTH_INOU
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_SHARED_CONSTRAINT_STVK_H
+
+#if defined(CLOTH_HAS_POSITIONS) && !defined(CLOTH_CONSTRAINT_STVK_SOLVE)
+#define CLOTH_CONSTRAINT_STVK_SOLVE
+CLOTH_NAMESPACE_BEGIN
+
+// One item (constraint_types.h): gather, project, scatter (v0 first).
+CLOTH_SOLVE_FN void stvkSolve(CLOTH_POSITIONS StvkConstraint c, CLOTH_INOUT(vec4) lambda,
+                              SolveParams s) {
+    vec4 p0 = CLOTH_LOAD(c.v0);
+    vec4 p1 = CLOTH_LOAD(c.v1);
+    vec4 p2 = CLOTH_LOAD(c.v2);
+    projectStvk(p0, p1, p2, c, lambda, s);
+    CLOTH_STORE(c.v0, p0);
+    CLOTH_STORE(c.v1, p1);
+    CLOTH_STORE(c.v2, p2);
+}
+
+#ifdef CLOTH_WIDE_ACCESS
+// Four 16-byte quarters: v0, v1, v2, pbdStiffness; invRest; complianceDiag; complianceOff.
+StvkConstraint stvkLoadWide(uint k) {
+    uvec4 a = wordsOf(stvkWords[4u * k]);
+    StvkConstraint c;
+    c.v0 = a.x;
+    c.v1 = a.y;
+    c.v2 = a.z;
+    c.pbdStiffness = uintBitsToFloat(a.w);
+    c.invRest = vec4Of(stvkWords[4u * k + 1u]);
+    c.complianceDiag = vec4Of(stvkWords[4u * k + 2u]);
+    c.complianceOff = vec4Of(stvkWords[4u * k + 3u]);
+    return c;
+}
+#endif
+
+CLOTH_NAMESPACE_END
+#endif
