@@ -9,6 +9,7 @@
 #include "constraints.h"
 #include "core/error.h"
 #include "cpu/batch_kernels.h"
+#include "cpu/float_env.h"
 #include "cpu/thread_pool.h"
 #include "sim/schedule.h"
 
@@ -121,6 +122,7 @@ void CpuSolver::stepFrame() {
 
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
 void CpuSolver::runFrame(int member, int size) {
+    const FlushSubnormals flush;  // on every member's thread, for the frame
     Clock::time_point last = Clock::now();
     forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) {
         runStep(member, size, e, c, last);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "constraints.h"
+#include "cpu/float_env.h"
 #include "sim/schedule.h"
 #include "solver_io.h"
 
@@ -26,6 +27,7 @@ SerialReference::SerialReference(const PreparedCloth& p)
 
 // The frame as the shared schedule lists it (sim/schedule.h), each step written out serially.
 void SerialReference::stepFrame() {
+    const FlushSubnormals flush;  // as the CPU reference and the GPU
     forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) { step(e, c); });
     time_ += static_cast<double>(substepDt(p_.sim)) * p_.sim.substeps;
 }
