@@ -4,13 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <ostream>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/input_file.h"
+#include "core/output_file.h"
 
 namespace cloth {
 namespace {
@@ -223,10 +222,11 @@ void writeTuningFile(const std::string& path, const TuningFile& file) {
     const fs::path parent = fs::path(path).parent_path();
     std::error_code ec;
     if (!parent.empty()) fs::create_directories(parent, ec);
-    std::ofstream out(path);
-    if (!out) throw Error("tuning file " + path + ": cannot open for writing");
-    out << tuningJson(file).dump(2) << '\n';
-    if (!out) throw Error("tuning file " + path + ": write failed");
+    try {
+        writeOutputFile(path, tuningJson(file).dump(2) + "\n");
+    } catch (const Error& e) {
+        throw Error(std::string("tuning file ") + e.what());
+    }
 }
 
 void mergeTuning(TuningFile& file, const TuningDevice& measured) {

@@ -1,8 +1,6 @@
 // OBJ in (tinyobjloader, after a strict pre-scan) and out.
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -12,6 +10,7 @@
 #include "core/input_file.h"
 #include "core/mesh.h"
 #include "core/obj_scan.h"
+#include "core/output_file.h"
 
 namespace cloth {
 
@@ -119,11 +118,7 @@ void saveObj(const std::string& path, const std::vector<glm::vec3>& positions,
         }
         out += '\n';
     }
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot write file: " + std::strerror(errno));
-    bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok) throw Error(path + ": cannot write file: " + std::strerror(errno));
+    writeOutputFile(path, out);
 }
 
 }  // namespace cloth

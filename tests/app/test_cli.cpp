@@ -1,5 +1,6 @@
 // clothsim's command line: good runs produce what they promise; bad input gives a clear message
 // and a non-zero exit, never a crash.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -244,6 +245,36 @@ TEST(Cli, NonRegularInputFilesAreRefused) {
                   "tuning file /dev/zero: cannot read file: it is a character device");
     expectFailure("--headless --backend cpu --frames 1 --phantoms auto --tuning " + fifo.string(),
                   "it is a FIFO");
+    // The same file named by the environment (CLOTHSIM_TUNING; the tests set it to a file
+    // that does not exist, restored below).
+    const char* before = std::getenv("CLOTHSIM_TUNING");
+    const std::string saved = before ? before : "";
+    ::setenv("CLOTHSIM_TUNING", "/dev/zero", 1);
+    expectFailure("--headless --backend cpu --frames 1 --phantoms auto",
+                  "tuning file /dev/zero: cannot read file: it is a character device");
+    if (before)
+        ::setenv("CLOTHSIM_TUNING", saved.c_str(), 1);
+    else
+        ::unsetenv("CLOTHSIM_TUNING");
+    fs::remove_all(dir);
+}
+
+// Output files: a FIFO that no process reads is refused at once (it blocked forever), a full
+// device is a write error (it was a silent success), a directory is named as the problem.
+TEST(Cli, OutputFilesReportEveryWriteError) {
+    const fs::path dir = scratchDir("outputs");
+    const fs::path fifo = dir / "stats.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string run = "--headless --backend cpu --frames 1 --scene drop ";
+    expectFailure(run + "--stats " + fifo.string(),
+                  fifo.string() + ": cannot write file: it is a FIFO that no process is reading");
+    expectFailure(run + "--stats /dev/full", "/dev/full: cannot write file: No space left");
+    expectFailure(run + "--stats " + dir.string(),
+                  dir.string() + ": cannot write file: Is a directory");
+    expectFailure(run + "--export-obj /dev/null",
+                  "--export-obj /dev/null: cannot create directory");
+    const auto ok = runProgram("clothsim", run + "--stats /dev/null");
+    EXPECT_EQ(ok.exitCode, 0) << ok.output;
     fs::remove_all(dir);
 }
 
