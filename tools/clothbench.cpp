@@ -2,9 +2,11 @@
 // count. Warms up, repeats, reports min and median; prints a table and optionally writes JSON.
 // Timing lives here, never in tests.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <new>
 #include <optional>
@@ -18,6 +20,7 @@
 #include "app/phantom_tuning.h"
 #include "bench.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
@@ -25,20 +28,27 @@
 namespace cloth::bench {
 namespace {
 
-std::vector<int> parseList(const std::string& flag, const std::string& text, int min) {
+constexpr int kMaxSteps = int(limits::kMaxSubsteps);  // as in scene files and clothsim
+constexpr int kMaxThreads = 1024;                     // as clothsim and clothcheck
+
+// Integers from `min` to `max` (the scene files' limits where they have one: a million
+// substeps made one frame run for minutes).
+std::vector<int> parseList(const std::string& flag, const std::string& text, int min,
+                           int max = std::numeric_limits<int>::max()) {
     std::vector<int> out;
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ',')) {
-        try {
-            size_t used = 0;
-            const int v = std::stoi(item, &used);
-            if (used != item.size() || v < min) throw Error("");
-            out.push_back(v);
-        } catch (const std::exception&) {
+        long long v = 0;
+        const char* end = item.data() + item.size();
+        auto [ptr, ec] = std::from_chars(item.data(), end, v);
+        const bool tooLarge = ec == std::errc::result_out_of_range && item[0] != '-';
+        if (item.empty() || ptr != end || (ec != std::errc() && !tooLarge) || v < min)
             throw Error(flag + ": expected a comma-separated list of integers >= " +
                         std::to_string(min) + ", got '" + text + "'");
-        }
+        if (tooLarge || v > max)
+            throw Error(flag + ": must be at most " + std::to_string(max) + ", got " + item);
+        out.push_back(static_cast<int>(v));
     }
     if (out.empty()) throw Error(flag + ": empty list");
     return out;
@@ -132,10 +142,13 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
                 throw Error("--backend: expected cpu, gpu or all, got '" + v + "'");
             o.backend = v;
         } else if (a == "--grids") o.grids = parseList(a, v, 1);
-        else if (a == "--threads") o.threads = parseList(a, v, 1);
+        else if (a == "--threads")
+            o.threads = parseList(a, v, 1, kMaxThreads);
         else if (a == "--cpu-kernels") o.cpuKernels = parseKernels(v);
-        else if (a == "--substeps") o.substeps = parseList(a, v, 1).at(0);
-        else if (a == "--iterations") o.iterations = parseList(a, v, 1).at(0);
+        else if (a == "--substeps")
+            o.substeps = parseList(a, v, 1, kMaxSteps).at(0);
+        else if (a == "--iterations")
+            o.iterations = parseList(a, v, 1, kMaxSteps).at(0);
         else if (a == "--warmup") o.warmup = parseList(a, v, 0).at(0);
         else if (a == "--frames") o.frames = parseList(a, v, 1).at(0);
         else if (a == "--repeats") o.repeats = parseList(a, v, 1).at(0);

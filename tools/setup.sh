@@ -6,6 +6,8 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
+  # fuzzing (tools/fuzz.sh): clang 14, its libFuzzer and sanitizer runtimes, llvm-symbolizer
+  clang libclang-rt-14-dev llvm
   # Vulkan: loader, headers, volk, shader compiler, lavapipe, validation layers, tools
   libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev spirv-tools
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools

@@ -1,9 +1,9 @@
 #include "app/frame_stats.h"
 
 #include <algorithm>
-#include <fstream>
 
 #include "core/error.h"
+#include "core/output_file.h"
 
 namespace cloth {
 
@@ -55,10 +55,7 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
 }
 
 void writeJsonFile(const std::string& path, const nlohmann::json& json) {
-    std::ofstream out(path);
-    if (!out) throw Error(path + ": cannot open for writing");
-    out << json.dump(2) << '\n';
-    if (!out) throw Error(path + ": write failed");
+    writeOutputFile(path, json.dump(2) + "\n");
 }
 
 }  // namespace cloth

@@ -4,30 +4,43 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 
 #include "core/error.h"
+#include "core/limits.h"
 
 namespace cloth {
 namespace {
 
-int parseInt(const std::string& flag, const std::string& text, int min) {
-    int value = 0;
+constexpr int kMaxSteps = int(limits::kMaxSubsteps);  // as in scene files
+constexpr int kMaxThreads = 1024;
+
+int parseInt(const std::string& flag, const std::string& text, int min,
+             int max = std::numeric_limits<int>::max()) {
+    long long value = 0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (ec != std::errc() || ptr != end)
+    if (ptr != end || (ec != std::errc() && ec != std::errc::result_out_of_range) || text.empty())
         throw Error(flag + ": expected an integer, got '" + text + "'");
-    if (value < min)
+    const bool negative = text[0] == '-';
+    if ((ec == std::errc() && value < min) || (ec != std::errc() && negative))
         throw Error(flag + ": must be at least " + std::to_string(min) + ", got " + text);
-    return value;
+    if (ec != std::errc() || value > max)
+        throw Error(flag + ": must be at most " + std::to_string(max) + ", got " + text);
+    return static_cast<int>(value);
 }
 
-float parseNonNegativeFloat(const std::string& flag, const std::string& text) {
+// A compliance: finite and non-negative as a double, and at most limits::kMaxCompliance (so
+// also finite as the float the solver holds).
+float parseCompliance(const std::string& flag, const std::string& text) {
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value))
         throw Error(flag + ": expected a finite number, got '" + text + "'");
     if (value < 0.0) throw Error(flag + ": must not be negative, got " + text);
+    if (value > limits::kMaxCompliance)
+        throw Error(flag + ": " + text + " is softer than any material (at most 1e6)");
     return static_cast<float>(value);
 }
 
@@ -57,21 +70,22 @@ Options parseOptions(const std::vector<std::string>& args) {
          }},
         {"--device", [&](const std::string& v) { o.device = parseInt("--device", v, 0); }},
         {"--mesh", [&](const std::string& v) { o.mesh = v; }},
-        {"--substeps", [&](const std::string& v) { o.substeps = parseInt("--substeps", v, 1); }},
+        {"--substeps",
+         [&](const std::string& v) { o.substeps = parseInt("--substeps", v, 1, kMaxSteps); }},
         {"--iterations",
-         [&](const std::string& v) { o.iterations = parseInt("--iterations", v, 1); }},
+         [&](const std::string& v) { o.iterations = parseInt("--iterations", v, 1, kMaxSteps); }},
         {"--solver", [&](const std::string& v) { o.solver = parseSolverMode(v); }},
-        {"--threads", [&](const std::string& v) { o.threads = parseInt("--threads", v, 1); }},
+        {"--threads",
+         [&](const std::string& v) { o.threads = parseInt("--threads", v, 1, kMaxThreads); }},
         {"--stretch-compliance",
          [&](const std::string& v) {
-             o.stretchCompliance = parseNonNegativeFloat("--stretch-compliance", v);
+             o.stretchCompliance = parseCompliance("--stretch-compliance", v);
          }},
         {"--bend-compliance",
-         [&](const std::string& v) {
-             o.bendCompliance = parseNonNegativeFloat("--bend-compliance", v);
-         }},
+         [&](const std::string& v) { o.bendCompliance = parseCompliance("--bend-compliance", v); }},
         {"--phantoms", [&](const std::string& v) { o.phantoms = parsePhantomSetting(v); }},
-        {"--phantom-method", [&](const std::string& v) { o.phantomMethod = parsePhantomMethod(v); }},
+        {"--phantom-method",
+         [&](const std::string& v) { o.phantomMethod = parsePhantomMethod(v); }},
         {"--phantom-averaging",
          [&](const std::string& v) {
              if (v != "iteration" && v != "color")

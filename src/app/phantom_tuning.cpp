@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <ostream>
-#include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
+#include "core/output_file.h"
 
 namespace cloth {
 namespace {
@@ -155,7 +155,8 @@ std::string phantomTargetName(std::uint32_t target) {
 std::string tuningPath(const std::optional<std::string>& flag) {
     if (flag) return *flag;
     if (std::string p = envOrEmpty("CLOTHSIM_TUNING"); !p.empty()) return p;
-    if (std::string x = envOrEmpty("XDG_CONFIG_HOME"); !x.empty())
+    // A relative XDG_CONFIG_HOME is invalid (XDG Base Directory specification): ignored.
+    if (std::string x = envOrEmpty("XDG_CONFIG_HOME"); !x.empty() && fs::path(x).is_absolute())
         return (fs::path(x) / "clothsim" / "tuning.json").string();
     if (std::string h = envOrEmpty("HOME"); !h.empty())
         return (fs::path(h) / ".config" / "clothsim" / "tuning.json").string();
@@ -204,13 +205,13 @@ nlohmann::ordered_json tuningJson(const TuningFile& file) {
 std::optional<TuningFile> readTuningFile(const std::string& path) {
     std::error_code ec;
     if (path.empty() || !fs::exists(path, ec)) return std::nullopt;
-    if (fs::is_directory(path, ec)) throw Error("tuning file " + path + ": is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("tuning file " + path + ": cannot open for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw Error("tuning file " + path + ": read failed");
-    return parseTuning(text.str(), path);
+    std::string text;
+    try {  // only a regular file, at most kMaxTuningFileBytes: never /dev/zero or a FIFO
+        text = readInputFile(path, kMaxTuningFileBytes, "tuning");
+    } catch (const Error& e) {
+        throw Error(std::string("tuning file ") + e.what());
+    }
+    return parseTuning(text, path);
 }
 
 void writeTuningFile(const std::string& path, const TuningFile& file) {
@@ -221,10 +222,11 @@ void writeTuningFile(const std::string& path, const TuningFile& file) {
     const fs::path parent = fs::path(path).parent_path();
     std::error_code ec;
     if (!parent.empty()) fs::create_directories(parent, ec);
-    std::ofstream out(path);
-    if (!out) throw Error("tuning file " + path + ": cannot open for writing");
-    out << tuningJson(file).dump(2) << '\n';
-    if (!out) throw Error("tuning file " + path + ": write failed");
+    try {
+        writeOutputFile(path, tuningJson(file).dump(2) + "\n");
+    } catch (const Error& e) {
+        throw Error(std::string("tuning file ") + e.what());
+    }
 }
 
 void mergeTuning(TuningFile& file, const TuningDevice& measured) {

@@ -45,10 +45,15 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
 void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, int frame) {
     for (std::uint32_t i = 0; i < count; ++i) {
         const glm::vec4& p = positions[i];
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-            throw Error("the simulation diverged: vertex " + std::to_string(i) +
-                        " is not finite at frame " + std::to_string(frame) +
-                        " (try more substeps or a larger compliance)");
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+            const bool nan = std::isnan(p.x) || std::isnan(p.y) || std::isnan(p.z);
+            // The scene's values passed the load checks (core/limits.h: gravity, scale,
+            // positions, masses, compliances), so what is left is an unstable step.
+            throw Error("the simulation diverged: vertex " + std::to_string(i) + " became " +
+                        (nan ? "NaN" : "infinite") + " at frame " + std::to_string(frame) +
+                        "; the scene's values are within their sane ranges, so the step is "
+                        "unstable for its stiffness (try more substeps or a larger compliance)");
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 #include "core/error.h"
 
@@ -17,6 +18,12 @@ std::string fmt(float v) {
 }
 
 }  // namespace
+
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
 
 std::string JsonNode::where() const {
     return source_ + ": " + (path_.empty() ? std::string("(top level)") : path_);
@@ -124,6 +131,15 @@ float JsonNode::positive() const {
 float JsonNode::inUnitRange() const {
     float v = number();
     if (!(v >= 0.0f && v <= 1.0f)) fail("must be in [0, 1], got " + fmt(v));
+    return v;
+}
+
+float JsonNode::inRange(float lo, float hi, const char* why) const {
+    float v = number();
+    const double d = value_.get<double>();  // as written: 1e-45, not the float it rounds to
+    if (!(d >= lo && d <= hi))
+        fail(shortNumber(d) + " " + why + " (allowed: " + shortNumber(lo) + " to " +
+             shortNumber(hi) + ")");
     return v;
 }
 

@@ -11,6 +11,9 @@
 
 namespace cloth::detail {
 
+// A number for messages: "1e-45", "1000", "0.25" (printf's %g).
+std::string shortNumber(double v);
+
 class JsonNode {
   public:
     JsonNode(const nlohmann::json& value, const std::string& source, std::string path = {})
@@ -44,6 +47,8 @@ class JsonNode {
     float positive() const;          // number() > 0
     float inUnitRange() const;       // number() in [0, 1]
     std::int64_t intAtLeast(std::int64_t min, std::int64_t max) const;
+    // number() in [lo, hi], else "<value> <why> (allowed: lo to hi)".
+    float inRange(float lo, float hi, const char* why) const;
 
   private:
     const char* typeName() const;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -69,7 +70,10 @@ void validateMesh(const Mesh& mesh, const std::string& source);
 // lines, every one must be used by a face); a vertex's UV is the first `vt` a face gives it,
 // with v flipped (1 - v) to the top-down convention above. Throws cloth::Error for a missing,
 // unreadable or malformed file (and everything validateMesh refuses).
+// Only regular files of at most kMaxObjFileBytes (core/input_file.h) are read.
 Mesh loadObj(const std::string& path);
+// The same from OBJ text; `source` names it in errors.
+Mesh parseObjText(std::string_view text, const std::string& source);
 
 // Writes vertices in order and 1-based faces.
 void saveObj(const std::string& path, const std::vector<glm::vec3>& positions,

@@ -1,34 +1,20 @@
 // OBJ in (tinyobjloader, after a strict pre-scan) and out.
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+#include <string_view>
 
 #include <tiny_obj_loader.h>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/mesh.h"
 #include "core/obj_scan.h"
+#include "core/output_file.h"
 
 namespace cloth {
 
 namespace {
-
-std::string readFile(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw Error(path + ": cannot read file: it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open file: " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw Error(path + ": cannot read file: " + std::strerror(errno));
-    return ss.str();
-}
 
 std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
@@ -74,21 +60,24 @@ Mesh convert(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::shape_t
 
 }  // namespace
 
-Mesh loadObj(const std::string& path) {
-    std::string text = readFile(path);
-    detail::scanObjText(text, path);
+Mesh parseObjText(std::string_view text, const std::string& source) {
+    const std::string checked = detail::scanObjText(text, source);
     tinyobj::ObjReaderConfig config;
     config.triangulate = true;
     config.vertex_color = false;
     tinyobj::ObjReader reader;
-    if (!reader.ParseFromString(text, "", config))
-        throw Error(path + ": malformed OBJ: " + trimmed(reader.Error()));
+    if (!reader.ParseFromString(checked, "", config))
+        throw Error(source + ": malformed OBJ: " + trimmed(reader.Error()));
     for (const tinyobj::shape_t& shape : reader.GetShapes())
         for (unsigned char n : shape.mesh.num_face_vertices)
-            if (n != 3) throw Error(path + ": malformed OBJ: a face could not be triangulated");
-    Mesh mesh = convert(reader.GetAttrib(), reader.GetShapes(), path);
-    validateMesh(mesh, path);
+            if (n != 3) throw Error(source + ": malformed OBJ: a face could not be triangulated");
+    Mesh mesh = convert(reader.GetAttrib(), reader.GetShapes(), source);
+    validateMesh(mesh, source);
     return mesh;
+}
+
+Mesh loadObj(const std::string& path) {
+    return parseObjText(readInputFile(path, kMaxObjFileBytes, "OBJ"), path);
 }
 
 namespace {
@@ -129,11 +118,7 @@ void saveObj(const std::string& path, const std::vector<glm::vec3>& positions,
         }
         out += '\n';
     }
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot write file: " + std::strerror(errno));
-    bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok) throw Error(path + ": cannot write file: " + std::strerror(errno));
+    writeOutputFile(path, out);
 }
 
 }  // namespace cloth

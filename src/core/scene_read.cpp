@@ -2,15 +2,16 @@
 // naming the file and the JSON path).
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/json_node.h"
+#include "core/limits.h"
 #include "core/material_presets.h"
 #include "core/scene.h"
 
@@ -20,9 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using detail::JsonNode;
+using detail::shortNumber;
 
-constexpr std::int64_t kMaxCount = 10000;        // substeps, iterations, target colours
-constexpr std::int64_t kMaxResolution = 100000;  // per grid side (makeGrid caps the total)
+constexpr std::int64_t kMaxCount = limits::kMaxSubsteps;  // also iterations, target colours
+constexpr std::int64_t kMaxResolution = 100000;           // per grid side (makeGrid caps the total)
 
 std::uint32_t vertexIndex(const JsonNode& n) {
     return static_cast<std::uint32_t>(n.intAtLeast(0, UINT32_MAX));
@@ -80,12 +82,20 @@ GridDesc readGrid(const JsonNode& n) {
     return g;
 }
 
+// "must be positive" for zero and below, then the sane range with its reason.
+float positiveInRange(const JsonNode& n, float lo, float hi, const char* why) {
+    n.positive();
+    return n.inRange(lo, hi, why);
+}
+
 Transform readTransform(const JsonNode& n) {
     n.allowOnly({"translate", "rotate", "scale"});
     Transform t;
     if (n.has("translate")) t.translate = n["translate"].vec3();
     if (n.has("rotate")) t.rotateDegrees = n["rotate"].vec3();
-    if (n.has("scale")) t.scale = n["scale"].positive();
+    if (n.has("scale"))
+        t.scale = positiveInRange(n["scale"], limits::kMinScale, limits::kMaxScale,
+                                  "is beyond the sane range of a cloth's scale");
     return t;
 }
 
@@ -108,6 +118,11 @@ OrthotropicMaterial readMembrane(const JsonNode& n, OrthotropicMaterial m) {
     if (n.has("g")) m.g = n["g"].positive();
     if (auto problem = orthotropicProblem(m)) n.fail(*problem);
     return m;
+}
+
+float compliance(const JsonNode& n) {
+    n.atLeast(0);
+    return n.inRange(0.0f, limits::kMaxCompliance, "is softer than any material");
 }
 
 Material readMaterial(const JsonNode& n) {
@@ -138,9 +153,11 @@ Material readMaterial(const JsonNode& n) {
         n.fail("\"stretch\": \"stvk\" needs \"membrane\" moduli or a \"preset\"");
     if (n.has("bending")) m.bendModel = readName(n["bending"], parseBendModel);
     if (n.has("bend_rigidity")) m.bendRigidity = n["bend_rigidity"].positive();
-    if (n.has("density")) m.density = n["density"].positive();
-    if (n.has("stretch_compliance")) m.stretchCompliance = n["stretch_compliance"].atLeast(0);
-    if (n.has("bend_compliance")) m.bendCompliance = n["bend_compliance"].atLeast(0);
+    if (n.has("density"))
+        m.density = positiveInRange(n["density"], limits::kMinDensity, limits::kMaxDensity,
+                                    "is beyond the sane range of an areal density (kg/m^2)");
+    if (n.has("stretch_compliance")) m.stretchCompliance = compliance(n["stretch_compliance"]);
+    if (n.has("bend_compliance")) m.bendCompliance = compliance(n["bend_compliance"]);
     if (n.has("stretch_stiffness")) m.stretchStiffness = n["stretch_stiffness"].inUnitRange();
     if (n.has("bend_stiffness")) m.bendStiffness = n["bend_stiffness"].inUnitRange();
     if (n.has("damping")) m.linearDamping = n["damping"].atLeast(0);
@@ -169,13 +186,21 @@ MotionDesc readMotion(const JsonNode& n) {
             n.allowOnly({"type", "velocity"});
             break;
     }
-    if (n.has("radius")) m.radius = n["radius"].atLeast(0);
-    if (n.has("period")) m.period = n["period"].positive();
+    if (n.has("period"))
+        m.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
+                                   "is too short for a turn of a circle motion (seconds)");
+    if (n.has("radius"))
+        m.radius = n["radius"].inRange(0.0f, limits::kMaxCoordinate, "is beyond the scene's size");
     if (n.has("axis")) {
         m.axis = n["axis"].vec3();
         if (!(glm::length(m.axis) > 0.0f)) n["axis"].fail("must not be a zero vector");
     }
-    if (n.has("velocity")) m.velocity = n["velocity"].vec3();
+    if (n.has("velocity")) {
+        m.velocity = n["velocity"].vec3();
+        if (!(glm::length(glm::dvec3(m.velocity)) <= limits::kMaxSpeed))
+            n["velocity"].fail("speed " + shortNumber(glm::length(glm::dvec3(m.velocity))) +
+                               " m/s is beyond the sane range (at most 10000 m/s)");
+    }
     return m;
 }
 
@@ -184,7 +209,7 @@ AttachmentDesc readAttachment(const JsonNode& n) {
     AttachmentDesc a;
     a.vertices = readSelection(n);
     if (a.vertices.empty()) n.fail("selects no vertices (give indices, regions or boxes)");
-    if (n.has("compliance")) a.compliance = n["compliance"].atLeast(0);
+    if (n.has("compliance")) a.compliance = compliance(n["compliance"]);
     if (n.has("motion")) a.motion = readMotion(n["motion"]);
     return a;
 }
@@ -227,6 +252,21 @@ void checkSelection(const Mesh& mesh, const VertexSelection& sel, const JsonNode
     if (picked.empty()) n.fail("selects no vertices of the mesh");
 }
 
+// Every vertex after the cloth's transform within the sane range (core/limits.h): 1e38
+// coordinates or a huge translation would overflow the solver's float arithmetic.
+void checkWorldPositions(const Mesh& mesh, const Transform& t, const JsonNode& n) {
+    const glm::mat4 m = t.matrix();
+    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+        const glm::dvec3 p = glm::dmat4(m) * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0);
+        for (int k = 0; k < 3; ++k)
+            if (!(std::fabs(p[k]) <= limits::kMaxCoordinate))
+                n[n.has("transform") ? "transform" : (n.has("grid") ? "grid" : "mesh")].fail(
+                    "vertex " + std::to_string(v) + " lies at " + shortNumber(p[k]) +
+                    " m after the transform, beyond the sane range of positions (at most 10000 "
+                    "m from the origin on each axis)");
+    }
+}
+
 // Grids with more vertices than this are not built while reading (a 20000 x 20000 grid would
 // take gigabytes and most of a minute just to check its pins): their description is checked
 // here, their selections when the cloth is built (prep/cloth_builder.cpp), after a GPU run has
@@ -251,13 +291,21 @@ void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
     } catch (const Error& e) {
         n[c.grid ? "grid" : "mesh"].fail(e.what());
     }
+    checkWorldPositions(mesh, c.transform, n);
     if (n.has("pins")) checkSelection(mesh, c.pins, n["pins"]);
     for (std::size_t i = 0; i < c.attachments.size(); ++i)
         checkSelection(mesh, c.attachments[i].vertices, n["attachments"][i]);
 }
 
 void readSettings(const JsonNode& root, Scene& s) {
-    if (root.has("gravity")) s.sim.gravity = root["gravity"].vec3();
+    if (root.has("gravity")) {
+        s.sim.gravity = root["gravity"].vec3();
+        const double g = glm::length(glm::dvec3(s.sim.gravity));
+        if (!(g <= limits::kMaxGravity))
+            root["gravity"].fail("magnitude " + shortNumber(g) +
+                                 " m/s^2 is beyond the sane range (at most 1000 m/s^2, about "
+                                 "100 g)");
+    }
     if (root.has("substeps")) s.sim.substeps = int(root["substeps"].intAtLeast(1, kMaxCount));
     if (root.has("iterations")) s.sim.iterations = int(root["iterations"].intAtLeast(1, kMaxCount));
     if (root.has("solver")) {
@@ -280,16 +328,6 @@ void readSettings(const JsonNode& root, Scene& s) {
             s.phantoms = {PhantomMode::Target, std::uint32_t(p.intAtLeast(1, kMaxCount))};
         }
     }
-}
-
-std::string readFile(const std::string& path) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) throw Error(path + ": cannot read file: it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open file: " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 }  // namespace
@@ -320,7 +358,8 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
 }
 
 Scene loadSceneFile(const std::string& path) {
-    return parseSceneJson(readFile(path), path, fs::path(path).parent_path().string());
+    return parseSceneJson(readInputFile(path, kMaxSceneFileBytes, "scene"), path,
+                          fs::path(path).parent_path().string());
 }
 
 }  // namespace cloth

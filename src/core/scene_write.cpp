@@ -1,13 +1,12 @@
 // Scene files: writing every field, so that loading what was written gives an equal Scene.
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/output_file.h"
 #include "core/scene.h"
 
 namespace cloth {
@@ -137,11 +136,7 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
 
 void saveSceneFile(const std::string& path, const Scene& scene) {
     std::string text = sceneToJson(scene, fs::path(path).parent_path().string());
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot write file: " + std::strerror(errno));
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok) throw Error(path + ": cannot write file: " + std::strerror(errno));
+    writeOutputFile(path, text);
 }
 
 }  // namespace cloth

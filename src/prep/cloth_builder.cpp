@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "constraints.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "prep/continuum.h"
 #include "prep/motion.h"
 #include "prep/nearest.h"
@@ -21,18 +24,47 @@ std::string clothSource(const ClothDesc& desc, std::uint32_t index) {
     return s;
 }
 
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 void requireRange(float value, float lo, float hi, const std::string& source, const char* what) {
     if (!(value >= lo && value <= hi))
-        throw Error(source + ": " + what + " = " + std::to_string(value) + " is out of range [" +
-                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        throw Error(source + ": " + what + " = " + shortNumber(value) + " is out of range [" +
+                    shortNumber(lo) + ", " + shortNumber(hi) + "]");
+}
+
+// Every vertex after the transform within the sane range (core/limits.h): 1e38 coordinates or a
+// 1e30 scale would overflow the solver's float arithmetic at the first step.
+void checkWorldPositions(const std::vector<glm::vec3>& world, const std::string& source) {
+    for (std::size_t v = 0; v < world.size(); ++v)
+        for (int k = 0; k < 3; ++k)
+            if (!(std::fabs(world[v][k]) <= limits::kMaxCoordinate))
+                throw Error(source + ": vertex " + std::to_string(v) + " lies at " +
+                            shortNumber(world[v][k]) + " m after the transform, beyond the sane " +
+                            "range of positions (at most 10000 m from the origin on each axis)");
+}
+
+// A free vertex needs a mass the solver can invert: zero or subnormal masses (a density of
+// 1e-45, a scale of 1e-15) would otherwise freeze it as if pinned.
+void checkMasses(const std::vector<float>& mass, const std::vector<bool>& pinned,
+                 const std::string& source) {
+    for (std::size_t v = 0; v < mass.size(); ++v)
+        if (!pinned[v] && !(mass[v] >= std::numeric_limits<float>::min() && std::isfinite(mass[v])))
+            throw Error(source + ": vertex " + std::to_string(v) + " has a mass of " +
+                        shortNumber(mass[v]) + " kg, too small to simulate (density times " +
+                        "triangle area underflows): raise the density or the scale");
 }
 
 void validateMaterial(const Material& m, const std::string& source) {
     const float inf = INFINITY;
     if (!(m.density > 0.0f) || !std::isfinite(m.density))
         throw Error(source + ": density must be positive and finite");
-    requireRange(m.stretchCompliance, 0.0f, inf, source, "stretch compliance");
-    requireRange(m.bendCompliance, 0.0f, inf, source, "bend compliance");
+    requireRange(m.density, limits::kMinDensity, limits::kMaxDensity, source, "density (kg/m^2)");
+    requireRange(m.stretchCompliance, 0.0f, limits::kMaxCompliance, source, "stretch compliance");
+    requireRange(m.bendCompliance, 0.0f, limits::kMaxCompliance, source, "bend compliance");
     requireRange(m.stretchStiffness, 0.0f, 1.0f, source, "stretch stiffness");
     requireRange(m.bendStiffness, 0.0f, 1.0f, source, "bend stiffness");
     requireRange(m.linearDamping, 0.0f, inf, source, "linear damping");
@@ -249,13 +281,17 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     validateMaterial(desc.material, source);
     const Mesh mesh = buildClothMesh(desc);
     const Topology topo = buildTopology(mesh, source);
+    requireRange(desc.transform.scale, limits::kMinScale, limits::kMaxScale, source,
+                 "transform scale");
     const std::vector<glm::vec3> world = transformed(mesh.positions, desc.transform.matrix());
+    checkWorldPositions(world, source);
     const auto base = static_cast<std::uint32_t>(out.positions.size());
     const auto n = static_cast<std::uint32_t>(mesh.positions.size());
 
     const VertexRoles roles =
         applyPinsAndAttachments(desc, mesh, world, base, sim.mode == SolverMode::Pbd, source, out);
     const std::vector<float> mass = lumpMasses(world, mesh.triangles, desc.material.density);
+    checkMasses(mass, roles.pinned, source);
     std::vector<float> invMass(n);
     for (std::uint32_t v = 0; v < n; ++v)
         invMass[v] = roles.pinned[v] || mass[v] <= 0.0f ? 0.0f : 1.0f / mass[v];

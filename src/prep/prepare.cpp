@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "prep/batches.h"
 #include "prep/cloth_builder.h"
 
@@ -18,10 +19,15 @@ double msSince(Clock::time_point t0) {
 }
 
 void validateSim(const Scene& scene) {
-    if (scene.sim.substeps < 1)
-        throw Error("scene '" + scene.name + "': substeps must be at least 1");
-    if (scene.sim.iterations < 1)
-        throw Error("scene '" + scene.name + "': iterations must be at least 1");
+    const std::string max = std::to_string(limits::kMaxSubsteps);
+    if (scene.sim.substeps < 1 || scene.sim.substeps > limits::kMaxSubsteps)
+        throw Error("scene '" + scene.name + "': substeps must be between 1 and " + max);
+    if (scene.sim.iterations < 1 || scene.sim.iterations > limits::kMaxSubsteps)
+        throw Error("scene '" + scene.name + "': iterations must be between 1 and " + max);
+    const double g = glm::length(glm::dvec3(scene.sim.gravity));
+    if (!(g <= limits::kMaxGravity))
+        throw Error("scene '" + scene.name + "': gravity of magnitude " + std::to_string(g) +
+                    " m/s^2 is beyond the sane range (at most 1000 m/s^2, about 100 g)");
     if (scene.cloths.empty()) throw Error("scene '" + scene.name + "' has no cloth");
 }
 

@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <string>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
 
 #include "core/error.h"
+#include "core/output_file.h"
 
 namespace cloth::render {
 
@@ -19,9 +21,16 @@ void writePng(const std::string& path, const ImageRgba8& image) {
     if (ec)
         throw Error("cannot create the directory '" + parent.string() + "' for '" + path +
                     "': " + ec.message());
-    if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.pixels.data(),
-                        image.width * 4))
-        throw Error("cannot write the PNG file '" + path + "'");
+    // Encoded in memory, then written by writeOutputFile, which reports every write error
+    // (stbi_write_png said nothing of a full disk: /dev/full was "written").
+    std::string png;
+    const auto append = [](void* out, void* data, int size) {
+        static_cast<std::string*>(out)->append(static_cast<const char*>(data), std::size_t(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, image.width, image.height, 4, image.pixels.data(),
+                                image.width * 4))
+        throw Error("cannot encode the PNG file '" + path + "'");
+    writeOutputFile(path, png);
 }
 
 ImageRgba8 readPng(const std::string& path) {

@@ -37,17 +37,26 @@ void loadVulkan() {
             "mesa-vulkan-drivers) or use --backend cpu");
 }
 
+// Only the validation layer's findings about the application (validation and performance
+// messages) are counted. General messages, such as the loader's notice that VK_INSTANCE_LAYERS
+// added a layer, are about the environment: printed as a notice (unless quiet), never counted.
 VKAPI_ATTR VkBool32 VKAPI_CALL onDebugMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                              VkDebugUtilsMessageTypeFlagsEXT,
+                                              VkDebugUtilsMessageTypeFlagsEXT type,
                                               const VkDebugUtilsMessengerCallbackDataEXT* data,
                                               void* user) {
     auto* log = static_cast<MessageLog*>(user);
-    log->count.fetch_add(1);
+    const bool aboutTheApp = (type & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) != 0;
+    if (aboutTheApp) log->count.fetch_add(1);
     if (!log->quiet) {
         const char* level =
             (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
-        std::fprintf(stderr, "vulkan validation %s: %s\n", level,
-                     data && data->pMessage ? data->pMessage : "(no message)");
+        const char* text = data && data->pMessage ? data->pMessage : "(no message)";
+        if (aboutTheApp)
+            std::fprintf(stderr, "vulkan validation %s: %s\n", level, text);
+        else
+            std::fprintf(stderr, "vulkan notice (%s): %s\n",
+                         data && data->pMessageIdName ? data->pMessageIdName : "general", text);
     }
     return VK_FALSE;
 }

@@ -66,5 +66,9 @@ TEST(Clothbench, BadOptionsAreRefused) {
         expectRefused("--cpu-kernels avx2", "avx2 is not available on this CPU");
     expectRefused("--grids 0", "--grids: expected a comma-separated list of integers >= 1");
     expectRefused("--backend fpga", "--backend: expected cpu, gpu or all");
+    expectRefused("--substeps 1000000", "--substeps: must be at most 10000, got 1000000");
+    expectRefused("--iterations 1000000", "--iterations: must be at most 10000");
+    expectRefused("--threads 1,1000000", "--threads: must be at most 1024, got 1000000");
+    expectRefused("--frames 99999999999", "--frames: must be at most 2147483647");
     expectRefused("--no-such-option 1", "unknown option '--no-such-option'");
 }

@@ -1,10 +1,12 @@
 // clothsim's command line: good runs produce what they promise; bad input gives a clear message
 // and a non-zero exit, never a crash.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <utility>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -211,4 +213,84 @@ TEST(Cli, SceneLargerThanMemoryIsRefusedAtOnce) {
                           scene.string(),
                       "scene 'huge' is too large: needs at least");
     }
+}
+
+// Issue 15: flag values beyond the limits scene files have, or beyond what a float holds, are
+// refused with the flag and the limit; an integer that is merely too large says so.
+TEST(Cli, FlagLimitsNameTheFlagAndTheLimit) {
+    expectFailure("--substeps 1000000", "--substeps: must be at most 10000, got 1000000");
+    expectFailure("--iterations 1000000", "--iterations: must be at most 10000, got 1000000");
+    expectFailure("--frames 99999999999", "--frames: must be at most 2147483647, got 99999999999");
+    expectFailure("--frames -99999999999", "--frames: must be at least 0");
+    expectFailure("--threads 1000000", "--threads: must be at most 1024");
+    expectFailure("--stretch-compliance 1e39",
+                  "--stretch-compliance: 1e39 is softer than any material");
+    expectFailure("--bend-compliance 1e7", "--bend-compliance: 1e7 is softer than any material");
+    EXPECT_EQ(*parseOptions({"--substeps", "10000"}).substeps, 10000);
+    EXPECT_EQ(*parseOptions({"--frames", "2147483647"}).frames, 2147483647);
+}
+
+// Only regular files are read as meshes, scenes and tuning files: /dev/zero and a FIFO are
+// refused at once with the file named (a FIFO used to block forever, /dev/zero to fill memory).
+TEST(Cli, NonRegularInputFilesAreRefused) {
+    const fs::path dir = scratchDir("fifo");
+    const fs::path fifo = dir / "pipe.obj";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    expectFailure("--headless --backend cpu --frames 1 --mesh /dev/zero",
+                  "/dev/zero: cannot read file: it is a character device, not a regular file");
+    expectFailure("--headless --backend cpu --frames 1 --scene /dev/zero", "/dev/zero");
+    expectFailure("--headless --backend cpu --frames 1 --mesh " + fifo.string(),
+                  fifo.string() + ": cannot read file: it is a FIFO");
+    expectFailure("--headless --backend cpu --frames 1 --phantoms auto --tuning /dev/zero",
+                  "tuning file /dev/zero: cannot read file: it is a character device");
+    expectFailure("--headless --backend cpu --frames 1 --phantoms auto --tuning " + fifo.string(),
+                  "it is a FIFO");
+    // The same file named by the environment (CLOTHSIM_TUNING; the tests set it to a file
+    // that does not exist, restored below).
+    const char* before = std::getenv("CLOTHSIM_TUNING");
+    const std::string saved = before ? before : "";
+    ::setenv("CLOTHSIM_TUNING", "/dev/zero", 1);
+    expectFailure("--headless --backend cpu --frames 1 --phantoms auto",
+                  "tuning file /dev/zero: cannot read file: it is a character device");
+    if (before)
+        ::setenv("CLOTHSIM_TUNING", saved.c_str(), 1);
+    else
+        ::unsetenv("CLOTHSIM_TUNING");
+    fs::remove_all(dir);
+}
+
+// Output files: a FIFO that no process reads is refused at once (it blocked forever), a full
+// device is a write error (it was a silent success), a directory is named as the problem.
+TEST(Cli, OutputFilesReportEveryWriteError) {
+    const fs::path dir = scratchDir("outputs");
+    const fs::path fifo = dir / "stats.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string run = "--headless --backend cpu --frames 1 --scene drop ";
+    expectFailure(run + "--stats " + fifo.string(),
+                  fifo.string() + ": cannot write file: it is a FIFO that no process is reading");
+    expectFailure(run + "--stats /dev/full", "/dev/full: cannot write file: No space left");
+    expectFailure(run + "--stats " + dir.string(),
+                  dir.string() + ": cannot write file: Is a directory");
+    expectFailure(run + "--export-obj /dev/null",
+                  "--export-obj /dev/null: cannot create directory");
+    const auto ok = runProgram("clothsim", run + "--stats /dev/null");
+    EXPECT_EQ(ok.exitCode, 0) << ok.output;
+    fs::remove_all(dir);
+}
+
+// Values that would freeze or collapse the cloth, or overflow the solver, are refused at load
+// with the reason, also when they reach the builder without a scene file (--mesh).
+TEST(Cli, MeaninglessPhysicsIsRefusedAtLoad) {
+    const fs::path dir = scratchDir("physics");
+    const auto tri = [&](const std::string& name, float size) {
+        const fs::path p = dir / name;
+        saveObj(p.string(), {{0, 0, 0}, {size, 0, 0}, {0, size, 0}, {size, size, 0}},
+                {{0, 1, 2}, {1, 3, 2}});
+        return p.string();
+    };
+    expectFailure("--headless --backend cpu --frames 1 --mesh " + tri("tiny.obj", 1e-20f),
+                  "too small to simulate");
+    expectFailure("--headless --backend cpu --frames 1 --mesh " + tri("huge.obj", 1e38f),
+                  "beyond the sane range of positions");
+    fs::remove_all(dir);
 }

@@ -128,3 +128,48 @@ TEST(Obj, MoreProblemsFoundByThePreScan) {
         EXPECT_TRUE(throwsError([&] { loadObj(path); }, {"bad.obj", c.fragment})) << c.text;
     }
 }
+
+// Lines end where tinyobjloader ends them, at a lone CR too: a comment followed by CR and a
+// vertex line cannot hide the vertex from the pre-scan, and relative indices count it.
+TEST(Obj, LoneCarriageReturnEndsALineAsInTinyobjloader) {
+    const Mesh m =
+        parseObjText("v 0 0 0\nv 1 0 0\nv 0 1 0\n# c\rv 1 1 0\nf -4 -3 -2\nf -3 -1 -2\n", "cr.obj");
+    ASSERT_EQ(m.positions.size(), 4u);
+    EXPECT_EQ(m.positions[3], glm::vec3(1, 1, 0));
+    ASSERT_EQ(m.triangles.size(), 2u);
+    EXPECT_EQ(m.triangles[0], glm::uvec3(0, 1, 2));
+    EXPECT_EQ(m.triangles[1], glm::uvec3(1, 3, 2));
+    EXPECT_TRUE(throwsError([] { parseObjText("v 0 0 0\rv 1 e 0\rv 0 1 0\rf 1 2 3\r", "r.obj"); },
+                            {"r.obj: line 2: malformed vertex coordinate 'e'"}));
+}
+
+// Lines clothsim does not use (normals aside, which are checked) are dropped before
+// tinyobjloader sees them: its `vw` extension with a joint id of 9e9 (a float-to-int overflow
+// there), `l`, `p`, groups, materials and smoothing groups.
+TEST(Obj, UnusedStatementsAreIgnored) {
+    const Mesh m = parseObjText(
+        "mtllib none.mtl\no thing\ng part\ns 1\nusemtl cloth\nv 0 0 0\nv 1 0 0\nv 0 1 0\n"
+        "vn 0 0 1\nvw 0 9e9 1\nvw 1 1e2147483648 2\nl 1 2\np 3\nt foo 1/2/3 99999999999\n"
+        "f 1//1 2//1 3//1\n",
+        "unused.obj");
+    EXPECT_EQ(m.positions.size(), 3u);
+    EXPECT_EQ(m.triangles.size(), 1u);
+}
+
+// Vertex forms tinyobjloader accepts: w = 1 and RGB colours (ignored); numbers with long or
+// large exponents are read as the float they denote.
+TEST(Obj, VertexWeightOneColoursAndExponents) {
+    const Mesh m = parseObjText(
+        "v 0 0 0 1\nv 1e0 0 0 0.5 0.5 0.5\nv 0 100000000000000000000e-20 0.0e-2147483648\n"
+        "f 1 2 3\n",
+        "forms.obj");
+    ASSERT_EQ(m.positions.size(), 3u);
+    EXPECT_EQ(m.positions[1], glm::vec3(1, 0, 0));
+    EXPECT_EQ(m.positions[2], glm::vec3(0, 1, 0));
+    EXPECT_TRUE(
+        throwsError([] { parseObjText("v 0 0 0 1 1\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "5.obj"); },
+                    {"5.obj: line 1: vertex with 5 numbers"}));
+    EXPECT_TRUE(
+        throwsError([] { parseObjText("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0\nf 1 2 3\n", "n.obj"); },
+                    {"n.obj: line 4: normal without exactly 3 values"}));
+}

@@ -377,3 +377,44 @@ TEST(PrepareErrors, BadSimSettings) {
     EXPECT_TRUE(throwsError([&] { prepareScene(s); }, {"iterations"}));
     EXPECT_TRUE(throwsError([&] { prepareScene(sceneOf({})); }, {"no cloth"}));
 }
+
+// Issue 15: values that make the physics meaningless are refused when the cloth is built, also
+// without a scene file (built-in scenes, --mesh): a free vertex with zero or subnormal mass was
+// treated as pinned, a huge gravity crushed the cloth, a huge compliance overflowed.
+TEST(Prepare, RefusesMeaninglessPhysicsWithTheReason) {
+    const auto refuses = [](Scene s, const char* fragment) {
+        try {
+            prepareScene(s, {});
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+            return;
+        }
+        ADD_FAILURE() << "accepted; expected '" << fragment << "'";
+    };
+    const Scene base = builtinScene("hanging");
+    Scene s = base;
+    s.cloths[0].material.density = 1e-45f;
+    refuses(s, "density (kg/m^2) = 1.4013e-45 is out of range");
+    s = base;
+    s.cloths[0].transform.scale = 1e-15f;
+    refuses(s, "transform scale = 1e-15 is out of range");
+    s = base;
+    s.sim.gravity = {0.0f, -1e12f, 0.0f};
+    refuses(s, "gravity of magnitude");
+    s = base;
+    s.sim.substeps = 1000000;
+    refuses(s, "substeps must be between 1 and 10000");
+    s = base;
+    s.cloths[0].material.stretchCompliance = 1e30f;
+    refuses(s, "stretch compliance = 1e+30 is out of range");
+    s = base;
+    s.cloths[0].transform.translate = {1e30f, 0.0f, 0.0f};
+    refuses(s, "beyond the sane range of positions");
+    // Within every range, but the cloth's triangles are so small that density times area
+    // underflows: the mass check names the vertex.
+    s = base;
+    s.cloths[0].grid->width = s.cloths[0].grid->height = 1e-19f;
+    s.cloths[0].transform.translate = glm::vec3(0.0f);
+    s.cloths[0].material.density = 1e-6f;
+    refuses(s, "too small to simulate");
+}

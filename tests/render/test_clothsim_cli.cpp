@@ -114,6 +114,16 @@ TEST(ClothsimCliErrors, BadRenderFlags) {
     EXPECT_NE(r.err.find("/proc/nope"), std::string::npos) << r.err;
 }
 
+// A PNG that cannot be written is an error naming the file and the reason (stb's writer
+// reported nothing: --screenshot /dev/full said "screenshot written" and exited 0).
+TEST_F(ClothsimCli, ScreenshotWriteErrorsAreReported) {
+    const fs::path dir = scratchDir("screenshot_errors");
+    const auto r = runClothsim("--headless --frames 1 --size 64x64 --screenshot /dev/full", dir);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("/dev/full: cannot write file: No space left"), std::string::npos)
+        << r.err;
+}
+
 // No Vulkan driver at all (the loader is pointed at a driver file that does not exist).
 TEST(ClothsimCliNoVulkan, ImagesNeedAVulkanDevice) {
     const fs::path dir = scratchDir("novulkan");

@@ -1,5 +1,7 @@
 // Vulkan context: listing, selection, validation plumbing, VK_CHECK and ownership.
+#include <cstdlib>
 #include <sstream>
+#include <string>
 
 #include "gpu_test.h"
 #include "vk/buffer.h"
@@ -79,6 +81,33 @@ TEST_F(GpuTest, ValidationMessagesAreCounted) {
         if (r == VK_SUCCESS) vkDestroyBuffer(c.device(), b, nullptr);
     }
     EXPECT_GT(quiet->count.load(), 0u);
+}
+
+// The loader's notice that VK_INSTANCE_LAYERS added the validation layer (a general message,
+// not one about the application) is not counted; a real misuse in the same setting still is.
+TEST_F(GpuTest, LoaderNoticeUnderVkInstanceLayersIsNotCounted) {
+    const char* before = std::getenv("VK_INSTANCE_LAYERS");
+    const std::string saved = before ? before : "";
+    ::setenv("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation", 1);
+    auto log = std::make_shared<vk::MessageLog>();
+    log->quiet = true;
+    auto o = options();
+    o.messageLog = log;
+    {
+        vk::Context c(o);
+        EXPECT_EQ(log->count.load(), 0u) << "the loader's notice was counted";
+        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        info.size = 0;  // invalid
+        info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        VkBuffer b = VK_NULL_HANDLE;
+        VkResult r = vkCreateBuffer(c.device(), &info, nullptr, &b);
+        if (r == VK_SUCCESS) vkDestroyBuffer(c.device(), b, nullptr);
+    }
+    if (before)
+        ::setenv("VK_INSTANCE_LAYERS", saved.c_str(), 1);
+    else
+        ::unsetenv("VK_INSTANCE_LAYERS");
+    EXPECT_GT(log->count.load(), 0u) << "a real validation error was not counted";
 }
 
 TEST(VkCheck, NamesCallFileLineAndResult) {

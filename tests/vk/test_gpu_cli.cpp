@@ -64,6 +64,25 @@ TEST(GpuCli, GpuBackendRunsWithValidationAndReportsTheDevice) {
     EXPECT_GT(j["ms_per_frame"]["mean"].get<double>(), 0.0);
 }
 
+// VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation, as the Vulkan documentation suggests, with
+// --validate: the loader's notice about the variable is shown, not counted, and a clean run
+// exits 0. (A real validation message still counts: GpuTest.LoaderNotice... in test_context.)
+TEST(GpuCli, ValidateWithVkInstanceLayersSetPassesACleanRun) {
+    REQUIRE_VULKAN_DEVICE();
+    const char* before = std::getenv("VK_INSTANCE_LAYERS");
+    const std::string saved = before ? before : "";
+    ::setenv("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation", 1);
+    const auto r = runProgram("clothsim", "--headless --backend gpu --validate --device 0 "
+                                          "--scene hanging --frames 2");
+    if (before)
+        ::setenv("VK_INSTANCE_LAYERS", saved.c_str(), 1);
+    else
+        ::unsetenv("VK_INSTANCE_LAYERS");
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(r.output.find("vulkan validation"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("vulkan notice"), std::string::npos) << r.output;
+}
+
 TEST(GpuCli, AutoPicksAGpuOrSaysWhyNot) {
     REQUIRE_VULKAN_DEVICE();
     const fs::path stats = scratch("auto") / "stats.json";
