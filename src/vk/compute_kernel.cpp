@@ -1,9 +1,40 @@
 #include "vk/compute_kernel.h"
 
+#include <vector>
+
 #include "vk/check.h"
 #include "vk/spirv.h"
 
 namespace cloth::vk {
+
+Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout,
+                                   const std::string& shader,
+                                   std::span<const std::uint32_t> specValues,
+                                   const std::string& name) {
+    VkDevice dev = ctx.device();
+    auto code = shaders::spirv(shader);
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);
+    moduleInfo.pCode = code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateShaderModule(dev, &moduleInfo, nullptr, &module));
+    Unique<VkShaderModule> ownedModule(dev, module);
+    std::vector<VkSpecializationMapEntry> entries(specValues.size());
+    for (std::uint32_t i = 0; i < entries.size(); ++i) entries[i] = {i, 4 * i, 4};
+    VkSpecializationInfo spec{static_cast<std::uint32_t>(entries.size()), entries.data(),
+                              specValues.size_bytes(), specValues.data()};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = &spec;
+    info.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    ctx.name(pipeline, name);
+    return Unique<VkPipeline>(dev, pipeline);
+}
 
 ComputeKernel::ComputeKernel(const Context& ctx, const std::string& shader, std::uint32_t buffers,
                              std::uint32_t pushBytes, std::uint32_t spec0)
@@ -30,26 +61,8 @@ ComputeKernel::ComputeKernel(const Context& ctx, const std::string& shader, std:
     VK_CHECK(vkCreatePipelineLayout(dev, &layoutInfo, nullptr, &layout));
     layout_ = Unique<VkPipelineLayout>(dev, layout);
 
-    auto code = shaders::spirv(shader);
-    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);
-    moduleInfo.pCode = code.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateShaderModule(dev, &moduleInfo, nullptr, &module));
-    Unique<VkShaderModule> ownedModule(dev, module);
-    VkSpecializationMapEntry entry{0, 0, 4};
-    VkSpecializationInfo spec{1, &entry, 4, &spec0};
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.stage.pSpecializationInfo = &spec;
-    info.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
-    pipeline_ = Unique<VkPipeline>(dev, pipeline);
-    ctx.name(pipeline, shader);
+    const std::uint32_t spec[1] = {spec0};
+    pipeline_ = computePipeline(ctx, layout, shader, spec, shader);
 
     VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ class ComputeKernel {
     Unique<VkDescriptorPool> pool_;
     VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with the pool
 };
+
+// A compute pipeline from an embedded shader, with specialization constant i = specValues[i].
+Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout,
+                                   const std::string& shader,
+                                   std::span<const std::uint32_t> specValues,
+                                   const std::string& name);
 
 // A compute-to-compute (and indirect-argument) barrier for everything written so far.
 void computeBarrier(VkCommandBuffer cb);

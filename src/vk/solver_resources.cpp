@@ -4,7 +4,7 @@
 #include <iterator>
 #include <string>
 
-#include "vk/spirv.h"
+#include "vk/compute_kernel.h"
 
 namespace cloth::vk::detail {
 
@@ -18,6 +18,14 @@ constexpr const char* kFixedBufferNames[] = {
     "segment sum chunks", "rigid partial sums",  "rigid motions",      "triangles",
     "vertex tri offsets", "vertex triangles",    "sum chunks",         "color ranges"};
 static_assert(std::size(kFixedBufferNames) == BINDING_TYPES_BASE, "one name per binding");
+
+// Specialization constants by id (solver_io.h: SPEC_WORKGROUP_SIZE 0, SPEC_VARIANT 1,
+// SPEC_LAMBDA 2, SPEC_STRIDED 3).
+std::array<std::uint32_t, 4> specValues(std::uint32_t wg, Spec spec) {
+    static_assert(SPEC_WORKGROUP_SIZE == 0 && SPEC_VARIANT == 1 && SPEC_LAMBDA == 2 &&
+                  SPEC_STRIDED == 3);
+    return {wg, spec.variant, spec.lambda, spec.strided ? VK_TRUE : VK_FALSE};
+}
 
 std::string bufferName(int binding) {
     if (binding < BINDING_TYPES_BASE) return kFixedBufferNames[binding];
@@ -143,41 +151,6 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     return b;
 }
 
-namespace {
-
-Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout, const char* shader,
-                                   std::uint32_t wg, Spec spec, const std::string& name) {
-    auto code = shaders::spirv(shader);
-    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);
-    moduleInfo.pCode = code.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateShaderModule(ctx.device(), &moduleInfo, nullptr, &module));
-    Unique<VkShaderModule> owned(ctx.device(), module);
-
-    const std::uint32_t values[4] = {wg, spec.variant, spec.lambda,
-                                     spec.strided ? VK_TRUE : VK_FALSE};
-    const VkSpecializationMapEntry entries[4] = {{SPEC_WORKGROUP_SIZE, 0, 4},
-                                                 {SPEC_VARIANT, 4, 4},
-                                                 {SPEC_LAMBDA, 8, 4},
-                                                 {SPEC_STRIDED, 12, 4}};
-    VkSpecializationInfo specInfo{4, entries, sizeof values, values};
-
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.stage.pSpecializationInfo = &specInfo;
-    info.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
-    ctx.name(pipeline, name);
-    return Unique<VkPipeline>(ctx.device(), pipeline);
-}
-
-}  // namespace
-
 SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg,
                                  std::uint32_t runWg, bool wide)
     : ctx_(&ctx), workgroupSize_(wg), runWorkgroupSize_(runWg), wide_(wide) {
@@ -255,11 +228,12 @@ VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
                            std::to_string(spec.variant) + " lambda " + std::to_string(spec.lambda) +
                            (spec.strided ? " strided" : "");
         it = pipelines_
-                 .emplace(key,
-                          computePipeline(*ctx_, layout_.get(), shader,
-                                          kernel == Kernel::ColorRun ? runWorkgroupSize_
-                                                                     : workgroupSize_,
-                                          spec, name))
+                 .emplace(key, computePipeline(*ctx_, layout_.get(), file,
+                                               specValues(kernel == Kernel::ColorRun
+                                                              ? runWorkgroupSize_
+                                                              : workgroupSize_,
+                                                          spec),
+                                               name))
                  .first;
     }
     return it->second.get();
