@@ -50,6 +50,7 @@ private:
     void runStep(int member, int size, const ScheduleEntry& e, const StepContext& c,
                  Clock::time_point& last);
     void mark(int member, int stage, Clock::time_point& last);
+    void addTime(int member, int stage, Clock::time_point& last);
 
     void predict(int member, int size);
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
@@ -171,6 +172,11 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
 
 void CpuSolver::mark(int member, int stage, Clock::time_point& last) {
     pool_.barrier();
+    addTime(member, stage, last);
+}
+
+// The time since `last` to `stage` (member 0 keeps the times), without a barrier.
+void CpuSolver::addTime(int member, int stage, Clock::time_point& last) {
     if (member != 0) return;
     const auto now = Clock::now();
     stageMs_[stage] += std::chrono::duration<double, std::milli>(now - last).count();
@@ -199,11 +205,8 @@ void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
                        std::get<T::kIndex>(lambdas_).data(), first + b, first + e, sp);
             if (T::kIndex + 1 == gpu::kConstraintTypeCount) {
                 mark(member, kStageFirstType + static_cast<int>(T::kIndex), last);
-            } else if (member == 0) {
-                const auto now = Clock::now();
-                stageMs_[kStageFirstType + T::kIndex] +=
-                    std::chrono::duration<double, std::milli>(now - last).count();
-                last = now;
+            } else {
+                addTime(member, kStageFirstType + static_cast<int>(T::kIndex), last);
             }
         });
         if (p_.sim.averagePhantomsEachColor && !p_.phantomGroups.empty()) {

@@ -36,35 +36,23 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout,
     return Unique<VkPipeline>(dev, pipeline);
 }
 
-ComputeKernel::ComputeKernel(const Context& ctx, const std::string& shader, std::uint32_t buffers,
-                             std::uint32_t pushBytes, std::uint32_t spec0)
-    : ctx_(&ctx), bufferCount_(buffers), pushBytes_(pushBytes) {
+StorageSet::StorageSet(const Context& ctx, std::uint32_t count, std::uint32_t pushBytes,
+                       const std::string& name)
+    : ctx_(&ctx), count_(count) {
     VkDevice dev = ctx.device();
-    std::vector<VkDescriptorSetLayoutBinding> bindings(buffers);
-    for (std::uint32_t i = 0; i < buffers; ++i)
+    std::vector<VkDescriptorSetLayoutBinding> bindings(count);
+    for (std::uint32_t i = 0; i < count; ++i)
         bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
                        nullptr};
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = buffers;
+    setInfo.bindingCount = count;
     setInfo.pBindings = bindings.data();
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VK_CHECK(vkCreateDescriptorSetLayout(dev, &setInfo, nullptr, &setLayout));
     setLayout_ = Unique<VkDescriptorSetLayout>(dev, setLayout);
+    ctx.name(setLayout, name + " set layout");
 
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &setLayout;
-    layoutInfo.pushConstantRangeCount = pushBytes ? 1 : 0;
-    layoutInfo.pPushConstantRanges = pushBytes ? &range : nullptr;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VK_CHECK(vkCreatePipelineLayout(dev, &layoutInfo, nullptr, &layout));
-    layout_ = Unique<VkPipelineLayout>(dev, layout);
-
-    const std::uint32_t spec[1] = {spec0};
-    pipeline_ = computePipeline(ctx, layout, shader, spec, shader);
-
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers};
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, count};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = 1;
     poolInfo.poolSizeCount = 1;
@@ -77,15 +65,26 @@ ComputeKernel::ComputeKernel(const Context& ctx, const std::string& shader, std:
     alloc.descriptorSetCount = 1;
     alloc.pSetLayouts = &setLayout;
     VK_CHECK(vkAllocateDescriptorSets(dev, &alloc, &set_));
-    ctx.name(set_, shader + " buffers");
+    ctx.name(set_, name + " buffers");
+
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = pushBytes ? 1 : 0;
+    layoutInfo.pPushConstantRanges = pushBytes ? &range : nullptr;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VK_CHECK(vkCreatePipelineLayout(dev, &layoutInfo, nullptr, &layout));
+    layout_ = Unique<VkPipelineLayout>(dev, layout);
+    ctx.name(layout, name + " pipeline layout");
 }
 
-void ComputeKernel::bind(const std::vector<const Buffer*>& buffers) {
-    CLOTH_ASSERT(buffers.size() == bufferCount_);
+void StorageSet::bind(std::span<const VkBuffer> buffers) const {
+    CLOTH_ASSERT(buffers.size() == count_);
     std::vector<VkDescriptorBufferInfo> infos(buffers.size());
     std::vector<VkWriteDescriptorSet> writes(buffers.size());
     for (std::uint32_t i = 0; i < buffers.size(); ++i) {
-        infos[i] = {buffers[i]->get(), 0, VK_WHOLE_SIZE};
+        infos[i] = {buffers[i], 0, VK_WHOLE_SIZE};
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         writes[i].dstSet = set_;
         writes[i].dstBinding = i;
@@ -93,16 +92,30 @@ void ComputeKernel::bind(const std::vector<const Buffer*>& buffers) {
         writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &infos[i];
     }
-    vkUpdateDescriptorSets(ctx_->device(), static_cast<std::uint32_t>(writes.size()), writes.data(),
-                           0, nullptr);
+    vkUpdateDescriptorSets(ctx_->device(), static_cast<std::uint32_t>(writes.size()),
+                           writes.data(), 0, nullptr);
+}
+
+ComputeKernel::ComputeKernel(const Context& ctx, const std::string& shader, std::uint32_t buffers,
+                             std::uint32_t pushBytes, std::uint32_t spec0)
+    : pushBytes_(pushBytes), set_(ctx, buffers, pushBytes, shader) {
+    const std::uint32_t spec[1] = {spec0};
+    pipeline_ = computePipeline(ctx, set_.layout(), shader, spec, shader);
+}
+
+void ComputeKernel::bind(const std::vector<const Buffer*>& buffers) {
+    std::vector<VkBuffer> handles;
+    for (const Buffer* b : buffers) handles.push_back(b->get());
+    set_.bind(handles);
 }
 
 void ComputeKernel::bindAndPush(VkCommandBuffer cb, const void* push) const {
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.get());
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set_, 0,
+    VkDescriptorSet set = set_.set();
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, set_.layout(), 0, 1, &set, 0,
                             nullptr);
     if (pushBytes_)
-        vkCmdPushConstants(cb, layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes_, push);
+        vkCmdPushConstants(cb, set_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes_, push);
 }
 
 void ComputeKernel::dispatch(VkCommandBuffer cb, const void* push, std::uint32_t groups) const {

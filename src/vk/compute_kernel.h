@@ -12,6 +12,27 @@
 
 namespace cloth::vk {
 
+// A descriptor set of `count` storage buffers (bindings 0..count-1, compute stage) with its
+// layout and pool, and the pipeline layout of that one set and a push-constant range.
+class StorageSet {
+  public:
+    StorageSet(const Context& ctx, std::uint32_t count, std::uint32_t pushBytes,
+               const std::string& name);
+    // Points binding i at buffers[i] (whole size). Only while no submitted work uses the set.
+    void bind(std::span<const VkBuffer> buffers) const;
+    VkDescriptorSet set() const { return set_; }
+    VkPipelineLayout layout() const { return layout_.get(); }
+    std::uint32_t count() const { return count_; }
+
+  private:
+    const Context* ctx_;
+    std::uint32_t count_;
+    Unique<VkDescriptorSetLayout> setLayout_;
+    Unique<VkDescriptorPool> pool_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with the pool
+    Unique<VkPipelineLayout> layout_;
+};
+
 class ComputeKernel {
   public:
     // `shader`: an embedded SPIR-V name (src/vk/spirv.h). `buffers`: storage buffers at
@@ -30,13 +51,9 @@ class ComputeKernel {
   private:
     void bindAndPush(VkCommandBuffer cb, const void* push) const;
 
-    const Context* ctx_;
-    std::uint32_t bufferCount_, pushBytes_;
-    Unique<VkDescriptorSetLayout> setLayout_;
-    Unique<VkPipelineLayout> layout_;
+    std::uint32_t pushBytes_;
+    StorageSet set_;
     Unique<VkPipeline> pipeline_;
-    Unique<VkDescriptorPool> pool_;
-    VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with the pool
 };
 
 // A compute pipeline from an embedded shader, with specialization constant i = specValues[i].

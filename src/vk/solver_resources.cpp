@@ -151,65 +151,24 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     return b;
 }
 
+namespace {
+
+constexpr std::uint32_t kPushBytes =
+    std::max({sizeof(gpu::ColorPush), sizeof(gpu::AttachPush), sizeof(gpu::PhantomPush),
+              sizeof(gpu::VertexPush), sizeof(gpu::CountPush)});
+
+}  // namespace
+
 SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg,
                                  std::uint32_t runWg, bool wide)
-    : ctx_(&ctx), workgroupSize_(wg), runWorkgroupSize_(runWg), wide_(wide) {
-    VkDevice dev = ctx.device();
-
-    std::array<VkDescriptorSetLayoutBinding, BINDING_COUNT> bindings{};
-    for (std::uint32_t i = 0; i < BINDING_COUNT; ++i)
-        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                       nullptr};
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = BINDING_COUNT;
-    setInfo.pBindings = bindings.data();
-    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorSetLayout(dev, &setInfo, nullptr, &setLayout));
-    setLayout_ = Unique<VkDescriptorSetLayout>(dev, setLayout);
-    ctx.name(setLayout, "solver set layout");
-
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, BINDING_COUNT};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 1;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(dev, &poolInfo, nullptr, &pool));
-    pool_ = Unique<VkDescriptorPool>(dev, pool);
-
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &setLayout;
-    VK_CHECK(vkAllocateDescriptorSets(dev, &alloc, &set_));
-    ctx.name(set_, "solver buffers");
-
-    std::array<VkDescriptorBufferInfo, BINDING_COUNT> infos{};
-    std::array<VkWriteDescriptorSet, BINDING_COUNT> writes{};
-    for (std::uint32_t i = 0; i < BINDING_COUNT; ++i) {
-        infos[i] = {buffers[i].get(), 0, VK_WHOLE_SIZE};
-        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = set_;
-        writes[i].dstBinding = i;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[i].pBufferInfo = &infos[i];
-    }
-    vkUpdateDescriptorSets(dev, BINDING_COUNT, writes.data(), 0, nullptr);
-
-    constexpr std::uint32_t pushBytes =
-        std::max({sizeof(gpu::ColorPush), sizeof(gpu::AttachPush), sizeof(gpu::PhantomPush),
-                  sizeof(gpu::VertexPush), sizeof(gpu::CountPush)});
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &setLayout;
-    layoutInfo.pushConstantRangeCount = 1;
-    layoutInfo.pPushConstantRanges = &push;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VK_CHECK(vkCreatePipelineLayout(dev, &layoutInfo, nullptr, &layout));
-    layout_ = Unique<VkPipelineLayout>(dev, layout);
-    ctx.name(layout, "solver pipeline layout");
+    : ctx_(&ctx),
+      workgroupSize_(wg),
+      runWorkgroupSize_(runWg),
+      wide_(wide),
+      set_(ctx, BINDING_COUNT, kPushBytes, "solver") {
+    std::array<VkBuffer, BINDING_COUNT> handles{};
+    for (int i = 0; i < BINDING_COUNT; ++i) handles[i] = buffers[i].get();
+    set_.bind(handles);
 }
 
 VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
@@ -228,7 +187,7 @@ VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
                            std::to_string(spec.variant) + " lambda " + std::to_string(spec.lambda) +
                            (spec.strided ? " strided" : "");
         it = pipelines_
-                 .emplace(key, computePipeline(*ctx_, layout_.get(), file,
+                 .emplace(key, computePipeline(*ctx_, set_.layout(), file,
                                                specValues(kernel == Kernel::ColorRun
                                                               ? runWorkgroupSize_
                                                               : workgroupSize_,

@@ -11,6 +11,7 @@
 #include "prep/prepared.h"
 #include "solver_io.h"
 #include "vk/buffer.h"
+#include "vk/compute_kernel.h"
 #include "vk/context.h"
 
 namespace cloth::vk::detail {
@@ -51,8 +52,8 @@ class SolverPipelines {
     SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t workgroupSize,
                     std::uint32_t runWorkgroupSize, bool wide);
 
-    VkDescriptorSet set() const { return set_; }
-    VkPipelineLayout layout() const { return layout_.get(); }
+    VkDescriptorSet set() const { return set_.set(); }
+    VkPipelineLayout layout() const { return set_.layout(); }
     VkPipeline get(Kernel kernel, Spec spec = {});
 
   private:
@@ -60,10 +61,7 @@ class SolverPipelines {
     std::uint32_t workgroupSize_;
     std::uint32_t runWorkgroupSize_;
     bool wide_;
-    Unique<VkDescriptorSetLayout> setLayout_;
-    Unique<VkDescriptorPool> pool_;
-    VkDescriptorSet set_ = VK_NULL_HANDLE;  // freed with the pool
-    Unique<VkPipelineLayout> layout_;
+    StorageSet set_;
     std::map<std::pair<Kernel, Spec>, Unique<VkPipeline>> pipelines_;
 };
 
