@@ -20,8 +20,9 @@
     X(0, Distance, distance, DistanceConstraint, 2, 1, float)       \
     X(1, Bending, bending, BendingConstraint, 4, 2, float)          \
     X(2, Stvk, stvk, StvkConstraint, 3, 4, vec4)                    \
-    X(3, IsoBending, isoBending, IsoBendingConstraint, 4, 3, vec4)
-#define CLOTH_CONSTRAINT_TYPE_COUNT 4
+    X(3, IsoBending, isoBending, IsoBendingConstraint, 4, 3, vec4)  \
+    X(4, FixedAngle, fixedAngle, FixedAngleConstraint, 4, 2, float)
+#define CLOTH_CONSTRAINT_TYPE_COUNT 5
 
 // Room per type in push constants: the count rounded up to a multiple of four.
 #define CLOTH_TYPE_SLOTS (((CLOTH_CONSTRAINT_TYPE_COUNT + 3) / 4) * 4)
@@ -34,6 +35,7 @@
 #include "constraint/bending.h"
 #include "constraint/stvk.h"
 #include "constraint/iso_bending.h"
+#include "constraint/fixed_angle.h"
 
 #if defined(__cplusplus) && !defined(CLOTH_SHARED_CONSTRAINT_TYPES_CPP)
 #define CLOTH_SHARED_CONSTRAINT_TYPES_CPP

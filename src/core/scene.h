@@ -118,6 +118,40 @@ struct Transform {
     bool operator==(const Transform&) const = default;
 };
 
+// A set of interior edges (each shared by two triangles), in mesh space: vertex index pairs,
+// crease lines (the edges whose two ends lie on the segment, within 1e-4 of the mesh's bounding
+// box diagonal) and boxes (the edges whose two ends lie in the box).
+struct Segment {
+    glm::vec3 from{0.0f};
+    glm::vec3 to{0.0f};
+    bool operator==(const Segment&) const = default;
+};
+struct EdgeSelection {
+    std::vector<glm::uvec2> edges;
+    std::vector<Segment> lines;
+    std::vector<Box> boxes;
+    bool empty() const { return edges.empty() && lines.empty() && boxes.empty(); }
+    bool operator==(const EdgeSelection&) const = default;
+};
+
+// Indices into `topo.bendingPairs` (interior edges), sorted and unique. Throws cloth::Error naming
+// `source` for an index out of range or a given pair that is not an interior edge of the mesh.
+std::vector<std::uint32_t> selectInteriorEdges(const Mesh& mesh, const Topology& topo,
+                                               const EdgeSelection& sel,
+                                               const std::string& source);
+
+// Fixed angles (000 §4.8): the selected interior edges fold to a target dihedral angle, in place
+// of their bending constraint. The angle is between the two faces' normals, 0 flat; positive
+// folds the faces towards the side their normals point to (counter-clockwise winding seen from
+// that side), so a positive angle makes a valley seen from there.
+struct FixedAngleDesc {
+    EdgeSelection edges;
+    float angleDegrees = 0.0f;  // in (-180, 180)
+    float compliance = 0.0f;    // 1/(N m), XPBD; 0 = hard
+    float stiffness = 1.0f;     // PBD k
+    bool operator==(const FixedAngleDesc&) const = default;
+};
+
 struct ClothDesc {
     std::string name;
     std::optional<GridDesc> grid;  // a procedural grid, or
@@ -128,6 +162,7 @@ struct ClothDesc {
     std::vector<AttachmentDesc> attachments;  // kinematic targets
     bool tethers = true;                      // long-range attachments to the nearest anchor
     float tetherSlack = 0.0f;                 // allowed extra length, fraction of rest distance
+    std::vector<FixedAngleDesc> fixedAngles;  // creases; an edge in two of them is an error
     bool operator==(const ClothDesc&) const = default;
 };
 

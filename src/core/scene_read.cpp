@@ -214,6 +214,39 @@ AttachmentDesc readAttachment(const JsonNode& n) {
     return a;
 }
 
+Segment readSegment(const JsonNode& n) {
+    n.allowOnly({"from", "to"});
+    Segment seg{n["from"].vec3(), n["to"].vec3()};
+    if (!(glm::length(seg.to - seg.from) > 0.0f)) n.fail("\"from\" and \"to\" must differ");
+    return seg;
+}
+
+FixedAngleDesc readFixedAngle(const JsonNode& n) {
+    n.allowOnly({"angle", "edges", "lines", "boxes", "compliance", "stiffness"});
+    FixedAngleDesc f;
+    f.angleDegrees = n["angle"].number();
+    if (!(f.angleDegrees > -180.0f && f.angleDegrees < 180.0f))
+        n["angle"].fail("must lie strictly between -180 and 180 degrees");
+    if (n.has("edges"))
+        for (std::size_t i = 0; i < n["edges"].size(); ++i) {
+            JsonNode e = n["edges"][i];
+            if (e.size() != 2) e.fail("expected a pair of vertex indices [a, b]");
+            const std::uint32_t a = vertexIndex(e[std::size_t(0)]), b = vertexIndex(e[1]);
+            if (a == b) e.fail("an edge needs two different vertices");
+            f.edges.edges.emplace_back(a, b);
+        }
+    if (n.has("lines"))
+        for (std::size_t i = 0; i < n["lines"].size(); ++i)
+            f.edges.lines.push_back(readSegment(n["lines"][i]));
+    if (n.has("boxes"))
+        for (std::size_t i = 0; i < n["boxes"].size(); ++i)
+            f.edges.boxes.push_back(readBox(n["boxes"][i]));
+    if (f.edges.empty()) n.fail("selects no edges (give edges, lines or boxes)");
+    if (n.has("compliance")) f.compliance = compliance(n["compliance"]);
+    if (n.has("stiffness")) f.stiffness = n["stiffness"].inUnitRange();
+    return f;
+}
+
 std::string resolvePath(const std::string& p, const std::string& baseDir) {
     fs::path path(p);
     if (path.is_absolute() || baseDir.empty()) return path.lexically_normal().string();
@@ -222,7 +255,7 @@ std::string resolvePath(const std::string& p, const std::string& baseDir) {
 
 ClothDesc readCloth(const JsonNode& n, std::size_t index, const std::string& baseDir) {
     n.allowOnly({"name", "grid", "mesh", "transform", "material", "pins", "attachments", "tethers",
-                 "tether_slack"});
+                 "tether_slack", "fixed_angles"});
     ClothDesc c;
     c.name = n.has("name") ? n["name"].string() : "cloth" + std::to_string(index);
     if (n.has("grid") == n.has("mesh")) n.fail("needs exactly one of \"grid\" or \"mesh\"");
@@ -243,6 +276,9 @@ ClothDesc readCloth(const JsonNode& n, std::size_t index, const std::string& bas
             c.attachments.push_back(readAttachment(n["attachments"][i]));
     if (n.has("tethers")) c.tethers = n["tethers"].boolean();
     if (n.has("tether_slack")) c.tetherSlack = n["tether_slack"].atLeast(0);
+    if (n.has("fixed_angles"))
+        for (std::size_t i = 0; i < n["fixed_angles"].size(); ++i)
+            c.fixedAngles.push_back(readFixedAngle(n["fixed_angles"][i]));
     return c;
 }
 
@@ -295,6 +331,14 @@ void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
     if (n.has("pins")) checkSelection(mesh, c.pins, n["pins"]);
     for (std::size_t i = 0; i < c.attachments.size(); ++i)
         checkSelection(mesh, c.attachments[i].vertices, n["attachments"][i]);
+    if (!c.fixedAngles.empty()) {
+        const Topology topo = buildTopology(mesh, n.where());
+        for (std::size_t i = 0; i < c.fixedAngles.size(); ++i) {
+            const JsonNode f = n["fixed_angles"][i];
+            if (selectInteriorEdges(mesh, topo, c.fixedAngles[i].edges, f.where()).empty())
+                f.fail("selects no interior edge of the mesh");
+        }
+    }
 }
 
 void readSettings(const JsonNode& root, Scene& s) {

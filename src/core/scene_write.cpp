@@ -111,6 +111,24 @@ Json cloth(const ClothDesc& c, const std::string& baseDir) {
     j["attachments"] = attachments;
     j["tethers"] = c.tethers;
     j["tether_slack"] = num(c.tetherSlack);
+    if (!c.fixedAngles.empty()) {
+        Json fixed = Json::array();
+        for (const FixedAngleDesc& f : c.fixedAngles) {
+            Json edges = Json::array(), lines = Json::array(), boxes = Json::array();
+            for (const glm::uvec2& e : f.edges.edges) edges.push_back({e.x, e.y});
+            for (const Segment& s : f.edges.lines)
+                lines.push_back({{"from", vec(s.from)}, {"to", vec(s.to)}});
+            for (const Box& b : f.edges.boxes)
+                boxes.push_back({{"min", vec(b.min)}, {"max", vec(b.max)}});
+            fixed.push_back({{"angle", num(f.angleDegrees)},
+                             {"edges", edges},
+                             {"lines", lines},
+                             {"boxes", boxes},
+                             {"compliance", num(f.compliance)},
+                             {"stiffness", num(f.stiffness)}});
+        }
+        j["fixed_angles"] = fixed;
+    }
     return j;
 }
 

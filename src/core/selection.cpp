@@ -74,7 +74,66 @@ bool inside(const Box& box, const glm::vec3& p) {
     return glm::all(glm::greaterThanEqual(p, box.min)) && glm::all(glm::lessThanEqual(p, box.max));
 }
 
+float distanceToSegment(const glm::vec3& p, const Segment& s) {
+    const glm::vec3 d = s.to - s.from;
+    const float len2 = glm::dot(d, d);
+    float t = len2 > 0.0f ? glm::dot(p - s.from, d) / len2 : 0.0f;
+    t = std::clamp(t, 0.0f, 1.0f);
+    return glm::length(p - (s.from + t * d));
+}
+
 }  // namespace
+
+std::vector<std::uint32_t> selectInteriorEdges(const Mesh& mesh, const Topology& topo,
+                                               const EdgeSelection& sel,
+                                               const std::string& source) {
+    // Interior edge index by its (min, max) vertex pair: bendingPairs follow topo.edges' order.
+    auto key = [](std::uint32_t a, std::uint32_t b) {
+        return glm::uvec2(std::min(a, b), std::max(a, b));
+    };
+    std::vector<glm::uvec2> interior;
+    interior.reserve(topo.bendingPairs.size());
+    for (const BendingPair& p : topo.bendingPairs) interior.push_back(key(p.v0, p.v1));
+    auto less = [](const glm::uvec2& a, const glm::uvec2& b) {
+        return a.x < b.x || (a.x == b.x && a.y < b.y);
+    };
+    std::vector<std::uint32_t> order(interior.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return less(interior[a], interior[b]); });
+
+    std::vector<std::uint32_t> out;
+    for (const glm::uvec2& e : sel.edges) {
+        for (std::uint32_t v : {e.x, e.y})
+            if (v >= mesh.positions.size())
+                throw Error(source + ": vertex index " + std::to_string(v) +
+                            " out of range (the mesh has " +
+                            std::to_string(mesh.positions.size()) + " vertices)");
+        const glm::uvec2 k = key(e.x, e.y);
+        auto it = std::lower_bound(order.begin(), order.end(), k,
+                                   [&](std::uint32_t i, const glm::uvec2& v) {
+                                       return less(interior[i], v);
+                                   });
+        if (it == order.end() || interior[*it] != k)
+            throw Error(source + ": (" + std::to_string(e.x) + ", " + std::to_string(e.y) +
+                        ") is not an interior edge of the mesh (two triangles must share it)");
+        out.push_back(*it);
+    }
+    if (!sel.lines.empty() || !sel.boxes.empty()) {
+        const float tol = boundsOf(mesh).tol;
+        for (std::uint32_t i = 0; i < interior.size(); ++i) {
+            const glm::vec3 &a = mesh.positions[interior[i].x], &b = mesh.positions[interior[i].y];
+            bool picked = false;
+            for (const Segment& s : sel.lines)
+                picked = picked || (distanceToSegment(a, s) <= tol && distanceToSegment(b, s) <= tol);
+            for (const Box& box : sel.boxes) picked = picked || (inside(box, a) && inside(box, b));
+            if (picked) out.push_back(i);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
 
 const std::vector<std::string>& regionNames() {
     static const std::vector<std::string> names = {"top_edge",   "bottom_edge", "left_edge",

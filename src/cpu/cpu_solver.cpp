@@ -203,12 +203,9 @@ void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
             ThreadPool::split(set.colorSize(c), member, size, b, e);
             solveBatch(isa_, pos_.data(), set.items.data(),
                        std::get<T::kIndex>(lambdas_).data(), first + b, first + e, sp);
-            if (T::kIndex + 1 == gpu::kConstraintTypeCount) {
-                mark(member, kStageFirstType + static_cast<int>(T::kIndex), last);
-            } else {
-                addTime(member, kStageFirstType + static_cast<int>(T::kIndex), last);
-            }
+            addTime(member, kStageFirstType + static_cast<int>(T::kIndex), last);
         });
+        mark(member, kStageColourWaits, last);
         if (p_.sim.averagePhantomsEachColor && !p_.phantomGroups.empty()) {
             averagePhantoms(member, size);
             mark(member, kStagePhantoms, last);

@@ -201,10 +201,59 @@ void addStretch(const Mesh& mesh, const Topology& topo, const std::vector<glm::v
     }
 }
 
+// The cloth's fixed angles by interior edge (index into topo.bendingPairs): target angle in
+// bendingAngle's convention and param. An edge selected twice is an error.
+struct FixedAngles {
+    std::vector<bool> fixed;
+    std::vector<float> target, param;
+};
+
+FixedAngles selectFixedAngles(const ClothDesc& desc, const Mesh& mesh, const Topology& topo,
+                              bool pbd, int iterations, const std::string& source) {
+    const std::size_t n = topo.bendingPairs.size();
+    FixedAngles f{std::vector<bool>(n, false), std::vector<float>(n, 0.0f),
+                  std::vector<float>(n, 0.0f)};
+    for (std::size_t i = 0; i < desc.fixedAngles.size(); ++i) {
+        const FixedAngleDesc& d = desc.fixedAngles[i];
+        const std::string where = source + " fixed angle " + std::to_string(i);
+        if (!(d.angleDegrees > -180.0f && d.angleDegrees < 180.0f))
+            throw Error(where + ": angle = " + shortNumber(d.angleDegrees) +
+                        " degrees must lie strictly between -180 and 180");
+        requireRange(d.compliance, 0.0f, limits::kMaxCompliance, where, "compliance");
+        requireRange(d.stiffness, 0.0f, 1.0f, where, "stiffness");
+        const std::vector<std::uint32_t> edges = selectInteriorEdges(mesh, topo, d.edges, where);
+        if (edges.empty()) throw Error(where + ": selects no interior edge of the mesh");
+        for (std::uint32_t e : edges) {
+            const BendingPair& p = topo.bendingPairs[e];
+            if (f.fixed[e])
+                throw Error(where + ": edge (" + std::to_string(p.v0) + ", " +
+                            std::to_string(p.v1) + ") already has a fixed angle");
+            f.fixed[e] = true;
+            // Folding towards the normals' side makes bendingAngle negative (bending.h).
+            f.target[e] = -glm::radians(d.angleDegrees);
+            f.param[e] = pbd ? pbdIterationStiffness(d.stiffness, iterations) : d.compliance;
+        }
+    }
+    return f;
+}
+
 void addBending(const Topology& topo, const std::vector<glm::vec3>& world, const Material& mat,
-                float param, std::uint32_t base, const std::string& source, PreparedCloth& out) {
-    for (const BendingPair& p : topo.bendingPairs) {
+                float param, const FixedAngles& fixedAngles, std::uint32_t base,
+                const std::string& source, PreparedCloth& out) {
+    for (std::size_t e = 0; e < topo.bendingPairs.size(); ++e) {
+        const BendingPair& p = topo.bendingPairs[e];
         const glm::vec3 x0 = world[p.v0], x1 = world[p.v1], x2 = world[p.v2], x3 = world[p.v3];
+        if (fixedAngles.fixed[e]) {  // in place of the edge's bending constraint
+            gpu::FixedAngleConstraint c{};
+            c.v0 = base + p.v0;
+            c.v1 = base + p.v1;
+            c.v2 = base + p.v2;
+            c.v3 = base + p.v3;
+            c.targetAngle = fixedAngles.target[e];
+            c.param = fixedAngles.param[e];
+            out.items<gpu::FixedAngleConstraint>().push_back(c);
+            continue;
+        }
         if (mat.bendModel == BendModel::Isometric) {
             IsoBendingBuild b = makeIsoBending(x0, x1, x2, x3, mat.bendRigidity, param);
             if (!b.ok())
@@ -303,7 +352,9 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     const float bendParam =
         pbd ? pbdIterationStiffness(mat.bendStiffness, sim.iterations) : mat.bendCompliance;
     addStretch(mesh, topo, world, desc.transform.matrix(), mat, stretchParam, base, source, out);
-    addBending(topo, world, mat, bendParam, base, source, out);
+    const FixedAngles fixedAngles =
+        selectFixedAngles(desc, mesh, topo, pbd, sim.iterations, source);
+    addBending(topo, world, mat, bendParam, fixedAngles, base, source, out);
 
     for (std::uint32_t v = 0; v < n; ++v) {
         out.positions.emplace_back(world[v], invMass[v]);

@@ -236,6 +236,26 @@ TEST(SceneFiles, MaterialModelsAndPresetsRoundTrip) {
     EXPECT_EQ(back, s);
 }
 
+// Fixed angles: every way of selecting edges survives a write and a read.
+TEST(SceneFiles, FixedAnglesRoundTrip) {
+    const Scene s = parse(R"({"cloths": [{"grid": {"resolution": [4, 4]}, "fixed_angles": [
+        {"angle": 60, "lines": [{"from": [0, -0.5, 0], "to": [0, 0.5, 0]}]},
+        {"angle": -30.5, "edges": [[6, 7]], "boxes": [{"min": [0.2, -1, -1], "max": [1, 1, 1]}],
+         "compliance": 1e-4, "stiffness": 0.5}]}]})");
+    ASSERT_EQ(s.cloths[0].fixedAngles.size(), 2u);
+    const FixedAngleDesc& a = s.cloths[0].fixedAngles[0];
+    const FixedAngleDesc& b = s.cloths[0].fixedAngles[1];
+    EXPECT_FLOAT_EQ(a.angleDegrees, 60.0f);
+    EXPECT_EQ(a.compliance, 0.0f);
+    EXPECT_EQ(a.edges.lines.size(), 1u);
+    EXPECT_EQ(b.edges.edges, std::vector<glm::uvec2>{glm::uvec2(6, 7)});
+    EXPECT_EQ(b.edges.boxes.size(), 1u);
+    EXPECT_FLOAT_EQ(b.compliance, 1e-4f);
+    EXPECT_FLOAT_EQ(b.stiffness, 0.5f);
+    const Scene back = parseSceneJson(sceneToJson(s, ""), "back.json", "");
+    EXPECT_EQ(back, s);
+}
+
 TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
     struct Case {
         const char* json;
@@ -273,6 +293,22 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "material.stretch: unknown stretch model 'springs'"},
         {R"({"cloths": [{"grid": {}, "material": {"stretch": "stvk"}}]})",
          "needs \"membrane\" moduli or a \"preset\""},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 180, "edges": [[0, 1]]}]}]})",
+         "fixed_angles[0].angle: must lie strictly between -180 and 180"},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 30}]}]})",
+         "fixed_angles[0]: selects no edges"},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 30, "edges": [[0, 1]]}]}]})",
+         "fixed_angles[0]: (0, 1) is not an interior edge"},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 30, "edges": [[0, 0]]}]}]})",
+         "fixed_angles[0].edges[0]: an edge needs two different vertices"},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 30, "edges": [[0]]}]}]})",
+         "fixed_angles[0].edges[0]: expected a pair"},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 30, "lines": [{"from": [0, 0, 0], "to": [0, 0, 0]}]}]}]})",
+         "fixed_angles[0].lines[0]: \"from\" and \"to\" must differ"},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 30, "lines": [{"from": [5, 5, 0], "to": [6, 5, 0]}]}]}]})",
+         "fixed_angles[0]: selects no interior edge of the mesh"},
+        {R"({"cloths": [{"grid": {}, "fixed_angles": [{"angle": 30, "edges": [[17, 18]], "compliance": -1}]}]})",
+         "fixed_angles[0].compliance: must be at least 0"},
         {R"({"cloths": [{"grid": {}, "material": {"stretch": "stvk", "membrane": {"ex": 10}}}]})",
          "material.membrane: "},
         {R"({"cloths": [{"grid": {}, "material": {"membrane": {"ex": 10, "ey": 10, "nu_xy": 0.3,
