@@ -164,3 +164,74 @@ TEST(ContinuumSolver, StvkAndIsometricBendingAreDeterministicForAnyThreadCount) 
         }
     }
 }
+
+// Isometric bending in the whole solver: a horizontal strip clamped at one end (its first two
+// columns pinned) sags under its own weight as a cantilever of small-deflection beam theory,
+// tip deflection q L^4 / (8 D W) with q = rho W g, i.e. rho g L^4 / (8 D). As in the maths-level
+// test (tests/shared/test_continuum_statics.cpp) the hinge of the last clamped cell sits half a
+// cell inside the clamp, so the beam is measured from there: L = free length + h / 2. No
+// tethers; hard distance stretch; damping only speeds the settling.
+//
+// Gauss-Seidel XPBD converges slowly on a stiff beam: unconverged iterations leave it too soft,
+// and the error grows with the number of cells along it. Measured (ratio to the beam of
+// L + h/2): 20 cells, 2% deflection: 14.2 (20 substeps x 10 iterations), 4.3 (40 x 10), 2.0
+// (100 x 5); 20 cells, 5%: 1.42 (100 x 5), 1.22 (100 x 60); 8 cells, 5%: 1.03 (40 x 10), 1.004
+// (40 x 6, this test); 4 cells, 5%: 1.002 (40 x 10).
+// So the test uses 8 cells and 40 substeps: it checks the bending model's calibration in the
+// whole solver, not the solver's convergence (issue 14's Chebyshev and Jacobi work measures that).
+TEST(ContinuumSolver, IsometricBendingCantileverMatchesBeamTheory) {
+    const int nFree = 8;
+    const float lFree = 0.4f, w = 0.04f, h = lFree / nFree, g = 9.81f, rho = 0.2f;
+    const float beam = lFree + 0.5f * h;
+    // D for a tip deflection of 5% of the free length.
+    const float D = rho * g * std::pow(beam, 4.0f) / (8.0f * 0.05f * lFree);
+    Scene s;
+    s.name = "cantilever";
+    s.sim.substeps = 40;
+    s.sim.iterations = 6;
+    ClothDesc c;
+    c.name = "strip";
+    GridDesc grid;
+    grid.width = lFree + h;
+    grid.height = w;
+    grid.resX = nFree + 1;
+    grid.resY = 2;
+    grid.pattern = GridPattern::Alternating;
+    c.grid = grid;
+    c.transform.rotateDegrees = {-90.0f, 0.0f, 0.0f};  // horizontal, front face up
+    c.transform.translate = {0.0f, 1.0f, 0.0f};
+    c.pins.boxes.push_back({{-1.0f, -1.0f, -1.0f}, {-0.5f * grid.width + 1.5f * h, 1.0f, 1.0f}});
+    c.tethers = false;
+    c.material.density = rho;
+    c.material.stretchCompliance = 0.0f;
+    c.material.bendModel = BendModel::Isometric;
+    c.material.bendRigidity = D;
+    c.material.linearDamping = 8.0f;
+    s.cloths.push_back(c);
+    const PreparedCloth p = prepareScene(s);
+    ASSERT_EQ(p.tethers.size(), 0u);
+    auto solver = makeCpuSolver(p, 2);
+    std::vector<glm::vec4> x;
+    auto tip = [&] {
+        solver->readPositions(x);
+        float sum = 0.0f;
+        int n = 0;
+        for (std::size_t v = 0; v < p.positions.size(); ++v)
+            if (p.positions[v].x > 0.5f * grid.width - 1e-4f) sum += p.positions[v].y - x[v].y, ++n;
+        return sum / float(n);
+    };
+    int pinned = 0;
+    for (const glm::vec4& v : p.positions) pinned += v.w == 0.0f;
+    ASSERT_EQ(pinned, 2 * 3);  // two columns of three
+    for (int f = 0; f < 90; ++f) solver->stepFrame();
+    const float before = tip();
+    for (int f = 0; f < 60; ++f) solver->stepFrame();
+    const float delta = tip();
+    const float want = rho * g * std::pow(beam, 4.0f) / (8.0f * D);
+    const float wantClamped = rho * g * std::pow(lFree, 4.0f) / (8.0f * D);
+    std::printf("cantilever: tip deflection %.6f m (settled: %.2e m in the last second); beam of "
+                "L + h/2: %.6f m, ratio %.3f; beam of the free length L: ratio %.3f\n",
+                delta, std::abs(delta - before), want, delta / want, delta / wantClamped);
+    EXPECT_LT(std::abs(delta - before), 0.02f * delta);  // settled
+    EXPECT_NEAR(delta / want, 1.0f, 0.10f);
+}
