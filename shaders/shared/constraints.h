@@ -185,3 +185,40 @@ CLOTH_FN vec3 triangleNormal(vec3 a, vec3 b, vec3 c) {
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_SHARED_CONSTRAINTS_H
+
+// ---- phantom averaging, written once for every backend ------------------------------------------
+// Needs position access (CLOTH_LOAD / CLOTH_STORE) and the group's member list: C++ passes it,
+// shaders read their phantomMembers buffer.
+#if defined(CLOTH_HAS_POSITIONS) && !defined(CLOTH_SHARED_PHANTOM_AVERAGE)
+#define CLOTH_SHARED_PHANTOM_AVERAGE
+#ifdef __cplusplus
+#define CLOTH_PHANTOM_MEMBERS const std::uint32_t *phantomMembers,
+#else
+#define CLOTH_PHANTOM_MEMBERS
+#endif
+CLOTH_NAMESPACE_BEGIN
+
+// Moves every member of group g to the group's mean (phantomMeanAdd / phantomMean), or to a
+// pinned member's position; each keeps its own inverse mass.
+CLOTH_SOLVE_FN void averagePhantomGroup(CLOTH_POSITIONS CLOTH_PHANTOM_MEMBERS PhantomGroup g) {
+    vec4 acc = vec4(0.0f);
+    bool pinned = false;
+    vec3 pinnedAt = vec3(0.0f);
+    for (uint k = 0u; k < g.count; ++k) {
+        vec4 p = CLOTH_LOAD(phantomMembers[g.first + k]);
+        if (p.w > 0.0f) {
+            acc = phantomMeanAdd(acc, p);
+        } else {
+            pinned = true;
+            pinnedAt = vec3(p);
+        }
+    }
+    vec3 x = pinned ? pinnedAt : phantomMean(acc);
+    for (uint k = 0u; k < g.count; ++k) {
+        uint v = phantomMembers[g.first + k];
+        CLOTH_STORE(v, vec4(x, CLOTH_LOAD(v).w));
+    }
+}
+
+CLOTH_NAMESPACE_END
+#endif

@@ -20,23 +20,7 @@ void averageGroup(uint i) {
     if (pc.grabMode == GRAB_WITH_GROUP && i == pc.grabGroup) {
         for (uint k = 0u; k < g.count; ++k) grab(phantomMembers[g.first + k]);
     }
-    vec4 acc = vec4(0.0);
-    bool pinned = false;
-    vec3 pinnedAt = vec3(0.0);
-    for (uint k = 0u; k < g.count; ++k) {
-        vec4 p = loadPosition(phantomMembers[g.first + k]);
-        if (p.w > 0.0) {
-            acc = phantomMeanAdd(acc, p);
-        } else {
-            pinned = true;
-            pinnedAt = vec3(p);
-        }
-    }
-    vec3 x = pinned ? pinnedAt : phantomMean(acc);
-    for (uint k = 0u; k < g.count; ++k) {
-        uint v = phantomMembers[g.first + k];
-        storePosition(v, vec4(x, loadPosition(v).w));
-    }
+    averagePhantomGroup(g);
 }
 
 void groupOrGrab(uint i) {

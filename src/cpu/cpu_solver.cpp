@@ -244,27 +244,9 @@ void CpuSolver::solveTethers(int member, int size) {
 void CpuSolver::averagePhantoms(int member, int size) {
     std::uint32_t b, e;
     ThreadPool::split(static_cast<std::uint32_t>(p_.phantomGroups.size()), member, size, b, e);
-    for (std::uint32_t g = b; g < e; ++g) {
-        const gpu::PhantomGroup grp = p_.phantomGroups[g];
-        glm::vec3 sum(0.0f), pinned(0.0f);
-        float mass = 0.0f;
-        bool isPinned = false;
-        for (std::uint32_t k = grp.first; k < grp.first + grp.count; ++k) {
-            const glm::vec4 p = pos_[p_.phantomMembers[k]];
-            if (p.w <= 0.0f) {
-                isPinned = true;
-                pinned = glm::vec3(p);
-            } else {
-                sum += glm::vec3(p) / p.w;
-                mass += 1.0f / p.w;
-            }
-        }
-        const glm::vec3 mean = isPinned ? pinned : sum / mass;
-        for (std::uint32_t k = grp.first; k < grp.first + grp.count; ++k) {
-            glm::vec4& p = pos_[p_.phantomMembers[k]];
-            p = glm::vec4(mean, p.w);
-        }
-    }
+    glm::vec4* positions = pos_.data();
+    for (std::uint32_t g = b; g < e; ++g)
+        gpu::averagePhantomGroup(positions, p_.phantomMembers.data(), p_.phantomGroups[g]);
 }
 
 void CpuSolver::updateVelocities(int member, int size) {
@@ -336,19 +318,10 @@ std::vector<StageTime> CpuSolver::stageTimes() const {
 }
 
 void CpuSolver::setGrab(std::optional<Grab> grab) {
-    if (grab && grab->vertex >= p_.originalVertexCount)
-        throw Error("grab: vertex " + std::to_string(grab->vertex) + " out of range");
+    checkGrabVertex(grab, p_.originalVertexCount);
     grab_ = grab;
     grabbed_.clear();
-    if (!grab) return;
-    grabbed_.push_back(grab->vertex);
-    // A split vertex is pulled through every copy, or the averaging would dilute the grab.
-    for (const gpu::PhantomGroup& g : p_.phantomGroups) {
-        if (p_.phantomMembers[g.first] != grab->vertex) continue;
-        grabbed_.assign(p_.phantomMembers.begin() + g.first,
-                        p_.phantomMembers.begin() + g.first + g.count);
-        break;
-    }
+    if (grab) grabbed_ = grabbedVertices(p_.phantomGroups, p_.phantomMembers, grab->vertex);
 }
 
 }  // namespace

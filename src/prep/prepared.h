@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,27 @@ inline std::uint32_t PreparedCloth::colorItems(std::uint32_t c) const {
     std::uint32_t n = 0;
     gpu::forEachConstraintType([&](auto t) { n += set<typename decltype(t)::Item>().colorSize(c); });
     return n;
+}
+
+// The phantom group whose original (first member) is `vertex`, if that vertex was split. Every
+// backend finds the grabbed vertex's copies with it.
+inline std::optional<std::uint32_t> phantomGroupOf(const std::vector<gpu::PhantomGroup>& groups,
+                                                   const std::vector<std::uint32_t>& members,
+                                                   std::uint32_t vertex) {
+    for (std::uint32_t g = 0; g < groups.size(); ++g)
+        if (members[groups[g].first] == vertex) return g;
+    return std::nullopt;
+}
+
+// The vertices a grab of `vertex` pulls: the vertex, or all its phantom copies when it was
+// split (pulling one copy alone, the averaging would dilute the grab).
+inline std::vector<std::uint32_t> grabbedVertices(const std::vector<gpu::PhantomGroup>& groups,
+                                                  const std::vector<std::uint32_t>& members,
+                                                  std::uint32_t vertex) {
+    const std::optional<std::uint32_t> g = phantomGroupOf(groups, members, vertex);
+    if (!g) return {vertex};
+    return {members.begin() + groups[*g].first,
+            members.begin() + groups[*g].first + groups[*g].count};
 }
 
 }  // namespace cloth

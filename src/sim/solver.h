@@ -16,6 +16,7 @@
 #include <iterator>
 
 #include "constraint_types.h"
+#include "core/error.h"
 
 namespace cloth {
 
@@ -53,6 +54,13 @@ struct Grab {
     std::uint32_t vertex = 0;
     glm::vec3 target{0.0f};
 };
+
+// Every backend's setGrab() refuses a vertex that is not an original one.
+inline void checkGrabVertex(const std::optional<Grab>& grab, std::uint32_t originalVertexCount) {
+    if (grab && grab->vertex >= originalVertexCount)
+        throw Error("grab: vertex " + std::to_string(grab->vertex) + " is out of range (" +
+                    std::to_string(originalVertexCount) + " vertices)");
+}
 
 class Solver {
 public:

@@ -681,18 +681,11 @@ std::vector<StageTime> GpuSolver::dispatchGroupTimes() const {
 }
 
 void GpuSolver::setGrab(std::optional<Grab> grab) {
-    if (grab && grab->vertex >= impl_->originalVertexCount)
-        throw Error("grab: vertex " + std::to_string(grab->vertex) + " is out of range (" +
-                    std::to_string(impl_->originalVertexCount) + " vertices)");
+    checkGrabVertex(grab, impl_->originalVertexCount);
     impl_->grab = grab;
     impl_->grabGroup.reset();
-    if (!grab) return;
-    // A split vertex is pulled through all its copies, as the CPU reference does.
-    for (std::uint32_t g = 0; g < impl_->phantomGroups.size(); ++g)
-        if (impl_->phantomMembers[impl_->phantomGroups[g].first] == grab->vertex) {
-            impl_->grabGroup = g;
-            break;
-        }
+    // A split vertex is pulled through all its copies (phantoms.glsl), as on the CPU.
+    if (grab) impl_->grabGroup = phantomGroupOf(impl_->phantomGroups, impl_->phantomMembers, grab->vertex);
 }
 
 SharedBuffers GpuSolver::sharedBuffers() const {

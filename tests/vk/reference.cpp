@@ -88,12 +88,7 @@ void SerialReference::colors(const SolveParams& sp) {
 // After the tethers, on the vertex and all its phantom copies; hard.
 void SerialReference::grab(const SolveParams& sp) {
     if (!grab_) return;
-    std::vector<std::uint32_t> grabbed = {grab_->vertex};
-    for (const auto& g : p_.phantomGroups)
-        if (p_.phantomMembers[g.first] == grab_->vertex)
-            grabbed.assign(p_.phantomMembers.begin() + g.first,
-                           p_.phantomMembers.begin() + g.first + g.count);
-    for (std::uint32_t v : grabbed) {
+    for (std::uint32_t v : grabbedVertices(p_.phantomGroups, p_.phantomMembers, grab_->vertex)) {
         float lambda = 0.0f;
         projectAttachment(pos_[v], grab_->target, 0.0f, lambda, sp);
     }
@@ -114,25 +109,8 @@ void SerialReference::velocities(float dt) {
 }
 
 void SerialReference::averagePhantoms() {
-    for (const auto& g : p_.phantomGroups) {
-        glm::vec4 acc(0.0f);
-        bool pinned = false;
-        glm::vec3 pinnedAt(0.0f);
-        for (std::uint32_t k = 0; k < g.count; ++k) {
-            const glm::vec4& x = pos_[p_.phantomMembers[g.first + k]];
-            if (x.w > 0.0f) {
-                acc = phantomMeanAdd(acc, x);
-            } else {
-                pinned = true;
-                pinnedAt = glm::vec3(x);
-            }
-        }
-        glm::vec3 mean = pinned ? pinnedAt : phantomMean(acc);
-        for (std::uint32_t k = 0; k < g.count; ++k) {
-            glm::vec4& x = pos_[p_.phantomMembers[g.first + k]];
-            x = glm::vec4(mean, x.w);
-        }
-    }
+    glm::vec4* positions = pos_.data();
+    for (const auto& g : p_.phantomGroups) averagePhantomGroup(positions, p_.phantomMembers.data(), g);
 }
 
 void SerialReference::damping() {
