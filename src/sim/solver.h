@@ -1,6 +1,6 @@
 // The interface both backends implement. A solver is built from a PreparedCloth and advances it
 // one frame (1/60 s) at a time through the steps of the shared schedule (sim/schedule.h):
-//   for each substep:  predict
+//   for each substep:  wind (scenes with wind), predict
 //                      for each iteration:  for each colour: each constraint type's batch
 //                                           attachments, tethers, grab, phantom averaging
 //                      velocity update (+ linear damping), rigid-preserving damping
@@ -22,14 +22,15 @@ namespace cloth {
 // Stage names, in frame order; stageTimes() reports them in this order. One stage per
 // constraint type of shaders/shared/constraint_types.h, named after it.
 inline constexpr const char* kStageNames[] = {
-    "predict",
+    "wind", "predict",
 #define CLOTH_X(I, Name, name, Item, V, W, Lam) #name,
     CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
     "attachments", "tethers", "phantoms", "velocities", "damping", "normals"};
 inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
-inline constexpr int kStagePredict = 0;
-inline constexpr int kStageFirstType = 1;  // + the type's index
+inline constexpr int kStageWind = 0;
+inline constexpr int kStagePredict = 1;
+inline constexpr int kStageFirstType = 2;  // + the type's index
 inline constexpr int kStageAttachments = kStageFirstType + CLOTH_CONSTRAINT_TYPE_COUNT;
 inline constexpr int kStageTethers = kStageAttachments + 1;
 inline constexpr int kStagePhantoms = kStageAttachments + 2;
