@@ -6,6 +6,7 @@
 #include "common.h"
 #include "types.h"
 #include "constraint_types.h"
+#include "wind.h"
 
 // Storage buffers of descriptor set 0, shared by every solver pipeline.
 #define BINDING_POSITIONS 0       // vec4 per vertex (phantoms included): xyz, w = inverse mass
@@ -29,8 +30,9 @@
 #define BINDING_SUM_CHUNKS 18     // VertexChunk[]: the runs of vertices damping sums add up
 #define BINDING_COLOR_RANGES 19   // uvec2 (begin, count) per colour and constraint type, colour
                                   // by colour (the colour runs of colors_run.comp)
+#define BINDING_WIND_VERTICES 20  // WindVertex per vertex (scenes with wind; else a placeholder)
 // Per constraint type I of constraint_types.h: its items, then its multipliers.
-#define BINDING_TYPES_BASE 20
+#define BINDING_TYPES_BASE 21
 #define BINDING_TYPE_ITEMS(I) (BINDING_TYPES_BASE + 2 * (I))
 #define BINDING_TYPE_LAMBDAS(I) (BINDING_TYPES_BASE + 2 * (I) + 1)
 #define BINDING_COUNT (BINDING_TYPES_BASE + 2 * CLOTH_CONSTRAINT_TYPE_COUNT)
@@ -124,6 +126,16 @@ struct PhantomPush {
 CLOTH_CHECK_SIZE(PhantomPush, 48)
 CLOTH_CHECK_OFFSET(PhantomPush, grabTarget, 16)
 CLOTH_CHECK_OFFSET(PhantomPush, count, 32)
+
+// wind.comp: the wind of the substep on vertices [0, count) (phantoms included).
+struct WindPush {
+    WindParams wind;
+    uint count;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+CLOTH_CHECK_SIZE(WindPush, 48)
 
 // Tethers, phantom groups, rigid-motion segments, normals: a count of items.
 struct CountPush {

@@ -37,6 +37,48 @@ CLOTH_FN vec3 windForce(vec3 vRel, vec3 n, float area, float rho, float cd, floa
     return (0.5f * rho * area) * (drag + lift);
 }
 
+// ---- in the solver (Step::Wind, before each substep's prediction) -----------------------------
+
+// Per vertex, phantom copies included: the original vertex whose normal it takes, and its area
+// share (a third of the rest area of the triangles around it, split between phantom copies as
+// the mass is, so that every copy gets the unsplit vertex's acceleration).
+struct WindVertex {
+    uint normalVertex;
+    float area;  // m^2
+};
+CLOTH_CHECK_SIZE(WindVertex, 8)
+
+// The wind of one substep: the same for every vertex.
+struct WindParams {
+    vec4 velocity;     // xyz: the wind velocity of this substep, gusts included (m/s)
+    float dt;          // substep length (s)
+    float airDensity;  // kg/m^3
+    float drag;        // C_D
+    float lift;        // C_L
+};
+CLOTH_CHECK_SIZE(WindParams, 32)
+
+// The unit normal of an area-weighted sum of triangle normals; zero when the sum is (no force).
+CLOTH_FN vec3 windNormal(vec3 sum) {
+    float len2 = dot(sum, sum);
+    if (!(len2 > 0.0f)) return vec3(0.0f);
+    return sum * (1.0f / sqrt(len2));
+}
+
+// The velocity change w F dt of a vertex with inverse mass w, velocity v and unit normal n over
+// one substep (explicit), limited so that the vertex does not overtake the wind along the
+// relative wind: drag on a very light vertex (w area rho C_D |v_r| dt / 2 > 1) would otherwise
+// overshoot and grow. Vertices without mass do not move.
+CLOTH_FN vec3 windVelocityChange(vec3 v, float invMass, vec3 n, float area, WindParams p) {
+    if (!(invMass > 0.0f)) return vec3(0.0f);
+    vec3 vRel = vec3(p.velocity) - v;
+    vec3 dv = (invMass * p.dt) * windForce(vRel, n, area, p.airDensity, p.drag, p.lift);
+    float along = dot(dv, vRel);
+    float limit = dot(vRel, vRel);
+    if (along > limit) dv = dv * (limit / along);
+    return dv;
+}
+
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_SHARED_WIND_H

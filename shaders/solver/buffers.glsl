@@ -47,6 +47,7 @@ layout(std430, binding = BINDING_RIGID_MOTIONS) buffer RigidMotions { RigidMotio
 layout(std430, binding = BINDING_TRIANGLES) readonly buffer Triangles { uint triangles[]; };
 layout(std430, binding = BINDING_VERTEX_TRI_OFFSETS) readonly buffer VertexTriOffsets { uint vertexTriOffsets[]; };
 layout(std430, binding = BINDING_VERTEX_TRIANGLES) readonly buffer VertexTriangles { uint vertexTriangles[]; };
+layout(std430, binding = BINDING_WIND_VERTICES) readonly buffer WindVertices { WindVertex windVertices[]; };
 
 #ifdef CLOTH_WIDE_ACCESS
 

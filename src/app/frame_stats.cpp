@@ -26,6 +26,17 @@ nlohmann::json constraintCounts(const PreparedCloth& p) {
     return counts;
 }
 
+// The scene's wind, or null when it has none.
+nlohmann::json windJson(const PreparedCloth& p) {
+    if (!p.sim.wind) return nullptr;
+    const WindSettings& w = *p.sim.wind;
+    return {{"velocity", {w.velocity.x, w.velocity.y, w.velocity.z}},
+            {"drag", w.drag},
+            {"lift", w.lift},
+            {"air_density", w.airDensity},
+            {"gust_amplitude", w.gusts.amplitude}};
+}
+
 nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
                          const Solver& solver, const FrameStats& stats) {
     nlohmann::json stages = nlohmann::json::object();
@@ -46,6 +57,7 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"colors_before_phantoms", p.stats.colorsBeforePhantoms},
         {"cliques_found", p.stats.cliquesFound},
         {"phantom_averaging", p.sim.averagePhantomsEachColor ? "color" : "iteration"},
+        {"wind", windJson(p)},
         {"prepare_ms", p.stats.prepareMs},
         {"frames", stats.frames()},
         {"sim_time_s", solver.simTime()},

@@ -34,6 +34,10 @@ void statusSection(const HudInput& in) {
     ImGui::Text("%u constraints (%s%zu attach, %zu tethers)", p.constraintCount(), kinds.c_str(),
                 p.attachments.size(), p.tethers.size());
     ImGui::Text("%u colours, %u phantom vertices", p.colorCount, p.stats.phantomVertices);
+    if (p.sim.wind)
+        ImGui::Text("wind %.1f m/s, C_D %.3g, C_L %.3g, gusts %.0f%%",
+                    glm::length(p.sim.wind->velocity), p.sim.wind->drag, p.sim.wind->lift,
+                    100.0 * p.sim.wind->gusts.amplitude);
     ImGui::Text("solver: %s on %s", sim.solver().backendName(), sim.solver().deviceName().c_str());
     ImGui::Text("render: %s", in.renderDevice.c_str());
 }

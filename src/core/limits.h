@@ -18,6 +18,9 @@ constexpr float kMinDensity = 1e-6f;    // kg/m^2 (household foil is about 0.04)
 constexpr float kMaxDensity = 1e4f;     // kg/m^2 (a metre of steel is 7850)
 constexpr float kMaxCompliance = 1e6f;  // m/N and 1/(N m): softer than any material
 constexpr float kMinPeriod = 1e-3f;     // s per turn of a circle motion
-constexpr float kMaxSpeed = 1e4f;       // m/s, a linear motion's velocity
+constexpr float kMaxSpeed = 1e4f;       // m/s, a linear motion's velocity and the wind's
+constexpr float kMaxAirDensity = 1e4f;  // kg/m^3 of the wind's medium (water is 1000)
+constexpr float kMaxAeroCoefficient = 100.0f;  // drag and lift coefficients (a flat plate: ~2)
+constexpr float kMaxGustAmplitude = 10.0f;     // gusts, as a fraction of the mean wind speed
 
 }  // namespace cloth::limits

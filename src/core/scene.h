@@ -20,6 +20,31 @@ enum class SolverMode { Xpbd, Pbd };
 const char* solverModeName(SolverMode m);
 SolverMode parseSolverMode(const std::string& name);  // "xpbd" | "pbd", else cloth::Error
 
+// Seeded gusts: the wind's speed is scaled by 1 + amplitude g(t), with g in [-1, 1] a sum of
+// three sines whose periods (about `period`, period/2 and period/4) and phases come from `seed`
+// (sim/gusts.h). The same in space; a function of the time alone, so every backend agrees.
+struct GustSettings {
+    float amplitude = 0.0f;  // fraction of the mean wind speed; 0 = steady wind
+    float period = 2.0f;     // s, of the slowest component
+    std::uint32_t seed = 1;
+    bool operator==(const GustSettings&) const = default;
+};
+
+// Air moving at `velocity` (m/s, uniform in space) pushing on every vertex by its normal and
+// Voronoi area (shaders/shared/wind.h: drag along the relative wind, lift across it). Still air
+// (velocity 0) still drags on a moving cloth.
+struct WindSettings {
+    glm::vec3 velocity{0.0f};
+    float drag = 0.106f;       // C_D (seed 003, experiment 2.3)
+    float lift = 0.2f;         // C_L
+    float airDensity = 1.2f;   // kg/m^3, air at 20 degrees C
+    GustSettings gusts;
+    bool operator==(const WindSettings&) const = default;
+};
+
+// Why these wind settings are meaningless (a NaN or out-of-range value), or nothing.
+std::optional<std::string> windProblem(const WindSettings& wind);
+
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     int substeps = 10;
@@ -29,6 +54,7 @@ struct SimSettings {
     // Phantom copies are averaged after every iteration (all colours), or also after every
     // colour: tighter coupling, one more pass per colour.
     bool averagePhantomsEachColor = false;
+    std::optional<WindSettings> wind;  // none: no air at all (not even drag)
     bool operator==(const SimSettings&) const = default;
 };
 

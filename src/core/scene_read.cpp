@@ -341,7 +341,48 @@ void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
     }
 }
 
+// "must be at least 0" for negatives, then the sane range.
+float aeroCoefficient(const JsonNode& n) {
+    n.atLeast(0);
+    return n.inRange(0.0f, limits::kMaxAeroCoefficient,
+                     "is beyond the sane range of an aerodynamic coefficient");
+}
+
+GustSettings readGusts(const JsonNode& n) {
+    n.allowOnly({"amplitude", "period", "seed"});
+    GustSettings g;
+    if (n.has("amplitude"))
+        g.amplitude = n["amplitude"].inRange(0.0f, limits::kMaxGustAmplitude,
+                                             "is beyond the sane range of a gust amplitude "
+                                             "(a fraction of the mean wind speed)");
+    if (n.has("period"))
+        g.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
+                                   "is beyond the sane range of a gust period (seconds)");
+    if (n.has("seed")) g.seed = static_cast<std::uint32_t>(n["seed"].intAtLeast(0, UINT32_MAX));
+    return g;
+}
+
+WindSettings readWind(const JsonNode& n) {
+    n.allowOnly({"velocity", "drag", "lift", "air_density", "gusts"});
+    WindSettings w;
+    if (n.has("velocity")) {
+        w.velocity = n["velocity"].vec3();
+        const double speed = glm::length(glm::dvec3(w.velocity));
+        if (!(speed <= limits::kMaxSpeed))
+            n["velocity"].fail("speed " + shortNumber(speed) +
+                               " m/s is beyond the sane range (at most 10000 m/s)");
+    }
+    if (n.has("drag")) w.drag = aeroCoefficient(n["drag"]);
+    if (n.has("lift")) w.lift = aeroCoefficient(n["lift"]);
+    if (n.has("air_density"))
+        w.airDensity = positiveInRange(n["air_density"], 0.0f, limits::kMaxAirDensity,
+                                       "is beyond the sane range of a density (kg/m^3)");
+    if (n.has("gusts")) w.gusts = readGusts(n["gusts"]);
+    return w;
+}
+
 void readSettings(const JsonNode& root, Scene& s) {
+    if (root.has("wind")) s.sim.wind = readWind(root["wind"]);
     if (root.has("gravity")) {
         s.sim.gravity = root["gravity"].vec3();
         const double g = glm::length(glm::dvec3(s.sim.gravity));
@@ -388,7 +429,8 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
         throw Error(source + ": malformed JSON: " + what);
     }
     JsonNode root(doc, source);
-    root.allowOnly({"name", "gravity", "substeps", "iterations", "solver", "phantoms", "cloths"});
+    root.allowOnly(
+        {"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind", "cloths"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);

@@ -137,6 +137,17 @@ Json phantoms(const PhantomSetting& p) {
     return p.mode == PhantomMode::Auto ? "auto" : "off";
 }
 
+Json wind(const WindSettings& w) {
+    return {{"velocity", vec(w.velocity)},
+            {"drag", num(w.drag)},
+            {"lift", num(w.lift)},
+            {"air_density", num(w.airDensity)},
+            {"gusts",
+             {{"amplitude", num(w.gusts.amplitude)},
+              {"period", num(w.gusts.period)},
+              {"seed", w.gusts.seed}}}};
+}
+
 }  // namespace
 
 std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
@@ -146,6 +157,8 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
               {"iterations", scene.sim.iterations},
               {"solver", solverModeName(scene.sim.mode)},
               {"phantoms", phantoms(scene.phantoms)}};
+    // Only when there is wind (older files stay as they were).
+    if (scene.sim.wind) j["wind"] = wind(*scene.sim.wind);
     Json cloths = Json::array();
     for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
     j["cloths"] = cloths;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "constraints.h"
+#include "wind.h"
 #include "core/error.h"
 #include "cpu/batch_kernels.h"
 #include "cpu/float_env.h"
@@ -52,6 +53,7 @@ private:
     void mark(int member, int stage, Clock::time_point& last);
     void addTime(int member, int stage, Clock::time_point& last);
 
+    void applyWind(int member, int size, const gpu::WindParams& wind);
     void predict(int member, int size);
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
     void solveAttachments(int member, int size, const gpu::SolveParams& sp);
@@ -62,6 +64,7 @@ private:
     void computeRigidMotions();
     void applyDamping(int member, int size);
     void computeNormals(int member, int size);
+    glm::vec3 normalSum(std::uint32_t v) const;
 
     PreparedCloth p_;
     float dt_ = 0.0f;
@@ -84,6 +87,7 @@ private:
 CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
     : p_(prepared), isa_(isa), pool_(threads) {
     CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
+    CLOTH_ASSERT(!p_.sim.wind || p_.windVertices.size() == p_.positions.size());
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         using Item = typename T::Item;
@@ -133,6 +137,10 @@ void CpuSolver::runFrame(int member, int size) {
 void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const StepContext& c,
                         Clock::time_point& last) {
     switch (e.step) {
+        case Step::Wind:
+            if (!p_.sim.wind) return;
+            applyWind(member, size, c.wind);
+            break;
         case Step::Predict:
             predict(member, size);
             break;
@@ -181,6 +189,19 @@ void CpuSolver::addTime(int member, int stage, Clock::time_point& last) {
     const auto now = Clock::now();
     stageMs_[stage] += std::chrono::duration<double, std::milli>(now - last).count();
     last = now;
+}
+
+// Reads positions (the normals of the original vertices) and writes each vertex's own velocity:
+// any split of the vertices gives the same bits.
+void CpuSolver::applyWind(int member, int size, const gpu::WindParams& wind) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const gpu::WindVertex wv = p_.windVertices[i];
+        const glm::vec3 n = gpu::windNormal(normalSum(wv.normalVertex));
+        vel_[i] += glm::vec4(
+            gpu::windVelocityChange(glm::vec3(vel_[i]), pos_[i].w, n, wv.area, wind), 0.0f);
+    }
 }
 
 void CpuSolver::predict(int member, int size) {
@@ -301,14 +322,20 @@ void CpuSolver::computeNormals(int member, int size) {
     std::uint32_t b, e;
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
     for (std::uint32_t v = b; v < e; ++v) {
-        glm::vec3 n(0.0f);
-        for (std::uint32_t k = p_.vertexTriangleOffsets[v]; k < p_.vertexTriangleOffsets[v + 1]; ++k) {
-            const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
-            n += gpu::triangleNormal(glm::vec3(pos_[t.x]), glm::vec3(pos_[t.y]), glm::vec3(pos_[t.z]));
-        }
+        const glm::vec3 n = normalSum(v);
         const float len2 = glm::dot(n, n);
         normals_[v] = len2 > 0.0f ? glm::vec4(n / std::sqrt(len2), 0.0f) : glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
     }
+}
+
+// The area-weighted normals of the triangles around original vertex v, summed in CSR order.
+glm::vec3 CpuSolver::normalSum(std::uint32_t v) const {
+    glm::vec3 n(0.0f);
+    for (std::uint32_t k = p_.vertexTriangleOffsets[v]; k < p_.vertexTriangleOffsets[v + 1]; ++k) {
+        const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
+        n += gpu::triangleNormal(glm::vec3(pos_[t.x]), glm::vec3(pos_[t.y]), glm::vec3(pos_[t.z]));
+    }
+    return n;
 }
 
 std::vector<StageTime> CpuSolver::stageTimes() const {

@@ -29,6 +29,29 @@ void validateSim(const Scene& scene) {
         throw Error("scene '" + scene.name + "': gravity of magnitude " + std::to_string(g) +
                     " m/s^2 is beyond the sane range (at most 1000 m/s^2, about 100 g)");
     if (scene.cloths.empty()) throw Error("scene '" + scene.name + "' has no cloth");
+    if (scene.sim.wind)
+        if (auto problem = windProblem(*scene.sim.wind))
+            throw Error("scene '" + scene.name + "': " + *problem);
+}
+
+// Each vertex's share of the wind: a third of the rest area of every triangle around it, split
+// equally between a vertex and its phantom copies (as its mass is), and the original vertex
+// whose normal it takes. The acceleration w F of every copy is then that of the unsplit vertex.
+void buildWindVertices(PreparedCloth& p) {
+    std::vector<float> area(p.originalVertexCount, 0.0f);
+    for (const glm::uvec3& t : p.triangles) {
+        const glm::vec3 a(p.positions[t.x]), b(p.positions[t.y]), c(p.positions[t.z]);
+        const float third = 0.5f * glm::length(glm::cross(b - a, c - a)) / 3.0f;
+        for (int k = 0; k < 3; ++k) area[t[k]] += third;
+    }
+    p.windVertices.assign(p.vertexCount(), gpu::WindVertex{});
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) p.windVertices[v] = {v, area[v]};
+    for (const gpu::PhantomGroup& g : p.phantomGroups) {
+        const std::uint32_t original = p.phantomMembers[g.first];
+        const float share = area[original] / float(g.count);
+        for (std::uint32_t k = g.first; k < g.first + g.count; ++k)
+            p.windVertices[p.phantomMembers[k]] = {original, share};
+    }
 }
 
 // Vertex -> incident triangles over all cloths (global triangle and vertex indices).
@@ -86,6 +109,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
     buildVertexTriangles(p);
     colorAndPack(p, phantomRequest(scene, phantoms, options, p.originalVertexCount));
+    if (p.sim.wind) buildWindVertices(p);
     p.stats.prepareMs = msSince(t0);
     return p;
 }

@@ -13,6 +13,7 @@
 #include "core/scene.h"
 #include "constraint_types.h"  // shaders/shared: the constraint types and their items
 #include "types.h"             // shaders/shared: the GPU buffer layouts
+#include "wind.h"              // shaders/shared: WindVertex
 
 namespace cloth {
 
@@ -92,6 +93,9 @@ struct PreparedCloth {
     // ---- phantom vertices (empty when off) ----
     std::vector<gpu::PhantomGroup> phantomGroups;  // one per split vertex
     std::vector<std::uint32_t> phantomMembers;     // the original first, then its copies
+
+    // ---- wind (sim.wind set; empty otherwise): per vertex, phantoms included ----
+    std::vector<gpu::WindVertex> windVertices;
 
     PrepStats stats;
 

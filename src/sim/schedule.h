@@ -8,12 +8,16 @@
 #include <iterator>
 
 #include "core/scene.h"
+#include "sim/gusts.h"
 #include "sim/solver.h"
 #include "solver_io.h"  // gpu::SolveParams, MODE_*
+#include "wind.h"       // gpu::WindParams
 
 namespace cloth {
 
 enum class Step : std::uint8_t {
+    Wind,         // scenes with wind: v += w F dt, F the wind's drag and lift on the vertex's
+                  // normal (from the current positions) and area (shaders/shared/wind.h)
     Predict,      // v += g dt, x += v dt (vertices with mass); predicted = x
     Colors,       // every colour in order: each constraint type's items (table order), then, with
                   // SimSettings::averagePhantomsEachColor, the phantom averaging
@@ -35,6 +39,7 @@ struct ScheduleEntry {
 };
 
 inline constexpr ScheduleEntry kSchedule[] = {
+    {Step::Wind, Loop::Substep, kStageWind},
     {Step::Predict, Loop::Substep, kStagePredict},
     {Step::Colors, Loop::Iteration, kStageFirstType},
     {Step::Attachments, Loop::Iteration, kStageAttachments},
@@ -52,12 +57,24 @@ struct StepContext {
     int iteration = 0;         // Loop::Iteration only
     float dt = 0.0f;           // substep length
     gpu::SolveParams solve{};  // invDt2, mode, firstIteration, time = end of the substep
+    gpu::WindParams wind{};    // scenes with wind: its velocity at the start of the substep
     bool lastSubstep = false;
 };
 
 // The substep length of a frame, as every backend computes it.
 inline float substepDt(const SimSettings& sim) {
     return sim.frameDt / static_cast<float>(sim.substeps);
+}
+
+// The wind of the substep that starts at `time`, gusts included (sim/gusts.h).
+inline gpu::WindParams windParams(const WindSettings& w, double time, float dt) {
+    gpu::WindParams p;
+    p.velocity = glm::vec4(windVelocityAt(w, time), 0.0f);
+    p.dt = dt;
+    p.airDensity = w.airDensity;
+    p.drag = w.drag;
+    p.lift = w.lift;
+    return p;
 }
 
 // Calls run(entry, context) for every step of the frame that starts at `time` (seconds): the
@@ -75,6 +92,7 @@ void forEachStep(const SimSettings& sim, double time, F&& run) {
         c.solve.invDt2 = 1.0f / (dt * dt);
         c.solve.mode = sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
         c.solve.time = static_cast<float>(time + static_cast<double>(dt) * (s + 1));
+        if (sim.wind) c.wind = windParams(*sim.wind, time + static_cast<double>(dt) * s, dt);
         for (int i = 0; i < n;) {
             if (kSchedule[i].loop == Loop::Frame) {
                 ++i;

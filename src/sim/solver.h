@@ -1,6 +1,6 @@
 // The interface both backends implement. A solver is built from a PreparedCloth and advances it
 // one frame (1/60 s) at a time through the steps of the shared schedule (sim/schedule.h):
-//   for each substep:  predict
+//   for each substep:  wind (scenes with wind), predict
 //                      for each iteration:  for each colour: each constraint type's batch
 //                                           attachments, tethers, grab, phantom averaging
 //                      velocity update (+ linear damping), rigid-preserving damping
@@ -23,14 +23,15 @@ namespace cloth {
 // Stage names, in frame order; stageTimes() reports them in this order. One stage per
 // constraint type of shaders/shared/constraint_types.h, named after it.
 inline constexpr const char* kStageNames[] = {
-    "predict",
+    "wind", "predict",
 #define CLOTH_X(I, Name, name, Item, V, W, Lam) #name,
     CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
     "colour_waits", "attachments", "tethers", "phantoms", "velocities", "damping", "normals"};
 inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
-inline constexpr int kStagePredict = 0;
-inline constexpr int kStageFirstType = 1;  // + the type's index
+inline constexpr int kStageWind = 0;
+inline constexpr int kStagePredict = 1;
+inline constexpr int kStageFirstType = 2;  // + the type's index
 // The CPU reference's waits at the barrier that closes each colour (threads done with their share
 // wait for the others); kept apart so that they are not billed to the colour's last type. 0 on
 // the GPU, whose colour passes are timed from the first dispatch to the last.

@@ -120,6 +120,7 @@ struct GpuSolver::Impl {
     std::vector<gpu::PhantomGroup> phantomGroups;  // to find the group of a grabbed vertex
     std::vector<std::uint32_t> phantomMembers;
     bool rigidDamping = false;
+    bool wind = false;  // sim.wind: the wind pass before each prediction (which it unfuses)
 
     detail::ChunkTable chunks;
     OneShot once;
@@ -257,6 +258,8 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     phantomGroups = p.phantomGroups;
     phantomMembers = p.phantomMembers;
     for (const auto& s : p.segments) rigidDamping = rigidDamping || s.rigidDamping > 0.0f;
+    wind = p.sim.wind.has_value();
+    CLOTH_ASSERT(!wind || p.windVertices.size() == p.positions.size());
     planColorGroups();
 
     VkDevice dev = ctx->device();
@@ -284,7 +287,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
         std::uint32_t perIteration =
             static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 4;
         queryCapacity = static_cast<std::uint32_t>(sim.substeps) *
-                            (static_cast<std::uint32_t>(sim.iterations) * perIteration + 6) +
+                            (static_cast<std::uint32_t>(sim.iterations) * perIteration + 8) +
                         4;
         VkQueryPoolCreateInfo qInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -447,15 +450,21 @@ void GpuSolver::Impl::recordPhantomsAndGrab(const gpu::SolveParams& sp) {
 
 // One step of the shared schedule (sim/schedule.h). With fuseStages the velocity pass (or the
 // damping pass after it) also predicts the next substep, and Predict records nothing after the
-// first substep.
+// first substep; not with wind, whose pass must come between the two (it reads the positions
+// around each vertex, which the prediction moves).
 void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
-    const bool fuse = options.fuseStages;
+    const bool fuse = options.fuseStages && !wind;
     const std::uint32_t predictNext = (fuse && !c.lastSubstep) ? gpu::VERTEX_PREDICT : 0u;
     // Multipliers: none kept with one iteration; otherwise carried between iterations.
     const std::uint32_t lambda = (c.iteration > 0 ? gpu::LAMBDA_LOAD : 0u) |
                                  (c.iteration + 1 < sim.iterations ? gpu::LAMBDA_STORE : 0u);
     const std::uint32_t stage = 1u << e.stage;
     switch (e.step) {
+        case Step::Wind:
+            if (wind)
+                dispatch(pipelines.get(Kernel::Wind, spec()), gpu::WindPush{c.wind, vertexCount},
+                         groupsFor(vertexCount), stage);
+            break;
         case Step::Predict:
             if (c.substep == 0 || !fuse) vertexPass(gpu::VERTEX_PREDICT, c.dt);
             break;

@@ -45,6 +45,7 @@ SolverCounts countsOf(const PreparedCloth& p) {
     c.phantomGroups = p.phantomGroups.size();
     c.phantomMembers = p.phantomMembers.size();
     c.segments = p.segments.size();
+    c.windVertices = p.windVertices.size();
     for (std::uint32_t k = 0; k < p.colorCount; ++k) {
         c.largestColor = std::max<std::uint64_t>(c.largestColor, p.colorItems(k));
     }
@@ -65,6 +66,7 @@ SolverCounts estimateCounts(const Scene& scene) {
         for (std::size_t t = 0; t < items.size(); ++t) c.items[t] += items[t];
         c.tethers += v;
     }
+    if (scene.sim.wind) c.windVertices = c.vertices;
     return c;
 }
 
@@ -97,6 +99,7 @@ std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
         {"triangles", 12 * c.triangles},
         {"vertex triangle offsets", 4 * (c.originalVertices + 1)},
         {"vertex triangles", 12 * c.triangles},
+        {"wind vertices", 8 * c.windVertices},
     };
     needs.insert(needs.end(), fixed.begin(), fixed.end());
     return needs;

@@ -25,6 +25,7 @@ struct SolverCounts {
     std::uint64_t phantomGroups = 0;
     std::uint64_t phantomMembers = 0;
     std::uint64_t segments = 0;
+    std::uint64_t windVertices = 0;  // scenes with wind: every vertex
     std::uint64_t largestColor = 0;  // items (all types) of the largest colour; 0 = unknown
 };
 

@@ -16,7 +16,8 @@ constexpr const char* kFixedBufferNames[] = {
     "attachments",        "motions",             "lambda attachments", "tethers",
     "phantom groups",     "phantom members",     "segments",           "vertex chunks",
     "segment sum chunks", "rigid partial sums",  "rigid motions",      "triangles",
-    "vertex tri offsets", "vertex triangles",    "sum chunks",         "color ranges"};
+    "vertex tri offsets", "vertex triangles",    "sum chunks",         "color ranges",
+    "wind vertices"};
 static_assert(std::size(kFixedBufferNames) == BINDING_TYPES_BASE, "one name per binding");
 
 // Specialization constants by id (solver_io.h: SPEC_WORKGROUP_SIZE 0, SPEC_VARIANT 1,
@@ -103,6 +104,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
             colorRanges.push_back({set.colorOffsets[c], set.colorSize(c)});
         });
     bytes[BINDING_COLOR_RANGES] = bytesOf(colorRanges);
+    bytes[BINDING_WIND_VERTICES] = bytesOf(p.windVertices);
 
     SolverBuffers b;
     for (int i = 0; i < BINDING_COUNT; ++i) {
@@ -140,6 +142,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
         bytes[BINDING_VERTEX_TRI_OFFSETS]);
     put(BINDING_VERTEX_TRIANGLES, p.vertexTriangles.data(), bytes[BINDING_VERTEX_TRIANGLES]);
     put(BINDING_COLOR_RANGES, colorRanges.data(), bytes[BINDING_COLOR_RANGES]);
+    put(BINDING_WIND_VERTICES, p.windVertices.data(), bytes[BINDING_WIND_VERTICES]);
     // Defined contents for everything else (normals before the first frame, multipliers, ...).
     once.run([&](VkCommandBuffer cb) {
         for (int i : {BINDING_NORMALS, BINDING_LAMBDA_ATTACH, BINDING_RIGID_PARTIALS,
@@ -155,7 +158,7 @@ namespace {
 
 constexpr std::uint32_t kPushBytes =
     std::max({sizeof(gpu::ColorPush), sizeof(gpu::AttachPush), sizeof(gpu::PhantomPush),
-              sizeof(gpu::VertexPush), sizeof(gpu::CountPush)});
+              sizeof(gpu::VertexPush), sizeof(gpu::CountPush), sizeof(gpu::WindPush)});
 
 }  // namespace
 
@@ -175,8 +178,8 @@ VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
     // By Kernel.
     static const char* const kShaders[] = {"colors",     "colors_run", "attach",  "tethers",
                                            "phantoms",   "rigid_sums", "rigid",   "normals",
-                                           "vertices"};
-    static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Vertices) + 1);
+                                           "vertices",   "wind"};
+    static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Wind) + 1);
     auto key = std::make_pair(kernel, spec);
     auto it = pipelines_.find(key);
     if (it == pipelines_.end()) {

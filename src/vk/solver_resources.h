@@ -33,7 +33,9 @@ struct SolverBuffers {
 SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
                             const ChunkTable& chunks, OneShot& once);
 
-enum class Kernel { Colors, ColorRun, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices };
+enum class Kernel {
+    Colors, ColorRun, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices, Wind
+};
 
 // Specialization constants of a pipeline besides the workgroup size (see solver_io.h).
 struct Spec {

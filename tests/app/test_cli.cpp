@@ -152,8 +152,26 @@ TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
     EXPECT_GT(j["constraints"]["bending"].get<int>(), 0);
     for (const char* k : {"mean", "min", "max"}) EXPECT_GT(j["ms_per_frame"][k].get<double>(), 0.0);
     EXPECT_GE(j["ms_per_frame"]["max"].get<double>(), j["ms_per_frame"]["min"].get<double>());
-    for (const char* k : {"predict", "distance", "bending", "velocities", "normals"})
+    for (const char* k : {"wind", "predict", "distance", "bending", "velocities", "normals"})
         EXPECT_TRUE(j["stages_ms"].contains(k)) << k;
+    EXPECT_EQ(j["stages_ms"]["wind"].get<double>(), 0.0);  // no wind in `hanging`
+    EXPECT_TRUE(j["wind"].is_null());
+    fs::remove_all(dir);
+}
+
+// A scene with wind reports it, and the time of its stage.
+TEST(Cli, StatsOfAWindyScene) {
+    const fs::path dir = scratchDir("wind");
+    const fs::path stats = dir / "stats.json";
+    const fs::path flag = fs::path(test::sourceDir()) / "assets" / "scenes" / "flag.json";
+    const auto r = runProgram("clothsim", "--headless --backend cpu --frames 3 --scene " +
+                                              flag.string() + " --stats " + stats.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(stats);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["wind"]["velocity"], nlohmann::json({8.0, 0.0, 6.0}));
+    EXPECT_FLOAT_EQ(j["wind"]["drag"].get<float>(), 0.106f);
+    EXPECT_GT(j["stages_ms"]["wind"].get<double>(), 0.0);
     fs::remove_all(dir);
 }
 

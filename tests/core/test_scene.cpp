@@ -256,6 +256,34 @@ TEST(SceneFiles, FixedAnglesRoundTrip) {
     EXPECT_EQ(back, s);
 }
 
+// No "wind": no air. "wind": {} is still air with the documented defaults (003: C_D 0.106,
+// C_L 0.2; air at 20 degrees C: 1.2 kg/m^3), and every key round-trips.
+TEST(SceneFiles, WindKeysDefaultsAndRoundTrip) {
+    const Scene calm = parse(R"({"cloths": [{"grid": {}}]})");
+    EXPECT_FALSE(calm.sim.wind.has_value());
+    EXPECT_EQ(sceneToJson(calm, "").find("wind"), std::string::npos);  // older files unchanged
+    const Scene still = parse(R"({"wind": {}, "cloths": [{"grid": {}}]})");
+    ASSERT_TRUE(still.sim.wind.has_value());
+    EXPECT_EQ(still.sim.wind->velocity, glm::vec3(0.0f));
+    EXPECT_EQ(still.sim.wind->drag, 0.106f);
+    EXPECT_EQ(still.sim.wind->lift, 0.2f);
+    EXPECT_EQ(still.sim.wind->airDensity, 1.2f);
+    EXPECT_EQ(still.sim.wind->gusts.amplitude, 0.0f);
+    EXPECT_EQ(parse(sceneToJson(still, "")), still);
+    const Scene s = parse(R"({"wind": {"velocity": [10, 0, -2.5], "drag": 0.3, "lift": 0,
+        "air_density": 1.225, "gusts": {"amplitude": 0.25, "period": 3.5, "seed": 4000000000}},
+        "cloths": [{"grid": {}}]})");
+    ASSERT_TRUE(s.sim.wind.has_value());
+    const WindSettings& w = *s.sim.wind;
+    EXPECT_EQ(w.velocity, glm::vec3(10.0f, 0.0f, -2.5f));
+    EXPECT_EQ(w.drag, 0.3f);
+    EXPECT_EQ(w.lift, 0.0f);
+    EXPECT_EQ(w.airDensity, 1.225f);
+    EXPECT_EQ(w.gusts, (GustSettings{0.25f, 3.5f, 4000000000u}));
+    EXPECT_EQ(parse(sceneToJson(s, "")), s);
+    EXPECT_EQ(windProblem(w), std::nullopt);
+}
+
 TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
     struct Case {
         const char* json;
@@ -348,6 +376,30 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
         {R"({"cloths": [{"mesh": ""}]})", "cloths[0].mesh: empty path"},
         {R"({"cloths": [{"grid": {}}]} trailing)", "malformed JSON: parse error at line 1"},
         {R"({"cloths": [{"grid": {"width": NaN}}]})", "malformed JSON"},
+        {R"({"wind": {"speed": 3}, "cloths": [{"grid": {}}]})", "wind.speed: unknown key"},
+        {R"({"wind": [1, 0, 0], "cloths": [{"grid": {}}]})", "wind: expected an object"},
+        {R"({"wind": {"velocity": [1, 2]}, "cloths": [{"grid": {}}]})",
+         "wind.velocity: expected an array of 3"},
+        {R"({"wind": {"velocity": [NaN, 0, 0]}, "cloths": [{"grid": {}}]})", "malformed JSON"},
+        {R"({"wind": {"velocity": [0, 1e39, 0]}, "cloths": [{"grid": {}}]})",
+         "wind.velocity[1]: not a finite number"},
+        {R"({"wind": {"velocity": [2e4, 0, 0]}, "cloths": [{"grid": {}}]})",
+         "wind.velocity: speed 20000 m/s is beyond the sane range"},
+        {R"({"wind": {"drag": -0.1}, "cloths": [{"grid": {}}]})", "wind.drag: must be at least 0"},
+        {R"({"wind": {"lift": 1000}, "cloths": [{"grid": {}}]})",
+         "wind.lift: 1000 is beyond the sane range of an aerodynamic coefficient"},
+        {R"({"wind": {"air_density": 0}, "cloths": [{"grid": {}}]})",
+         "wind.air_density: must be positive"},
+        {R"({"wind": {"air_density": 2e4}, "cloths": [{"grid": {}}]})",
+         "wind.air_density: 20000 is beyond the sane range of a density"},
+        {R"({"wind": {"gusts": {"amplitude": -1}}, "cloths": [{"grid": {}}]})",
+         "wind.gusts.amplitude: -1 is beyond the sane range of a gust amplitude"},
+        {R"({"wind": {"gusts": {"period": 0}}, "cloths": [{"grid": {}}]})",
+         "wind.gusts.period: must be positive"},
+        {R"({"wind": {"gusts": {"seed": -1}}, "cloths": [{"grid": {}}]})",
+         "wind.gusts.seed: must be between 0"},
+        {R"({"wind": {"gusts": {"size": 1}}, "cloths": [{"grid": {}}]})",
+         "wind.gusts.size: unknown key"},
     };
     for (const Case& c : cases)
         EXPECT_TRUE(throwsError([&] { parse(c.json); }, {"inline.json: ", c.fragment})) << c.json;

@@ -7,6 +7,7 @@
 #include "cpu/float_env.h"
 #include "sim/schedule.h"
 #include "solver_io.h"
+#include "wind.h"
 
 namespace cloth::test {
 
@@ -35,6 +36,9 @@ void SerialReference::stepFrame() {
 void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
     const SolveParams& sp = c.solve;
     switch (e.step) {
+        case Step::Wind:
+            if (p_.sim.wind) wind(c.wind);
+            break;
         case Step::Predict:
             for (std::size_t v = 0; v < pos_.size(); ++v)
                 predictVertex(pos_[v], vel_[v], pred_[v], p_.sim.gravity, c.dt);
@@ -139,6 +143,22 @@ void SerialReference::damping() {
         };
         for (auto v = seg.vertexBegin; v < seg.vertexEnd; ++v) apply(v);
         for (auto v = seg.phantomBegin; v < seg.phantomEnd; ++v) apply(v);
+    }
+}
+
+// Every vertex from the normals of the positions before any of them changes (velocities only).
+void SerialReference::wind(const WindParams& w) {
+    for (std::size_t v = 0; v < pos_.size(); ++v) {
+        const WindVertex wv = p_.windVertices[v];
+        glm::vec3 sum(0.0f);
+        for (auto k = p_.vertexTriangleOffsets[wv.normalVertex];
+             k < p_.vertexTriangleOffsets[wv.normalVertex + 1]; ++k) {
+            glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
+            sum += triangleNormal(glm::vec3(pos_[t.x]), glm::vec3(pos_[t.y]), glm::vec3(pos_[t.z]));
+        }
+        vel_[v] += glm::vec4(windVelocityChange(glm::vec3(vel_[v]), pos_[v].w, windNormal(sum),
+                                                wv.area, w),
+                             0.0f);
     }
 }
 

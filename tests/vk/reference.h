@@ -23,6 +23,7 @@ class SerialReference {
 
   private:
     void step(const ScheduleEntry& e, const StepContext& c);
+    void wind(const gpu::WindParams& w);
     void colors(const gpu::SolveParams& sp);
     void grab(const gpu::SolveParams& sp);
     void velocities(float dt);

@@ -507,3 +507,54 @@ TEST_F(GpuSolverTest, BuiltinScenesMatchTheCpuReference) {
         expectMatches(prepareScene(scene), 20, 2e-5f, {}, std::nullopt, false);
     }
 }
+
+// Wind (Step::Wind): drag and lift from the current normals, gusts, phantom copies sharing the
+// area, on both access widths, fused or not. The same bits as the CPU reference and the serial
+// reference, velocities included.
+TEST_F(GpuSolverTest, WindGivesTheSameBitsAsTheCpu) {
+    Scene scene = builtinScene("curtain");
+    ClothDesc& c = scene.cloths[0];
+    c.grid->resX = c.grid->resY = 8;
+    c.material.rigidDamping = 0.1f;  // the damping pass too, before the wind's
+    WindSettings w;
+    w.velocity = glm::vec3(3.0f, 0.5f, 8.0f);
+    w.gusts = {0.5f, 0.7f, 11};
+    scene.sim.wind = w;
+    scene.sim.substeps = 4;
+    scene.sim.iterations = 2;
+    scene.phantoms = {PhantomMode::Target, 6};
+    const PreparedCloth p = prepareScene(scene);
+    ASSERT_GT(p.phantomGroups.size(), 0u);
+    vk::GpuSolverOptions o;
+    for (auto access : {vk::MemoryAccess::Plain, vk::MemoryAccess::Wide}) {
+        if (access == vk::MemoryAccess::Wide && !ctx_->features().shaderInt64) continue;
+        SCOPED_TRACE("memory access " + std::to_string(static_cast<int>(access)));
+        o.memoryAccess = access;
+        expectMatches(p, 20, 0.0f, o);
+    }
+    o.fuseStages = false;
+    o.itemsPerInvocation = 3;
+    expectMatches(p, 20, 0.0f, o);
+
+    // The wind pass, and the prediction it keeps apart from the velocity pass, are counted and
+    // timed as their own stages.
+    vk::GpuSolverOptions counted;
+    counted.context = ctx_;
+    counted.timestampInterval = 1;
+    PreparedCloth still = p;
+    still.sim.wind.reset();
+    vk::GpuSolver windy(p, counted), calm(still, counted);
+    windy.stepFrame();
+    calm.stepFrame();
+    // Per substep a wind pass and a prediction, where without wind one prediction is fused into
+    // each velocity (here damping) pass.
+    EXPECT_EQ(windy.counters().dispatches, calm.counters().dispatches + 2 * 4 - 1);
+    if (ctx_->timestamps()) {
+        for (const auto& t : windy.stageTimes()) {
+            if (t.name == std::string("wind")) EXPECT_GT(t.ms, 0.0);
+        }
+        for (const auto& t : calm.stageTimes()) {
+            if (t.name == std::string("wind")) EXPECT_EQ(t.ms, 0.0);
+        }
+    }
+}

@@ -7,6 +7,7 @@
 // Exit status: 0 when the largest relative distance stays within the tolerance (and, with
 // --validate, no validation message appeared); 1 when not; 2 for bad input; 77 when no Vulkan
 // device exists at all and --skip-without-device was given (never when CI is set).
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -47,7 +48,8 @@ const char* kUsage =
     "Runs the scene on the CPU reference and on the Vulkan solver from the same prepared data and\n"
     "prints per frame the largest and RMS distance between matching original vertices, in metres\n"
     "and relative to the cloth's bounding-box diagonal (rest state). Exits 1 when the largest\n"
-    "relative distance exceeds the tolerance (default 1e-4), or on a validation message.\n"
+    "relative distance exceeds the tolerance (default 1e-4; 0: equal positions), or on a\n"
+    "validation message.\n"
     "--phantoms auto takes the GPU's target from the tuning file (clothsim --help, --tuning).\n";
 
 long parseInt(const std::string& flag, const std::string& text, long lo, long hi) {
@@ -72,8 +74,8 @@ double parseDouble(const std::string& flag, const std::string& text) {
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != text.size() || !(v > 0.0))
-        throw Error(flag + ": expected a positive number, got '" + text + "'");
+    if (used != text.size() || !(v >= 0.0) || !std::isfinite(v))
+        throw Error(flag + ": expected a number >= 0, got '" + text + "'");
     return v;
 }
 
