@@ -7,6 +7,7 @@
 #include "core/limits.h"
 #include "prep/batches.h"
 #include "prep/cloth_builder.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -31,7 +32,8 @@ void validateSim(const Scene& scene) {
     if (scene.cloths.empty()) throw Error("scene '" + scene.name + "' has no cloth");
 }
 
-// Vertex -> incident triangles over all cloths (global triangle and vertex indices).
+}  // namespace
+
 void buildVertexTriangles(PreparedCloth& p) {
     const std::uint32_t n = p.originalVertexCount;
     p.vertexTriangleOffsets.assign(std::size_t(n) + 1, 0);
@@ -45,6 +47,8 @@ void buildVertexTriangles(PreparedCloth& p) {
     for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
         for (int k = 0; k < 3; ++k) p.vertexTriangles[fill[p.triangles[i][k]]++] = i;
 }
+
+namespace {
 
 // What the phantom setting asks of colorAndPack, with Auto resolved (see PrepareOptions).
 std::optional<PhantomRequest> phantomRequest(const Scene& scene, PhantomSetting setting,
@@ -84,8 +88,16 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
         appendCloth(scene.cloths[i], i, scene.sim, p);
     p.originalVertexCount = p.vertexCount();
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
+    addSeams(scene, p);
     buildVertexTriangles(p);
-    colorAndPack(p, phantomRequest(scene, phantoms, options, p.originalVertexCount));
+    const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);
+    if (!p.seamPairs.empty()) p.sewingBase = std::make_shared<SewingBase>(SewingBase{p, request});
+    colorAndPack(p, request);
+    // Pairs closer than their merge distance from the start are merged at once.
+    if (!p.seamPairs.empty()) {
+        const std::vector<std::uint32_t> close = seamPairsToMerge(p, p.positions);
+        if (!close.empty()) p = mergeSeamPairs(p, close, {p.positions, p.velocities, 0.0});
+    }
     p.stats.prepareMs = msSince(t0);
     return p;
 }
