@@ -86,7 +86,12 @@ void ObjExporter::write(int frame, const std::vector<glm::vec4>& positions) {
         scratch_[i] = glm::vec3(positions[shownAt.empty() ? i : shownAt[i]]);
     char name[32];
     std::snprintf(name, sizeof name, "frame_%04d.obj", frame);
-    saveObj((std::filesystem::path(dir_) / name).string(), scratch_, prepared_.triangles);
+    // The scene's triangles as loaded, so that every frame of a run has the same topology (a
+    // merged pair is two vertices at one position).
+    const std::vector<glm::uvec3>& triangles = prepared_.sewingBase
+                                                   ? prepared_.sewingBase->uncoloured.triangles
+                                                   : prepared_.triangles;
+    saveObj((std::filesystem::path(dir_) / name).string(), scratch_, triangles);
 }
 
 int runHeadless(const Options& options, std::ostream& out, std::ostream& notices) {
@@ -101,6 +106,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     }
     FrameStats stats;
     int lastMergeFrame = 0;
+    double sewingMs = 0.0;  // finding the pairs to merge, merging and re-creating the solver
     for (int frame = 1; frame <= frames; ++frame) {
         const auto t0 = std::chrono::steady_clock::now();
         sim.solver->stepFrame();
@@ -108,6 +114,8 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         stats.add(std::chrono::duration<double, std::milli>(t1 - t0).count(),
                   sim.solver->stageTimes());
         if (sewAfterFrame(sim, notices) > 0) lastMergeFrame = frame;
+        sewingMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1)
+                        .count();
         if (exporter.wants(frame) || frame == frames) {
             sim.solver->readPositions(positions);
             checkFinite(positions, p.vertexCount(), frame);
@@ -123,7 +131,8 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     if (!p.seamPairs.empty())
         out << "sewing: " << mergedSeamPairCount(p) << " of " << p.seamPairs.size()
             << " seam pairs merged" << (lastMergeFrame > 0 ? ", the last at frame " : "")
-            << (lastMergeFrame > 0 ? std::to_string(lastMergeFrame) : std::string()) << "\n";
+            << (lastMergeFrame > 0 ? std::to_string(lastMergeFrame) : std::string()) << " ("
+            << sewingMs << " ms in all to check and merge)\n";
     if (!options.statsFile.empty())
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
     if (sim.backend.validation) {  // --validate: a validation message fails the run

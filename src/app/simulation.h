@@ -32,8 +32,9 @@ Simulation loadSimulation(const Options& options, std::ostream& notices);
 // Throws cloth::Error when a position is NaN or infinite (the simulation diverged).
 void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, int frame);
 
-// Writes DIR/frame_NNNN.obj for frames 0, K, 2K, ... (original vertices, input order; a vertex
-// merged by sewing is written at the position of the vertex it was merged into).
+// Writes DIR/frame_NNNN.obj for frames 0, K, 2K, ... (original vertices, input order, the
+// scene's triangles: every frame has the same topology; a vertex merged by sewing is written at
+// the position of the vertex it was merged into).
 class ObjExporter {
 public:
     ObjExporter(std::string dir, int every, const PreparedCloth& prepared);

@@ -348,9 +348,11 @@ SeamDesc readSeam(const JsonNode& n) {
     seam.b = readSeamSide(n["b"]);
     if (n.has("reverse")) seam.reverse = n["reverse"].boolean();
     if (n.has("compliance")) seam.compliance = compliance(n["compliance"]);
-    if (n.has("merge_distance"))
+    if (n.has("merge_distance")) {
+        n["merge_distance"].atLeast(0);
         seam.mergeDistance = n["merge_distance"].inRange(0.0f, limits::kMaxCoordinate,
-                                                         "is beyond the scene's size (metres)");
+                                                         "m is beyond the scene's size");
+    }
     return seam;
 }
 

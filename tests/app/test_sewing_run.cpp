@@ -1,6 +1,7 @@
 // Sewing through whole runs on the CPU reference (src/app/sewing_step.h): stage 1 pulls the
 // pairs together, stage 2 merges them, the tube scene hangs, and the result does not depend on
 // the thread count.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -37,7 +38,7 @@ double largestGap(const PreparedCloth& p, std::vector<glm::vec4> x) {
     return gap;
 }
 
-struct Run {
+struct SewnRun {
     PreparedCloth prepared;
     std::unique_ptr<Solver> solver;
     std::vector<int> mergeFrames;  // frames after which pairs merged
@@ -45,9 +46,9 @@ struct Run {
 };
 
 // `frames` frames of `scene` on `threads` threads, merging after every frame.
-Run runScene(const Scene& scene, int threads, int frames,
-             const std::function<void(int, Run&)>& perFrame = {}) {
-    Run r;
+SewnRun runScene(const Scene& scene, int threads, int frames,
+             const std::function<void(int, SewnRun&)>& perFrame = {}) {
+    SewnRun r;
     r.prepared = prepareScene(scene);
     r.solver = makeCpuSolver(r.prepared, threads);
     for (int f = 1; f <= frames; ++f) {
@@ -67,24 +68,34 @@ Run runScene(const Scene& scene, int threads, int frames,
 }  // namespace
 
 TEST(SewingRun, StageOnePullsEachPairTogether) {
+    // The tube without merging: each pair's zero-length constraint alone. The seams are
+    // compliant (0.03 m/N) and pull against the pins, so the gaps settle at a few mm, not 0.
     Scene scene = loadSceneFile(tubePath());
     for (SeamDesc& s : scene.seams) s.mergeDistance = 0.0f;  // stage 1 only
-    std::vector<double> gaps;
-    const Run r = runScene(scene, 2, 120, [&](int, Run& run) {
+    std::vector<double> largest, mean;
+    const SewnRun r = runScene(scene, 2, 120, [&](int, SewnRun& run) {
         std::vector<glm::vec4> x;
         run.solver->readPositions(x);
-        gaps.push_back(largestGap(run.prepared, x));
+        largest.push_back(largestGap(run.prepared, x));
+        double sum = 0.0;
+        for (const SeamPair& s : run.prepared.seamPairs)
+            sum += glm::distance(glm::vec3(x[s.a]), glm::vec3(x[s.b]));
+        mean.push_back(sum / double(run.prepared.seamPairs.size()));
     });
     EXPECT_TRUE(r.mergeFrames.empty());
-    int rises = 0;
-    for (std::size_t i = 1; i < gaps.size(); ++i) rises += gaps[i] > gaps[i - 1] ? 1 : 0;
-    std::printf("largest seam gap: 0.2 m at rest, frame 10 %.3g, 30 %.3g, 60 %.3g, 120 %.3g m; "
-                "%d of 119 frames rose\n",
-                gaps[9], gaps[29], gaps[59], gaps[119], rises);
-    EXPECT_LT(gaps[9], 0.2);
-    EXPECT_LT(gaps[59], gaps[9]);
-    EXPECT_LT(gaps[119], kDefaultSeamMergeDistance);  // would merge at the default distance
-    EXPECT_LE(rises, 12);  // monotone but for small wobbles
+    EXPECT_EQ(mergedSeamPairCount(r.prepared), 0u);
+    auto maxOf = [](const std::vector<double>& v, int from, int to) {  // frames [from, to]
+        return *std::max_element(v.begin() + (from - 1), v.begin() + to);
+    };
+    std::printf("seam gaps (0.2 m at rest): mean at frames 1, 5, 20, 60, 120: %.3g %.3g %.3g %.3g "
+                "%.3g m; largest over frames 1-10, 11-30, 31-60, 61-120: %.3g %.3g %.3g %.3g m\n",
+                mean[0], mean[4], mean[19], mean[59], mean[119], maxOf(largest, 1, 10),
+                maxOf(largest, 11, 30), maxOf(largest, 31, 60), maxOf(largest, 61, 120));
+    EXPECT_LT(maxOf(largest, 1, 10), 0.2);
+    EXPECT_LT(maxOf(largest, 11, 30), maxOf(largest, 1, 10));
+    EXPECT_LT(maxOf(largest, 31, 60), maxOf(largest, 11, 30));
+    EXPECT_LT(maxOf(largest, 61, 120), 0.01);
+    EXPECT_LT(maxOf(mean, 61, 120), 0.002);
 }
 
 TEST(SewingRun, TubeMergesEverySeamPairAndHangsOpen) {
@@ -130,11 +141,11 @@ TEST(SewingRun, TubeMergesEverySeamPairAndHangsOpen) {
 
 TEST(SewingRun, SameBitsForOneTwoAndThreeThreadsThroughMerges) {
     const Scene scene = loadSceneFile(tubePath());
-    const Run one = runScene(scene, 1, 100);
+    const SewnRun one = runScene(scene, 1, 100);
     ASSERT_FALSE(one.mergeFrames.empty()) << "no merge in 100 frames: the test checks nothing";
     const std::uint64_t want = test::fnv1aState(one.x, one.v);
     for (int threads : {2, 3}) {
-        const Run r = runScene(scene, threads, 100);
+        const SewnRun r = runScene(scene, threads, 100);
         EXPECT_EQ(r.mergeFrames, one.mergeFrames) << threads;
         EXPECT_EQ(test::fnv1aState(r.x, r.v), want) << threads << " threads";
     }
@@ -142,17 +153,19 @@ TEST(SewingRun, SameBitsForOneTwoAndThreeThreadsThroughMerges) {
 
 TEST(SewingRun, ExportedObjShowsEachPairAtOnePosition) {
     const Scene scene = loadSceneFile(tubePath());
-    Run r = runScene(scene, 2, 100);
+    SewnRun r = runScene(scene, 2, 100);
     ASSERT_GT(mergedSeamPairCount(r.prepared), 0u);
     const auto dir = test::scratchDir("sewing", "export");
     ObjExporter exporter(dir.string(), 1, r.prepared);
     exporter.write(100, r.x);
     const Mesh m = loadObj((dir / "frame_0100.obj").string());
     ASSERT_EQ(m.positions.size(), r.prepared.originalVertexCount);
+    // The scene's own triangles in every frame (the same topology as frame 0), each merged pair
+    // at one position.
+    EXPECT_EQ(m.triangles, r.prepared.sewingBase->uncoloured.triangles);
     for (const SeamPair& s : r.prepared.seamPairs) {
         if (!s.merged()) continue;
         EXPECT_EQ(m.positions[s.a], m.positions[s.b]) << s.a << " " << s.b;
-        for (const glm::uvec3& t : m.triangles) EXPECT_TRUE(t.x != s.b && t.y != s.b && t.z != s.b);
     }
     std::filesystem::remove_all(dir);
 }
