@@ -4,9 +4,9 @@
 
 #include "app/backend.h"
 #include "app/phantom_tuning.h"
+#include "app/sewing_step.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
-#include "app/sewing_step.h"
 #include "prep/prepare.h"
 #include "prep/sewing.h"
 #include "vk/gpu_solver.h"
@@ -247,7 +247,8 @@ void ViewerSim::read(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& 
 
 void ViewerSim::setGrab(std::optional<Grab> grab) {
     // A vertex merged by sewing is moved through the vertex it was merged into.
-    if (grab && grab->vertex < prepared_.shownAt.size()) grab->vertex = prepared_.shownAt[grab->vertex];
+    if (grab && grab->vertex < prepared_.shownAt.size())
+        grab->vertex = prepared_.shownAt[grab->vertex];
     grab_ = grab;
     solver_->setGrab(grab);
 }

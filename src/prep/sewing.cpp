@@ -28,7 +28,8 @@ std::string seamSource(const Scene& scene, std::uint32_t i) {
 // Pinned (or in no triangle: inverse mass 0) or attached: a vertex the solver places itself.
 std::vector<bool> anchoredVertices(const PreparedCloth& p) {
     std::vector<bool> anchored(p.originalVertexCount, false);
-    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) anchored[v] = p.positions[v].w <= 0.0f;
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v)
+        anchored[v] = p.positions[v].w <= 0.0f;
     for (const gpu::Attachment& a : p.attachments) anchored[a.vertex] = true;
     return anchored;
 }
@@ -36,7 +37,8 @@ std::vector<bool> anchoredVertices(const PreparedCloth& p) {
 // Items of one type with every vertex replaced by its group's; items whose vertices are no
 // longer distinct are dropped.
 template <class Item, int V>
-std::vector<Item> rewriteItems(const std::vector<Item>& items, const std::vector<std::uint32_t>& rep) {
+std::vector<Item> rewriteItems(const std::vector<Item>& items,
+                               const std::vector<std::uint32_t>& rep) {
     std::vector<Item> out;
     out.reserve(items.size());
     for (Item c : items) {
@@ -189,7 +191,8 @@ void addSeams(const Scene& scene, PreparedCloth& p) {
         if (!(seam.mergeDistance >= 0.0f && seam.mergeDistance <= limits::kMaxCoordinate))
             throw Error(source + ": merge distance out of range [0, 10000] m");
         const Mesh ma = buildClothMesh(scene.cloths[seam.a.cloth]);
-        const Mesh mb = seam.b.cloth == seam.a.cloth ? ma : buildClothMesh(scene.cloths[seam.b.cloth]);
+        const Mesh mb =
+            seam.b.cloth == seam.a.cloth ? ma : buildClothMesh(scene.cloths[seam.b.cloth]);
         const std::uint32_t baseA = p.segments[seam.a.cloth].vertexBegin;
         const std::uint32_t baseB = p.segments[seam.b.cloth].vertexBegin;
         for (auto [la, lb] : seamChainPairs(seam, ma, mb, source)) {

@@ -48,7 +48,7 @@ std::vector<std::uint32_t> seamPairsToMerge(const PreparedCloth& p,
                                             const std::vector<glm::vec4>& positions);
 
 struct SewingState {
-    const std::vector<glm::vec4>& positions;   // of every vertex of the current PreparedCloth
+    const std::vector<glm::vec4>& positions;  // of every vertex of the current PreparedCloth
     const std::vector<glm::vec4>& velocities;
     double time = 0.0;  // the solver's simTime()
 };

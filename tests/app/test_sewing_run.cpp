@@ -47,7 +47,7 @@ struct SewnRun {
 
 // `frames` frames of `scene` on `threads` threads, merging after every frame.
 SewnRun runScene(const Scene& scene, int threads, int frames,
-             const std::function<void(int, SewnRun&)>& perFrame = {}) {
+                 const std::function<void(int, SewnRun&)>& perFrame = {}) {
     SewnRun r;
     r.prepared = prepareScene(scene);
     r.solver = makeCpuSolver(r.prepared, threads);
@@ -87,10 +87,11 @@ TEST(SewingRun, StageOnePullsEachPairTogether) {
     auto maxOf = [](const std::vector<double>& v, int from, int to) {  // frames [from, to]
         return *std::max_element(v.begin() + (from - 1), v.begin() + to);
     };
-    std::printf("seam gaps (0.2 m at rest): mean at frames 1, 5, 20, 60, 120: %.3g %.3g %.3g %.3g "
-                "%.3g m; largest over frames 1-10, 11-30, 31-60, 61-120: %.3g %.3g %.3g %.3g m\n",
-                mean[0], mean[4], mean[19], mean[59], mean[119], maxOf(largest, 1, 10),
-                maxOf(largest, 11, 30), maxOf(largest, 31, 60), maxOf(largest, 61, 120));
+    std::printf(
+        "seam gaps (0.2 m at rest): mean at frames 1, 5, 20, 60, 120: %.3g %.3g %.3g %.3g "
+        "%.3g m; largest over frames 1-10, 11-30, 31-60, 61-120: %.3g %.3g %.3g %.3g m\n",
+        mean[0], mean[4], mean[19], mean[59], mean[119], maxOf(largest, 1, 10),
+        maxOf(largest, 11, 30), maxOf(largest, 31, 60), maxOf(largest, 61, 120));
     EXPECT_LT(maxOf(largest, 1, 10), 0.2);
     EXPECT_LT(maxOf(largest, 11, 30), maxOf(largest, 1, 10));
     EXPECT_LT(maxOf(largest, 31, 60), maxOf(largest, 11, 30));
@@ -126,13 +127,14 @@ TEST(SewingRun, TubeMergesEverySeamPairAndHangsOpen) {
     const std::uint32_t n = p.originalVertexCount / 2, mid = 10 * 13 + 6;
     const glm::vec3 front(x[mid]), back(x[n + mid]);
     const double open = glm::distance(front, back);
-    std::printf("tube: first merge at frame %d, last at frame %d, %zu pairs; panels' middles %.3f m "
-                "apart at frame 300, lowest point y = %.3f m\n",
-                first, last, pairs, open, [&] {
-                    float lo = 1e9f;
-                    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) lo = std::min(lo, x[v].y);
-                    return double(lo);
-                }());
+    std::printf(
+        "tube: first merge at frame %d, last at frame %d, %zu pairs; panels' middles %.3f m "
+        "apart at frame 300, lowest point y = %.3f m\n",
+        first, last, pairs, open, [&] {
+            float lo = 1e9f;
+            for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) lo = std::min(lo, x[v].y);
+            return double(lo);
+        }());
     EXPECT_GT(first, 1);
     EXPECT_LE(last, 300);
     EXPECT_GT(open, 0.05);

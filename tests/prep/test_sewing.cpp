@@ -24,7 +24,8 @@ std::string panelsJson(const std::string& extraCloth = "", const std::string& se
                        float gap = 0.1f) {
     auto cloth = [&](float z) {
         return R"({"grid": {"width": 0.4, "height": 0.6, "resolution": [4, 6]},
-                   "transform": {"translate": [0, 1, )" + std::to_string(z) + R"(]},
+                   "transform": {"translate": [0, 1, )" +
+               std::to_string(z) + R"(]},
                    "pins": {"boxes": [{"min": [-0.05, 0.29, -1], "max": [0.05, 0.31, 1]}]})" +
                extraCloth + "}";
     };
@@ -34,7 +35,8 @@ std::string panelsJson(const std::string& extraCloth = "", const std::string& se
            "b": {"cloth": 1, "vertices": {"regions": ["left_edge"]}}, "compliance": 0.01)" +
            seamExtra + R"(},
           {"a": {"cloth": 0, "vertices": {"regions": ["right_edge"]}},
-           "b": {"cloth": 1, "vertices": {"regions": ["right_edge"]}})" + seamExtra + R"(}]})";
+           "b": {"cloth": 1, "vertices": {"regions": ["right_edge"]}})" +
+           seamExtra + R"(}]})";
 }
 
 Scene parse(const std::string& json) {
@@ -165,7 +167,8 @@ TEST(SewingPrep, MergeReplacesEverySecondVertexAndConservesMass) {
         std::vector<glm::vec4> shown = x;
         shown.resize(m.positions.size());
         showMergedVertices(m, shown);
-        for (const SeamPair& s : m.seamPairs) EXPECT_EQ(glm::vec3(shown[s.b]), glm::vec3(shown[s.a]));
+        for (const SeamPair& s : m.seamPairs)
+            EXPECT_EQ(glm::vec3(shown[s.b]), glm::vec3(shown[s.a]));
     }
 }
 
@@ -183,8 +186,9 @@ TEST(SewingPrep, MergingInBatchesGivesTheSameDataAsAllAtOnce) {
     EXPECT_EQ(twice.shownAt, once.shownAt);
     for (std::uint32_t v = 0; v < once.vertexCount(); ++v) {
         EXPECT_EQ(twice.positions[v].w, once.positions[v].w) << v;
-        EXPECT_NEAR(glm::distance(glm::vec3(twice.positions[v]), glm::vec3(once.positions[v])), 0.0f,
-                    1e-6f) << v;
+        EXPECT_NEAR(glm::distance(glm::vec3(twice.positions[v]), glm::vec3(once.positions[v])),
+                    0.0f, 1e-6f)
+            << v;
     }
     EXPECT_EQ(twice.seamPairs[0].mergedAt, 0.25);
     EXPECT_EQ(twice.seamPairs[1].mergedAt, 0.5);
@@ -208,7 +212,8 @@ TEST(SewingPrep, DegenerateItemsAndTrianglesAreDropped) {
     EXPECT_EQ(m.triangles.size(), p.triangles.size() - withBoth);
     EXPECT_EQ(m.cloths[0].triangleEnd, m.triangles.size());
     // The mesh edge (20, 21) and the seam's own item.
-    EXPECT_EQ(m.items<gpu::DistanceConstraint>().size(), p.items<gpu::DistanceConstraint>().size() - 2);
+    EXPECT_EQ(m.items<gpu::DistanceConstraint>().size(),
+              p.items<gpu::DistanceConstraint>().size() - 2);
     EXPECT_FALSE(referencedVertices(m).count(21));
     for (const auto& c : m.items<gpu::BendingConstraint>()) {
         std::set<std::uint32_t> vs{c.v0, c.v1, c.v2, c.v3};
@@ -266,8 +271,7 @@ TEST(SewingPrep, PairsAlreadyCloseAreMergedAtLoad) {
     for (const auto& c : p.items<gpu::DistanceConstraint>()) EXPECT_NE(c.restLength, 0.0f);
     EXPECT_TRUE(batchesAreValid(p));
     // A merge distance of 0 never merges.
-    const PreparedCloth q =
-        prepareScene(parse(panelsJson("", R"(, "merge_distance": 0)", 0.0f)));
+    const PreparedCloth q = prepareScene(parse(panelsJson("", R"(, "merge_distance": 0)", 0.0f)));
     EXPECT_EQ(mergedSeamPairCount(q), 0u);
     EXPECT_FALSE(hasUnmergedSeamPairs(q));
 }
@@ -286,7 +290,8 @@ TEST(SewingPrep, BadSeamsAreRefusedWithTheSeamNamed) {
                    "b": {"cloth": 0, "vertices": {"indices": [1]}}}]})");
     EXPECT_TRUE(throwsError([&] { prepareScene(attached); }, {"seams[0]", "two pinned"}));
     // Through a chain of seams: pin 0 ~ 4 ~ pin 8.
-    Scene chain = parse(R"({"cloths": [{"grid": {"resolution": [2, 2]}, "pins": {"indices": [0, 8]}}],
+    Scene chain =
+        parse(R"({"cloths": [{"grid": {"resolution": [2, 2]}, "pins": {"indices": [0, 8]}}],
         "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0]}},
                    "b": {"cloth": 0, "vertices": {"indices": [4]}}},
                   {"a": {"cloth": 0, "vertices": {"indices": [4]}},

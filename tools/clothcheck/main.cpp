@@ -181,7 +181,8 @@ int run(const Args& args) {
         std::optional<PreparedCloth> gpuSewn = sewCloseSeams(prepared, *gpu);
         if (!cpuSewn && !gpuSewn) continue;
         const std::uint32_t before = mergedSeamPairCount(prepared);
-        if (!cpuSewn || !gpuSewn || mergedSeamPairCount(*cpuSewn) != mergedSeamPairCount(*gpuSewn)) {
+        if (!cpuSewn || !gpuSewn ||
+            mergedSeamPairCount(*cpuSewn) != mergedSeamPairCount(*gpuSewn)) {
             std::printf("frame %d: the backends merge different seam pairs (cpu %u, gpu %u)\n", f,
                         cpuSewn ? mergedSeamPairCount(*cpuSewn) - before : 0u,
                         gpuSewn ? mergedSeamPairCount(*gpuSewn) - before : 0u);
