@@ -1,9 +1,11 @@
 #include "app/frame_stats.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.h"
 #include "core/output_file.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -22,6 +24,8 @@ nlohmann::json constraintCounts(const PreparedCloth& p) {
     counts["attachments"] = p.attachments.size();
     counts["tethers"] = p.tethers.size();
     counts["phantom_groups"] = p.phantomGroups.size();
+    // Seams' zero-length items, part of "distance" (scenes with seams only).
+    if (!p.seamPairs.empty()) counts["seams"] = p.seamPairs.size() - mergedSeamPairCount(p);
     counts["total"] = p.constraintCount();
     return counts;
 }
@@ -37,11 +41,28 @@ nlohmann::json windJson(const PreparedCloth& p) {
             {"gust_amplitude", w.gusts.amplitude}};
 }
 
+nlohmann::json sewingJson(const PreparedCloth& p) {
+    double first = -1.0, last = -1.0;
+    for (const SeamPair& s : p.seamPairs) {
+        if (!s.merged()) continue;
+        first = first < 0.0 ? s.mergedAt : std::min(first, s.mergedAt);
+        last = std::max(last, s.mergedAt);
+    }
+    nlohmann::json j = {{"seam_pairs", p.seamPairs.size()}, {"merged", mergedSeamPairCount(p)}};
+    // Frames end at multiples of 1/60 s; the clock is a double sum of substeps.
+    auto frame = [&](double t) {
+        return t < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(std::lround(t / p.sim.frameDt));
+    };
+    j["first_merge_frame"] = frame(first);
+    j["last_merge_frame"] = frame(last);
+    return j;
+}
+
 nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
                          const Solver& solver, const FrameStats& stats) {
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = stats.stageMeanMs(i);
-    return {
+    nlohmann::json j = {
         {"scene", sceneName},
         {"backend", solver.backendName()},
         {"device", solver.deviceName()},
@@ -64,6 +85,8 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"ms_per_frame", {{"mean", stats.meanMs()}, {"min", stats.minMs()}, {"max", stats.maxMs()}}},
         {"stages_ms", stages},
     };
+    if (!p.seamPairs.empty()) j["sewing"] = sewingJson(p);
+    return j;
 }
 
 void writeJsonFile(const std::string& path, const nlohmann::json& json) {

@@ -30,6 +30,9 @@ private:
 // Counts by constraint type, as in the stats JSON.
 nlohmann::json constraintCounts(const PreparedCloth& prepared);
 
+// Seam pairs, how many merged, and the frames of the first and last merge (null before any).
+nlohmann::json sewingJson(const PreparedCloth& prepared);
+
 nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& prepared,
                          const Solver& solver, const FrameStats& stats);
 

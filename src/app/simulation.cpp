@@ -10,7 +10,9 @@
 #include "app/frame_stats.h"
 #include "app/phantom_tuning.h"
 #include "core/error.h"
+#include "app/sewing_step.h"
 #include "prep/prepare.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -18,7 +20,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     Simulation sim;
     sim.scene = resolveScene(options.scene);
     applyOverrides(options, sim.scene);
-    BackendRequest request;
+    BackendRequest& request = sim.request;
     request.backend = options.backend;
     request.threads = options.threads;
     request.device = options.device;
@@ -67,34 +69,55 @@ ObjExporter::ObjExporter(std::string dir, int every, const PreparedCloth& prepar
                     (ec ? " (" + ec.message() + ")" : ""));
 }
 
+std::uint32_t sewAfterFrame(Simulation& sim, std::ostream& notices) {
+    std::optional<PreparedCloth> sewn = sewCloseSeams(sim.prepared, *sim.solver);
+    if (!sewn) return 0;
+    const std::uint32_t merged = mergedSeamPairCount(*sewn) - mergedSeamPairCount(sim.prepared);
+    sim.solver.reset();  // its device memory goes before the next solver's arrives
+    sim.prepared = std::move(*sewn);
+    sim.solver = createSolver(sim.backend, sim.request, sim.prepared, notices);
+    return merged;
+}
+
 void ObjExporter::write(int frame, const std::vector<glm::vec4>& positions) {
+    const std::vector<std::uint32_t>& shownAt = prepared_.shownAt;
     scratch_.resize(prepared_.originalVertexCount);
     for (std::uint32_t i = 0; i < prepared_.originalVertexCount; ++i)
-        scratch_[i] = glm::vec3(positions[i]);
+        scratch_[i] = glm::vec3(positions[shownAt.empty() ? i : shownAt[i]]);
     char name[32];
     std::snprintf(name, sizeof name, "frame_%04d.obj", frame);
-    saveObj((std::filesystem::path(dir_) / name).string(), scratch_, prepared_.triangles);
+    // The scene's triangles as loaded, so that every frame of a run has the same topology (a
+    // merged pair is two vertices at one position).
+    const std::vector<glm::uvec3>& triangles = prepared_.sewingBase
+                                                   ? prepared_.sewingBase->uncoloured.triangles
+                                                   : prepared_.triangles;
+    saveObj((std::filesystem::path(dir_) / name).string(), scratch_, triangles);
 }
 
 int runHeadless(const Options& options, std::ostream& out, std::ostream& notices) {
     Simulation sim = loadSimulation(options, notices);
-    const PreparedCloth& p = sim.prepared;
-    Solver& solver = *sim.solver;
+    const PreparedCloth& p = sim.prepared;  // replaced in place when seams merge
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
     ObjExporter exporter(options.exportObjDir, options.exportEvery, p);
     std::vector<glm::vec4> positions;
     if (exporter.wants(0)) {
-        solver.readPositions(positions);
+        sim.solver->readPositions(positions);
         exporter.write(0, positions);
     }
     FrameStats stats;
+    int lastMergeFrame = 0;
+    double sewingMs = 0.0;  // finding the pairs to merge, merging and re-creating the solver
     for (int frame = 1; frame <= frames; ++frame) {
         const auto t0 = std::chrono::steady_clock::now();
-        solver.stepFrame();
+        sim.solver->stepFrame();
         const auto t1 = std::chrono::steady_clock::now();
-        stats.add(std::chrono::duration<double, std::milli>(t1 - t0).count(), solver.stageTimes());
+        stats.add(std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                  sim.solver->stageTimes());
+        if (sewAfterFrame(sim, notices) > 0) lastMergeFrame = frame;
+        sewingMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1)
+                        .count();
         if (exporter.wants(frame) || frame == frames) {
-            solver.readPositions(positions);
+            sim.solver->readPositions(positions);
             checkFinite(positions, p.vertexCount(), frame);
             if (exporter.wants(frame)) exporter.write(frame, positions);
         }
@@ -102,11 +125,16 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     out << "scene " << sim.scene.name << ": " << p.originalVertexCount << " vertices, "
         << p.triangles.size() << " triangles, " << p.constraintCount() << " constraints, "
         << p.colorCount << " colours\n"
-        << "backend " << solver.backendName() << " (" << solver.deviceName() << ", "
-        << solver.threadCount() << " threads): " << frames << " frames, "
+        << "backend " << sim.solver->backendName() << " (" << sim.solver->deviceName() << ", "
+        << sim.solver->threadCount() << " threads): " << frames << " frames, "
         << stats.meanMs() << " ms/frame mean\n";
+    if (!p.seamPairs.empty())
+        out << "sewing: " << mergedSeamPairCount(p) << " of " << p.seamPairs.size()
+            << " seam pairs merged" << (lastMergeFrame > 0 ? ", the last at frame " : "")
+            << (lastMergeFrame > 0 ? std::to_string(lastMergeFrame) : std::string()) << " ("
+            << sewingMs << " ms in all to check and merge)\n";
     if (!options.statsFile.empty())
-        writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, solver, stats));
+        writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
     if (sim.backend.validation) {  // --validate: a validation message fails the run
         sim.solver.reset();
         const auto count = sim.backend.validation->count.load();

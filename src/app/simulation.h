@@ -19,15 +19,22 @@ struct Simulation {
     Scene scene;
     PreparedCloth prepared;
     Backend backend;  // the GPU's context when the solver runs there
+    BackendRequest request;
     std::unique_ptr<Solver> solver;
 };
+
+// Sewing's stage 2 after a frame (app/sewing_step.h): when seam pairs merged, replaces
+// sim.prepared and re-creates sim.solver from it; returns how many pairs merged.
+std::uint32_t sewAfterFrame(Simulation& sim, std::ostream& notices);
 
 Simulation loadSimulation(const Options& options, std::ostream& notices);
 
 // Throws cloth::Error when a position is NaN or infinite (the simulation diverged).
 void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, int frame);
 
-// Writes DIR/frame_NNNN.obj for frames 0, K, 2K, ... (original vertices, input order).
+// Writes DIR/frame_NNNN.obj for frames 0, K, 2K, ... (original vertices, input order, the
+// scene's triangles: every frame has the same topology; a vertex merged by sewing is written at
+// the position of the vertex it was merged into).
 class ObjExporter {
 public:
     ObjExporter(std::string dir, int every, const PreparedCloth& prepared);

@@ -4,9 +4,11 @@
 
 #include "app/backend.h"
 #include "app/phantom_tuning.h"
+#include "app/sewing_step.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
+#include "prep/sewing.h"
 #include "vk/gpu_solver.h"
 
 namespace cloth {
@@ -86,9 +88,15 @@ void ViewerSim::loadScene(const std::string& nameOrPath) {
 void ViewerSim::prepare(bool keepState) {
     State state;
     const bool carry = keepState && solver_;
+    std::vector<std::uint32_t> merged;  // seam pairs merged so far
+    const std::size_t pairCount = prepared_.seamPairs.size();
     if (carry) {
         solver_->readPositions(state.positions);
         solver_->readVelocities(state.velocities);
+        showMergedVertices(prepared_, state.positions);
+        showMergedVertices(prepared_, state.velocities);
+        for (std::uint32_t i = 0; i < pairCount; ++i)
+            if (prepared_.seamPairs[i].merged()) merged.push_back(i);
     }
     const std::uint32_t originals = prepared_.originalVertexCount;
     if (backend_ == "gpu") {
@@ -117,6 +125,11 @@ void ViewerSim::prepare(bool keepState) {
     if (carry && prepared_.originalVertexCount == originals) {
         PreparedCloth start = prepared_;
         carryState(state, originals, start);
+        // Seam pairs merged before stay merged (the same scene has the same pairs).
+        if (!merged.empty() && start.seamPairs.size() == pairCount) {
+            start = mergeSeamPairs(start, merged, {start.positions, start.velocities, 0.0});
+            prepared_ = start;
+        }
         solver_ = makeViewerSolver(backend_, start, ctx_, options_.threads);
     } else {
         solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
@@ -126,6 +139,10 @@ void ViewerSim::prepare(bool keepState) {
 }
 
 void ViewerSim::reset() {
+    if (!prepared_.seamPairs.empty()) {  // sewing replaced prepared_: start from the scene again
+        prepare(false);
+        return;
+    }
     solver_.reset();
     solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
     frame_ = 0;
@@ -198,6 +215,14 @@ void ViewerSim::apply(const SimControls& c) {
 void ViewerSim::step() {
     solver_->stepFrame();
     ++frame_;
+    // Sewing: pairs that came close enough merge; the renderer re-reads the new triangles.
+    if (std::optional<PreparedCloth> sewn = sewCloseSeams(prepared_, *solver_)) {
+        solver_.reset();
+        prepared_ = std::move(*sewn);
+        solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
+        if (grab_) setGrab(grab_);
+        ++generation_;
+    }
 }
 
 std::optional<render::ExternalVertexBuffers> ViewerSim::gpuBuffers() const {
@@ -216,10 +241,15 @@ std::optional<render::ExternalVertexBuffers> ViewerSim::gpuBuffers() const {
 
 void ViewerSim::read(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& normals) {
     solver_->readPositions(positions);
+    showMergedVertices(prepared_, positions);
     solver_->readNormals(normals);
 }
 
 void ViewerSim::setGrab(std::optional<Grab> grab) {
+    // A vertex merged by sewing is moved through the vertex it was merged into.
+    if (grab && grab->vertex < prepared_.shownAt.size())
+        grab->vertex = prepared_.shownAt[grab->vertex];
+    grab_ = grab;
     solver_->setGrab(grab);
 }
 

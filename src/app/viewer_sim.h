@@ -5,7 +5,9 @@
 // Live settings (substeps, iterations, compliances, damping, gravity) edit the Scene, prepare it
 // again and create a new solver, carrying over the positions and velocities of the original
 // vertices (phantom copies start at their original's place). The new solver's clock starts at 0,
-// so kinematic targets (the swirl scene's circles) restart their motion from the anchors.
+// so kinematic targets (the swirl scene's circles) restart their motion from the anchors. Seam
+// pairs merged before a settings change stay merged; step() merges pairs that came close enough
+// (prep/sewing.h), which replaces the solver and counts as a new generation.
 #pragma once
 
 #include <iosfwd>
@@ -86,6 +88,7 @@ class ViewerSim {
     std::string backend_;
     int frame_ = 0;
     int generation_ = 0;
+    std::optional<Grab> grab_;  // applied again when sewing re-creates the solver
 };
 
 // The solver for `backend` ("cpu" or "gpu"); the GPU one runs on `ctx` (shared with rendering).

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -192,6 +193,36 @@ struct ClothDesc {
     bool operator==(const ClothDesc&) const = default;
 };
 
+// Sewing (seed 000 §4.9): two chains of vertices, sewn pair by pair. Stage 1 pulls each pair
+// together with a zero-length distance constraint; stage 2 merges a pair into one vertex once
+// its two vertices are closer than `mergeDistance` (prep/sewing.h). A chain is the selected
+// vertices of one cloth in ascending index order (b's reversed with `reverse`); the two chains
+// must have the same length. Both sides may name the same cloth.
+struct SeamSide {
+    std::uint32_t cloth = 0;  // index into Scene::cloths
+    VertexSelection vertices;
+    bool operator==(const SeamSide&) const = default;
+};
+
+// Merge distance when a scene gives none: 1 mm (seed 000 leaves it open; NOTES.md).
+inline constexpr float kDefaultSeamMergeDistance = 1e-3f;
+
+struct SeamDesc {
+    SeamSide a, b;             // every reference to b's vertex becomes a's when a pair merges
+    bool reverse = false;      // pair a's first vertex with b's last
+    float compliance = 0.0f;   // m/N of the zero-length constraints (0 = hard; PBD: hard)
+    float mergeDistance = kDefaultSeamMergeDistance;  // m, world space; 0 = never merge
+    bool operator==(const SeamDesc&) const = default;
+};
+
+// The pairs of a seam as (a's vertex, b's vertex), mesh indices of their cloths. Throws
+// cloth::Error naming `source` for an empty chain, chains of different lengths, or a vertex on
+// both sides (same cloth).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> seamChainPairs(const SeamDesc& seam,
+                                                                     const Mesh& meshA,
+                                                                     const Mesh& meshB,
+                                                                     const std::string& source);
+
 enum class PhantomMode { Off, Auto, Target };
 struct PhantomSetting {
     PhantomMode mode = PhantomMode::Off;
@@ -206,6 +237,7 @@ struct Scene {
     std::vector<ClothDesc> cloths;
     SimSettings sim;
     PhantomSetting phantoms;
+    std::vector<SeamDesc> seams;
     bool operator==(const Scene&) const = default;
 };
 

@@ -415,6 +415,53 @@ void readSettings(const JsonNode& root, Scene& s) {
     }
 }
 
+SeamSide readSeamSide(const JsonNode& n) {
+    n.allowOnly({"cloth", "vertices"});
+    SeamSide side;
+    side.cloth = static_cast<std::uint32_t>(n["cloth"].intAtLeast(0, UINT32_MAX));
+    JsonNode v = n["vertices"];
+    v.allowOnly({"indices", "regions", "boxes"});
+    side.vertices = readSelection(v);
+    if (side.vertices.empty()) v.fail("selects no vertices (give indices, regions or boxes)");
+    return side;
+}
+
+SeamDesc readSeam(const JsonNode& n) {
+    n.allowOnly({"a", "b", "reverse", "compliance", "merge_distance"});
+    SeamDesc seam;
+    seam.a = readSeamSide(n["a"]);
+    seam.b = readSeamSide(n["b"]);
+    if (n.has("reverse")) seam.reverse = n["reverse"].boolean();
+    if (n.has("compliance")) seam.compliance = compliance(n["compliance"]);
+    if (n.has("merge_distance")) {
+        n["merge_distance"].atLeast(0);
+        seam.mergeDistance = n["merge_distance"].inRange(0.0f, limits::kMaxCoordinate,
+                                                         "m is beyond the scene's size");
+    }
+    return seam;
+}
+
+// A seam's cloths exist and its chains pair up (built meshes; grids too large to build while
+// reading are checked when the scene is prepared, as their selections are).
+void checkSeam(const Scene& s, const SeamDesc& seam, const JsonNode& n) {
+    for (const char* side : {"a", "b"}) {
+        const std::uint32_t c = (side[0] == 'a' ? seam.a : seam.b).cloth;
+        if (c >= s.cloths.size())
+            n[side]["cloth"].fail("no cloth " + std::to_string(c) + " (the scene has " +
+                                  std::to_string(s.cloths.size()) + ")");
+    }
+    auto tooLarge = [](const ClothDesc& c) {
+        return c.grid && std::uint64_t(c.grid->resX + 1ull) * (c.grid->resY + 1ull) >
+                             kMaxGridVerticesCheckedOnRead;
+    };
+    const ClothDesc& ca = s.cloths[seam.a.cloth];
+    const ClothDesc& cb = s.cloths[seam.b.cloth];
+    if (tooLarge(ca) || tooLarge(cb)) return;
+    const Mesh ma = buildClothMesh(ca);
+    const Mesh mb = seam.b.cloth == seam.a.cloth ? ma : buildClothMesh(cb);
+    seamChainPairs(seam, ma, mb, n.where());
+}
+
 }  // namespace
 
 Scene parseSceneJson(const std::string& text, const std::string& source,
@@ -430,7 +477,8 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
     }
     JsonNode root(doc, source);
     root.allowOnly(
-        {"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind", "cloths"});
+        {"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind", "cloths",
+         "seams"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);
@@ -439,6 +487,13 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
     for (std::size_t i = 0; i < cloths.size(); ++i) {
         s.cloths.push_back(readCloth(cloths[i], i, baseDir));
         checkMeshAndSelections(s.cloths.back(), cloths[i]);
+    }
+    if (root.has("seams")) {
+        JsonNode seams = root["seams"];
+        for (std::size_t i = 0; i < seams.size(); ++i) {
+            s.seams.push_back(readSeam(seams[i]));
+            checkSeam(s, s.seams.back(), seams[i]);
+        }
     }
     return s;
 }

@@ -148,6 +148,19 @@ Json wind(const WindSettings& w) {
               {"seed", w.gusts.seed}}}};
 }
 
+Json seam(const SeamDesc& s) {
+    auto side = [](const SeamSide& x) {
+        Json j = {{"cloth", x.cloth}};
+        j["vertices"] = selection(x.vertices);
+        return j;
+    };
+    return {{"a", side(s.a)},
+            {"b", side(s.b)},
+            {"reverse", s.reverse},
+            {"compliance", num(s.compliance)},
+            {"merge_distance", num(s.mergeDistance)}};
+}
+
 }  // namespace
 
 std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
@@ -162,6 +175,12 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
     Json cloths = Json::array();
     for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
     j["cloths"] = cloths;
+    // Only when there are seams (older files stay as they were).
+    if (!scene.seams.empty()) {
+        Json seams = Json::array();
+        for (const SeamDesc& s : scene.seams) seams.push_back(seam(s));
+        j["seams"] = seams;
+    }
     return j.dump(2) + "\n";
 }
 

@@ -1,5 +1,6 @@
 // Vertex selections: indices, named regions of the bounding box, boxes.
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -168,6 +169,39 @@ std::vector<std::uint32_t> selectVertices(const Mesh& mesh, const VertexSelectio
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+}
+
+}  // namespace cloth
+
+namespace cloth {
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> seamChainPairs(const SeamDesc& seam,
+                                                                     const Mesh& meshA,
+                                                                     const Mesh& meshB,
+                                                                     const std::string& source) {
+    const std::vector<std::uint32_t> a = selectVertices(meshA, seam.a.vertices, source + " a");
+    std::vector<std::uint32_t> b = selectVertices(meshB, seam.b.vertices, source + " b");
+    if (a.empty() || b.empty())
+        throw Error(source + ": side " + (a.empty() ? "a" : "b") + " selects no vertices");
+    if (a.size() != b.size())
+        throw Error(source + ": the chains differ in length (a has " + std::to_string(a.size()) +
+                    " vertices, b " + std::to_string(b.size()) +
+                    "); a seam pairs its two chains vertex by vertex");
+    if (seam.reverse) std::reverse(b.begin(), b.end());
+    if (seam.a.cloth == seam.b.cloth) {
+        std::vector<std::uint32_t> both;
+        std::vector<std::uint32_t> sortedB(b);
+        std::sort(sortedB.begin(), sortedB.end());
+        std::set_intersection(a.begin(), a.end(), sortedB.begin(), sortedB.end(),
+                              std::back_inserter(both));
+        if (!both.empty())
+            throw Error(source + ": vertex " + std::to_string(both.front()) +
+                        " is on both sides of the seam");
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    pairs.reserve(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) pairs.emplace_back(a[i], b[i]);
+    return pairs;
 }
 
 }  // namespace cloth

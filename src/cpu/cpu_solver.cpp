@@ -95,6 +95,7 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
         std::get<T::kIndex>(lambdas_).assign(p_.items<Item>().size(), BatchLambda<Item>(0.0f));
     });
     dt_ = substepDt(p_.sim);
+    time_ = p_.startTime;  // a solver re-created mid-run (sewing) keeps the clock
     pos_ = p_.positions;
     pred_ = p_.positions;
     vel_ = p_.velocities;

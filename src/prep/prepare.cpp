@@ -7,6 +7,7 @@
 #include "core/limits.h"
 #include "prep/batches.h"
 #include "prep/cloth_builder.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -34,13 +35,15 @@ void validateSim(const Scene& scene) {
             throw Error("scene '" + scene.name + "': " + *problem);
 }
 
+}  // namespace
+
 // Each vertex's share of the wind: a third of the rest area of every triangle around it, split
 // equally between a vertex and its phantom copies (as its mass is), and the original vertex
 // whose normal it takes. The acceleration w F of every copy is then that of the unsplit vertex.
-void buildWindVertices(PreparedCloth& p) {
+void buildWindVertices(PreparedCloth& p, const std::vector<glm::vec4>& rest) {
     std::vector<float> area(p.originalVertexCount, 0.0f);
     for (const glm::uvec3& t : p.triangles) {
-        const glm::vec3 a(p.positions[t.x]), b(p.positions[t.y]), c(p.positions[t.z]);
+        const glm::vec3 a(rest[t.x]), b(rest[t.y]), c(rest[t.z]);
         const float third = 0.5f * glm::length(glm::cross(b - a, c - a)) / 3.0f;
         for (int k = 0; k < 3; ++k) area[t[k]] += third;
     }
@@ -54,7 +57,6 @@ void buildWindVertices(PreparedCloth& p) {
     }
 }
 
-// Vertex -> incident triangles over all cloths (global triangle and vertex indices).
 void buildVertexTriangles(PreparedCloth& p) {
     const std::uint32_t n = p.originalVertexCount;
     p.vertexTriangleOffsets.assign(std::size_t(n) + 1, 0);
@@ -68,6 +70,8 @@ void buildVertexTriangles(PreparedCloth& p) {
     for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
         for (int k = 0; k < 3; ++k) p.vertexTriangles[fill[p.triangles[i][k]]++] = i;
 }
+
+namespace {
 
 // What the phantom setting asks of colorAndPack, with Auto resolved (see PrepareOptions).
 std::optional<PhantomRequest> phantomRequest(const Scene& scene, PhantomSetting setting,
@@ -107,9 +111,17 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
         appendCloth(scene.cloths[i], i, scene.sim, p);
     p.originalVertexCount = p.vertexCount();
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
+    addSeams(scene, p);
     buildVertexTriangles(p);
-    colorAndPack(p, phantomRequest(scene, phantoms, options, p.originalVertexCount));
-    if (p.sim.wind) buildWindVertices(p);
+    const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);
+    if (!p.seamPairs.empty()) p.sewingBase = std::make_shared<SewingBase>(SewingBase{p, request});
+    colorAndPack(p, request);
+    if (p.sim.wind) buildWindVertices(p, p.positions);
+    // Pairs closer than their merge distance from the start are merged at once.
+    if (!p.seamPairs.empty()) {
+        const std::vector<std::uint32_t> close = seamPairsToMerge(p, p.positions);
+        if (!close.empty()) p = mergeSeamPairs(p, close, {p.positions, p.velocities, 0.0});
+    }
     p.stats.prepareMs = msSince(t0);
     return p;
 }

@@ -41,10 +41,21 @@ struct PrepareOptions {
 //    ties; maxLength = that distance x (1 + tetherSlack).
 //  - Constraint `param`: XPBD the material's compliance; PBD pbdIterationStiffness(k,
 //    sim.iterations). So apply command-line overrides to the Scene before calling this.
+//  - Seams (prep/sewing.h): one zero-length distance item per pair, after the cloths' items;
+//    pairs already closer than their merge distance are merged before this returns.
 //  - Phantoms (when the setting is not Off and the colours exceed the target): see
 //    phantom_vertices.h. Copies share the original's mass equally, attachments and tethers are
 //    repeated on each copy, and phantomGroups lists original then copies for the averaging.
 PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options = {});
+
+// Vertex -> incident triangles over all cloths (global triangle and vertex indices): fills
+// vertexTriangleOffsets and vertexTriangles from triangles (original vertices only).
+void buildVertexTriangles(PreparedCloth& p);
+
+// p.windVertices: each vertex's share of the wind, a third of the area of every triangle around
+// it in the rest state `rest` (original vertices), split between a vertex and its phantom copies
+// as its mass is, with the original whose normal it takes. After colouring (phantoms known).
+void buildWindVertices(PreparedCloth& p, const std::vector<glm::vec4>& rest);
 
 // PBD per-iteration stiffness k' = 1 - (1 - k)^(1/n), so n iterations give stiffness k overall.
 float pbdIterationStiffness(float k, int iterations);

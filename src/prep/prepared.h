@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,17 @@ struct PrepStats {
     double phantomMs = 0.0;          // all of the phantom split, cliqueMs included
     double prepareMs = 0.0;          // the whole of prepareScene()
 };
+
+// One pair of a seam (core/scene.h SeamDesc; prep/sewing.h): original vertex indices.
+struct SeamPair {
+    std::uint32_t a = 0, b = 0;  // when merged, every reference to b became a reference to a
+    std::uint32_t seam = 0;      // index into Scene::seams
+    float mergeDistance = 0.0f;  // m; merged once closer than this
+    double mergedAt = -1.0;      // simulated time of the merge (s); < 0: not merged yet
+    bool merged() const { return mergedAt >= 0.0; }
+};
+
+struct SewingBase;  // prep/sewing.h: the scene's data before any merge and before colouring
 
 struct ClothInfo {  // per cloth, for output and rendering
     std::string name;
@@ -96,6 +108,16 @@ struct PreparedCloth {
 
     // ---- wind (sim.wind set; empty otherwise): per vertex, phantoms included ----
     std::vector<gpu::WindVertex> windVertices;
+    // ---- sewing (prep/sewing.h; empty without seams) ----
+    // Each unmerged pair is one zero-length item among the distance items.
+    std::vector<SeamPair> seamPairs;  // every pair of every seam, seam by seam, chain order
+    // Per original vertex: itself, or the vertex it was merged into (its position in exports).
+    // Empty until a pair merges.
+    std::vector<std::uint32_t> shownAt;
+    std::shared_ptr<const SewingBase> sewingBase;  // null without seams
+    // Simulated time (s) of `positions` and `velocities`; a solver starts its clock here (0 at
+    // load; a merge re-creates the solver mid-run).
+    double startTime = 0.0;
 
     PrepStats stats;
 

@@ -245,6 +245,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     options.context.reset();  // the Impl's own `ctx` keeps it alive
     vertexCount = p.vertexCount();
     originalVertexCount = p.originalVertexCount;
+    time = p.startTime;  // a solver re-created mid-run (sewing) keeps the clock
     triangleCount = static_cast<std::uint32_t>(p.triangles.size());
     colorCount = p.colorCount;
     gpu::forEachConstraintType([&](auto t) {

@@ -14,8 +14,8 @@ using Ids = std::vector<std::uint32_t>;
 
 namespace {
 
-const char* kAssetScenes[] = {"hanging", "curtain",    "swirl",     "drop",
-                              "flag",    "two_cloths", "tablecloth"};
+const char* kAssetScenes[] = {"hanging", "curtain",    "swirl",      "drop",
+                              "flag",    "two_cloths", "tablecloth", "tube"};
 
 std::string sceneAsset(const std::string& name) {
     return test::assetPath("scenes/" + name + ".json");
@@ -284,6 +284,35 @@ TEST(SceneFiles, WindKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(windProblem(w), std::nullopt);
 }
 
+TEST(SceneFiles, SeamsReadWithDefaultsAndRoundTrip) {
+    const Scene s = parse(R"({"cloths": [{"grid": {}}, {"grid": {"resolution": [4, 4]}}],
+        "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0, 1]}},
+                   "b": {"cloth": 1, "vertices": {"regions": ["top_corners"]}}},
+                  {"a": {"cloth": 1, "vertices": {"boxes": [{"min": [-1, -1, -1], "max": [-0.1, 1, 1]}]}},
+                   "b": {"cloth": 1, "vertices": {"boxes": [{"min": [0.1, -1, -1], "max": [1, 1, 1]}]}},
+                   "reverse": true, "compliance": 0.5, "merge_distance": 0.01}]})");
+    ASSERT_EQ(s.seams.size(), 2u);
+    EXPECT_EQ(s.seams[0].a.cloth, 0u);
+    EXPECT_EQ(s.seams[0].a.vertices.indices, (Ids{0, 1}));
+    EXPECT_EQ(s.seams[0].b.vertices.regions, std::vector<std::string>{"top_corners"});
+    EXPECT_FALSE(s.seams[0].reverse);
+    EXPECT_EQ(s.seams[0].compliance, 0.0f);
+    EXPECT_EQ(s.seams[0].mergeDistance, kDefaultSeamMergeDistance);
+    EXPECT_TRUE(s.seams[1].reverse);
+    EXPECT_EQ(s.seams[1].compliance, 0.5f);
+    EXPECT_EQ(s.seams[1].mergeDistance, 0.01f);
+    EXPECT_EQ(parse(sceneToJson(s, "")), s);
+    // Chains: ascending indices, b's reversed on request.
+    const Mesh m = buildClothMesh(s.cloths[1]);
+    const auto pairs = seamChainPairs(s.seams[1], m, m, "x");
+    ASSERT_EQ(pairs.size(), 10u);  // 2 left columns of 5 rows, 2 right columns
+    EXPECT_EQ(pairs.front(), std::make_pair(0u, 24u));
+    EXPECT_EQ(pairs.back(), std::make_pair(21u, 3u));
+    // Scenes without seams write no "seams" key (files stay as they were).
+    EXPECT_EQ(sceneToJson(parse(R"({"cloths": [{"grid": {}}]})"), "").find("seams"),
+              std::string::npos);
+}
+
 TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
     struct Case {
         const char* json;
@@ -400,6 +429,37 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "wind.gusts.seed: must be between 0"},
         {R"({"wind": {"gusts": {"size": 1}}, "cloths": [{"grid": {}}]})",
          "wind.gusts.size: unknown key"},
+        // Seams (sewing).
+        {R"({"cloths": [{"grid": {}}], "seams": {}})", "seams: expected an array"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0]}}}]})",
+         "seams[0]: missing key \"b\""},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0]}},
+             "b": {"cloth": 1, "vertices": {"indices": [1]}}}]})",
+         "seams[0].b.cloth: no cloth 1 (the scene has 1)"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {}},
+             "b": {"cloth": 0, "vertices": {"indices": [1]}}}]})",
+         "seams[0].a.vertices: selects no vertices"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0], "x": 1}},
+             "b": {"cloth": 0, "vertices": {"indices": [1]}}}]})",
+         "seams[0].a.vertices.x: unknown key"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"regions": ["left_edge"]}},
+             "b": {"cloth": 0, "vertices": {"regions": ["top_edge"]}}}]})",
+         "seams[0]: vertex 0 is on both sides of the seam"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"regions": ["left_edge"]}},
+             "b": {"cloth": 0, "vertices": {"regions": ["bottom_corners"]}}}]})",
+         "seams[0]: the chains differ in length (a has 17 vertices, b 2)"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0]}},
+             "b": {"cloth": 0, "vertices": {"indices": [999]}}}]})",
+         "seams[0] b: vertex index 999 out of range"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0]}},
+             "b": {"cloth": 0, "vertices": {"indices": [1]}}, "merge_distance": -1}]})",
+         "seams[0].merge_distance: must be at least 0"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0]}},
+             "b": {"cloth": 0, "vertices": {"indices": [1]}}, "compliance": -1}]})",
+         "seams[0].compliance: must be at least 0"},
+        {R"({"cloths": [{"grid": {}}], "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0]}},
+             "b": {"cloth": 0, "vertices": {"indices": [1]}}, "stitches": 3}]})",
+         "seams[0].stitches: unknown key"},
     };
     for (const Case& c : cases)
         EXPECT_TRUE(throwsError([&] { parse(c.json); }, {"inline.json: ", c.fragment})) << c.json;

@@ -13,14 +13,17 @@
 #include <iostream>
 #include <new>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/phantom_tuning.h"
+#include "app/sewing_step.h"
 #include "core/error.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "deviation.h"
 #include "prep/prepare.h"
+#include "prep/sewing.h"
 #include "vk/gpu_solver.h"
 
 namespace {
@@ -161,6 +164,7 @@ int run(const Args& args) {
     std::vector<glm::vec4> a, b;
     check::Deviation worst;
     int worstFrame = 0;
+    bool sewingAgrees = true;
     for (int f = 1; f <= args.frames; ++f) {
         cpu->stepFrame();
         gpu->stepFrame();
@@ -174,10 +178,31 @@ int run(const Args& args) {
             worst = d;
             worstFrame = f;
         }
+        // Sewing: each backend decides from its own positions which seam pairs merge.
+        std::optional<PreparedCloth> cpuSewn = sewCloseSeams(prepared, *cpu);
+        std::optional<PreparedCloth> gpuSewn = sewCloseSeams(prepared, *gpu);
+        if (!cpuSewn && !gpuSewn) continue;
+        const std::uint32_t before = mergedSeamPairCount(prepared);
+        if (!cpuSewn || !gpuSewn ||
+            mergedSeamPairCount(*cpuSewn) != mergedSeamPairCount(*gpuSewn)) {
+            std::printf("frame %d: the backends merge different seam pairs (cpu %u, gpu %u)\n", f,
+                        cpuSewn ? mergedSeamPairCount(*cpuSewn) - before : 0u,
+                        gpuSewn ? mergedSeamPairCount(*gpuSewn) - before : 0u);
+            sewingAgrees = false;
+            break;
+        }
+        std::printf("frame %d: %u seam pairs merged on both backends (%u of %zu)\n", f,
+                    mergedSeamPairCount(*cpuSewn) - before, mergedSeamPairCount(*cpuSewn),
+                    prepared.seamPairs.size());
+        cpu.reset();
+        gpu.reset();
+        prepared = std::move(*cpuSewn);
+        gpu = vk::makeGpuSolver(*gpuSewn, gpuOptions);
+        cpu = makeCpuSolver(prepared, args.threads > 0 ? args.threads : defaultThreadCount());
     }
     gpu.reset();  // validation messages about teardown count too
     gpuOptions.context.reset();
-    const bool close = worst.maxRel <= args.tolerance;
+    const bool close = worst.maxRel <= args.tolerance && sewingAgrees;
     std::printf(
         "largest relative distance %.3e (%.3e m, vertex %u) at frame %d; tolerance %.1e: %s\n",
         worst.maxRel, worst.maxAbs, worst.worstVertex, worstFrame, args.tolerance,
