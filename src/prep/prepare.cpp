@@ -40,13 +40,21 @@ void validateSim(const Scene& scene) {
 // Each vertex's share of the wind: a third of the rest area of every triangle around it, split
 // equally between a vertex and its phantom copies (as its mass is), and the original vertex
 // whose normal it takes. The acceleration w F of every copy is then that of the unsplit vertex.
-void buildWindVertices(PreparedCloth& p, const std::vector<glm::vec4>& rest) {
+void buildWindVertices(PreparedCloth& p, const std::vector<glm::vec4>& rest,
+                       const std::vector<glm::uvec3>& restTriangles,
+                       const std::vector<std::uint32_t>& mergedInto) {
     std::vector<float> area(p.originalVertexCount, 0.0f);
-    for (const glm::uvec3& t : p.triangles) {
+    for (const glm::uvec3& t : restTriangles) {
         const glm::vec3 a(rest[t.x]), b(rest[t.y]), c(rest[t.z]);
         const float third = 0.5f * glm::length(glm::cross(b - a, c - a)) / 3.0f;
         for (int k = 0; k < 3; ++k) area[t[k]] += third;
     }
+    // A sewn vertex carries the area of the vertices merged into it (their cloth is still there).
+    for (std::uint32_t v = 0; v < mergedInto.size(); ++v)
+        if (mergedInto[v] != v) {
+            area[mergedInto[v]] += area[v];
+            area[v] = 0.0f;
+        }
     p.windVertices.assign(p.vertexCount(), gpu::WindVertex{});
     for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) p.windVertices[v] = {v, area[v]};
     for (const gpu::PhantomGroup& g : p.phantomGroups) {
@@ -116,7 +124,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);
     if (!p.seamPairs.empty()) p.sewingBase = std::make_shared<SewingBase>(SewingBase{p, request});
     colorAndPack(p, request);
-    if (p.sim.wind) buildWindVertices(p, p.positions);
+    if (p.sim.wind) buildWindVertices(p, p.positions, p.triangles, {});
     // Pairs closer than their merge distance from the start are merged at once.
     if (!p.seamPairs.empty()) {
         const std::vector<std::uint32_t> close = seamPairsToMerge(p, p.positions);

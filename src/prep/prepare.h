@@ -53,9 +53,12 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options = {
 void buildVertexTriangles(PreparedCloth& p);
 
 // p.windVertices: each vertex's share of the wind, a third of the area of every triangle around
-// it in the rest state `rest` (original vertices), split between a vertex and its phantom copies
-// as its mass is, with the original whose normal it takes. After colouring (phantoms known).
-void buildWindVertices(PreparedCloth& p, const std::vector<glm::vec4>& rest);
+// it in the rest state (`rest`, `restTriangles`: original vertices, before any seam merged),
+// moved to the vertex it was merged into (`mergedInto`, empty: none), split between a vertex and
+// its phantom copies as its mass is, with the original whose normal it takes. After colouring.
+void buildWindVertices(PreparedCloth& p, const std::vector<glm::vec4>& rest,
+                       const std::vector<glm::uvec3>& restTriangles,
+                       const std::vector<std::uint32_t>& mergedInto);
 
 // PBD per-iteration stiffness k' = 1 - (1 - k)^(1/n), so n iterations give stiffness k overall.
 float pbdIterationStiffness(float k, int iterations);

@@ -277,7 +277,8 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
     buildVertexTriangles(next);
     carrySewnState(current, base.uncoloured, rep, state, next);
     colorAndPack(next, base.phantoms);  // phantom copies start at their original's state
-    if (next.sim.wind) buildWindVertices(next, base.uncoloured.positions);  // rest areas
+    if (next.sim.wind)
+        buildWindVertices(next, base.uncoloured.positions, base.uncoloured.triangles, rep);
     next.seamPairs = std::move(seamPairs);
     next.shownAt = std::move(rep);
     next.sewingBase = current.sewingBase;

@@ -305,3 +305,31 @@ TEST(SewingPrep, BadSeamsAreRefusedWithTheSeamNamed) {
     lengths.seams[0].b.vertices = {{}, {"bottom_edge"}, {}};
     EXPECT_TRUE(throwsError([&] { prepareScene(lengths); }, {"seams[0]", "differ in length"}));
 }
+
+// With wind, a merge rebuilds each vertex's wind area from the rest state: the merged-away
+// vertex has none, the merged one both shares, and the total stays the panels' area (with
+// phantom copies too, which split their original's share).
+TEST(SewingPrep, WindAreasFollowAMerge) {
+    std::string json = panelsJson();
+    json.insert(1, R"("wind": {"velocity": [3, 0, 0]}, "phantoms": 4, )");
+    const PreparedCloth p = prepareScene(parse(json));
+    ASSERT_FALSE(p.seamPairs.empty());
+    const double panels = 2 * 0.4 * 0.6;
+    auto total = [](const PreparedCloth& q) {
+        double a = 0.0;
+        for (const gpu::WindVertex& w : q.windVertices) a += w.area;
+        return a;
+    };
+    ASSERT_EQ(p.windVertices.size(), p.vertexCount());
+    EXPECT_NEAR(total(p), panels, 1e-5);
+    // Move the panels' positions (as a run would): areas must still come from the rest state.
+    PreparedCloth moved = p;
+    for (glm::vec4& x : moved.positions) x = glm::vec4(glm::vec3(x) * 1.5f, x.w);
+    const PreparedCloth m = mergeSeamPairs(moved, allPairs(moved), {moved.positions, moved.velocities, 0.5});
+    ASSERT_EQ(m.windVertices.size(), m.vertexCount());
+    EXPECT_NEAR(total(m), panels, 1e-5);
+    for (const SeamPair& s : m.seamPairs) {
+        EXPECT_EQ(m.windVertices[s.b].area, 0.0f) << s.b;
+        EXPECT_GT(m.windVertices[s.a].area + 0.0f, 0.0f) << s.a;
+    }
+}
