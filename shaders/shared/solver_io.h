@@ -8,7 +8,21 @@
 #include "constraint_types.h"
 #include "wind.h"
 
-// Storage buffers of descriptor set 0, shared by every solver pipeline.
+// Descriptor sets, one per group of buffers (bindings are numbered across all sets, so a
+// binding's number names its buffer; bindingSet() below gives its set):
+//  - SET_STATE: the vertex state (positions, predicted positions, velocities, normals);
+//  - SET_VERTEX: what the per-vertex passes read (pins, tethers, phantoms, damping, normals'
+//    triangles, wind);
+//  - SET_CONSTRAINTS: each constraint type's items and multipliers, and the colour ranges;
+//  - SET_COLLISIONS: room for collision data (contacts, candidates); no set yet.
+// A kernel's pipeline layout holds only the sets it uses: the colour kernels SET_STATE and
+// SET_CONSTRAINTS (an empty layout in between), every other kernel SET_STATE and SET_VERTEX.
+// llvmpipe re-binds every buffer of a pipeline's layout on each dispatch, so fewer is faster.
+#define SET_STATE 0
+#define SET_VERTEX 1
+#define SET_CONSTRAINTS 2
+#define SET_COLLISIONS 3
+#define SET_COUNT 3  // sets with buffers today
 #define BINDING_POSITIONS 0       // vec4 per vertex (phantoms included): xyz, w = inverse mass
 #define BINDING_PREDICTED 1       // vec4 per vertex: predicted position of the substep
 #define BINDING_VELOCITIES 2      // vec4 per vertex (the predicted velocity inside a substep)
@@ -36,6 +50,15 @@
 #define BINDING_TYPE_ITEMS(I) (BINDING_TYPES_BASE + 2 * (I))
 #define BINDING_TYPE_LAMBDAS(I) (BINDING_TYPES_BASE + 2 * (I) + 1)
 #define BINDING_COUNT (BINDING_TYPES_BASE + 2 * CLOTH_CONSTRAINT_TYPE_COUNT)
+
+#ifdef __cplusplus
+// The set of binding b (buffers.glsl declares each buffer with the same).
+inline constexpr int bindingSet(int b) {
+    if (b <= BINDING_NORMALS) return SET_STATE;
+    if (b == BINDING_COLOR_RANGES || b >= BINDING_TYPES_BASE) return SET_CONSTRAINTS;
+    return SET_VERTEX;
+}
+#endif
 
 // Specialization constants. Every pipeline: the workgroup size, and whether an invocation loops
 // over several items (strided by the dispatch size) or takes exactly one. Per kernel: a variant

@@ -1,4 +1,4 @@
-// The compute solver's storage buffers (descriptor set 0, bindings from solver_io.h) and the
+// The compute solver's storage buffers (descriptor sets and bindings from solver_io.h) and the
 // functions the kernels read and write vertex state and constraints with.
 //
 // Two ways to access memory, chosen per device by the host (the `_wide` shader variants, built
@@ -28,36 +28,36 @@
 
 // Per constraint type (constraint_types.h): its multipliers.
 #define CLOTH_X(I, Name, name, Item, V, W, Lam) \
-    layout(std430, binding = BINDING_TYPE_LAMBDAS(I)) buffer Name##Lambdas { Lam name##Lambdas[]; };
+    layout(std430, set = SET_CONSTRAINTS, binding = BINDING_TYPE_LAMBDAS(I)) buffer Name##Lambdas { Lam name##Lambdas[]; };
 CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
-layout(std430, binding = BINDING_ATTACHMENTS) readonly buffer Attachments { Attachment attachments[]; };
-layout(std430, binding = BINDING_MOTIONS) readonly buffer Motions { Motion motions[]; };
-layout(std430, binding = BINDING_LAMBDA_ATTACH) buffer LambdaAttach { float lambdaAttach[]; };
-layout(std430, binding = BINDING_TETHERS) readonly buffer Tethers { Tether tethers[]; };
-layout(std430, binding = BINDING_PHANTOM_GROUPS) readonly buffer PhantomGroups { PhantomGroup phantomGroups[]; };
-layout(std430, binding = BINDING_PHANTOM_MEMBERS) readonly buffer PhantomMembers { uint phantomMembers[]; };
-layout(std430, binding = BINDING_SEGMENTS) readonly buffer Segments { ClothSegment segments[]; };
-layout(std430, binding = BINDING_CHUNKS) readonly buffer Chunks { VertexChunk chunks[]; };
-layout(std430, binding = BINDING_SEGMENT_SUM_CHUNKS) readonly buffer SegmentSumChunks { uvec2 segmentSumChunks[]; };
-layout(std430, binding = BINDING_SUM_CHUNKS) readonly buffer SumChunks { VertexChunk sumChunks[]; };
-layout(std430, binding = BINDING_COLOR_RANGES) readonly buffer ColorRanges { uvec2 colorRanges[]; };
-layout(std430, binding = BINDING_RIGID_PARTIALS) buffer RigidPartials { RigidSums rigidPartials[]; };
-layout(std430, binding = BINDING_RIGID_MOTIONS) buffer RigidMotions { RigidMotion rigidMotions[]; };
-layout(std430, binding = BINDING_TRIANGLES) readonly buffer Triangles { uint triangles[]; };
-layout(std430, binding = BINDING_VERTEX_TRI_OFFSETS) readonly buffer VertexTriOffsets { uint vertexTriOffsets[]; };
-layout(std430, binding = BINDING_VERTEX_TRIANGLES) readonly buffer VertexTriangles { uint vertexTriangles[]; };
-layout(std430, binding = BINDING_WIND_VERTICES) readonly buffer WindVertices { WindVertex windVertices[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_ATTACHMENTS) readonly buffer Attachments { Attachment attachments[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_MOTIONS) readonly buffer Motions { Motion motions[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_LAMBDA_ATTACH) buffer LambdaAttach { float lambdaAttach[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_TETHERS) readonly buffer Tethers { Tether tethers[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_PHANTOM_GROUPS) readonly buffer PhantomGroups { PhantomGroup phantomGroups[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_PHANTOM_MEMBERS) readonly buffer PhantomMembers { uint phantomMembers[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_SEGMENTS) readonly buffer Segments { ClothSegment segments[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_CHUNKS) readonly buffer Chunks { VertexChunk chunks[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_SEGMENT_SUM_CHUNKS) readonly buffer SegmentSumChunks { uvec2 segmentSumChunks[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_SUM_CHUNKS) readonly buffer SumChunks { VertexChunk sumChunks[]; };
+layout(std430, set = SET_CONSTRAINTS, binding = BINDING_COLOR_RANGES) readonly buffer ColorRanges { uvec2 colorRanges[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_RIGID_PARTIALS) buffer RigidPartials { RigidSums rigidPartials[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_RIGID_MOTIONS) buffer RigidMotions { RigidMotion rigidMotions[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_TRIANGLES) readonly buffer Triangles { uint triangles[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_VERTEX_TRI_OFFSETS) readonly buffer VertexTriOffsets { uint vertexTriOffsets[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_VERTEX_TRIANGLES) readonly buffer VertexTriangles { uint vertexTriangles[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_WIND_VERTICES) readonly buffer WindVertices { WindVertex windVertices[]; };
 
 #ifdef CLOTH_WIDE_ACCESS
 
-layout(std430, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positions { u64vec2 positions[]; };
-layout(std430, binding = BINDING_PREDICTED) buffer Predicted { u64vec2 predicted[]; };
-layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { u64vec2 velocities[]; };
-layout(std430, binding = BINDING_NORMALS) writeonly buffer Normals { u64vec2 normals[]; };
+layout(std430, set = SET_STATE, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positions { u64vec2 positions[]; };
+layout(std430, set = SET_STATE, binding = BINDING_PREDICTED) buffer Predicted { u64vec2 predicted[]; };
+layout(std430, set = SET_STATE, binding = BINDING_VELOCITIES) buffer Velocities { u64vec2 velocities[]; };
+layout(std430, set = SET_STATE, binding = BINDING_NORMALS) writeonly buffer Normals { u64vec2 normals[]; };
 // Per constraint type: its items as 64-bit words, read by <name>LoadWide of the type's file.
 #define CLOTH_X(I, Name, name, Item, V, W, Lam)                                     \
-    layout(std430, binding = BINDING_TYPE_ITEMS(I)) readonly buffer Name##Items {   \
+    layout(std430, set = SET_CONSTRAINTS, binding = BINDING_TYPE_ITEMS(I)) readonly buffer Name##Items {   \
         u64vec2 name##Words[];                                                      \
     };
 CLOTH_CONSTRAINT_TYPES(CLOTH_X)
@@ -80,12 +80,12 @@ void storeNormal(uint v, vec4 x) { normals[v] = wideOf(x); }
 
 #else
 
-layout(std430, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positions { vec4 positions[]; };
-layout(std430, binding = BINDING_PREDICTED) buffer Predicted { vec4 predicted[]; };
-layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
-layout(std430, binding = BINDING_NORMALS) writeonly buffer Normals { vec4 normals[]; };
+layout(std430, set = SET_STATE, binding = BINDING_POSITIONS) CLOTH_POSITIONS_MEMORY buffer Positions { vec4 positions[]; };
+layout(std430, set = SET_STATE, binding = BINDING_PREDICTED) buffer Predicted { vec4 predicted[]; };
+layout(std430, set = SET_STATE, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
+layout(std430, set = SET_STATE, binding = BINDING_NORMALS) writeonly buffer Normals { vec4 normals[]; };
 #define CLOTH_X(I, Name, name, Item, V, W, Lam) \
-    layout(std430, binding = BINDING_TYPE_ITEMS(I)) readonly buffer Name##Items { Item name##Items[]; };
+    layout(std430, set = SET_CONSTRAINTS, binding = BINDING_TYPE_ITEMS(I)) readonly buffer Name##Items { Item name##Items[]; };
 CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
 

@@ -5,7 +5,9 @@
 // items; otherwise one item each.
 //
 // With CLOTH_COLOR_RUN (colors_run.comp) a single workgroup solves the colours
-// [colorBegin, colorEnd) one after another: each colour's items type by type, strided over the
+// [colorBegin, colorEnd) one after another: each colour's items type by type (the types of
+// SPEC_VARIANT: the host passes the types the cloth has, so the others are compiled out; on
+// llvmpipe the code of absent types cost 40% at 32^2), strided over the
 // workgroup, then a barrier before the next colour. The same order as one dispatch per colour,
 // in one dispatch: for colours too small to fill a device, where the dispatches and the
 // barriers between them cost more than the constraints.
@@ -34,7 +36,7 @@ void main() {
     const uint lanes = gl_WorkGroupSize.x;
     for (uint c = pc.colorBegin; c < pc.colorEnd; ++c) {
 #define CLOTH_X(I, Name, name, Item, V, W, Lam)                                  \
-        {                                                                        \
+        if ((TYPES & (1u << I)) != 0u) {                                         \
             uvec2 r = colorRanges[c * CLOTH_CONSTRAINT_TYPE_COUNT + I];          \
             for (uint i = gl_LocalInvocationID.x; i < r.y; i += lanes)           \
                 solve##Name##At(r.x + i);                                        \

@@ -16,6 +16,8 @@ namespace cloth::vk {
 namespace {
 
 using detail::Kernel;
+using detail::LayoutKind;
+using detail::PipelineRef;
 
 // Stage bits, by position in kStageNames.
 static_assert(kStageCount <= 32, "stage masks are 32-bit");
@@ -27,8 +29,6 @@ constexpr std::uint32_t kDamping = 1u << kStageDamping;
 constexpr std::uint32_t typeStageBit(std::size_t type) {
     return 1u << (kStageFirstType + type);
 }
-// SPEC_VARIANT of colors.comp with every type.
-constexpr std::uint32_t kAllTypes = (1u << gpu::kConstraintTypeCount) - 1u;
 
 std::uint32_t stageBitsOfVertexPass(std::uint32_t stages) {
     std::uint32_t bits = 0;
@@ -113,6 +113,9 @@ struct GpuSolver::Impl {
     std::uint32_t vertexCount = 0, originalVertexCount = 0, triangleCount = 0;
     std::uint32_t colorCount = 0;
     std::array<std::vector<std::uint32_t>, gpu::kConstraintTypeCount> offsets;  // per type
+    // SPEC_VARIANT of the colour kernels that take several types: the types the cloth has, so
+    // that the code of the others is compiled out (colors.glsl).
+    std::uint32_t presentTypes = 0;
     // What each iteration records, in colour order: [begin, end) of a colour run (end - begin
     // >= 2, one dispatch) or of a single colour (end = begin + 1, its own dispatches).
     std::vector<glm::uvec2> colorGroups;
@@ -149,6 +152,7 @@ struct GpuSolver::Impl {
     // Recording state.
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VkPipeline bound = VK_NULL_HANDLE;
+    std::optional<LayoutKind> boundSets;  // the layout the bound descriptor sets were bound with
     bool needBarrier = false;
 
     Impl(const PreparedCloth& p, const GpuSolverOptions& o);
@@ -174,7 +178,7 @@ struct GpuSolver::Impl {
     void recordStep(const ScheduleEntry& e, const StepContext& c);
     void vertexPass(std::uint32_t stages, float dt);
     template <typename Push>
-    void dispatch(VkPipeline pipeline, const Push& push, std::uint32_t groups,
+    void dispatch(PipelineRef pipeline, const Push& push, std::uint32_t groups,
                   std::uint32_t stages);
     void barrier();
     void submit();
@@ -251,6 +255,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     gpu::forEachConstraintType([&](auto t) {
         offsets[t.kIndex] = p.set<typename decltype(t)::Item>().colorOffsets;
         CLOTH_ASSERT(offsets[t.kIndex].size() == colorCount + 1u);
+        if (offsets[t.kIndex].back() > offsets[t.kIndex].front()) presentTypes |= 1u << t.kIndex;
     });
     attachmentCount = static_cast<std::uint32_t>(p.attachments.size());
     tetherCount = static_cast<std::uint32_t>(p.tethers.size());
@@ -321,15 +326,21 @@ void GpuSolver::Impl::barrier() {
 }
 
 template <typename Push>
-void GpuSolver::Impl::dispatch(VkPipeline pipeline, const Push& push, std::uint32_t groups,
+void GpuSolver::Impl::dispatch(PipelineRef pipeline, const Push& push, std::uint32_t groups,
                                std::uint32_t stages) {
     if (groups == 0) return;
     if (needBarrier) barrier();
-    if (pipeline != bound) {
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-        bound = pipeline;
+    if (pipeline.pipeline != bound) {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+        bound = pipeline.pipeline;
     }
-    vkCmdPushConstants(cb, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+    // The two layouts share set 0 only: switching kinds re-binds the sets the new one uses.
+    if (boundSets != pipeline.kind) {
+        pipelines.bindSets(cb, pipeline.kind);
+        boundSets = pipeline.kind;
+    }
+    vkCmdPushConstants(cb, pipelines.layout(pipeline.kind), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       sizeof(Push), &push);
     vkCmdDispatch(cb, groups, 1, 1);
     ++counters.dispatches;
     dispatchStages.push_back(stages);
@@ -381,7 +392,7 @@ void GpuSolver::Impl::recordColorRun(const gpu::SolveParams& sp, std::uint32_t l
     std::uint32_t stages = 0;
     for (std::size_t t = 0; t < offsets.size(); ++t)
         if (offsets[t][end] > offsets[t][begin]) stages |= typeStageBit(t);
-    dispatch(pipelines.get(Kernel::ColorRun, spec(kAllTypes, lambda)), push, 1, stages);
+    dispatch(pipelines.get(Kernel::ColorRun, spec(presentTypes, lambda)), push, 1, stages);
 }
 
 void GpuSolver::Impl::recordColor(const gpu::SolveParams& sp, std::uint32_t lambda,
@@ -399,7 +410,7 @@ void GpuSolver::Impl::recordColor(const gpu::SolveParams& sp, std::uint32_t lamb
         }
     }
     if ((together || items < togetherBelow) && std::popcount(types) > 1) {
-        dispatch(pipelines.get(Kernel::Colors, spec(kAllTypes, lambda)), push, groupsFor(items),
+        dispatch(pipelines.get(Kernel::Colors, spec(presentTypes, lambda)), push, groupsFor(items),
                  stages);
     } else {
         for (std::size_t t = 0; t < offsets.size(); ++t)
@@ -527,9 +538,7 @@ void GpuSolver::Impl::recordFrame() {
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
     ++counters.barriers;
-    VkDescriptorSet set = pipelines.set();
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &set, 0,
-                            nullptr);
+    boundSets.reset();  // a new command buffer has no sets bound
     if (timeThisFrame)
         vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
     needBarrier = false;

@@ -164,22 +164,99 @@ constexpr std::uint32_t kPushBytes =
 
 SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg,
                                  std::uint32_t runWg, bool wide)
-    : ctx_(&ctx),
-      workgroupSize_(wg),
-      runWorkgroupSize_(runWg),
-      wide_(wide),
-      set_(ctx, BINDING_COUNT, kPushBytes, "solver") {
-    std::array<VkBuffer, BINDING_COUNT> handles{};
-    for (int i = 0; i < BINDING_COUNT; ++i) handles[i] = buffers[i].get();
-    set_.bind(handles);
+    : ctx_(&ctx), workgroupSize_(wg), runWorkgroupSize_(runWg), wide_(wide) {
+    VkDevice dev = ctx.device();
+    auto makeSetLayout = [&](const std::vector<VkDescriptorSetLayoutBinding>& bindings,
+                             const std::string& name) {
+        VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        info.bindingCount = static_cast<std::uint32_t>(bindings.size());
+        info.pBindings = bindings.data();
+        VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+        VK_CHECK(vkCreateDescriptorSetLayout(dev, &info, nullptr, &layout));
+        ctx.name(layout, name);
+        return Unique<VkDescriptorSetLayout>(dev, layout);
+    };
+    // Each group's bindings keep their numbers across the sets (solver_io.h).
+    std::array<std::vector<VkDescriptorSetLayoutBinding>, SET_COUNT> bindings;
+    for (std::uint32_t b = 0; b < BINDING_COUNT; ++b)
+        bindings[bindingSet(static_cast<int>(b))].push_back(
+            {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    static const char* const kSetNames[SET_COUNT] = {"state", "vertex", "constraints"};
+    for (int g = 0; g < SET_COUNT; ++g)
+        setLayouts_[g] = makeSetLayout(bindings[g], std::string("solver ") + kSetNames[g] + " set layout");
+    emptyLayout_ = makeSetLayout({}, "solver empty set layout");
+
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, BINDING_COUNT};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = SET_COUNT;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(dev, &poolInfo, nullptr, &pool));
+    pool_ = Unique<VkDescriptorPool>(dev, pool);
+    std::array<VkDescriptorSetLayout, SET_COUNT> raw{};
+    for (int g = 0; g < SET_COUNT; ++g) raw[g] = setLayouts_[g].get();
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool;
+    alloc.descriptorSetCount = SET_COUNT;
+    alloc.pSetLayouts = raw.data();
+    VK_CHECK(vkAllocateDescriptorSets(dev, &alloc, sets_.data()));
+    for (int g = 0; g < SET_COUNT; ++g)
+        ctx.name(sets_[g], std::string("solver ") + kSetNames[g] + " buffers");
+
+    std::vector<VkDescriptorBufferInfo> infos(BINDING_COUNT);
+    std::vector<VkWriteDescriptorSet> writes(BINDING_COUNT);
+    for (std::uint32_t b = 0; b < BINDING_COUNT; ++b) {
+        infos[b] = {buffers[static_cast<int>(b)].get(), 0, VK_WHOLE_SIZE};
+        writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[b].dstSet = sets_[bindingSet(static_cast<int>(b))];
+        writes[b].dstBinding = b;
+        writes[b].descriptorCount = 1;
+        writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[b].pBufferInfo = &infos[b];
+    }
+    vkUpdateDescriptorSets(dev, BINDING_COUNT, writes.data(), 0, nullptr);
+
+    auto makeLayout = [&](std::vector<VkDescriptorSetLayout> sets, const char* name) {
+        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes};
+        VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        info.setLayoutCount = static_cast<std::uint32_t>(sets.size());
+        info.pSetLayouts = sets.data();
+        info.pushConstantRangeCount = 1;
+        info.pPushConstantRanges = &range;
+        VkPipelineLayout layout = VK_NULL_HANDLE;
+        VK_CHECK(vkCreatePipelineLayout(dev, &info, nullptr, &layout));
+        ctx.name(layout, name);
+        return Unique<VkPipelineLayout>(dev, layout);
+    };
+    layouts_[static_cast<int>(LayoutKind::Vertex)] =
+        makeLayout({raw[SET_STATE], raw[SET_VERTEX]}, "solver vertex pipeline layout");
+    layouts_[static_cast<int>(LayoutKind::Colors)] = makeLayout(
+        {raw[SET_STATE], emptyLayout_.get(), raw[SET_CONSTRAINTS]}, "solver colour pipeline layout");
 }
 
-VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
+void SolverPipelines::bindSets(VkCommandBuffer cb, LayoutKind kind) const {
+    const VkPipelineLayout layout = this->layout(kind);
+    if (kind == LayoutKind::Vertex) {
+        const VkDescriptorSet sets[2] = {sets_[SET_STATE], sets_[SET_VERTEX]};
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 0, nullptr);
+    } else {
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, SET_STATE, 1,
+                                &sets_[SET_STATE], 0, nullptr);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, SET_CONSTRAINTS, 1,
+                                &sets_[SET_CONSTRAINTS], 0, nullptr);
+    }
+}
+
+PipelineRef SolverPipelines::get(Kernel kernel, Spec spec) {
     // By Kernel.
     static const char* const kShaders[] = {"colors",     "colors_run", "attach",  "tethers",
                                            "phantoms",   "rigid_sums", "rigid",   "normals",
                                            "vertices",   "wind"};
     static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Wind) + 1);
+    const LayoutKind kind = kernel == Kernel::Colors || kernel == Kernel::ColorRun
+                                ? LayoutKind::Colors
+                                : LayoutKind::Vertex;
     auto key = std::make_pair(kernel, spec);
     auto it = pipelines_.find(key);
     if (it == pipelines_.end()) {
@@ -190,7 +267,7 @@ VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
                            std::to_string(spec.variant) + " lambda " + std::to_string(spec.lambda) +
                            (spec.strided ? " strided" : "");
         it = pipelines_
-                 .emplace(key, computePipeline(*ctx_, set_.layout(), file,
+                 .emplace(key, computePipeline(*ctx_, layout(kind), file,
                                                specValues(kernel == Kernel::ColorRun
                                                               ? runWorkgroupSize_
                                                               : workgroupSize_,
@@ -198,7 +275,7 @@ VkPipeline SolverPipelines::get(Kernel kernel, Spec spec) {
                                                name))
                  .first;
     }
-    return it->second.get();
+    return {it->second.get(), kind};
 }
 
 }  // namespace cloth::vk::detail

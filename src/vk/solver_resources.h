@@ -45,7 +45,17 @@ struct Spec {
     auto operator<=>(const Spec&) const = default;
 };
 
-// Descriptor set, layout and compute pipelines; pipelines are compiled on first use.
+// A kernel's pipeline layout: the colour kernels use SET_STATE and SET_CONSTRAINTS, every other
+// kernel SET_STATE and SET_VERTEX (solver_io.h). Both have the same push-constant range.
+enum class LayoutKind { Vertex, Colors };
+
+struct PipelineRef {
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    LayoutKind kind = LayoutKind::Vertex;
+};
+
+// The descriptor sets (one per group of buffers), the two pipeline layouts and the compute
+// pipelines; pipelines are compiled on first use.
 class SolverPipelines {
   public:
     // `wide`: the *_wide.comp variants (64-bit memory accesses; needs shaderInt64).
@@ -54,16 +64,21 @@ class SolverPipelines {
     SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t workgroupSize,
                     std::uint32_t runWorkgroupSize, bool wide);
 
-    VkDescriptorSet set() const { return set_.set(); }
-    VkPipelineLayout layout() const { return set_.layout(); }
-    VkPipeline get(Kernel kernel, Spec spec = {});
+    VkPipelineLayout layout(LayoutKind kind) const { return layouts_[static_cast<int>(kind)].get(); }
+    // Binds the sets a layout of `kind` uses (after a pipeline of the other kind disturbed them).
+    void bindSets(VkCommandBuffer cb, LayoutKind kind) const;
+    PipelineRef get(Kernel kernel, Spec spec = {});
 
   private:
     const Context* ctx_;
     std::uint32_t workgroupSize_;
     std::uint32_t runWorkgroupSize_;
     bool wide_;
-    StorageSet set_;
+    std::array<Unique<VkDescriptorSetLayout>, SET_COUNT> setLayouts_;
+    Unique<VkDescriptorSetLayout> emptyLayout_;  // the colour layout's unused set 1
+    Unique<VkDescriptorPool> pool_;
+    std::array<VkDescriptorSet, SET_COUNT> sets_{};  // freed with the pool
+    std::array<Unique<VkPipelineLayout>, 2> layouts_;  // by LayoutKind
     std::map<std::pair<Kernel, Spec>, Unique<VkPipeline>> pipelines_;
 };
 
