@@ -1,5 +1,7 @@
 #include "vk/compute_kernel.h"
 
+#include "vk/denorm_flush.h"
+
 #include <vector>
 
 #include "vk/check.h"
@@ -12,7 +14,13 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout,
                                    std::span<const std::uint32_t> specValues,
                                    const std::string& name) {
     VkDevice dev = ctx.device();
-    auto code = shaders::spirv(shader);
+    std::span<const std::uint32_t> code = shaders::spirv(shader);
+    // Subnormals flushed as on the CPU, where the device can (vk/denorm_flush.h).
+    std::vector<std::uint32_t> flushing;
+    if (ctx.info().denormFlushToZero32) {
+        flushing = withDenormFlushToZero(code);
+        code = flushing;
+    }
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);
     moduleInfo.pCode = code.data();

@@ -414,9 +414,13 @@ DeviceInfo Instance::describe(VkPhysicalDevice device, std::uint32_t index) cons
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         VkPhysicalDeviceDriverProperties driver{
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+        VkPhysicalDeviceFloatControlsProperties floats{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+        driver.pNext = &floats;
         VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
         props2.pNext = &driver;
         vkGetPhysicalDeviceProperties2(device, &props2);
+        info.denormFlushToZero32 = floats.shaderDenormFlushToZeroFloat32 == VK_TRUE;
         info.driverName = driver.driverName;
         info.driverInfo = driver.driverInfo;
     }

@@ -36,6 +36,9 @@ struct DeviceInfo {
     std::string driverName;     // e.g. "llvmpipe" (VkPhysicalDeviceDriverProperties)
     std::string driverInfo;     // e.g. "Mesa 22.3.6 (LLVM 15.0.6)"
     std::string driverVersion;  // decoded per vendor convention
+    // VkPhysicalDeviceFloatControlsProperties::shaderDenormFlushToZeroFloat32: compute pipelines
+    // then flush subnormal floats as the CPU reference does (vk/denorm_flush.h).
+    bool denormFlushToZero32 = false;
     bool suitable = false;      // Vulkan 1.2 and a compute queue (and what the options ask)
     std::string unsuitableReason;
 };

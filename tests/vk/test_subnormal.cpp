@@ -3,6 +3,9 @@
 // float-controls choice (neither shaderDenormPreserveFloat32 nor ...FlushToZeroFloat32) and
 // keeps them: this pins both behaviours down (README, "Subnormal floats").
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <cstring>
 
 #include <glm/glm.hpp>
@@ -10,6 +13,8 @@
 #include "cpu/float_env.h"
 #include "gpu_test.h"
 #include "vk/compute_kernel.h"
+#include "vk/denorm_flush.h"
+#include "vk/spirv.h"
 
 using namespace cloth;
 
@@ -55,10 +60,45 @@ TEST_F(SubnormalTest, CpuFlushesThemAndLavapipeKeepsThem) {
                 out[1].y, s, out[1].z);
     const glm::vec3 exact(a * b, s, s);  // what IEEE arithmetic gives without flushing
     if (p.name.find("llvmpipe") != std::string::npos) {
+        EXPECT_FALSE(p.denormFlushToZero32) << "lavapipe now offers flushing: pipelines will ask "
+                                               "for it, and this test should expect the CPU's";
         EXPECT_EQ(glm::vec3(out[1]), exact) << "lavapipe no longer keeps subnormals: update "
                                                "the README and consider them flushed on both";
     } else {
-        // Other devices: either behaviour; say which.
-        EXPECT_TRUE(glm::vec3(out[1]) == cpu || glm::vec3(out[1]) == exact);
+        // Other devices flush where they offer it (the pipelines ask for it); else either.
+        if (p.denormFlushToZero32)
+            EXPECT_EQ(glm::vec3(out[1]), cpu);
+        else
+            EXPECT_TRUE(glm::vec3(out[1]) == cpu || glm::vec3(out[1]) == exact);
     }
+}
+
+// The module a device that offers flushing gets (no device needed): every compute shader gains
+// the DenormFlushToZero capability and execution mode for 32-bit floats and still validates
+// (spirv-val, Vulkan 1.2 rules); patching twice changes nothing; garbage is refused.
+TEST(DenormFlush, PatchedModulesDeclareFlushingAndValidate) {
+    const auto dir = std::filesystem::temp_directory_path() / "cloth_denorm_flush";
+    std::filesystem::create_directories(dir);
+    for (const char* name : {"colors_run_wide.comp", "vertices.comp", "test_subnormal.comp"}) {
+        const std::span<const std::uint32_t> plain = shaders::spirv(name);
+        const std::vector<std::uint32_t> flushed = vk::withDenormFlushToZero(plain);
+        EXPECT_EQ(flushed.size(), plain.size() + 2 + 4) << name;  // capability, one entry point
+        bool capability = false, mode = false;
+        for (std::size_t i = 5; i < flushed.size(); i += flushed[i] >> 16) {
+            const std::uint32_t op = flushed[i] & 0xffffu;
+            if (op == 17 && flushed[i + 1] == 4465) capability = true;
+            if (op == 16 && flushed[i + 2] == 4460 && flushed[i + 3] == 32) mode = true;
+        }
+        EXPECT_TRUE(capability && mode) << name;
+        EXPECT_EQ(vk::withDenormFlushToZero(flushed), flushed) << name;
+        const auto file = dir / (std::string(name) + ".spv");
+        std::ofstream(file, std::ios::binary)
+            .write(reinterpret_cast<const char*>(flushed.data()),
+                   static_cast<std::streamsize>(flushed.size() * 4));
+        const std::string cmd = "spirv-val --target-env vulkan1.2 '" + file.string() + "'";
+        EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    }
+    const std::uint32_t garbage[6] = {1, 2, 3, 4, 5, 6};
+    EXPECT_THROW(vk::withDenormFlushToZero(garbage), Error);
+    std::filesystem::remove_all(dir);
 }
