@@ -45,17 +45,14 @@ CLOTH_NAMESPACE_END
 #define CLOTH_CONSTRAINT_FIXED_ANGLE_SOLVE
 CLOTH_NAMESPACE_BEGIN
 
+// Bending's solve with the target in place of the rest angle.
 CLOTH_SOLVE_FN void fixedAngleSolve(CLOTH_POSITIONS FixedAngleConstraint c,
                                     CLOTH_INOUT(float) lambda, SolveParams s) {
-    vec4 p0 = CLOTH_LOAD(c.v0);
-    vec4 p1 = CLOTH_LOAD(c.v1);
-    vec4 p2 = CLOTH_LOAD(c.v2);
-    vec4 p3 = CLOTH_LOAD(c.v3);
-    projectBending(p0, p1, p2, p3, fixedAngleAsBending(c), lambda, s);
-    CLOTH_STORE(c.v0, p0);
-    CLOTH_STORE(c.v1, p1);
-    CLOTH_STORE(c.v2, p2);
-    CLOTH_STORE(c.v3, p3);
+#ifdef __cplusplus
+    bendingSolve(positions, fixedAngleAsBending(c), lambda, s);
+#else
+    bendingSolve(fixedAngleAsBending(c), lambda, s);
+#endif
 }
 
 #ifdef CLOTH_WIDE_ACCESS
