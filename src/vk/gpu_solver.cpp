@@ -8,7 +8,9 @@
 
 #include "sim/schedule.h"
 #include "vk/buffer.h"
+#include "vk/device_policy.h"
 #include "vk/limits.h"
+#include "vk/profiler.h"
 #include "vk/solver_resources.h"
 
 namespace cloth::vk {
@@ -16,11 +18,11 @@ namespace cloth::vk {
 namespace {
 
 using detail::Kernel;
+using namespace detail::policy;
 using detail::LayoutKind;
 using detail::PipelineRef;
 
 // Stage bits, by position in kStageNames.
-static_assert(kStageCount <= 32, "stage masks are 32-bit");
 constexpr std::uint32_t kPredict = 1u << kStagePredict;
 constexpr std::uint32_t kAttachments = 1u << kStageAttachments;
 constexpr std::uint32_t kPhantoms = 1u << kStagePhantoms;
@@ -38,60 +40,9 @@ std::uint32_t stageBitsOfVertexPass(std::uint32_t stages) {
     return bits;
 }
 
-// "distance+bending" for a mask of stage bits, in the order of kStageNames.
-std::string stageLabel(std::uint32_t bits) {
-    std::string label;
-    for (int i = 0; i < kStageCount; ++i)
-        if (bits & (1u << i)) {
-            if (!label.empty()) label += '+';
-            label += kStageNames[i];
-        }
-    return label;
-}
 
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
     return (a + b - 1) / b;
-}
-
-// Items per invocation: 1 unless asked. On lavapipe a loop in a shader runs its body once more
-// with no lane active, which costs more than the invocations it saves (measured with callgrind).
-std::uint32_t chooseItems(const Context&, std::uint32_t requested) {
-    return requested > 0 ? requested : 1u;
-}
-
-bool chooseTogether(const Context& ctx, ColorBatching batching) {
-    if (batching != ColorBatching::Auto) return batching == ColorBatching::BothTypes;
-    return ctx.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU;
-}
-
-bool chooseWide(const Context& ctx, MemoryAccess access) {
-    bool can = ctx.features().shaderInt64 == VK_TRUE;
-    if (access == MemoryAccess::Wide && !can)
-        throw Error("64-bit memory access asked for, but " + ctx.info().name +
-                    " has no shaderInt64");
-    if (access != MemoryAccess::Auto) return access == MemoryAccess::Wide;
-    return can && ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-}
-
-std::uint32_t chooseRunItems(const Context& ctx, const GpuSolverOptions& o) {
-    if (o.colorRunItems) return *o.colorRunItems;
-    return ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? kCpuDeviceColorRunItems
-                                                          : o.workgroupSize;
-}
-
-// A run's workgroup: on CPU devices 64 invocations whatever the other kernels use (llvmpipe
-// steps through every group of 8 invocations at each barrier, so wide workgroups make small
-// colours dear: at 32x32, 0.36 ms per substep with 64 against 0.54 with 256); on GPUs the
-// workgroup size of the other kernels.
-std::uint32_t chooseRunWorkgroup(const Context& ctx, const GpuSolverOptions& o) {
-    if (o.colorRunWorkgroupSize) return o.colorRunWorkgroupSize;
-    return ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? kCpuDeviceColorRunWorkgroupSize
-                                                          : o.workgroupSize;
-}
-
-// Workgroups a CPU device needs to keep its threads busy (GPUs get one item per invocation).
-std::uint32_t minGroupsFor(std::uint32_t items) {
-    return items > 1 ? 4u * std::max(1u, std::thread::hardware_concurrency()) : 1u;
 }
 
 }  // namespace
@@ -135,18 +86,12 @@ struct GpuSolver::Impl {
     VkCommandBuffer frameCmd = VK_NULL_HANDLE;
     Unique<VkFence> frameFence;
     bool inFlight = false;
-    Unique<VkQueryPool> queries;
-    std::uint32_t queryCapacity = 0;
+    detail::DispatchProfiler profiler;  // timestamps per dispatch (when the device has them)
 
     std::optional<Grab> grab;
     std::optional<std::uint32_t> grabGroup;  // phantom group whose original is grabbed
     double time = 0.0;
     FrameCounters counters;
-    std::vector<std::uint32_t> dispatchStages;  // stage bits of each dispatch of the last frame
-    std::vector<StageTime> lastGroups;          // by dispatch group
-    std::vector<double> lastStages = std::vector<double>(kStageCount, 0.0);
-    bool timesPending = false;
-    bool timeThisFrame = false;
     std::uint64_t frameIndex = 0;
 
     // Recording state.
@@ -183,7 +128,6 @@ struct GpuSolver::Impl {
     void barrier();
     void submit();
     void wait();
-    void collectTimes();
     void readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out);
 };
 
@@ -191,21 +135,6 @@ namespace {
 
 std::shared_ptr<Context> contextFor(const GpuSolverOptions& o) {
     return o.context ? o.context : std::make_shared<Context>(o.contextOptions);
-}
-
-void checkWorkgroupSize(const Context& ctx, std::uint32_t wg,
-                        const std::string& what = "workgroup size") {
-    const auto& lim = ctx.limits();
-    if (wg == 0 || !std::has_single_bit(wg))
-        throw Error(what + " " + std::to_string(wg) + " is not a power of two");
-    if (wg > lim.maxComputeWorkGroupSize[0] || wg > lim.maxComputeWorkGroupInvocations)
-        throw Error(what + " " + std::to_string(wg) + " exceeds the limits of " +
-                    ctx.info().name + " (" + std::to_string(lim.maxComputeWorkGroupSize[0]) +
-                    " invocations)");
-    if (lim.maxPerStageDescriptorStorageBuffers < BINDING_COUNT)
-        throw Error(
-            ctx.info().name + " allows " + std::to_string(lim.maxPerStageDescriptorStorageBuffers) +
-            " storage buffers per shader; the solver needs " + std::to_string(BINDING_COUNT));
 }
 
 // Vertices per invocation of the per-vertex passes: up to `items`, keeping `minGroups` chunks.
@@ -292,16 +221,10 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
         // type and the phantom averaging.
         std::uint32_t perIteration =
             static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 4;
-        queryCapacity = static_cast<std::uint32_t>(sim.substeps) *
-                            (static_cast<std::uint32_t>(sim.iterations) * perIteration + 8) +
-                        4;
-        VkQueryPoolCreateInfo qInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        qInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qInfo.queryCount = queryCapacity;
-        VkQueryPool qp = VK_NULL_HANDLE;
-        VK_CHECK(vkCreateQueryPool(dev, &qInfo, nullptr, &qp));
-        queries = Unique<VkQueryPool>(dev, qp);
-        ctx->name(qp, "solver stage timestamps");
+        profiler = detail::DispatchProfiler(
+            *ctx, static_cast<std::uint32_t>(sim.substeps) *
+                          (static_cast<std::uint32_t>(sim.iterations) * perIteration + 8) +
+                      4);
     }
 }
 
@@ -343,12 +266,7 @@ void GpuSolver::Impl::dispatch(PipelineRef pipeline, const Push& push, std::uint
                        sizeof(Push), &push);
     vkCmdDispatch(cb, groups, 1, 1);
     ++counters.dispatches;
-    dispatchStages.push_back(stages);
-    if (timeThisFrame) {
-        CLOTH_ASSERT(dispatchStages.size() < queryCapacity);
-        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(),
-                            static_cast<std::uint32_t>(dispatchStages.size()));
-    }
+    profiler.afterDispatch(cb, stages);
     needBarrier = true;
 }
 
@@ -519,16 +437,14 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
 
 void GpuSolver::Impl::recordFrame() {
     counters = {};
-    dispatchStages.clear();
     bound = VK_NULL_HANDLE;
     cb = frameCmd;
     VK_CHECK(vkResetCommandBuffer(cb, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(cb, &begin));
-    timeThisFrame = queries && frameIndex % options.timestampInterval == 0;
+    const bool timed = profiler.enabled() && frameIndex % options.timestampInterval == 0;
     ++frameIndex;
-    if (timeThisFrame) vkCmdResetQueryPool(cb, queries.get(), 0, queryCapacity);
 
     // Earlier work on the queue (uploads, read-backs, a renderer reading the positions) before
     // this frame's shaders read or write the buffers.
@@ -539,8 +455,7 @@ void GpuSolver::Impl::recordFrame() {
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
     ++counters.barriers;
     boundSets.reset();  // a new command buffer has no sets bound
-    if (timeThisFrame)
-        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.get(), 0);
+    profiler.beginFrame(cb, timed);
     needBarrier = false;
 
     // Times as the CPU reference computes them (double accumulation, float per substep).
@@ -558,7 +473,7 @@ void GpuSolver::Impl::submit() {
     info.pCommandBuffers = &frameCmd;
     VK_CHECK(vkQueueSubmit(ctx->queue(), 1, &info, frameFence.get()));
     inFlight = true;
-    timesPending = timeThisFrame;
+    profiler.submitted();
 }
 
 void GpuSolver::Impl::wait() {
@@ -567,39 +482,7 @@ void GpuSolver::Impl::wait() {
     VK_CHECK(vkWaitForFences(ctx->device(), 1, &fence, VK_TRUE, UINT64_MAX));
     VK_CHECK(vkResetFences(ctx->device(), 1, &fence));
     inFlight = false;
-    collectTimes();
-}
-
-void GpuSolver::Impl::collectTimes() {
-    if (!timesPending) return;
-    timesPending = false;
-    auto n = static_cast<std::uint32_t>(dispatchStages.size()) + 1;
-    std::vector<std::uint64_t> ticks(n);
-    VK_CHECK(vkGetQueryPoolResults(ctx->device(), queries.get(), 0, n, n * sizeof(std::uint64_t),
-                                   ticks.data(), sizeof(std::uint64_t),
-                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    const double msPerTick = ctx->timestampPeriodNs() * 1e-6;
-    const std::uint32_t bits = ctx->timestampValidBits();
-    const std::uint64_t valid = bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
-    std::vector<std::uint32_t> order;  // distinct stage masks, in first-seen order
-    std::vector<double> ms;
-    std::fill(lastStages.begin(), lastStages.end(), 0.0);
-    for (std::uint32_t i = 0; i + 1 < n; ++i) {
-        const std::uint32_t mask = dispatchStages[i];
-        const double t = static_cast<double>((ticks[i + 1] - ticks[i]) & valid) * msPerTick;
-        auto it = std::find(order.begin(), order.end(), mask);
-        if (it == order.end()) {
-            order.push_back(mask);
-            ms.push_back(0.0);
-            it = order.end() - 1;
-        }
-        ms[static_cast<std::size_t>(it - order.begin())] += t;
-        for (int stage = 0; stage < kStageCount; ++stage)
-            if (mask & (1u << stage)) lastStages[stage] += t / std::popcount(mask);
-    }
-    lastGroups.clear();
-    for (std::size_t k = 0; k < order.size(); ++k)
-        lastGroups.push_back({stageLabel(order[k]), ms[k]});
+    profiler.collect();
 }
 
 void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out) {
@@ -690,13 +573,13 @@ void GpuSolver::readNormals(std::vector<glm::vec4>& out) {
 std::vector<StageTime> GpuSolver::stageTimes() const {
     impl_->wait();
     std::vector<StageTime> out;
-    for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], impl_->lastStages[i]});
+    for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], impl_->profiler.stageMs()[i]});
     return out;
 }
 
 std::vector<StageTime> GpuSolver::dispatchGroupTimes() const {
     impl_->wait();
-    return impl_->lastGroups;
+    return impl_->profiler.groups();
 }
 
 void GpuSolver::setGrab(std::optional<Grab> grab) {
