@@ -2,6 +2,7 @@
 
 #include "vk/denorm_flush.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "vk/check.h"
@@ -44,64 +45,92 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout,
     return Unique<VkPipeline>(dev, pipeline);
 }
 
+Unique<VkDescriptorSetLayout> storageSetLayout(const Context& ctx,
+                                               std::span<const std::uint32_t> bindings,
+                                               const std::string& name) {
+    std::vector<VkDescriptorSetLayoutBinding> b(bindings.size());
+    for (std::size_t i = 0; i < bindings.size(); ++i)
+        b[i] = {bindings[i], VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                nullptr};
+    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.bindingCount = static_cast<std::uint32_t>(b.size());
+    info.pBindings = b.data();
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device(), &info, nullptr, &layout));
+    ctx.name(layout, name);
+    return Unique<VkDescriptorSetLayout>(ctx.device(), layout);
+}
+
+Unique<VkDescriptorPool> storagePool(const Context& ctx, std::uint32_t sets,
+                                     std::uint32_t buffers) {
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(buffers, 1u)};
+    VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    info.maxSets = sets;
+    info.poolSizeCount = 1;
+    info.pPoolSizes = &size;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device(), &info, nullptr, &pool));
+    return Unique<VkDescriptorPool>(ctx.device(), pool);
+}
+
+void allocateSets(const Context& ctx, VkDescriptorPool pool,
+                  std::span<const VkDescriptorSetLayout> layouts, VkDescriptorSet* out) {
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool;
+    alloc.descriptorSetCount = static_cast<std::uint32_t>(layouts.size());
+    alloc.pSetLayouts = layouts.data();
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device(), &alloc, out));
+}
+
+Unique<VkPipelineLayout> computePipelineLayout(const Context& ctx,
+                                               std::span<const VkDescriptorSetLayout> sets,
+                                               std::uint32_t pushBytes, const std::string& name) {
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
+    VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    info.setLayoutCount = static_cast<std::uint32_t>(sets.size());
+    info.pSetLayouts = sets.data();
+    info.pushConstantRangeCount = pushBytes ? 1 : 0;
+    info.pPushConstantRanges = pushBytes ? &range : nullptr;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VK_CHECK(vkCreatePipelineLayout(ctx.device(), &info, nullptr, &layout));
+    ctx.name(layout, name);
+    return Unique<VkPipelineLayout>(ctx.device(), layout);
+}
+
+void writeStorage(const Context& ctx, std::span<const StorageWrite> writes) {
+    std::vector<VkDescriptorBufferInfo> infos(writes.size());
+    std::vector<VkWriteDescriptorSet> w(writes.size());
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+        infos[i] = {writes[i].buffer, 0, VK_WHOLE_SIZE};
+        w[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w[i].dstSet = writes[i].set;
+        w[i].dstBinding = writes[i].binding;
+        w[i].descriptorCount = 1;
+        w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w[i].pBufferInfo = &infos[i];
+    }
+    vkUpdateDescriptorSets(ctx.device(), static_cast<std::uint32_t>(w.size()), w.data(), 0,
+                           nullptr);
+}
+
 StorageSet::StorageSet(const Context& ctx, std::uint32_t count, std::uint32_t pushBytes,
                        const std::string& name)
     : ctx_(&ctx), count_(count) {
-    VkDevice dev = ctx.device();
-    std::vector<VkDescriptorSetLayoutBinding> bindings(count);
-    for (std::uint32_t i = 0; i < count; ++i)
-        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                       nullptr};
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = count;
-    setInfo.pBindings = bindings.data();
-    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorSetLayout(dev, &setInfo, nullptr, &setLayout));
-    setLayout_ = Unique<VkDescriptorSetLayout>(dev, setLayout);
-    ctx.name(setLayout, name + " set layout");
-
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, count};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 1;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(dev, &poolInfo, nullptr, &pool));
-    pool_ = Unique<VkDescriptorPool>(dev, pool);
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &setLayout;
-    VK_CHECK(vkAllocateDescriptorSets(dev, &alloc, &set_));
+    std::vector<std::uint32_t> bindings(count);
+    for (std::uint32_t i = 0; i < count; ++i) bindings[i] = i;
+    setLayout_ = storageSetLayout(ctx, bindings, name + " set layout");
+    pool_ = storagePool(ctx, 1, count);
+    const VkDescriptorSetLayout layout = setLayout_.get();
+    allocateSets(ctx, pool_.get(), {&layout, 1}, &set_);
     ctx.name(set_, name + " buffers");
-
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &setLayout;
-    layoutInfo.pushConstantRangeCount = pushBytes ? 1 : 0;
-    layoutInfo.pPushConstantRanges = pushBytes ? &range : nullptr;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VK_CHECK(vkCreatePipelineLayout(dev, &layoutInfo, nullptr, &layout));
-    layout_ = Unique<VkPipelineLayout>(dev, layout);
-    ctx.name(layout, name + " pipeline layout");
+    layout_ = computePipelineLayout(ctx, {&layout, 1}, pushBytes, name + " pipeline layout");
 }
 
 void StorageSet::bind(std::span<const VkBuffer> buffers) const {
     CLOTH_ASSERT(buffers.size() == count_);
-    std::vector<VkDescriptorBufferInfo> infos(buffers.size());
-    std::vector<VkWriteDescriptorSet> writes(buffers.size());
-    for (std::uint32_t i = 0; i < buffers.size(); ++i) {
-        infos[i] = {buffers[i], 0, VK_WHOLE_SIZE};
-        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = set_;
-        writes[i].dstBinding = i;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[i].pBufferInfo = &infos[i];
-    }
-    vkUpdateDescriptorSets(ctx_->device(), static_cast<std::uint32_t>(writes.size()),
-                           writes.data(), 0, nullptr);
+    std::vector<StorageWrite> writes;
+    for (std::uint32_t i = 0; i < buffers.size(); ++i) writes.push_back({set_, i, buffers[i]});
+    writeStorage(*ctx_, writes);
 }
 
 ComputeKernel::ComputeKernel(const Context& ctx, const std::string& shader, std::uint32_t buffers,

@@ -12,6 +12,28 @@
 
 namespace cloth::vk {
 
+// The pieces StorageSet and the solver's grouped sets (solver_resources.h) are built from:
+// a set layout of storage buffers at the given binding numbers (compute stage); a pool with
+// `sets` sets and `buffers` storage-buffer descriptors in all, and sets allocated from it (freed
+// with the pool); a pipeline layout of set layouts and a push-constant range (0 bytes: none);
+// and pointing bindings at whole buffers.
+Unique<VkDescriptorSetLayout> storageSetLayout(const Context& ctx,
+                                               std::span<const std::uint32_t> bindings,
+                                               const std::string& name);
+Unique<VkDescriptorPool> storagePool(const Context& ctx, std::uint32_t sets,
+                                     std::uint32_t buffers);
+void allocateSets(const Context& ctx, VkDescriptorPool pool,
+                  std::span<const VkDescriptorSetLayout> layouts, VkDescriptorSet* out);
+Unique<VkPipelineLayout> computePipelineLayout(const Context& ctx,
+                                               std::span<const VkDescriptorSetLayout> sets,
+                                               std::uint32_t pushBytes, const std::string& name);
+struct StorageWrite {
+    VkDescriptorSet set;
+    std::uint32_t binding;
+    VkBuffer buffer;
+};
+void writeStorage(const Context& ctx, std::span<const StorageWrite> writes);
+
 // A descriptor set of `count` storage buffers (bindings 0..count-1, compute stage) with its
 // layout and pool, and the pipeline layout of that one set and a push-constant range.
 class StorageSet {

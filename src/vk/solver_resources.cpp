@@ -165,74 +165,34 @@ constexpr std::uint32_t kPushBytes =
 SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffers, std::uint32_t wg,
                                  std::uint32_t runWg, bool wide)
     : ctx_(&ctx), workgroupSize_(wg), runWorkgroupSize_(runWg), wide_(wide) {
-    VkDevice dev = ctx.device();
-    auto makeSetLayout = [&](const std::vector<VkDescriptorSetLayoutBinding>& bindings,
-                             const std::string& name) {
-        VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        info.bindingCount = static_cast<std::uint32_t>(bindings.size());
-        info.pBindings = bindings.data();
-        VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-        VK_CHECK(vkCreateDescriptorSetLayout(dev, &info, nullptr, &layout));
-        ctx.name(layout, name);
-        return Unique<VkDescriptorSetLayout>(dev, layout);
-    };
     // Each group's bindings keep their numbers across the sets (solver_io.h).
-    std::array<std::vector<VkDescriptorSetLayoutBinding>, SET_COUNT> bindings;
-    for (std::uint32_t b = 0; b < BINDING_COUNT; ++b)
-        bindings[bindingSet(static_cast<int>(b))].push_back(
-            {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    std::array<std::vector<std::uint32_t>, SET_COUNT> bindings;
+    std::vector<StorageWrite> writes;
     static const char* const kSetNames[SET_COUNT] = {"state", "vertex", "constraints"};
-    for (int g = 0; g < SET_COUNT; ++g)
-        setLayouts_[g] = makeSetLayout(bindings[g], std::string("solver ") + kSetNames[g] + " set layout");
-    emptyLayout_ = makeSetLayout({}, "solver empty set layout");
-
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, BINDING_COUNT};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = SET_COUNT;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateDescriptorPool(dev, &poolInfo, nullptr, &pool));
-    pool_ = Unique<VkDescriptorPool>(dev, pool);
+    for (int g = 0; g < SET_COUNT; ++g) {
+        for (std::uint32_t b = 0; b < BINDING_COUNT; ++b)
+            if (bindingSet(static_cast<int>(b)) == g) bindings[g].push_back(b);
+        setLayouts_[g] = storageSetLayout(ctx, bindings[g],
+                                          std::string("solver ") + kSetNames[g] + " set layout");
+    }
+    emptyLayout_ = storageSetLayout(ctx, {}, "solver empty set layout");
+    pool_ = storagePool(ctx, SET_COUNT, BINDING_COUNT);
     std::array<VkDescriptorSetLayout, SET_COUNT> raw{};
     for (int g = 0; g < SET_COUNT; ++g) raw[g] = setLayouts_[g].get();
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool;
-    alloc.descriptorSetCount = SET_COUNT;
-    alloc.pSetLayouts = raw.data();
-    VK_CHECK(vkAllocateDescriptorSets(dev, &alloc, sets_.data()));
-    for (int g = 0; g < SET_COUNT; ++g)
+    allocateSets(ctx, pool_.get(), raw, sets_.data());
+    for (int g = 0; g < SET_COUNT; ++g) {
         ctx.name(sets_[g], std::string("solver ") + kSetNames[g] + " buffers");
-
-    std::vector<VkDescriptorBufferInfo> infos(BINDING_COUNT);
-    std::vector<VkWriteDescriptorSet> writes(BINDING_COUNT);
-    for (std::uint32_t b = 0; b < BINDING_COUNT; ++b) {
-        infos[b] = {buffers[static_cast<int>(b)].get(), 0, VK_WHOLE_SIZE};
-        writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[b].dstSet = sets_[bindingSet(static_cast<int>(b))];
-        writes[b].dstBinding = b;
-        writes[b].descriptorCount = 1;
-        writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[b].pBufferInfo = &infos[b];
+        for (std::uint32_t b : bindings[g]) writes.push_back({sets_[g], b, buffers[int(b)].get()});
     }
-    vkUpdateDescriptorSets(dev, BINDING_COUNT, writes.data(), 0, nullptr);
+    writeStorage(ctx, writes);
 
-    auto makeLayout = [&](std::vector<VkDescriptorSetLayout> sets, const char* name) {
-        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes};
-        VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        info.setLayoutCount = static_cast<std::uint32_t>(sets.size());
-        info.pSetLayouts = sets.data();
-        info.pushConstantRangeCount = 1;
-        info.pPushConstantRanges = &range;
-        VkPipelineLayout layout = VK_NULL_HANDLE;
-        VK_CHECK(vkCreatePipelineLayout(dev, &info, nullptr, &layout));
-        ctx.name(layout, name);
-        return Unique<VkPipelineLayout>(dev, layout);
-    };
+    const VkDescriptorSetLayout vertexSets[] = {raw[SET_STATE], raw[SET_VERTEX]};
+    const VkDescriptorSetLayout colourSets[] = {raw[SET_STATE], emptyLayout_.get(),
+                                                raw[SET_CONSTRAINTS]};
     layouts_[static_cast<int>(LayoutKind::Vertex)] =
-        makeLayout({raw[SET_STATE], raw[SET_VERTEX]}, "solver vertex pipeline layout");
-    layouts_[static_cast<int>(LayoutKind::Colors)] = makeLayout(
-        {raw[SET_STATE], emptyLayout_.get(), raw[SET_CONSTRAINTS]}, "solver colour pipeline layout");
+        computePipelineLayout(ctx, vertexSets, kPushBytes, "solver vertex pipeline layout");
+    layouts_[static_cast<int>(LayoutKind::Colors)] =
+        computePipelineLayout(ctx, colourSets, kPushBytes, "solver colour pipeline layout");
 }
 
 void SolverPipelines::bindSets(VkCommandBuffer cb, LayoutKind kind) const {
