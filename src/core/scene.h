@@ -72,6 +72,9 @@ enum class BendModel { Dihedral, Isometric };
 const char* bendModelName(BendModel m);          // "dihedral" | "isometric"
 BendModel parseBendModel(const std::string& name);
 
+// Contact distance when a material gives none: 5 mm (seed 000 leaves it open; NOTES.md).
+inline constexpr float kDefaultThickness = 0.005f;
+
 struct Material {
     float density = 0.2f;               // kg/m^2, areal; lumped onto vertices by triangle area
     float stretchCompliance = 1e-8f;    // m/N, distance constraints on mesh edges
@@ -85,6 +88,9 @@ struct Material {
     float weftAngleDegrees = 0.0f;      // weft: the mesh's +u direction turned by this angle
     BendModel bendModel = BendModel::Dihedral;
     float bendRigidity = 1e-5f;         // N m, BendModel::Isometric
+    // Contacts hold the cloth's vertices this far from a collider's surface (m); cloth-cloth
+    // contacts keep twice this between two layers (seed 000 §4.5: r is the thickness).
+    float thickness = kDefaultThickness;
     std::string preset;                 // the named material the values came from, if any
     bool operator==(const Material&) const = default;
 };
@@ -115,18 +121,23 @@ std::string regionNameList();
 std::vector<std::uint32_t> selectVertices(const Mesh& mesh, const VertexSelection& sel,
                                           const std::string& source);
 
-enum class MotionType { Static, Circle, Linear };
+enum class MotionType { Static, Circle, Linear, Oscillate };
 const char* motionTypeName(MotionType t);
-MotionType parseMotionType(const std::string& name);  // "static" | "circle" | "linear"
+// "static" | "circle" | "linear" | "oscillate"
+MotionType parseMotionType(const std::string& name);
 
 // Circle: each selected vertex moves on its own circle of `radius` around `axis` with `period`
-// seconds per turn, starting where it is. Linear: constant `velocity`.
+// seconds per turn, starting where it is. Linear: constant `velocity`. Oscillate: back and forth
+// along `amplitude` (m), offset amplitude (sin(2 pi t / period + phase) - sin(phase)), so it
+// starts where it is.
 struct MotionDesc {
     MotionType type = MotionType::Static;
     float radius = 0.0f;
     float period = 1.0f;
     glm::vec3 axis{0.0f, 1.0f, 0.0f};
     glm::vec3 velocity{0.0f};
+    glm::vec3 amplitude{0.0f};   // Oscillate
+    float phaseDegrees = 0.0f;   // Oscillate
     bool operator==(const MotionDesc&) const = default;
 };
 
@@ -223,6 +234,51 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> seamChainPairs(const SeamDe
                                                                      const Mesh& meshB,
                                                                      const std::string& source);
 
+// ---- rigid colliders (kinematic: infinite mass, scripted motion) ----
+// Each shape in its own frame, placed by `transform` (scale multiplies every size):
+//  - plane: the half-space y <= 0 (normal +y), i.e. the ground when untransformed;
+//  - sphere: `radius` around the origin;
+//  - capsule: the points within `radius` of the segment from (0, -halfHeight, 0) to
+//    (0, halfHeight, 0);
+//  - box: |x| <= halfExtents, its edges and corners rounded by `radius` (0 = sharp; at most
+//    the smallest half extent);
+//  - mesh: a closed triangle mesh read from `objPath` (relative to the scene file), outward
+//    normals by counter-clockwise winding.
+enum class ColliderShape { Plane, Sphere, Capsule, Box, Mesh };
+const char* colliderShapeName(ColliderShape s);            // "plane" | "sphere" | ...
+ColliderShape parseColliderShape(const std::string& name);  // else cloth::Error
+
+// Rotation of a collider about `axis` (world space, through its centre) at `degreesPerSecond`;
+// with reversePeriod > 0 the direction flips every reversePeriod seconds (so it swings back and
+// forth through the same angles).
+struct SpinDesc {
+    glm::vec3 axis{0.0f, 1.0f, 0.0f};
+    float degreesPerSecond = 0.0f;
+    float reversePeriod = 0.0f;
+    bool operator==(const SpinDesc&) const = default;
+};
+
+// Friction when a collider gives none (seed 000 leaves mu open; NOTES.md): cotton on wood.
+inline constexpr float kDefaultStaticFriction = 0.5f;
+inline constexpr float kDefaultKineticFriction = 0.4f;
+
+struct ColliderDesc {
+    std::string name;
+    ColliderShape shape = ColliderShape::Sphere;
+    Transform transform;      // placement at t = 0
+    float radius = 0.5f;      // sphere, capsule; box: rounding of its edges
+    float halfHeight = 0.5f;  // capsule
+    glm::vec3 halfExtents{0.5f};  // box
+    std::string objPath;      // mesh (relative paths resolved against the scene file)
+    MotionDesc motion;        // path of the frame's origin (the attachments' motion types)
+    SpinDesc spin;
+    float start = 0.0f;       // s: motion and spin begin at this time (the collider waits)
+    float staticFriction = kDefaultStaticFriction;    // mu_s >= 0
+    float kineticFriction = kDefaultKineticFriction;  // 0 <= mu_k
+    float restitution = 0.0f;                         // in [0, 1]
+    bool operator==(const ColliderDesc&) const = default;
+};
+
 enum class PhantomMode { Off, Auto, Target };
 struct PhantomSetting {
     PhantomMode mode = PhantomMode::Off;
@@ -238,6 +294,7 @@ struct Scene {
     SimSettings sim;
     PhantomSetting phantoms;
     std::vector<SeamDesc> seams;
+    std::vector<ColliderDesc> colliders;
     bool operator==(const Scene&) const = default;
 };
 

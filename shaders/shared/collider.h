@@ -1,0 +1,161 @@
+// Rigid colliders: kinematic shapes (infinite mass, scripted motion) the cloth's vertices are
+// kept out of. Shared by the CPU reference and the GLSL kernels (shaders/solver/contacts.glsl).
+//
+// A collider is a shape in its own frame (core/scene.h ColliderShape: plane y <= 0, sphere,
+// capsule along y, rounded box, closed triangle mesh) placed by a pose that moves with time: the
+// frame's origin follows a Motion path (motionOffset, as attachments do) and its axes turn about
+// a spin axis. Everything here is a function of the time alone, so every backend and the
+// renderer place a collider identically.
+//
+// Contacts (per vertex, solved after the colours of each iteration, zero compliance):
+//   C(x) = phi(x) - h >= 0,  phi the shape's signed distance, h the cloth's thickness,
+// projected as x += n (h - phi) with n = grad phi (the collider's inverse mass is 0, so the whole
+// correction goes to the vertex: dLambda = -C / w, dx = w n dLambda).
+// Friction at position level (the usual XPBD choice; Macklin et al. 2014, section 6.1): the
+// vertex's displacement over the substep relative to the collider's surface, d = (x - x0) -
+// (s(t1) - s(t0)), s the material point of the collider under the vertex, has its tangential part
+// d_t = d - n (n . d). Let N be the normal correction the vertex has had in this substep (summed
+// over iterations and colliders) and F the tangential correction already spent. Static regime
+// if |d_t| + F <= mu_s N: the vertex sticks (d_t removed). Otherwise kinetic: d_t shrinks by up
+// to mu_k N - F. On an incline with one iteration this gives exactly the Coulomb velocities:
+// at rest while tan(theta) <= mu_s, else acceleration g (sin(theta) - mu_k cos(theta)).
+// Restitution (seed 001): a vertex that hit a collider at normal speed v_n < -restitution
+// threshold leaves it at -e v_n (relative to the collider's surface), set after the velocity
+// update; slower contacts are left to XPBD (no bounce, no jitter).
+#ifndef CLOTH_SHARED_COLLIDER_H
+#define CLOTH_SHARED_COLLIDER_H
+
+#include "common.h"
+#include "types.h"
+#include "constraints.h"  // clothSinCos, motionOffset
+#include "mesh_collider.h"
+
+CLOTH_NAMESPACE_BEGIN
+
+const uint SHAPE_PLANE = 0u;
+const uint SHAPE_SPHERE = 1u;
+const uint SHAPE_CAPSULE = 2u;
+const uint SHAPE_BOX = 3u;
+const uint SHAPE_MESH = 4u;
+
+struct Collider {
+    vec4 origin;  // xyz: the frame's origin at t = 0
+    vec4 axisX;   // xyz: the frame's unit x axis in world space at t = 0
+    vec4 axisY;
+    vec4 axisZ;
+    vec4 size;    // sphere: x radius; capsule: x radius, y half height; box: xyz half extents
+                  // (rounding included), w rounding radius; (scale already applied)
+    vec4 spin;    // xyz: unit spin axis (world space); w: angular speed (rad/s)
+    Motion path;  // of the origin, from t = start
+    uint shape;   // SHAPE_*
+    float start;  // s: before this the collider stands still
+    float spinReverse;  // s: the spin reverses every spinReverse seconds; 0 = never
+    float staticFriction;
+    float kineticFriction;
+    float restitution;
+    uint meshNode;  // SHAPE_MESH: its root in the mesh nodes (mesh_collider.h)
+    uint pad0;
+};
+CLOTH_CHECK_SIZE(Collider, 160)
+CLOTH_CHECK_OFFSET(Collider, path, 96)
+CLOTH_CHECK_OFFSET(Collider, shape, 144)
+
+// Where a collider's frame is at a time: origin and unit axes in world space.
+struct ColliderPose {
+    vec3 origin;
+    vec3 ax;
+    vec3 ay;
+    vec3 az;
+};
+
+// Rodrigues' rotation of v about the unit axis a by the angle whose (sin, cos) is sc.
+CLOTH_FN vec3 rotateAbout(vec3 v, vec3 a, vec2 sc) {
+    return v * sc.y + cross(a, v) * sc.x + a * (dot(a, v) * (1.0f - sc.y));
+}
+
+// The spin angle (rad) at time t since the collider started: w t, or with reversals the
+// triangle wave that turns w for spinReverse seconds, then back, ...
+CLOTH_FN float colliderSpinAngle(Collider c, float t) {
+    if (c.spinReverse > 0.0f) {
+        float k = floor(t / c.spinReverse);
+        float r = t - k * c.spinReverse;
+        float odd = k - 2.0f * floor(0.5f * k);  // 0 or 1
+        return c.spin.w * (odd > 0.5f ? c.spinReverse - r : r);
+    }
+    return c.spin.w * t;
+}
+
+CLOTH_FN ColliderPose colliderPose(Collider c, float time) {
+    float t = max(time - c.start, 0.0f);
+    ColliderPose p;
+    p.origin = vec3(c.origin) + motionOffset(c.path, t);
+    p.ax = vec3(c.axisX);
+    p.ay = vec3(c.axisY);
+    p.az = vec3(c.axisZ);
+    if (c.spin.w != 0.0f) {
+        vec2 sc = clothSinCos(colliderSpinAngle(c, t));
+        vec3 a = vec3(c.spin);
+        p.ax = rotateAbout(p.ax, a, sc);
+        p.ay = rotateAbout(p.ay, a, sc);
+        p.az = rotateAbout(p.az, a, sc);
+    }
+    return p;
+}
+
+CLOTH_FN vec3 poseToLocal(ColliderPose p, vec3 x) {
+    vec3 q = x - p.origin;
+    return vec3(dot(q, p.ax), dot(q, p.ay), dot(q, p.az));
+}
+
+CLOTH_FN vec3 poseDirection(ColliderPose p, vec3 l) {
+    return p.ax * l.x + p.ay * l.y + p.az * l.z;
+}
+
+CLOTH_FN vec3 poseToWorld(ColliderPose p, vec3 l) {
+    return p.origin + poseDirection(p, l);
+}
+
+// Distance from the origin of local point l, less r, with the unit direction away from it.
+CLOTH_FN float roundDistance(vec3 l, float r, CLOTH_OUT(vec3) g) {
+    float len2 = dot(l, l);
+    if (len2 <= LENGTH_EPSILON) {
+        g = vec3(0.0f, 1.0f, 0.0f);
+        return -r;
+    }
+    float len = sqrt(len2);
+    g = l * (1.0f / len);
+    return len - r;
+}
+
+CLOTH_FN float signOrPlus(float x) {
+    return x >= 0.0f ? 1.0f : -1.0f;
+}
+
+// Signed distance of local point l to the rounded box (outer half extents b, rounding r) and its
+// unit gradient. Outside the inner box b - r: the distance to it, less r. Inside: the face the
+// point is nearest to (ties: x, then y, then z).
+CLOTH_FN float boxDistance(vec3 l, vec3 b, float r, CLOTH_OUT(vec3) g) {
+    vec3 d = abs(l) - (b - vec3(r));
+    vec3 o = max(d, vec3(0.0f));
+    float len2 = dot(o, o);
+    if (len2 > 0.0f) {
+        float len = sqrt(len2);
+        g = vec3(o.x * signOrPlus(l.x), o.y * signOrPlus(l.y), o.z * signOrPlus(l.z)) *
+            (1.0f / len);
+        return len - r;
+    }
+    if (d.x >= d.y && d.x >= d.z) {
+        g = vec3(signOrPlus(l.x), 0.0f, 0.0f);
+        return d.x - r;
+    }
+    if (d.y >= d.z) {
+        g = vec3(0.0f, signOrPlus(l.y), 0.0f);
+        return d.y - r;
+    }
+    g = vec3(0.0f, 0.0f, signOrPlus(l.z));
+    return d.z - r;
+}
+
+CLOTH_NAMESPACE_END
+
+#endif  // CLOTH_SHARED_COLLIDER_H
