@@ -38,6 +38,11 @@ CLOTH_FN vec3 motionOffset(Motion m, float t) {
         return m.radius * ((now.y - start.y) * vec3(m.u) + (now.x - start.x) * vec3(m.v));
     }
     if (m.type == MOTION_LINEAR) return t * vec3(m.u);
+    if (m.type == MOTION_OSCILLATE) {
+        float now = clothSinCos(m.angularSpeed * t + m.phase).x;
+        float start = clothSinCos(m.phase).x;
+        return (now - start) * vec3(m.u);
+    }
     return vec3(0.0f);
 }
 

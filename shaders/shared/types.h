@@ -16,6 +16,7 @@ const uint MOTION_STATIC = 0u;  // target stays at the anchor
 const uint MOTION_CIRCLE = 1u;  // anchor + radius * ((cos(w t + phase) - cos(phase)) u
                                 //                  + (sin(w t + phase) - sin(phase)) v)
 const uint MOTION_LINEAR = 2u;  // anchor + t * u.xyz
+const uint MOTION_OSCILLATE = 3u;  // anchor + (sin(w t + phase) - sin(phase)) u.xyz
 
 // Vertex state is held in separate vec4 arrays (structure of arrays):
 //   position      xyz = position, w = inverse mass (0 = pinned)
@@ -27,9 +28,10 @@ const uint MOTION_LINEAR = 2u;  // anchor + t * u.xyz
 struct Motion {
     uint type;
     float radius;
-    float angularSpeed;  // rad/s
+    float angularSpeed;  // rad/s (circle, oscillate)
     float phase;         // rad
-    vec4 u;              // circle: first in-plane axis; linear: velocity (m/s)
+    vec4 u;              // circle: first in-plane axis; linear: velocity (m/s); oscillate:
+                         // amplitude (m)
     vec4 v;              // circle: second in-plane axis
 };
 CLOTH_CHECK_SIZE(Motion, 48)

@@ -33,14 +33,42 @@ const char* motionTypeName(MotionType t) {
             return "circle";
         case MotionType::Linear:
             return "linear";
+        case MotionType::Oscillate:
+            return "oscillate";
     }
     return "?";
 }
 
 MotionType parseMotionType(const std::string& name) {
-    for (MotionType t : {MotionType::Static, MotionType::Circle, MotionType::Linear})
+    for (MotionType t :
+         {MotionType::Static, MotionType::Circle, MotionType::Linear, MotionType::Oscillate})
         if (name == motionTypeName(t)) return t;
-    throw Error("unknown motion type '" + name + "' (expected static, circle or linear)");
+    throw Error("unknown motion type '" + name +
+                "' (expected static, circle, linear or oscillate)");
+}
+
+const char* colliderShapeName(ColliderShape s) {
+    switch (s) {
+        case ColliderShape::Plane:
+            return "plane";
+        case ColliderShape::Sphere:
+            return "sphere";
+        case ColliderShape::Capsule:
+            return "capsule";
+        case ColliderShape::Box:
+            return "box";
+        case ColliderShape::Mesh:
+            return "mesh";
+    }
+    return "?";
+}
+
+ColliderShape parseColliderShape(const std::string& name) {
+    for (ColliderShape s : {ColliderShape::Plane, ColliderShape::Sphere, ColliderShape::Capsule,
+                            ColliderShape::Box, ColliderShape::Mesh})
+        if (name == colliderShapeName(s)) return s;
+    throw Error("unknown collider shape '" + name +
+                "' (expected plane, sphere, capsule, box or mesh)");
 }
 
 const char* stretchModelName(StretchModel m) {

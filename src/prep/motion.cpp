@@ -36,6 +36,19 @@ gpu::Motion makeMotion(const MotionDesc& desc, const std::string& source) {
             m.type = gpu::MOTION_LINEAR;
             m.u = glm::vec4(desc.velocity, 0.0f);
             break;
+        case MotionType::Oscillate: {
+            if (!(desc.period > 0.0f) || !std::isfinite(desc.period))
+                throw Error(source + ": oscillate motion needs a positive period (seconds)");
+            const glm::vec3 a = desc.amplitude;
+            if (!std::isfinite(a.x) || !std::isfinite(a.y) || !std::isfinite(a.z) ||
+                !std::isfinite(desc.phaseDegrees))
+                throw Error(source + ": oscillate motion needs a finite amplitude and phase");
+            m.type = gpu::MOTION_OSCILLATE;
+            m.angularSpeed = 2.0f * gpu::CLOTH_PI / desc.period;
+            m.phase = desc.phaseDegrees * (gpu::CLOTH_PI / 180.0f);
+            m.u = glm::vec4(a, 0.0f);
+            break;
+        }
         case MotionType::Circle: {
             if (!(desc.period > 0.0f) || !std::isfinite(desc.period))
                 throw Error(source + ": circle motion needs a positive period (seconds per turn)");

@@ -15,6 +15,7 @@
 #include "constraint_types.h"  // shaders/shared: the constraint types and their items
 #include "types.h"             // shaders/shared: the GPU buffer layouts
 #include "wind.h"              // shaders/shared: WindVertex
+#include "collider.h"          // shaders/shared: Collider, MeshNode, MeshTriangle
 
 namespace cloth {
 
@@ -108,6 +109,15 @@ struct PreparedCloth {
 
     // ---- wind (sim.wind set; empty otherwise): per vertex, phantoms included ----
     std::vector<gpu::WindVertex> windVertices;
+    // ---- rigid colliders (shaders/shared/collider.h), in scene order ----
+    std::vector<gpu::Collider> colliders;
+    std::vector<std::string> colliderNames;
+    // Every mesh collider's hierarchy and triangles (shaders/shared/mesh_collider.h), in its
+    // collider's frame with the scale applied; a collider's root is Collider::meshNode.
+    std::vector<gpu::MeshNode> meshNodes;
+    std::vector<gpu::MeshTriangle> meshTriangles;
+    // Per collider: its triangles [x, y) in meshTriangles (mesh colliders; {0, 0} otherwise).
+    std::vector<glm::uvec2> colliderTriangles;
     // ---- sewing (prep/sewing.h; empty without seams) ----
     // Each unmerged pair is one zero-length item among the distance items.
     std::vector<SeamPair> seamPairs;  // every pair of every seam, seam by seam, chain order
