@@ -56,9 +56,27 @@ struct Collider {
     uint meshNode;  // SHAPE_MESH: its root in the mesh nodes (mesh_collider.h)
     uint pad0;
 };
-CLOTH_CHECK_SIZE(Collider, 160)
+CLOTH_CHECK_SIZE(Collider, 176)
 CLOTH_CHECK_OFFSET(Collider, path, 96)
 CLOTH_CHECK_OFFSET(Collider, shape, 144)
+
+// A vertex's contacts over one substep.
+struct ContactState {
+    vec4 start;   // xyz: the vertex at the start of the substep (after pre-stabilisation);
+                  // w: N, the normal correction it has had in this substep (m), over all contacts
+    vec4 normal;  // xyz: the last contact's normal; w: F, the tangential correction spent (m)
+    vec4 bounce;  // xyz: the last contact's surface velocity (m/s); w: the normal speed the
+                  // vertex leaves with after restitution (m/s; 0 = none)
+};
+CLOTH_CHECK_SIZE(ContactState, 48)
+
+CLOTH_FN ContactState contactStateAt(vec3 x) {
+    ContactState s;
+    s.start = vec4(x, 0.0f);
+    s.normal = vec4(0.0f);
+    s.bounce = vec4(0.0f);
+    return s;
+}
 
 // Where a collider's frame is at a time: origin and unit axes in world space.
 struct ColliderPose {
@@ -159,3 +177,99 @@ CLOTH_FN float boxDistance(vec3 l, vec3 b, float r, CLOTH_OUT(vec3) g) {
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_SHARED_COLLIDER_H
+
+// ---- contacts: need the mesh colliders' arrays (mesh_collider.h) ----------------------------
+#if (defined(__cplusplus) || defined(CLOTH_HAS_MESH)) && !defined(CLOTH_SHARED_COLLIDER_CONTACTS)
+#define CLOTH_SHARED_COLLIDER_CONTACTS
+CLOTH_NAMESPACE_BEGIN
+
+// How far beyond the thickness a mesh collider is searched (m): a vertex deeper inside a mesh
+// than this is lost (the analytic shapes have no such limit).
+const float MESH_SEARCH_MARGIN = 0.05f;
+
+// Signed distance of world point x to the collider at `pose`, with the unit normal n (its
+// gradient, world space). `h` is the thickness the caller cares about: a mesh is searched to
+// h + MESH_SEARCH_MARGIN and reports that distance beyond.
+CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
+                                CLOTH_OUT(vec3) n) {
+    vec3 l = poseToLocal(pose, x);
+    vec3 g = vec3(0.0f, 1.0f, 0.0f);
+    float d;
+    if (c.shape == SHAPE_PLANE) {
+        d = l.y;
+    } else if (c.shape == SHAPE_SPHERE) {
+        d = roundDistance(l, c.size.x, g);
+    } else if (c.shape == SHAPE_CAPSULE) {
+        vec3 q = vec3(l.x, l.y - clamp(l.y, -c.size.y, c.size.y), l.z);
+        d = roundDistance(q, c.size.x, g);
+    } else if (c.shape == SHAPE_BOX) {
+        d = boxDistance(l, vec3(c.size), c.size.w, g);
+    } else {
+        d = meshSignedDistance(CLOTH_MESH_ARGS c.meshNode, l, h + MESH_SEARCH_MARGIN, g);
+    }
+    n = poseDirection(pose, g);
+    return d;
+}
+
+// Pre-stabilisation (seed 002, Velvet's CollideSDF): at the start of a substep the vertex is moved
+// out of the collider at its pose then, without changing its velocity, so that a fast collider
+// neither lets it through nor flings it.
+CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h) {
+    vec3 n;
+    float d = colliderDistance(CLOTH_MESH_ARGS c, pose, x, h, n);
+    if (d < h) return x + n * (h - d);
+    return x;
+}
+
+// One contact projection with friction (see the top of this file). p1, p0: the collider's pose
+// at the end and the start of the substep; vPred: the vertex's predicted velocity (restitution);
+// bounceBelow: normal speeds slower than this (m/s, > 0) get no restitution.
+CLOTH_FN void projectContact(CLOTH_MESH_PARAMS Collider c, ColliderPose p1, ColliderPose p0,
+                             CLOTH_INOUT(vec4) x, vec3 vPred, float h, float dt, float bounceBelow,
+                             CLOTH_INOUT(ContactState) s) {
+    if (x.w <= 0.0f) return;
+    vec3 n;
+    float d = colliderDistance(CLOTH_MESH_ARGS c, p1, vec3(x), h, n);
+    if (d >= h) return;
+    float depth = h - d;
+    vec3 y = vec3(x) + n * depth;
+    float N = s.start.w + depth;
+    float F = s.normal.w;
+    // The collider's material point at y, and where it was at the start of the substep.
+    vec3 surface = y - poseToWorld(p0, poseToLocal(p1, y));
+    vec3 rel = (y - vec3(s.start)) - surface;
+    vec3 rt = rel - n * dot(rel, n);
+    float len2 = dot(rt, rt);
+    if (len2 > 0.0f) {
+        float len = sqrt(len2);
+        if (len + F <= c.staticFriction * N) {
+            y -= rt;
+            F += len;
+        } else {
+            float removed = min(len, max(c.kineticFriction * N - F, 0.0f));
+            y -= rt * (removed / len);
+            F += removed;
+        }
+    }
+    vec3 vs = surface * (1.0f / dt);
+    float vn = dot(vPred - vs, n);
+    float leave = s.bounce.w;
+    if (c.restitution > 0.0f && vn < -bounceBelow) leave = max(leave, -c.restitution * vn);
+    s.start.w = N;
+    s.normal = vec4(n, F);
+    s.bounce = vec4(vs, leave);
+    x = vec4(y, x.w);
+}
+
+// Restitution after the velocity update: the normal velocity relative to the surface becomes
+// the bounce speed recorded by projectContact (never slower than XPBD left it).
+CLOTH_FN vec3 restituteVelocity(vec3 v, ContactState s) {
+    if (s.bounce.w <= 0.0f) return v;
+    vec3 n = vec3(s.normal);
+    float vn = dot(v - vec3(s.bounce), n);
+    if (vn >= s.bounce.w) return v;
+    return v + n * (s.bounce.w - vn);
+}
+
+CLOTH_NAMESPACE_END
+#endif

@@ -14,15 +14,16 @@
 //  - SET_VERTEX: what the per-vertex passes read (pins, tethers, phantoms, damping, normals'
 //    triangles, wind);
 //  - SET_CONSTRAINTS: each constraint type's items and multipliers, and the colour ranges;
-//  - SET_COLLISIONS: room for collision data (contacts, candidates); no set yet.
+//  - SET_COLLISIONS: the colliders, mesh colliders' hierarchies and the contact state.
 // A kernel's pipeline layout holds only the sets it uses: the colour kernels SET_STATE and
-// SET_CONSTRAINTS (an empty layout in between), every other kernel SET_STATE and SET_VERTEX.
+// SET_CONSTRAINTS (an empty layout in between), the contact kernel SET_STATE, SET_VERTEX and
+// SET_COLLISIONS (an empty set 2), every other kernel SET_STATE and SET_VERTEX.
 // llvmpipe re-binds every buffer of a pipeline's layout on each dispatch, so fewer is faster.
 #define SET_STATE 0
 #define SET_VERTEX 1
 #define SET_CONSTRAINTS 2
 #define SET_COLLISIONS 3
-#define SET_COUNT 3  // sets with buffers today
+#define SET_COUNT 4
 #define BINDING_POSITIONS 0       // vec4 per vertex (phantoms included): xyz, w = inverse mass
 #define BINDING_PREDICTED 1       // vec4 per vertex: predicted position of the substep
 #define BINDING_VELOCITIES 2      // vec4 per vertex (the predicted velocity inside a substep)
@@ -49,12 +50,19 @@
 #define BINDING_TYPES_BASE 21
 #define BINDING_TYPE_ITEMS(I) (BINDING_TYPES_BASE + 2 * (I))
 #define BINDING_TYPE_LAMBDAS(I) (BINDING_TYPES_BASE + 2 * (I) + 1)
-#define BINDING_COUNT (BINDING_TYPES_BASE + 2 * CLOTH_CONSTRAINT_TYPE_COUNT)
+// Collisions (shaders/solver/contacts.glsl).
+#define BINDING_COLLIDERS (BINDING_TYPES_BASE + 2 * CLOTH_CONSTRAINT_TYPE_COUNT)  // Collider[]
+#define BINDING_CONTACTS (BINDING_COLLIDERS + 1)        // ContactState per vertex
+#define BINDING_MESH_NODES (BINDING_COLLIDERS + 2)      // MeshNode[] (mesh_collider.h)
+#define BINDING_MESH_TRIANGLES (BINDING_COLLIDERS + 3)  // MeshTriangle[]
+#define BINDING_CONTACT_COUNT (BINDING_COLLIDERS + 4)   // uint: vertices in contact (last substep)
+#define BINDING_COUNT (BINDING_COLLIDERS + 5)
 
 #ifdef __cplusplus
 // The set of binding b (buffers.glsl declares each buffer with the same).
 inline constexpr int bindingSet(int b) {
     if (b <= BINDING_NORMALS) return SET_STATE;
+    if (b >= BINDING_COLLIDERS) return SET_COLLISIONS;
     if (b == BINDING_COLOR_RANGES || b >= BINDING_TYPES_BASE) return SET_CONSTRAINTS;
     return SET_VERTEX;
 }
@@ -159,6 +167,24 @@ struct WindPush {
     uint pad2;
 };
 CLOTH_CHECK_SIZE(WindPush, 48)
+
+// contacts.comp: what one pass does (SPEC_VARIANT), over the chunk table.
+const uint CONTACT_BEGIN = 1u;      // pre-stabilisation and contact state reset
+const uint CONTACT_PROJECT = 2u;    // the contacts of an iteration
+const uint CONTACT_RESTITUTE = 4u;  // after the velocity update
+const uint CONTACT_COUNT = 8u;      // counts the vertices in contact (BINDING_CONTACT_COUNT)
+
+struct ContactPush {
+    float start;        // s: the substep's start (pre-stabilisation, friction)
+    float end;          // s: its end (the contacts)
+    float dt;
+    float bounceBelow;  // m/s: slower contacts do not bounce
+    uint colliderCount;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+CLOTH_CHECK_SIZE(ContactPush, 32)
 
 // Tethers, phantom groups, rigid-motion segments, normals: a count of items.
 struct CountPush {

@@ -75,7 +75,7 @@ struct ClothSegment {
     uint phantomEnd;
     float linearDamping;  // 1/s: v *= max(0, 1 - linearDamping * dt) each substep
     float rigidDamping;   // per substep, in [0,1]: Mueller's damping of non-rigid motion
-    uint pad0;
+    float thickness;      // m: contacts hold the vertices this far from a collider's surface
     uint pad1;
 };
 CLOTH_CHECK_SIZE(ClothSegment, 32)

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "collider.h"
 #include "constraints.h"
 #include "wind.h"
 #include "core/error.h"
@@ -45,6 +46,7 @@ public:
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
     std::vector<StageTime> stageTimes() const override;
     void setGrab(std::optional<Grab> grab) override;
+    std::uint32_t contactCount() override { return contactCount_; }
 
 private:
     void runFrame(int member, int size);
@@ -55,6 +57,9 @@ private:
 
     void applyWind(int member, int size, const gpu::WindParams& wind);
     void predict(int member, int size);
+    void beginContacts(int member, int size, const StepContext& c);
+    void solveContacts(int member, int size);
+    void restitute(int member, int size);
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
     void solveAttachments(int member, int size, const gpu::SolveParams& sp);
     void solveTethers(int member, int size);
@@ -79,6 +84,13 @@ private:
     std::vector<RigidSums> segmentSums_;  // per segment
     std::vector<RigidMotion> motions_;    // per segment
     bool anyDamping_ = false;
+    // Colliders: their poses at the start and the end of the current substep, and per vertex
+    // the contacts of the substep.
+    std::vector<gpu::ColliderPose> poseStart_, poseEnd_;
+    std::vector<gpu::ContactState> contacts_;
+    bool anyRestitution_ = false;
+    float bounceBelow_ = 0.0f;  // m/s: slower contacts do not bounce (2 |g| dt)
+    std::uint32_t contactCount_ = 0;
     BatchIsa isa_;
     std::array<double, kStageCount> stageMs_{};
     ThreadPool pool_;
@@ -115,6 +127,15 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
     }
     CLOTH_ASSERT(covered == pos_.size());  // every vertex belongs to exactly one segment range
     chunkSums_.resize(chunks_.size());
+    if (!p_.colliders.empty()) {
+        contacts_.resize(pos_.size());
+        for (std::uint32_t i = 0; i < pos_.size(); ++i)
+            contacts_[i] = gpu::contactStateAt(glm::vec3(pos_[i]));
+        poseStart_.resize(p_.colliders.size());
+        poseEnd_.resize(p_.colliders.size());
+        for (const gpu::Collider& c : p_.colliders) anyRestitution_ |= c.restitution > 0.0f;
+        bounceBelow_ = 2.0f * glm::length(p_.sim.gravity) * dt_;
+    }
     segmentSums_.resize(p_.segments.size());
     motions_.resize(p_.segments.size());
     computeNormals(0, 1);
@@ -124,6 +145,8 @@ void CpuSolver::stepFrame() {
     stageMs_.fill(0.0);
     pool_.run([this](int member, int size) { runFrame(member, size); });
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
+    contactCount_ = 0;
+    for (const gpu::ContactState& s : contacts_) contactCount_ += s.start.w > 0.0f ? 1u : 0u;
 }
 
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
@@ -142,8 +165,20 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             if (!p_.sim.wind) return;
             applyWind(member, size, c.wind);
             break;
+        case Step::Collisions:
+            if (p_.colliders.empty()) return;
+            beginContacts(member, size, c);
+            break;
         case Step::Predict:
             predict(member, size);
+            break;
+        case Step::Contacts:
+            if (p_.colliders.empty()) return;
+            solveContacts(member, size);
+            break;
+        case Step::Restitution:
+            if (!anyRestitution_) return;
+            restitute(member, size);
             break;
         case Step::Colors:
             solveColours(member, size, c.solve, last);
@@ -210,6 +245,54 @@ void CpuSolver::predict(int member, int size) {
     ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
     const glm::vec3 g = p_.sim.gravity;
     for (std::uint32_t i = b; i < e; ++i) gpu::predictVertex(pos_[i], vel_[i], pred_[i], g, dt_);
+}
+
+// The colliders' poses of the substep (member 0, then everyone), then per vertex:
+// pre-stabilisation against every collider in order and the contact state reset.
+void CpuSolver::beginContacts(int member, int size, const StepContext& c) {
+    if (member == 0)
+        for (std::size_t k = 0; k < p_.colliders.size(); ++k) {
+            poseStart_[k] = gpu::colliderPose(p_.colliders[k], c.start);
+            poseEnd_[k] = gpu::colliderPose(p_.colliders[k], c.solve.time);
+        }
+    pool_.barrier();
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(chunks_.size()), member, size, b, e);
+    const gpu::MeshNode* nodes = p_.meshNodes.data();
+    const gpu::MeshTriangle* tris = p_.meshTriangles.data();
+    for (std::uint32_t ch = b; ch < e; ++ch) {
+        const float h = p_.segments[chunks_[ch].segment].thickness;
+        for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i) {
+            glm::vec3 x(pos_[i]);
+            if (pos_[i].w > 0.0f)
+                for (std::size_t k = 0; k < p_.colliders.size(); ++k)
+                    x = gpu::prestabilise(nodes, tris, p_.colliders[k], poseStart_[k], x, h);
+            pos_[i] = glm::vec4(x, pos_[i].w);
+            contacts_[i] = gpu::contactStateAt(x);
+        }
+    }
+}
+
+void CpuSolver::solveContacts(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(chunks_.size()), member, size, b, e);
+    const gpu::MeshNode* nodes = p_.meshNodes.data();
+    const gpu::MeshTriangle* tris = p_.meshTriangles.data();
+    for (std::uint32_t ch = b; ch < e; ++ch) {
+        const float h = p_.segments[chunks_[ch].segment].thickness;
+        for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i)
+            for (std::size_t k = 0; k < p_.colliders.size(); ++k)
+                gpu::projectContact(nodes, tris, p_.colliders[k], poseEnd_[k], poseStart_[k],
+                                    pos_[i], glm::vec3(vel_[i]), h, dt_, bounceBelow_,
+                                    contacts_[i]);
+    }
+}
+
+void CpuSolver::restitute(int member, int size) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i)
+        vel_[i] = glm::vec4(gpu::restituteVelocity(glm::vec3(vel_[i]), contacts_[i]), 0.0f);
 }
 
 void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,

@@ -373,6 +373,7 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     seg.vertexEnd = base + n;
     seg.linearDamping = desc.material.linearDamping;
     seg.rigidDamping = rigidDampingPerSubstep(desc.material.rigidDamping, sim.substeps);
+    seg.thickness = desc.material.thickness;
     out.segments.push_back(seg);
 }
 

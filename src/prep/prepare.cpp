@@ -7,6 +7,7 @@
 #include "core/limits.h"
 #include "prep/batches.h"
 #include "prep/cloth_builder.h"
+#include "prep/colliders.h"
 #include "prep/sewing.h"
 
 namespace cloth {
@@ -119,6 +120,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
         appendCloth(scene.cloths[i], i, scene.sim, p);
     p.originalVertexCount = p.vertexCount();
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
+    addColliders(scene, p);
     addSeams(scene, p);
     buildVertexTriangles(p);
     const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);

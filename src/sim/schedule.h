@@ -18,14 +18,20 @@ namespace cloth {
 enum class Step : std::uint8_t {
     Wind,         // scenes with wind: v += w F dt, F the wind's drag and lift on the vertex's
                   // normal (from the current positions) and area (shaders/shared/wind.h)
+    Collisions,   // scenes with colliders: pre-stabilisation (each vertex moved out of the
+                  // colliders at their pose at the substep's start, velocity kept) and the
+                  // contact state of the substep reset (shaders/shared/collider.h)
     Predict,      // v += g dt, x += v dt (vertices with mass); predicted = x
     Colors,       // every colour in order: each constraint type's items (table order), then, with
                   // SimSettings::averagePhantomsEachColor, the phantom averaging
     Attachments,  // kinematic attachments to their moving targets
     Tethers,      // long-range attachments (unilateral)
+    Contacts,     // scenes with colliders: every vertex against every collider in scene order
+                  // (zero compliance, friction), at the colliders' pose at the substep's end
     Grab,         // the mouse grab, after the other two so that it wins over both
     Phantoms,     // phantom copies moved to their mass-weighted mean
     Velocities,   // v from the solved and predicted positions, linear damping
+    Restitution,  // scenes with a restitution > 0: bouncing contacts leave at -e v_n
     Damping,      // Mueller's damping of non-rigid motion
     Normals,      // vertex normals of the original vertices
 };
@@ -40,13 +46,16 @@ struct ScheduleEntry {
 
 inline constexpr ScheduleEntry kSchedule[] = {
     {Step::Wind, Loop::Substep, kStageWind},
+    {Step::Collisions, Loop::Substep, kStageCollisions},
     {Step::Predict, Loop::Substep, kStagePredict},
     {Step::Colors, Loop::Iteration, kStageFirstType},
     {Step::Attachments, Loop::Iteration, kStageAttachments},
     {Step::Tethers, Loop::Iteration, kStageTethers},
+    {Step::Contacts, Loop::Iteration, kStageContacts},
     {Step::Grab, Loop::Iteration, kStageAttachments},
     {Step::Phantoms, Loop::Iteration, kStagePhantoms},
     {Step::Velocities, Loop::Substep, kStageVelocities},
+    {Step::Restitution, Loop::Substep, kStageContacts},
     {Step::Damping, Loop::Substep, kStageDamping},
     {Step::Normals, Loop::Frame, kStageNormals},
 };
@@ -56,6 +65,7 @@ struct StepContext {
     int substep = 0;
     int iteration = 0;         // Loop::Iteration only
     float dt = 0.0f;           // substep length
+    float start = 0.0f;        // simulated time at the start of the substep (s)
     gpu::SolveParams solve{};  // invDt2, mode, firstIteration, time = end of the substep
     gpu::WindParams wind{};    // scenes with wind: its velocity at the start of the substep
     bool lastSubstep = false;
@@ -92,6 +102,7 @@ void forEachStep(const SimSettings& sim, double time, F&& run) {
         c.solve.invDt2 = 1.0f / (dt * dt);
         c.solve.mode = sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
         c.solve.time = static_cast<float>(time + static_cast<double>(dt) * (s + 1));
+        c.start = static_cast<float>(time + static_cast<double>(dt) * s);
         if (sim.wind) c.wind = windParams(*sim.wind, time + static_cast<double>(dt) * s, dt);
         for (int i = 0; i < n;) {
             if (kSchedule[i].loop == Loop::Frame) {

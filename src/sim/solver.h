@@ -23,25 +23,28 @@ namespace cloth {
 // Stage names, in frame order; stageTimes() reports them in this order. One stage per
 // constraint type of shaders/shared/constraint_types.h, named after it.
 inline constexpr const char* kStageNames[] = {
-    "wind", "predict",
+    "wind", "collisions", "predict",
 #define CLOTH_X(I, Name, name, Item, V, W, Lam) #name,
     CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
-    "colour_waits", "attachments", "tethers", "phantoms", "velocities", "damping", "normals"};
+    "colour_waits", "attachments", "tethers", "contacts", "phantoms", "velocities", "damping",
+    "normals"};
 inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
 inline constexpr int kStageWind = 0;
-inline constexpr int kStagePredict = 1;
-inline constexpr int kStageFirstType = 2;  // + the type's index
+inline constexpr int kStageCollisions = 1;  // pre-stabilisation and contact reset
+inline constexpr int kStagePredict = 2;
+inline constexpr int kStageFirstType = 3;  // + the type's index
 // The CPU reference's waits at the barrier that closes each colour (threads done with their share
 // wait for the others); kept apart so that they are not billed to the colour's last type. 0 on
 // the GPU, whose colour passes are timed from the first dispatch to the last.
 inline constexpr int kStageColourWaits = kStageFirstType + CLOTH_CONSTRAINT_TYPE_COUNT;
 inline constexpr int kStageAttachments = kStageColourWaits + 1;
 inline constexpr int kStageTethers = kStageAttachments + 1;
-inline constexpr int kStagePhantoms = kStageAttachments + 2;
-inline constexpr int kStageVelocities = kStageAttachments + 3;
-inline constexpr int kStageDamping = kStageAttachments + 4;
-inline constexpr int kStageNormals = kStageAttachments + 5;
+inline constexpr int kStageContacts = kStageAttachments + 2;  // projection and restitution
+inline constexpr int kStagePhantoms = kStageAttachments + 3;
+inline constexpr int kStageVelocities = kStageAttachments + 4;
+inline constexpr int kStageDamping = kStageAttachments + 5;
+inline constexpr int kStageNormals = kStageAttachments + 6;
 static_assert(kStageNormals + 1 == kStageCount);
 
 struct StageTime {
@@ -84,6 +87,10 @@ public:
     virtual std::vector<StageTime> stageTimes() const = 0;
 
     virtual void setGrab(std::optional<Grab> grab) = 0;
+
+    // Vertices (phantom copies included) in contact with a collider in the last substep of the
+    // most recent frame.
+    virtual std::uint32_t contactCount() = 0;
 };
 
 }  // namespace cloth

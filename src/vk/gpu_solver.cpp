@@ -75,6 +75,10 @@ struct GpuSolver::Impl {
     std::vector<std::uint32_t> phantomMembers;
     bool rigidDamping = false;
     bool wind = false;  // sim.wind: the wind pass before each prediction (which it unfuses)
+    // Colliders: the contact passes (collisions before each prediction, which they unfuse too).
+    std::uint32_t colliderCount = 0;
+    bool anyRestitution = false;
+    float bounceBelow = 0.0f;  // m/s, as the CPU reference: 2 |g| dt
 
     detail::ChunkTable chunks;
     OneShot once;
@@ -122,6 +126,7 @@ struct GpuSolver::Impl {
     void recordFrame();
     void recordStep(const ScheduleEntry& e, const StepContext& c);
     void vertexPass(std::uint32_t stages, float dt);
+    void contactPass(std::uint32_t job, const StepContext& c, std::uint32_t stages);
     template <typename Push>
     void dispatch(PipelineRef pipeline, const Push& push, std::uint32_t groups,
                   std::uint32_t stages);
@@ -195,6 +200,9 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     for (const auto& s : p.segments) rigidDamping = rigidDamping || s.rigidDamping > 0.0f;
     wind = p.sim.wind.has_value();
     CLOTH_ASSERT(!wind || p.windVertices.size() == p.positions.size());
+    colliderCount = static_cast<std::uint32_t>(p.colliders.size());
+    for (const gpu::Collider& c : p.colliders) anyRestitution = anyRestitution || c.restitution > 0.0f;
+    bounceBelow = 2.0f * glm::length(p.sim.gravity) * substepDt(p.sim);
     planColorGroups();
 
     VkDevice dev = ctx->device();
@@ -220,11 +228,11 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
         // Upper bound of dispatches per frame, plus the starting timestamp: per colour one per
         // type and the phantom averaging.
         std::uint32_t perIteration =
-            static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 4;
+            static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 5;
         profiler = detail::DispatchProfiler(
             *ctx, static_cast<std::uint32_t>(sim.substeps) *
-                          (static_cast<std::uint32_t>(sim.iterations) * perIteration + 8) +
-                      4);
+                          (static_cast<std::uint32_t>(sim.iterations) * perIteration + 10) +
+                      5);
     }
 }
 
@@ -277,6 +285,17 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
     push.invDt = 1.0f / dt;
     dispatch(pipelines.get(Kernel::Vertices, spec(stages)), push,
              static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
+}
+
+void GpuSolver::Impl::contactPass(std::uint32_t job, const StepContext& c, std::uint32_t stages) {
+    gpu::ContactPush push{};
+    push.start = c.start;
+    push.end = c.solve.time;
+    push.dt = c.dt;
+    push.bounceBelow = bounceBelow;
+    push.colliderCount = colliderCount;
+    dispatch(pipelines.get(Kernel::Contacts, spec(job)), push,
+             static_cast<std::uint32_t>(chunks.chunks.size()), stages);
 }
 
 void GpuSolver::Impl::planColorGroups() {
@@ -381,9 +400,10 @@ void GpuSolver::Impl::recordPhantomsAndGrab(const gpu::SolveParams& sp) {
 // One step of the shared schedule (sim/schedule.h). With fuseStages the velocity pass (or the
 // damping pass after it) also predicts the next substep, and Predict records nothing after the
 // first substep; not with wind, whose pass must come between the two (it reads the positions
-// around each vertex, which the prediction moves).
+// around each vertex, which the prediction moves), nor with colliders (pre-stabilisation comes
+// between them).
 void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
-    const bool fuse = options.fuseStages && !wind;
+    const bool fuse = options.fuseStages && !wind && colliderCount == 0;
     const std::uint32_t predictNext = (fuse && !c.lastSubstep) ? gpu::VERTEX_PREDICT : 0u;
     // Multipliers: none kept with one iteration; otherwise carried between iterations.
     const std::uint32_t lambda = (c.iteration > 0 ? gpu::LAMBDA_LOAD : 0u) |
@@ -395,8 +415,17 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
                 dispatch(pipelines.get(Kernel::Wind, spec()), gpu::WindPush{c.wind, vertexCount},
                          groupsFor(vertexCount), stage);
             break;
+        case Step::Collisions:
+            if (colliderCount) contactPass(gpu::CONTACT_BEGIN, c, stage);
+            break;
         case Step::Predict:
             if (c.substep == 0 || !fuse) vertexPass(gpu::VERTEX_PREDICT, c.dt);
+            break;
+        case Step::Contacts:
+            if (colliderCount) contactPass(gpu::CONTACT_PROJECT, c, stage);
+            break;
+        case Step::Restitution:
+            if (anyRestitution) contactPass(gpu::CONTACT_RESTITUTE, c, stage);
             break;
         case Step::Colors:
             recordColors(c.solve, lambda);
@@ -450,16 +479,33 @@ void GpuSolver::Impl::recordFrame() {
     // this frame's shaders read or write the buffers.
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT;
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         1, &mb, 0, nullptr, 0, nullptr);
     ++counters.barriers;
+    if (colliderCount) {  // the contact count of this frame starts at 0
+        vkCmdFillBuffer(cb, buffers[BINDING_CONTACT_COUNT].get(), 0, VK_WHOLE_SIZE, 0);
+        VkMemoryBarrier fill{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        fill.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        fill.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &fill, 0, nullptr, 0,
+                             nullptr);
+        ++counters.barriers;
+    }
     boundSets.reset();  // a new command buffer has no sets bound
     profiler.beginFrame(cb, timed);
     needBarrier = false;
 
     // Times as the CPU reference computes them (double accumulation, float per substep).
     forEachStep(sim, time, [&](const ScheduleEntry& e, const StepContext& c) { recordStep(e, c); });
+    if (colliderCount) {  // the vertices in contact in the last substep
+        StepContext last;
+        last.dt = substepDt(sim);
+        contactPass(gpu::CONTACT_COUNT, last, 1u << kStageContacts);
+    }
     time += static_cast<double>(substepDt(sim)) * sim.substeps;
     VK_CHECK(vkEndCommandBuffer(cb));
     cb = VK_NULL_HANDLE;
@@ -487,7 +533,7 @@ void GpuSolver::Impl::wait() {
 
 void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out) {
     wait();
-    out.resize(bytes / sizeof(glm::vec4));
+    out.resize((bytes + sizeof(glm::vec4) - 1) / sizeof(glm::vec4));
     if (bytes == 0) return;
     once.run([&](VkCommandBuffer cmd) {
         VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -564,6 +610,15 @@ void GpuSolver::readPositions(std::vector<glm::vec4>& out) {
 
 void GpuSolver::readVelocities(std::vector<glm::vec4>& out) {
     impl_->readBuffer(BINDING_VELOCITIES, 16 * std::size_t(impl_->vertexCount), out);
+}
+
+std::uint32_t GpuSolver::contactCount() {
+    if (impl_->colliderCount == 0) return 0;
+    std::vector<glm::vec4> word;
+    impl_->readBuffer(BINDING_CONTACT_COUNT, 4, word);
+    std::uint32_t n = 0;
+    std::memcpy(&n, &word[0], 4);
+    return n;
 }
 
 void GpuSolver::readNormals(std::vector<glm::vec4>& out) {

@@ -28,8 +28,13 @@ std::array<std::uint32_t, 4> specValues(std::uint32_t wg, Spec spec) {
     return {wg, spec.variant, spec.lambda, spec.strided ? VK_TRUE : VK_FALSE};
 }
 
+constexpr const char* kCollisionBufferNames[] = {"colliders", "contacts", "mesh nodes",
+                                                  "mesh triangles", "contact count"};
+static_assert(std::size(kCollisionBufferNames) == BINDING_COUNT - BINDING_COLLIDERS);
+
 std::string bufferName(int binding) {
     if (binding < BINDING_TYPES_BASE) return kFixedBufferNames[binding];
+    if (binding >= BINDING_COLLIDERS) return kCollisionBufferNames[binding - BINDING_COLLIDERS];
     const int type = (binding - BINDING_TYPES_BASE) / 2;
     std::string name;
     gpu::forEachConstraintType([&](auto t) {
@@ -105,6 +110,11 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
         });
     bytes[BINDING_COLOR_RANGES] = bytesOf(colorRanges);
     bytes[BINDING_WIND_VERTICES] = bytesOf(p.windVertices);
+    bytes[BINDING_COLLIDERS] = bytesOf(p.colliders);
+    bytes[BINDING_CONTACTS] = p.colliders.empty() ? 0 : sizeof(gpu::ContactState) * p.positions.size();
+    bytes[BINDING_MESH_NODES] = bytesOf(p.meshNodes);
+    bytes[BINDING_MESH_TRIANGLES] = bytesOf(p.meshTriangles);
+    bytes[BINDING_CONTACT_COUNT] = 4;
 
     SolverBuffers b;
     for (int i = 0; i < BINDING_COUNT; ++i) {
@@ -143,10 +153,19 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     put(BINDING_VERTEX_TRIANGLES, p.vertexTriangles.data(), bytes[BINDING_VERTEX_TRIANGLES]);
     put(BINDING_COLOR_RANGES, colorRanges.data(), bytes[BINDING_COLOR_RANGES]);
     put(BINDING_WIND_VERTICES, p.windVertices.data(), bytes[BINDING_WIND_VERTICES]);
+    put(BINDING_COLLIDERS, p.colliders.data(), bytes[BINDING_COLLIDERS]);
+    put(BINDING_MESH_NODES, p.meshNodes.data(), bytes[BINDING_MESH_NODES]);
+    put(BINDING_MESH_TRIANGLES, p.meshTriangles.data(), bytes[BINDING_MESH_TRIANGLES]);
+    if (!p.colliders.empty()) {  // every vertex's contact state starts where it is
+        std::vector<gpu::ContactState> contacts(p.positions.size());
+        for (std::size_t i = 0; i < contacts.size(); ++i)
+            contacts[i] = gpu::contactStateAt(glm::vec3(p.positions[i]));
+        put(BINDING_CONTACTS, contacts.data(), bytes[BINDING_CONTACTS]);
+    }
     // Defined contents for everything else (normals before the first frame, multipliers, ...).
     once.run([&](VkCommandBuffer cb) {
         for (int i : {BINDING_NORMALS, BINDING_LAMBDA_ATTACH, BINDING_RIGID_PARTIALS,
-                      BINDING_RIGID_MOTIONS})
+                      BINDING_RIGID_MOTIONS, BINDING_CONTACT_COUNT})
             vkCmdFillBuffer(cb, b[i].get(), 0, VK_WHOLE_SIZE, 0);
         for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t)
             vkCmdFillBuffer(cb, b[BINDING_TYPE_LAMBDAS(t)].get(), 0, VK_WHOLE_SIZE, 0);
@@ -158,7 +177,8 @@ namespace {
 
 constexpr std::uint32_t kPushBytes =
     std::max({sizeof(gpu::ColorPush), sizeof(gpu::AttachPush), sizeof(gpu::PhantomPush),
-              sizeof(gpu::VertexPush), sizeof(gpu::CountPush), sizeof(gpu::WindPush)});
+              sizeof(gpu::VertexPush), sizeof(gpu::CountPush), sizeof(gpu::WindPush),
+              sizeof(gpu::ContactPush)});
 
 }  // namespace
 
@@ -168,7 +188,8 @@ SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffer
     // Each group's bindings keep their numbers across the sets (solver_io.h).
     std::array<std::vector<std::uint32_t>, SET_COUNT> bindings;
     std::vector<StorageWrite> writes;
-    static const char* const kSetNames[SET_COUNT] = {"state", "vertex", "constraints"};
+    static const char* const kSetNames[SET_COUNT] = {"state", "vertex", "constraints",
+                                                     "collisions"};
     for (int g = 0; g < SET_COUNT; ++g) {
         for (std::uint32_t b = 0; b < BINDING_COUNT; ++b)
             if (bindingSet(static_cast<int>(b)) == g) bindings[g].push_back(b);
@@ -193,13 +214,20 @@ SolverPipelines::SolverPipelines(const Context& ctx, const SolverBuffers& buffer
         computePipelineLayout(ctx, vertexSets, kPushBytes, "solver vertex pipeline layout");
     layouts_[static_cast<int>(LayoutKind::Colors)] =
         computePipelineLayout(ctx, colourSets, kPushBytes, "solver colour pipeline layout");
+    const VkDescriptorSetLayout collisionSets[] = {raw[SET_STATE], raw[SET_VERTEX],
+                                                   emptyLayout_.get(), raw[SET_COLLISIONS]};
+    layouts_[static_cast<int>(LayoutKind::Collisions)] = computePipelineLayout(
+        ctx, collisionSets, kPushBytes, "solver collision pipeline layout");
 }
 
 void SolverPipelines::bindSets(VkCommandBuffer cb, LayoutKind kind) const {
     const VkPipelineLayout layout = this->layout(kind);
-    if (kind == LayoutKind::Vertex) {
+    if (kind == LayoutKind::Vertex || kind == LayoutKind::Collisions) {
         const VkDescriptorSet sets[2] = {sets_[SET_STATE], sets_[SET_VERTEX]};
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 0, nullptr);
+        if (kind == LayoutKind::Collisions)
+            vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, SET_COLLISIONS, 1,
+                                    &sets_[SET_COLLISIONS], 0, nullptr);
     } else {
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, SET_STATE, 1,
                                 &sets_[SET_STATE], 0, nullptr);
@@ -212,11 +240,12 @@ PipelineRef SolverPipelines::get(Kernel kernel, Spec spec) {
     // By Kernel.
     static const char* const kShaders[] = {"colors",     "colors_run", "attach",  "tethers",
                                            "phantoms",   "rigid_sums", "rigid",   "normals",
-                                           "vertices",   "wind"};
-    static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Wind) + 1);
+                                           "vertices",   "wind",       "contacts"};
+    static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Contacts) + 1);
     const LayoutKind kind = kernel == Kernel::Colors || kernel == Kernel::ColorRun
                                 ? LayoutKind::Colors
-                                : LayoutKind::Vertex;
+                            : kernel == Kernel::Contacts ? LayoutKind::Collisions
+                                                         : LayoutKind::Vertex;
     auto key = std::make_pair(kernel, spec);
     auto it = pipelines_.find(key);
     if (it == pipelines_.end()) {

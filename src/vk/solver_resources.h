@@ -34,7 +34,8 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
                             const ChunkTable& chunks, OneShot& once);
 
 enum class Kernel {
-    Colors, ColorRun, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices, Wind
+    Colors, ColorRun, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices, Wind,
+    Contacts
 };
 
 // Specialization constants of a pipeline besides the workgroup size (see solver_io.h).
@@ -45,9 +46,10 @@ struct Spec {
     auto operator<=>(const Spec&) const = default;
 };
 
-// A kernel's pipeline layout: the colour kernels use SET_STATE and SET_CONSTRAINTS, every other
-// kernel SET_STATE and SET_VERTEX (solver_io.h). Both have the same push-constant range.
-enum class LayoutKind { Vertex, Colors };
+// A kernel's pipeline layout: the colour kernels use SET_STATE and SET_CONSTRAINTS, the contact
+// kernel SET_STATE, SET_VERTEX and SET_COLLISIONS, every other kernel SET_STATE and SET_VERTEX
+// (solver_io.h). All have the same push-constant range.
+enum class LayoutKind { Vertex, Colors, Collisions };
 
 struct PipelineRef {
     VkPipeline pipeline = VK_NULL_HANDLE;
@@ -75,10 +77,10 @@ class SolverPipelines {
     std::uint32_t runWorkgroupSize_;
     bool wide_;
     std::array<Unique<VkDescriptorSetLayout>, SET_COUNT> setLayouts_;
-    Unique<VkDescriptorSetLayout> emptyLayout_;  // the colour layout's unused set 1
+    Unique<VkDescriptorSetLayout> emptyLayout_;  // the unused sets in between
     Unique<VkDescriptorPool> pool_;
     std::array<VkDescriptorSet, SET_COUNT> sets_{};  // freed with the pool
-    std::array<Unique<VkPipelineLayout>, 2> layouts_;  // by LayoutKind
+    std::array<Unique<VkPipelineLayout>, 3> layouts_;  // by LayoutKind
     std::map<std::pair<Kernel, Spec>, Unique<VkPipeline>> pipelines_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collider.h"
 #include "constraints.h"
 #include "cpu/float_env.h"
 #include "sim/schedule.h"
@@ -19,6 +20,7 @@ SerialReference::SerialReference(const PreparedCloth& p)
       pred_(p.positions),
       vel_(p.velocities),
       lambdaAttach_(p.attachments.size()) {
+    for (const auto& x : p.positions) contacts_.push_back(contactStateAt(glm::vec3(x)));
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         auto& l = std::get<T::kIndex>(lambdas_);
@@ -38,6 +40,16 @@ void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
     switch (e.step) {
         case Step::Wind:
             if (p_.sim.wind) wind(c.wind);
+            break;
+        case Step::Collisions:
+            collisions(c);
+            break;
+        case Step::Contacts:
+            contacts(c);
+            break;
+        case Step::Restitution:
+            for (std::size_t v = 0; v < pos_.size(); ++v)
+                vel_[v] = glm::vec4(restituteVelocity(glm::vec3(vel_[v]), contacts_[v]), 0.0f);
             break;
         case Step::Predict:
             for (std::size_t v = 0; v < pos_.size(); ++v)
@@ -72,6 +84,36 @@ void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
         case Step::Normals:
             break;  // normals() computes them on request
     }
+}
+
+// The thickness of each vertex's cloth.
+float SerialReference::thickness(std::uint32_t v) const {
+    for (const auto& seg : p_.segments)
+        if ((v >= seg.vertexBegin && v < seg.vertexEnd) ||
+            (v >= seg.phantomBegin && v < seg.phantomEnd))
+            return seg.thickness;
+    return 0.0f;
+}
+
+void SerialReference::collisions(const StepContext& c) {
+    for (std::uint32_t v = 0; v < pos_.size(); ++v) {
+        glm::vec3 x(pos_[v]);
+        if (pos_[v].w > 0.0f)
+            for (const Collider& k : p_.colliders)
+                x = prestabilise(p_.meshNodes.data(), p_.meshTriangles.data(), k,
+                                 colliderPose(k, c.start), x, thickness(v));
+        pos_[v] = glm::vec4(x, pos_[v].w);
+        contacts_[v] = contactStateAt(x);
+    }
+}
+
+void SerialReference::contacts(const StepContext& c) {
+    const float bounceBelow = 2.0f * glm::length(p_.sim.gravity) * c.dt;
+    for (std::uint32_t v = 0; v < pos_.size(); ++v)
+        for (const Collider& k : p_.colliders)
+            projectContact(p_.meshNodes.data(), p_.meshTriangles.data(), k,
+                           colliderPose(k, c.solve.time), colliderPose(k, c.start), pos_[v],
+                           glm::vec3(vel_[v]), thickness(v), c.dt, bounceBelow, contacts_[v]);
 }
 
 void SerialReference::colors(const SolveParams& sp) {

@@ -24,6 +24,9 @@ class SerialReference {
   private:
     void step(const ScheduleEntry& e, const StepContext& c);
     void wind(const gpu::WindParams& w);
+    void collisions(const StepContext& c);
+    void contacts(const StepContext& c);
+    float thickness(std::uint32_t v) const;
     void colors(const gpu::SolveParams& sp);
     void grab(const gpu::SolveParams& sp);
     void velocities(float dt);
@@ -36,6 +39,7 @@ class SerialReference {
     using LambdaVector = std::vector<typename gpu::ConstraintType<gpu::constraintTypeIndex<Item>>::Lambda>;
     gpu::PerConstraintType<LambdaVector> lambdas_;
     std::vector<float> lambdaAttach_;
+    std::vector<gpu::ContactState> contacts_;
     std::optional<Grab> grab_;
     double time_ = 0.0;
 };
