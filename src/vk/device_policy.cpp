@@ -59,10 +59,22 @@ void checkWorkgroupSize(const Context& ctx, std::uint32_t wg, const std::string&
         throw Error(what + " " + std::to_string(wg) + " exceeds the limits of " +
                     ctx.info().name + " (" + std::to_string(lim.maxComputeWorkGroupSize[0]) +
                     " invocations)");
-    if (lim.maxPerStageDescriptorStorageBuffers < BINDING_COUNT)
+    const std::uint32_t needed = storageBuffersPerPipeline();
+    if (lim.maxPerStageDescriptorStorageBuffers < needed)
         throw Error(
             ctx.info().name + " allows " + std::to_string(lim.maxPerStageDescriptorStorageBuffers) +
-            " storage buffers per shader; the solver needs " + std::to_string(BINDING_COUNT));
+            " storage buffers per shader; the solver needs " + std::to_string(needed));
+}
+
+// The most storage buffers one of the solver's pipeline layouts holds (solver_io.h): the
+// largest of state + vertex (vertex kernels), state + constraints (colour kernels) and
+// state + vertex + collisions (the contact kernel).
+std::uint32_t storageBuffersPerPipeline() {
+    std::uint32_t perSet[SET_COUNT] = {};
+    for (int b = 0; b < BINDING_COUNT; ++b) ++perSet[bindingSet(b)];
+    const std::uint32_t vertex = perSet[SET_STATE] + perSet[SET_VERTEX];
+    return std::max({vertex, perSet[SET_STATE] + perSet[SET_CONSTRAINTS],
+                     vertex + perSet[SET_COLLISIONS]});
 }
 
 }  // namespace cloth::vk::detail::policy

@@ -21,5 +21,7 @@ std::uint32_t minGroupsFor(std::uint32_t items);
 // the solver's storage buffers per shader.
 void checkWorkgroupSize(const Context& ctx, std::uint32_t wg,
                         const std::string& what = "workgroup size");
+// The most storage buffers any one of the solver's pipeline layouts binds.
+std::uint32_t storageBuffersPerPipeline();
 
 }  // namespace cloth::vk::detail::policy
