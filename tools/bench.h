@@ -47,9 +47,13 @@ struct BenchOptions {
     std::optional<int> items;            // GpuSolverOptions::itemsPerInvocation
     std::optional<int> colorRunItems;    // GpuSolverOptions::colorRunItems
     std::optional<int> colorRunWorkgroup;  // GpuSolverOptions::colorRunWorkgroupSize
+    // --collider: none, sphere, or mesh:PATH (a closed OBJ, e.g. assets/meshes/bumpy_sphere.obj)
+    std::string collider = "none";
 };
 
 // A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.
+// With a collider: the cloth lies horizontal, unpinned, just above a sphere of radius 0.35 m
+// (analytic, or the mesh scaled to the same bounding radius), on which it drapes.
 Scene gridScene(int n, const BenchOptions& o);
 
 // gridScene(n) prepared for `backend` ("cpu" | "gpu") on `device`: --phantoms auto reads the

@@ -85,6 +85,9 @@ usage: clothbench [options]
   --cpu-kernels LIST       how the CPU solves a colour's batch: best (default: avx2 where the
                            CPU has it, else sse2), avx2, sse2, portable (blocks of 16 in plain
                            C++) or scalar (one constraint at a time); all give the same bits
+  --collider C             none (default), sphere, or mesh:PATH (a closed OBJ mesh scaled to
+                           the sphere's size): the cloth lies flat just above it and drapes
+                           over it (its contact stages are then timed too)
   --substeps N             substeps per frame (default: 10)
   --iterations N           iterations per substep (default: 1)
   --warmup N               frames before timing (default: 10)
@@ -170,6 +173,11 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         else if (a == "--items-per-invocation") o.items = parseList(a, v, 1).at(0);
         else if (a == "--color-run-items") o.colorRunItems = parseList(a, v, 0).at(0);
         else if (a == "--color-run-workgroup-size") o.colorRunWorkgroup = parseList(a, v, 1).at(0);
+        else if (a == "--collider") {
+            if (v != "none" && v != "sphere" && v.rfind("mesh:", 0) != 0)
+                throw Error("--collider: expected none, sphere or mesh:PATH, got '" + v + "'");
+            o.collider = v;
+        }
         else throw Error("unknown option '" + a + "' (see --help)");
     }
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
@@ -196,6 +204,26 @@ Scene gridScene(int n, const BenchOptions& o) {
     c.transform.translate = glm::vec3(0.0f, 1.5f, 0.0f);
     c.pins.regions = {"top_corners"};
     c.tethers = false;
+    if (o.collider != "none") {
+        c.pins = {};
+        c.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
+        c.transform.translate = glm::vec3(0.0f, 0.9f, 0.0f);
+        ColliderDesc body;
+        body.name = o.collider;
+        body.transform.translate = glm::vec3(0.0f, 0.5f, 0.0f);
+        if (o.collider == "sphere") {
+            body.shape = ColliderShape::Sphere;
+            body.radius = 0.35f;
+        } else {
+            body.shape = ColliderShape::Mesh;
+            body.objPath = o.collider.substr(5);
+            const Mesh m = loadObj(body.objPath);
+            float r = 0.0f;
+            for (const glm::vec3& x : m.positions) r = std::max(r, glm::length(x));
+            body.transform.scale = 0.35f / r;
+        }
+        s.colliders.push_back(body);
+    }
     s.cloths.push_back(c);
     return s;
 }
@@ -269,6 +297,8 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"solves_per_second", solvesPerFrame / (medMs / 1000.0)},
             {"solves_per_second_max", solvesPerFrame / (minMs / 1000.0)},
             {"stages_ms", stages},
+            {"collider", o.collider},
+            {"vertices_in_contact", solver.contactCount()},
             {"prepare_ms", p.stats.prepareMs}};
 }
 

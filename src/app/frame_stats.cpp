@@ -86,6 +86,10 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"stages_ms", stages},
     };
     if (!p.seamPairs.empty()) j["sewing"] = sewingJson(p);
+    if (!p.colliders.empty())
+        j["collisions"] = {{"colliders", p.colliders.size()},
+                           {"mesh_triangles", p.meshTriangles.size()},
+                           {"vertices_in_contact", solver.contactCount()}};
     return j;
 }
 

@@ -38,6 +38,9 @@ void statusSection(const HudInput& in) {
         ImGui::Text("wind %.1f m/s, C_D %.3g, C_L %.3g, gusts %.0f%%",
                     glm::length(p.sim.wind->velocity), p.sim.wind->drag, p.sim.wind->lift,
                     100.0 * p.sim.wind->gusts.amplitude);
+    if (!p.colliders.empty())
+        ImGui::Text("%zu colliders, %u vertices in contact", p.colliders.size(),
+                    sim.solver().contactCount());
     ImGui::Text("solver: %s on %s", sim.solver().backendName(), sim.solver().deviceName().c_str());
     ImGui::Text("render: %s", in.renderDevice.c_str());
 }

@@ -144,7 +144,7 @@ std::string usageText() {
 usage: clothsim [options]
 
 scene
-  --scene NAME|FILE.json   built-in scene or scene file (default: hanging)
+  --scene NAME|FILE.json   built-in scene or scene file (default: sphere)
   --list-scenes            list the built-in scenes and exit
   --mesh FILE.obj          use this OBJ as each cloth of the scene (named pin regions still apply)
   --frames N               frames to simulate, 1/60 s each (headless default: 300)

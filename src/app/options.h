@@ -17,7 +17,7 @@ struct Options {
     bool listDevices = false;
     bool headless = false;
     bool validate = false;
-    std::string scene = "hanging";
+    std::string scene = "sphere";
     std::optional<int> frames;
     std::string backend = "auto";  // cpu | gpu | auto
     std::optional<int> device;

@@ -88,11 +88,31 @@ Scene drop() {
     return sceneWith("drop", c);
 }
 
+// Falls flat from y = 2 onto a sphere of radius 0.35 m standing 1 m high, over the ground, and
+// drapes over it (the default demo).
+Scene sphere() {
+    ClothDesc c = verticalCloth("sphere", 1.0f, 1.0f, 32, 32);
+    c.transform.translate = {0.0f, 2.0f, 0.0f};
+    c.transform.rotateDegrees = {-90.0f, 0.0f, 0.0f};
+    Scene s = sceneWith("sphere", c);
+    ColliderDesc ball;
+    ball.name = "ball";
+    ball.shape = ColliderShape::Sphere;
+    ball.radius = 0.35f;
+    ball.transform.translate = {0.0f, 1.0f, 0.0f};
+    ColliderDesc ground;
+    ground.name = "ground";
+    ground.shape = ColliderShape::Plane;
+    s.colliders = {ball, ground};
+    return s;
+}
+
 const Builtin kBuiltins[] = {
     {"hanging", "1 m square cloth released flat, swinging down from two pinned corners", hanging},
     {"curtain", "2 m x 1.5 m curtain pinned along its top edge, released at 45 degrees", curtain},
     {"swirl", "1 m square cloth whose top corners swing on horizontal circles", swirl},
     {"drop", "1 m square cloth falling flat, no pins", drop},
+    {"sphere", "1 m square cloth dropped onto a sphere, draping over it", sphere},
 };
 
 }  // namespace

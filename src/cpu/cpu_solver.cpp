@@ -46,7 +46,7 @@ public:
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
     std::vector<StageTime> stageTimes() const override;
     void setGrab(std::optional<Grab> grab) override;
-    std::uint32_t contactCount() override { return contactCount_; }
+    std::uint32_t contactCount() const override { return contactCount_; }
 
 private:
     void runFrame(int member, int size);

@@ -90,7 +90,7 @@ public:
 
     // Vertices (phantom copies included) in contact with a collider in the last substep of the
     // most recent frame.
-    virtual std::uint32_t contactCount() = 0;
+    virtual std::uint32_t contactCount() const = 0;
 };
 
 }  // namespace cloth

@@ -612,7 +612,7 @@ void GpuSolver::readVelocities(std::vector<glm::vec4>& out) {
     impl_->readBuffer(BINDING_VELOCITIES, 16 * std::size_t(impl_->vertexCount), out);
 }
 
-std::uint32_t GpuSolver::contactCount() {
+std::uint32_t GpuSolver::contactCount() const {
     if (impl_->colliderCount == 0) return 0;
     std::vector<glm::vec4> word;
     impl_->readBuffer(BINDING_CONTACT_COUNT, 4, word);

@@ -118,7 +118,7 @@ class GpuSolver : public Solver {
     std::vector<StageTime> dispatchGroupTimes() const;
 
     void setGrab(std::optional<Grab> grab) override;
-    std::uint32_t contactCount() override;
+    std::uint32_t contactCount() const override;
 
     // ---- Vulkan specifics ----
     const std::shared_ptr<Context>& context() const;

@@ -46,6 +46,10 @@ SolverCounts countsOf(const PreparedCloth& p) {
     c.phantomMembers = p.phantomMembers.size();
     c.segments = p.segments.size();
     c.windVertices = p.windVertices.size();
+    c.colliders = p.colliders.size();
+    c.contactVertices = p.colliders.empty() ? 0 : p.positions.size();
+    c.meshNodes = p.meshNodes.size();
+    c.meshTriangles = p.meshTriangles.size();
     for (std::uint32_t k = 0; k < p.colorCount; ++k) {
         c.largestColor = std::max<std::uint64_t>(c.largestColor, p.colorItems(k));
     }
@@ -67,6 +71,8 @@ SolverCounts estimateCounts(const Scene& scene) {
         c.tethers += v;
     }
     if (scene.sim.wind) c.windVertices = c.vertices;
+    c.colliders = scene.colliders.size();
+    if (!scene.colliders.empty()) c.contactVertices = c.vertices;
     return c;
 }
 
@@ -100,6 +106,10 @@ std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
         {"vertex triangle offsets", 4 * (c.originalVertices + 1)},
         {"vertex triangles", 12 * c.triangles},
         {"wind vertices", 8 * c.windVertices},
+        {"colliders", sizeof(gpu::Collider) * c.colliders},
+        {"contacts", sizeof(gpu::ContactState) * c.contactVertices},
+        {"mesh nodes", sizeof(gpu::MeshNode) * c.meshNodes},
+        {"mesh triangles", sizeof(gpu::MeshTriangle) * c.meshTriangles},
     };
     needs.insert(needs.end(), fixed.begin(), fixed.end());
     return needs;

@@ -26,6 +26,9 @@ struct SolverCounts {
     std::uint64_t phantomMembers = 0;
     std::uint64_t segments = 0;
     std::uint64_t windVertices = 0;  // scenes with wind: every vertex
+    std::uint64_t colliders = 0;
+    std::uint64_t contactVertices = 0;  // scenes with colliders: every vertex
+    std::uint64_t meshNodes = 0, meshTriangles = 0;  // mesh colliders (0 in the estimate)
     std::uint64_t largestColor = 0;  // items (all types) of the largest colour; 0 = unknown
 };
 

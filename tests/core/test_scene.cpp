@@ -38,7 +38,7 @@ Scene parse(const std::string& text) {
 
 TEST(BuiltinScenes, NamesAndDescriptions) {
     EXPECT_EQ(builtinSceneNames(),
-              (std::vector<std::string>{"hanging", "curtain", "swirl", "drop"}));
+              (std::vector<std::string>{"hanging", "curtain", "swirl", "drop", "sphere"}));
     for (const std::string& n : builtinSceneNames()) {
         EXPECT_FALSE(builtinSceneDescription(n).empty());
         EXPECT_EQ(builtinScene(n).name, n);
@@ -66,7 +66,7 @@ TEST(BuiltinScenes, EachBuildsWithItsPinsAndPlacement) {
         float maxY = -1e9f, minY = 1e9f;
         for (const glm::vec3& p : w) maxY = std::max(maxY, p.y), minY = std::min(minY, p.y);
         EXPECT_NEAR(maxY, 2.0f, 1e-5f) << n;
-        if (n == "drop" || n == "hanging") {
+        if (n == "drop" || n == "hanging" || n == "sphere") {
             EXPECT_NEAR(minY, 2.0f, 1e-5f);  // released horizontal
         } else if (n == "curtain") {
             EXPECT_NEAR(maxY - minY, 1.5f * std::sqrt(0.5f), 1e-5f);  // tilted 45 degrees
@@ -104,6 +104,13 @@ TEST(BuiltinScenes, PinsAndAttachments) {
     Scene drop = builtinScene("drop");
     EXPECT_TRUE(drop.cloths[0].pins.empty());
     EXPECT_TRUE(drop.cloths[0].attachments.empty());
+    EXPECT_TRUE(drop.colliders.empty());
+
+    Scene sphere = builtinScene("sphere");
+    EXPECT_TRUE(sphere.cloths[0].pins.empty());
+    ASSERT_EQ(sphere.colliders.size(), 2u);
+    EXPECT_EQ(sphere.colliders[0].shape, ColliderShape::Sphere);
+    EXPECT_EQ(sphere.colliders[1].shape, ColliderShape::Plane);
 }
 
 TEST(SceneFiles, AssetFilesOfBuiltinScenesEqualTheBuiltins) {
