@@ -14,13 +14,100 @@
 #include "core/limits.h"
 #include "core/material_presets.h"
 #include "core/scene.h"
+#include "core/scene_read_parts.h"
 
 namespace cloth {
 
+namespace fs = std::filesystem;
+
+namespace detail {
+
+// ---- shared with other files of the reader (scene_read_parts.h) ----
+
+float positiveInRange(const JsonNode& n, float lo, float hi, const char* why) {
+    n.positive();
+    return n.inRange(lo, hi, why);
+}
+
+Transform readTransform(const JsonNode& n, const char* scaleWhy) {
+    n.allowOnly({"translate", "rotate", "scale"});
+    Transform t;
+    if (n.has("translate")) t.translate = n["translate"].vec3();
+    if (n.has("rotate")) t.rotateDegrees = n["rotate"].vec3();
+    if (n.has("scale"))
+        t.scale = positiveInRange(n["scale"], limits::kMinScale, limits::kMaxScale, scaleWhy);
+    return t;
+}
+
+MotionDesc readMotion(const JsonNode& n) {
+    MotionDesc m;
+    if (n.has("type")) {
+        JsonNode t = n["type"];
+        try {
+            m.type = parseMotionType(t.string());
+        } catch (const Error& e) {
+            t.fail(e.what());
+        }
+    }
+    switch (m.type) {
+        case MotionType::Static:
+            n.allowOnly({"type"});
+            break;
+        case MotionType::Circle:
+            n.allowOnly({"type", "radius", "period", "axis"});
+            break;
+        case MotionType::Linear:
+            n.allowOnly({"type", "velocity"});
+            break;
+    }
+    if (n.has("period"))
+        m.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
+                                   "is too short for a turn of a circle motion (seconds)");
+    if (n.has("radius"))
+        m.radius = n["radius"].inRange(0.0f, limits::kMaxCoordinate, "is beyond the scene's size");
+    if (n.has("axis")) {
+        m.axis = n["axis"].vec3();
+        if (!(glm::length(m.axis) > 0.0f)) n["axis"].fail("must not be a zero vector");
+    }
+    if (n.has("velocity")) {
+        m.velocity = n["velocity"].vec3();
+        if (!(glm::length(glm::dvec3(m.velocity)) <= limits::kMaxSpeed))
+            n["velocity"].fail("speed " + shortNumber(glm::length(glm::dvec3(m.velocity))) +
+                               " m/s is beyond the sane range (at most 10000 m/s)");
+    }
+    return m;
+}
+
+std::string resolvePath(const std::string& p, const std::string& baseDir) {
+    fs::path path(p);
+    if (path.is_absolute() || baseDir.empty()) return path.lexically_normal().string();
+    return (fs::path(baseDir) / path).lexically_normal().string();
+}
+
+void checkWorldPositions(const Mesh& mesh, const Transform& t, const JsonNode& blame) {
+    const glm::mat4 m = t.matrix();
+    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+        const glm::dvec3 p = glm::dmat4(m) * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0);
+        for (int k = 0; k < 3; ++k)
+            if (!(std::fabs(p[k]) <= limits::kMaxCoordinate))
+                blame.fail(
+                    "vertex " + std::to_string(v) + " lies at " + shortNumber(p[k]) +
+                    " m after the transform, beyond the sane range of positions (at most 10000 "
+                    "m from the origin on each axis)");
+    }
+}
+
+}  // namespace detail
+
 namespace {
 
-namespace fs = std::filesystem;
+using detail::checkWorldPositions;
 using detail::JsonNode;
+using detail::positiveInRange;
+using detail::readMotion;
+using detail::readName;
+using detail::readTransform;
+using detail::resolvePath;
 using detail::shortNumber;
 
 constexpr std::int64_t kMaxCount = limits::kMaxSubsteps;  // also iterations, target colours
@@ -82,33 +169,6 @@ GridDesc readGrid(const JsonNode& n) {
     return g;
 }
 
-// "must be positive" for zero and below, then the sane range with its reason.
-float positiveInRange(const JsonNode& n, float lo, float hi, const char* why) {
-    n.positive();
-    return n.inRange(lo, hi, why);
-}
-
-Transform readTransform(const JsonNode& n) {
-    n.allowOnly({"translate", "rotate", "scale"});
-    Transform t;
-    if (n.has("translate")) t.translate = n["translate"].vec3();
-    if (n.has("rotate")) t.rotateDegrees = n["rotate"].vec3();
-    if (n.has("scale"))
-        t.scale = positiveInRange(n["scale"], limits::kMinScale, limits::kMaxScale,
-                                  "is beyond the sane range of a cloth's scale");
-    return t;
-}
-
-// A name that parse() turns into an enum, with the key's path in the error.
-template <class Parse>
-auto readName(const JsonNode& n, Parse parse) {
-    try {
-        return parse(n.string());
-    } catch (const Error& e) {
-        n.fail(e.what());
-    }
-}
-
 OrthotropicMaterial readMembrane(const JsonNode& n, OrthotropicMaterial m) {
     n.allowOnly({"ex", "ey", "nu_xy", "nu_yx", "g"});
     if (n.has("ex")) m.ex = n["ex"].positive();
@@ -165,45 +225,6 @@ Material readMaterial(const JsonNode& n) {
     return m;
 }
 
-MotionDesc readMotion(const JsonNode& n) {
-    MotionDesc m;
-    if (n.has("type")) {
-        JsonNode t = n["type"];
-        try {
-            m.type = parseMotionType(t.string());
-        } catch (const Error& e) {
-            t.fail(e.what());
-        }
-    }
-    switch (m.type) {
-        case MotionType::Static:
-            n.allowOnly({"type"});
-            break;
-        case MotionType::Circle:
-            n.allowOnly({"type", "radius", "period", "axis"});
-            break;
-        case MotionType::Linear:
-            n.allowOnly({"type", "velocity"});
-            break;
-    }
-    if (n.has("period"))
-        m.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
-                                   "is too short for a turn of a circle motion (seconds)");
-    if (n.has("radius"))
-        m.radius = n["radius"].inRange(0.0f, limits::kMaxCoordinate, "is beyond the scene's size");
-    if (n.has("axis")) {
-        m.axis = n["axis"].vec3();
-        if (!(glm::length(m.axis) > 0.0f)) n["axis"].fail("must not be a zero vector");
-    }
-    if (n.has("velocity")) {
-        m.velocity = n["velocity"].vec3();
-        if (!(glm::length(glm::dvec3(m.velocity)) <= limits::kMaxSpeed))
-            n["velocity"].fail("speed " + shortNumber(glm::length(glm::dvec3(m.velocity))) +
-                               " m/s is beyond the sane range (at most 10000 m/s)");
-    }
-    return m;
-}
-
 AttachmentDesc readAttachment(const JsonNode& n) {
     n.allowOnly({"indices", "regions", "boxes", "compliance", "motion"});
     AttachmentDesc a;
@@ -247,12 +268,6 @@ FixedAngleDesc readFixedAngle(const JsonNode& n) {
     return f;
 }
 
-std::string resolvePath(const std::string& p, const std::string& baseDir) {
-    fs::path path(p);
-    if (path.is_absolute() || baseDir.empty()) return path.lexically_normal().string();
-    return (fs::path(baseDir) / path).lexically_normal().string();
-}
-
 ClothDesc readCloth(const JsonNode& n, std::size_t index, const std::string& baseDir) {
     n.allowOnly({"name", "grid", "mesh", "transform", "material", "pins", "attachments", "tethers",
                  "tether_slack", "fixed_angles"});
@@ -288,21 +303,6 @@ void checkSelection(const Mesh& mesh, const VertexSelection& sel, const JsonNode
     if (picked.empty()) n.fail("selects no vertices of the mesh");
 }
 
-// Every vertex after the cloth's transform within the sane range (core/limits.h): 1e38
-// coordinates or a huge translation would overflow the solver's float arithmetic.
-void checkWorldPositions(const Mesh& mesh, const Transform& t, const JsonNode& n) {
-    const glm::mat4 m = t.matrix();
-    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-        const glm::dvec3 p = glm::dmat4(m) * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0);
-        for (int k = 0; k < 3; ++k)
-            if (!(std::fabs(p[k]) <= limits::kMaxCoordinate))
-                n[n.has("transform") ? "transform" : (n.has("grid") ? "grid" : "mesh")].fail(
-                    "vertex " + std::to_string(v) + " lies at " + shortNumber(p[k]) +
-                    " m after the transform, beyond the sane range of positions (at most 10000 "
-                    "m from the origin on each axis)");
-    }
-}
-
 // Grids with more vertices than this are not built while reading (a 20000 x 20000 grid would
 // take gigabytes and most of a minute just to check its pins): their description is checked
 // here, their selections when the cloth is built (prep/cloth_builder.cpp), after a GPU run has
@@ -327,7 +327,8 @@ void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
     } catch (const Error& e) {
         n[c.grid ? "grid" : "mesh"].fail(e.what());
     }
-    checkWorldPositions(mesh, c.transform, n);
+    checkWorldPositions(mesh, c.transform,
+                        n[n.has("transform") ? "transform" : (c.grid ? "grid" : "mesh")]);
     if (n.has("pins")) checkSelection(mesh, c.pins, n["pins"]);
     for (std::size_t i = 0; i < c.attachments.size(); ++i)
         checkSelection(mesh, c.attachments[i].vertices, n["attachments"][i]);
