@@ -39,6 +39,15 @@ Transform readTransform(const JsonNode& n, const char* scaleWhy) {
     return t;
 }
 
+glm::vec3 readDirection(const JsonNode& n) {
+    const glm::vec3 v = n.vec3();
+    const float squared = glm::dot(v, v);
+    if (!(squared > 0.0f)) n.fail("must not be a zero vector");
+    if (!std::isfinite(squared))
+        n.fail("length " + shortNumber(glm::length(glm::dvec3(v))) + " is too long to normalise");
+    return v;
+}
+
 MotionDesc readMotion(const JsonNode& n) {
     MotionDesc m;
     if (n.has("type")) {
@@ -59,22 +68,33 @@ MotionDesc readMotion(const JsonNode& n) {
         case MotionType::Linear:
             n.allowOnly({"type", "velocity"});
             break;
+        case MotionType::Oscillate:
+            n.allowOnly({"type", "amplitude", "period", "phase"});
+            break;
     }
     if (n.has("period"))
         m.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
-                                   "is too short for a turn of a circle motion (seconds)");
+                                   m.type == MotionType::Oscillate
+                                       ? "is beyond the sane range of an oscillation's period "
+                                         "(seconds)"
+                                       : "is too short for a turn of a circle motion (seconds)");
     if (n.has("radius"))
         m.radius = n["radius"].inRange(0.0f, limits::kMaxCoordinate, "is beyond the scene's size");
-    if (n.has("axis")) {
-        m.axis = n["axis"].vec3();
-        if (!(glm::length(m.axis) > 0.0f)) n["axis"].fail("must not be a zero vector");
-    }
+    if (n.has("axis")) m.axis = readDirection(n["axis"]);
     if (n.has("velocity")) {
         m.velocity = n["velocity"].vec3();
         if (!(glm::length(glm::dvec3(m.velocity)) <= limits::kMaxSpeed))
             n["velocity"].fail("speed " + shortNumber(glm::length(glm::dvec3(m.velocity))) +
                                " m/s is beyond the sane range (at most 10000 m/s)");
     }
+    if (n.has("amplitude")) {
+        m.amplitude = n["amplitude"].vec3();
+        const double a = glm::length(glm::dvec3(m.amplitude));
+        if (!(a <= limits::kMaxCoordinate))
+            n["amplitude"].fail("length " + shortNumber(a) +
+                                " m is beyond the scene's size (at most 10000 m)");
+    }
+    if (n.has("phase")) m.phaseDegrees = n["phase"].number();
     return m;
 }
 
@@ -188,7 +208,7 @@ float compliance(const JsonNode& n) {
 Material readMaterial(const JsonNode& n) {
     n.allowOnly({"preset", "density", "stretch", "membrane", "weft_angle", "stretch_compliance",
                  "bending", "bend_rigidity", "bend_compliance", "stretch_stiffness",
-                 "bend_stiffness", "damping", "rigid_damping"});
+                 "bend_stiffness", "damping", "rigid_damping", "thickness"});
     Material m;
     // A preset first (density, membrane moduli, StVK stretch); the keys below override it.
     if (n.has("preset")) {
@@ -222,6 +242,9 @@ Material readMaterial(const JsonNode& n) {
     if (n.has("bend_stiffness")) m.bendStiffness = n["bend_stiffness"].inUnitRange();
     if (n.has("damping")) m.linearDamping = n["damping"].atLeast(0);
     if (n.has("rigid_damping")) m.rigidDamping = n["rigid_damping"].inUnitRange();
+    if (n.has("thickness"))
+        m.thickness = positiveInRange(n["thickness"], 0.0f, limits::kMaxThickness,
+                                      "m is beyond the sane range of a cloth's thickness");
     return m;
 }
 
@@ -477,9 +500,8 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
         throw Error(source + ": malformed JSON: " + what);
     }
     JsonNode root(doc, source);
-    root.allowOnly(
-        {"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind", "cloths",
-         "seams"});
+    root.allowOnly({"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind",
+                    "cloths", "seams", "colliders"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);
@@ -494,6 +516,13 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
         for (std::size_t i = 0; i < seams.size(); ++i) {
             s.seams.push_back(readSeam(seams[i]));
             checkSeam(s, s.seams.back(), seams[i]);
+        }
+    }
+    if (root.has("colliders")) {
+        JsonNode colliders = root["colliders"];
+        for (std::size_t i = 0; i < colliders.size(); ++i) {
+            s.colliders.push_back(detail::readCollider(colliders[i], i, baseDir));
+            detail::checkColliderMesh(s.colliders.back(), colliders[i]);
         }
     }
     return s;
