@@ -22,5 +22,8 @@ constexpr float kMaxSpeed = 1e4f;       // m/s, a linear motion's velocity and t
 constexpr float kMaxAirDensity = 1e4f;  // kg/m^3 of the wind's medium (water is 1000)
 constexpr float kMaxAeroCoefficient = 100.0f;  // drag and lift coefficients (a flat plate: ~2)
 constexpr float kMaxGustAmplitude = 10.0f;     // gusts, as a fraction of the mean wind speed
+constexpr float kMaxThickness = 0.1f;          // m, a cloth's contact thickness (felt: ~5 mm)
+constexpr float kMaxFriction = 100.0f;         // friction coefficients (rubber on rubber: ~1-2)
+constexpr float kMaxSpinSpeed = 1e5f;          // degrees per second of a collider's spin
 
 }  // namespace cloth::limits

@@ -266,7 +266,8 @@ struct ColliderDesc {
     std::string name;
     ColliderShape shape = ColliderShape::Sphere;
     Transform transform;      // placement at t = 0
-    float radius = 0.5f;      // sphere, capsule; box: rounding of its edges
+    float radius = 0.5f;      // sphere, capsule; box: rounding of its edges (scene files
+                              // default a box's to 0, sharp)
     float halfHeight = 0.5f;  // capsule
     glm::vec3 halfExtents{0.5f};  // box
     std::string objPath;      // mesh (relative paths resolved against the scene file)

@@ -14,13 +14,120 @@
 #include "core/limits.h"
 #include "core/material_presets.h"
 #include "core/scene.h"
+#include "core/scene_read_parts.h"
 
 namespace cloth {
 
+namespace fs = std::filesystem;
+
+namespace detail {
+
+// ---- shared with other files of the reader (scene_read_parts.h) ----
+
+float positiveInRange(const JsonNode& n, float lo, float hi, const char* why) {
+    n.positive();
+    return n.inRange(lo, hi, why);
+}
+
+Transform readTransform(const JsonNode& n, const char* scaleWhy) {
+    n.allowOnly({"translate", "rotate", "scale"});
+    Transform t;
+    if (n.has("translate")) t.translate = n["translate"].vec3();
+    if (n.has("rotate")) t.rotateDegrees = n["rotate"].vec3();
+    if (n.has("scale"))
+        t.scale = positiveInRange(n["scale"], limits::kMinScale, limits::kMaxScale, scaleWhy);
+    return t;
+}
+
+glm::vec3 readDirection(const JsonNode& n) {
+    const glm::vec3 v = n.vec3();
+    const float squared = glm::dot(v, v);
+    if (!(squared > 0.0f)) n.fail("must not be a zero vector");
+    if (!std::isfinite(squared))
+        n.fail("length " + shortNumber(glm::length(glm::dvec3(v))) + " is too long to normalise");
+    return v;
+}
+
+MotionDesc readMotion(const JsonNode& n) {
+    MotionDesc m;
+    if (n.has("type")) {
+        JsonNode t = n["type"];
+        try {
+            m.type = parseMotionType(t.string());
+        } catch (const Error& e) {
+            t.fail(e.what());
+        }
+    }
+    switch (m.type) {
+        case MotionType::Static:
+            n.allowOnly({"type"});
+            break;
+        case MotionType::Circle:
+            n.allowOnly({"type", "radius", "period", "axis"});
+            break;
+        case MotionType::Linear:
+            n.allowOnly({"type", "velocity"});
+            break;
+        case MotionType::Oscillate:
+            n.allowOnly({"type", "amplitude", "period", "phase"});
+            break;
+    }
+    if (n.has("period"))
+        m.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
+                                   m.type == MotionType::Oscillate
+                                       ? "is beyond the sane range of an oscillation's period "
+                                         "(seconds)"
+                                       : "is too short for a turn of a circle motion (seconds)");
+    if (n.has("radius"))
+        m.radius = n["radius"].inRange(0.0f, limits::kMaxCoordinate, "is beyond the scene's size");
+    if (n.has("axis")) m.axis = readDirection(n["axis"]);
+    if (n.has("velocity")) {
+        m.velocity = n["velocity"].vec3();
+        if (!(glm::length(glm::dvec3(m.velocity)) <= limits::kMaxSpeed))
+            n["velocity"].fail("speed " + shortNumber(glm::length(glm::dvec3(m.velocity))) +
+                               " m/s is beyond the sane range (at most 10000 m/s)");
+    }
+    if (n.has("amplitude")) {
+        m.amplitude = n["amplitude"].vec3();
+        const double a = glm::length(glm::dvec3(m.amplitude));
+        if (!(a <= limits::kMaxCoordinate))
+            n["amplitude"].fail("length " + shortNumber(a) +
+                                " m is beyond the scene's size (at most 10000 m)");
+    }
+    if (n.has("phase")) m.phaseDegrees = n["phase"].number();
+    return m;
+}
+
+std::string resolvePath(const std::string& p, const std::string& baseDir) {
+    fs::path path(p);
+    if (path.is_absolute() || baseDir.empty()) return path.lexically_normal().string();
+    return (fs::path(baseDir) / path).lexically_normal().string();
+}
+
+void checkWorldPositions(const Mesh& mesh, const Transform& t, const JsonNode& blame) {
+    const glm::mat4 m = t.matrix();
+    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+        const glm::dvec3 p = glm::dmat4(m) * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0);
+        for (int k = 0; k < 3; ++k)
+            if (!(std::fabs(p[k]) <= limits::kMaxCoordinate))
+                blame.fail(
+                    "vertex " + std::to_string(v) + " lies at " + shortNumber(p[k]) +
+                    " m after the transform, beyond the sane range of positions (at most 10000 "
+                    "m from the origin on each axis)");
+    }
+}
+
+}  // namespace detail
+
 namespace {
 
-namespace fs = std::filesystem;
+using detail::checkWorldPositions;
 using detail::JsonNode;
+using detail::positiveInRange;
+using detail::readMotion;
+using detail::readName;
+using detail::readTransform;
+using detail::resolvePath;
 using detail::shortNumber;
 
 constexpr std::int64_t kMaxCount = limits::kMaxSubsteps;  // also iterations, target colours
@@ -82,33 +189,6 @@ GridDesc readGrid(const JsonNode& n) {
     return g;
 }
 
-// "must be positive" for zero and below, then the sane range with its reason.
-float positiveInRange(const JsonNode& n, float lo, float hi, const char* why) {
-    n.positive();
-    return n.inRange(lo, hi, why);
-}
-
-Transform readTransform(const JsonNode& n) {
-    n.allowOnly({"translate", "rotate", "scale"});
-    Transform t;
-    if (n.has("translate")) t.translate = n["translate"].vec3();
-    if (n.has("rotate")) t.rotateDegrees = n["rotate"].vec3();
-    if (n.has("scale"))
-        t.scale = positiveInRange(n["scale"], limits::kMinScale, limits::kMaxScale,
-                                  "is beyond the sane range of a cloth's scale");
-    return t;
-}
-
-// A name that parse() turns into an enum, with the key's path in the error.
-template <class Parse>
-auto readName(const JsonNode& n, Parse parse) {
-    try {
-        return parse(n.string());
-    } catch (const Error& e) {
-        n.fail(e.what());
-    }
-}
-
 OrthotropicMaterial readMembrane(const JsonNode& n, OrthotropicMaterial m) {
     n.allowOnly({"ex", "ey", "nu_xy", "nu_yx", "g"});
     if (n.has("ex")) m.ex = n["ex"].positive();
@@ -128,7 +208,7 @@ float compliance(const JsonNode& n) {
 Material readMaterial(const JsonNode& n) {
     n.allowOnly({"preset", "density", "stretch", "membrane", "weft_angle", "stretch_compliance",
                  "bending", "bend_rigidity", "bend_compliance", "stretch_stiffness",
-                 "bend_stiffness", "damping", "rigid_damping"});
+                 "bend_stiffness", "damping", "rigid_damping", "thickness"});
     Material m;
     // A preset first (density, membrane moduli, StVK stretch); the keys below override it.
     if (n.has("preset")) {
@@ -162,45 +242,9 @@ Material readMaterial(const JsonNode& n) {
     if (n.has("bend_stiffness")) m.bendStiffness = n["bend_stiffness"].inUnitRange();
     if (n.has("damping")) m.linearDamping = n["damping"].atLeast(0);
     if (n.has("rigid_damping")) m.rigidDamping = n["rigid_damping"].inUnitRange();
-    return m;
-}
-
-MotionDesc readMotion(const JsonNode& n) {
-    MotionDesc m;
-    if (n.has("type")) {
-        JsonNode t = n["type"];
-        try {
-            m.type = parseMotionType(t.string());
-        } catch (const Error& e) {
-            t.fail(e.what());
-        }
-    }
-    switch (m.type) {
-        case MotionType::Static:
-            n.allowOnly({"type"});
-            break;
-        case MotionType::Circle:
-            n.allowOnly({"type", "radius", "period", "axis"});
-            break;
-        case MotionType::Linear:
-            n.allowOnly({"type", "velocity"});
-            break;
-    }
-    if (n.has("period"))
-        m.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
-                                   "is too short for a turn of a circle motion (seconds)");
-    if (n.has("radius"))
-        m.radius = n["radius"].inRange(0.0f, limits::kMaxCoordinate, "is beyond the scene's size");
-    if (n.has("axis")) {
-        m.axis = n["axis"].vec3();
-        if (!(glm::length(m.axis) > 0.0f)) n["axis"].fail("must not be a zero vector");
-    }
-    if (n.has("velocity")) {
-        m.velocity = n["velocity"].vec3();
-        if (!(glm::length(glm::dvec3(m.velocity)) <= limits::kMaxSpeed))
-            n["velocity"].fail("speed " + shortNumber(glm::length(glm::dvec3(m.velocity))) +
-                               " m/s is beyond the sane range (at most 10000 m/s)");
-    }
+    if (n.has("thickness"))
+        m.thickness = positiveInRange(n["thickness"], 0.0f, limits::kMaxThickness,
+                                      "m is beyond the sane range of a cloth's thickness");
     return m;
 }
 
@@ -247,12 +291,6 @@ FixedAngleDesc readFixedAngle(const JsonNode& n) {
     return f;
 }
 
-std::string resolvePath(const std::string& p, const std::string& baseDir) {
-    fs::path path(p);
-    if (path.is_absolute() || baseDir.empty()) return path.lexically_normal().string();
-    return (fs::path(baseDir) / path).lexically_normal().string();
-}
-
 ClothDesc readCloth(const JsonNode& n, std::size_t index, const std::string& baseDir) {
     n.allowOnly({"name", "grid", "mesh", "transform", "material", "pins", "attachments", "tethers",
                  "tether_slack", "fixed_angles"});
@@ -288,21 +326,6 @@ void checkSelection(const Mesh& mesh, const VertexSelection& sel, const JsonNode
     if (picked.empty()) n.fail("selects no vertices of the mesh");
 }
 
-// Every vertex after the cloth's transform within the sane range (core/limits.h): 1e38
-// coordinates or a huge translation would overflow the solver's float arithmetic.
-void checkWorldPositions(const Mesh& mesh, const Transform& t, const JsonNode& n) {
-    const glm::mat4 m = t.matrix();
-    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-        const glm::dvec3 p = glm::dmat4(m) * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0);
-        for (int k = 0; k < 3; ++k)
-            if (!(std::fabs(p[k]) <= limits::kMaxCoordinate))
-                n[n.has("transform") ? "transform" : (n.has("grid") ? "grid" : "mesh")].fail(
-                    "vertex " + std::to_string(v) + " lies at " + shortNumber(p[k]) +
-                    " m after the transform, beyond the sane range of positions (at most 10000 "
-                    "m from the origin on each axis)");
-    }
-}
-
 // Grids with more vertices than this are not built while reading (a 20000 x 20000 grid would
 // take gigabytes and most of a minute just to check its pins): their description is checked
 // here, their selections when the cloth is built (prep/cloth_builder.cpp), after a GPU run has
@@ -327,7 +350,8 @@ void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
     } catch (const Error& e) {
         n[c.grid ? "grid" : "mesh"].fail(e.what());
     }
-    checkWorldPositions(mesh, c.transform, n);
+    checkWorldPositions(mesh, c.transform,
+                        n[n.has("transform") ? "transform" : (c.grid ? "grid" : "mesh")]);
     if (n.has("pins")) checkSelection(mesh, c.pins, n["pins"]);
     for (std::size_t i = 0; i < c.attachments.size(); ++i)
         checkSelection(mesh, c.attachments[i].vertices, n["attachments"][i]);
@@ -476,9 +500,8 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
         throw Error(source + ": malformed JSON: " + what);
     }
     JsonNode root(doc, source);
-    root.allowOnly(
-        {"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind", "cloths",
-         "seams"});
+    root.allowOnly({"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind",
+                    "cloths", "seams", "colliders"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);
@@ -493,6 +516,13 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
         for (std::size_t i = 0; i < seams.size(); ++i) {
             s.seams.push_back(readSeam(seams[i]));
             checkSeam(s, s.seams.back(), seams[i]);
+        }
+    }
+    if (root.has("colliders")) {
+        JsonNode colliders = root["colliders"];
+        for (std::size_t i = 0; i < colliders.size(); ++i) {
+            s.colliders.push_back(detail::readCollider(colliders[i], i, baseDir));
+            detail::checkColliderMesh(s.colliders.back(), colliders[i]);
         }
     }
     return s;

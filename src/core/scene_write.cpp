@@ -47,6 +47,10 @@ Json motion(const MotionDesc& m) {
         j["axis"] = vec(m.axis);
     } else if (m.type == MotionType::Linear) {
         j["velocity"] = vec(m.velocity);
+    } else if (m.type == MotionType::Oscillate) {
+        j["amplitude"] = vec(m.amplitude);
+        j["period"] = num(m.period);
+        j["phase"] = num(m.phaseDegrees);
     }
     return j;
 }
@@ -58,7 +62,8 @@ Json material(const Material& m) {
               {"stretch_stiffness", num(m.stretchStiffness)},
               {"bend_stiffness", num(m.bendStiffness)},
               {"damping", num(m.linearDamping)},
-              {"rigid_damping", num(m.rigidDamping)}};
+              {"rigid_damping", num(m.rigidDamping)},
+              {"thickness", num(m.thickness)}};
     // The continuum models only when used (older files stay as they were).
     if (!m.preset.empty()) j["preset"] = m.preset;
     if (m.stretchModel != StretchModel::Distance || !m.preset.empty()) {
@@ -84,6 +89,11 @@ std::string relativeTo(const std::string& path, const std::string& baseDir) {
     return ec || rel.empty() ? path : rel.generic_string();
 }
 
+Json transform(const Transform& t) {
+    return {
+        {"translate", vec(t.translate)}, {"rotate", vec(t.rotateDegrees)}, {"scale", num(t.scale)}};
+}
+
 Json cloth(const ClothDesc& c, const std::string& baseDir) {
     Json j = {{"name", c.name}};
     if (c.grid) {
@@ -96,9 +106,7 @@ Json cloth(const ClothDesc& c, const std::string& baseDir) {
     } else {
         j["mesh"] = relativeTo(c.objPath, baseDir);
     }
-    j["transform"] = {{"translate", vec(c.transform.translate)},
-                      {"rotate", vec(c.transform.rotateDegrees)},
-                      {"scale", num(c.transform.scale)}};
+    j["transform"] = transform(c.transform);
     j["material"] = material(c.material);
     j["pins"] = selection(c.pins);
     Json attachments = Json::array();
@@ -161,6 +169,39 @@ Json seam(const SeamDesc& s) {
             {"merge_distance", num(s.mergeDistance)}};
 }
 
+// The shape's own keys only (scene_read.cpp refuses the others).
+Json collider(const ColliderDesc& c, const std::string& baseDir) {
+    Json j = {{"name", c.name}, {"shape", colliderShapeName(c.shape)}};
+    j["transform"] = transform(c.transform);
+    switch (c.shape) {
+        case ColliderShape::Plane:
+            break;
+        case ColliderShape::Sphere:
+            j["radius"] = num(c.radius);
+            break;
+        case ColliderShape::Capsule:
+            j["radius"] = num(c.radius);
+            j["half_height"] = num(c.halfHeight);
+            break;
+        case ColliderShape::Box:
+            j["half_extents"] = vec(c.halfExtents);
+            j["radius"] = num(c.radius);
+            break;
+        case ColliderShape::Mesh:
+            j["mesh"] = relativeTo(c.objPath, baseDir);
+            break;
+    }
+    j["motion"] = motion(c.motion);
+    j["spin"] = {{"axis", vec(c.spin.axis)},
+                 {"degrees_per_second", num(c.spin.degreesPerSecond)},
+                 {"reverse_every", num(c.spin.reversePeriod)}};
+    j["start"] = num(c.start);
+    j["static_friction"] = num(c.staticFriction);
+    j["kinetic_friction"] = num(c.kineticFriction);
+    j["restitution"] = num(c.restitution);
+    return j;
+}
+
 }  // namespace
 
 std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
@@ -180,6 +221,12 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
         Json seams = Json::array();
         for (const SeamDesc& s : scene.seams) seams.push_back(seam(s));
         j["seams"] = seams;
+    }
+    // Only when there are colliders (older files stay as they were).
+    if (!scene.colliders.empty()) {
+        Json colliders = Json::array();
+        for (const ColliderDesc& c : scene.colliders) colliders.push_back(collider(c, baseDir));
+        j["colliders"] = colliders;
     }
     return j.dump(2) + "\n";
 }
