@@ -14,8 +14,9 @@ using Ids = std::vector<std::uint32_t>;
 
 namespace {
 
-const char* kAssetScenes[] = {"hanging", "curtain",    "swirl",      "drop",
-                              "flag",    "two_cloths", "tablecloth", "tube"};
+const char* kAssetScenes[] = {"hanging", "curtain",  "swirl",  "drop",          "flag",
+                              "two_cloths", "tablecloth", "tube", "sphere", "incline",
+                              "attach",  "sdf_collision", "friction"};
 
 std::string sceneAsset(const std::string& name) {
     return test::assetPath("scenes/" + name + ".json");
