@@ -43,6 +43,13 @@ struct Marker {
 };
 CLOTH_CHECK_SIZE(Marker, 8)
 
+// A vertex of a collider's mesh (render/collider_mesh.h), in the collider's frame.
+struct ColliderVertex {
+    vec4 position;  // xyz
+    vec4 normal;    // xyz: unit, outward
+};
+CLOTH_CHECK_SIZE(ColliderVertex, 32)
+
 // One per frame in flight (std140 uniform block; only mat4, vec4 and uvec4 members).
 struct FrameUniforms {
     mat4 view;
