@@ -235,6 +235,25 @@ TEST(ColliderMesh, TriangleMeshSmoothsAcrossFlatEdges) {
     expectClosed(m, 1.0f, 4.0 / 3.0 * std::numbers::pi);
 }
 
+// Not convex and of genus one: still closed and outward, normals smooth around the tube.
+TEST(ColliderMesh, TriangleMeshOfATorus) {
+    const float R = 0.5f, r = 0.15f;
+    const ColliderMesh m = triangleMesh(test::torus(R, r, 48, 24));
+    const double pi = std::numbers::pi;
+    const Closure c = closure(m, 1e-6f);
+    EXPECT_EQ(c.unmatchedEdges, 0u);
+    EXPECT_EQ(c.misorientedEdges, 0u);
+    EXPECT_NEAR(c.volume, 2.0 * pi * pi * R * r * r, 0.03 * 2.0 * pi * pi * R * r * r);
+    float worst = 0.0f;
+    for (const gpu::ColliderVertex& v : m.vertices) {
+        const glm::vec3 p(v.position);
+        const glm::vec3 ring = R * glm::normalize(glm::vec3(p.x, 0.0f, p.z));
+        const glm::vec3 n = glm::normalize(p - ring);
+        worst = std::max(worst, std::acos(std::min(1.0f, glm::dot(glm::vec3(v.normal), n))));
+    }
+    EXPECT_LT(worst, glm::radians(4.0f));
+}
+
 TEST(ColliderMesh, PlaneHasNoMesh) {
     const gpu::Collider plane = test::collider(gpu::SHAPE_PLANE, {0, 0, 0}, glm::vec4(0.0f));
     EXPECT_TRUE(colliderMesh(plane, {}).indices.empty());

@@ -57,4 +57,26 @@ inline std::vector<gpu::MeshTriangle> octahedron(float h) {
     return out;
 }
 
+// A torus about the y axis (ring radius R, tube radius r), nu x nv quads split in two,
+// counter-clockwise from outside; face normals left unset (the winding orients them).
+inline std::vector<gpu::MeshTriangle> torus(float R, float r, int nu, int nv) {
+    auto at = [&](int i, int j) {
+        const float u = 6.2831853f * float(i % nu) / float(nu);
+        const float v = 6.2831853f * float(j % nv) / float(nv);
+        const float rho = R + r * std::cos(v);
+        return glm::vec4(rho * std::cos(u), r * std::sin(v), rho * std::sin(u), 0.0f);
+    };
+    std::vector<gpu::MeshTriangle> out;
+    for (int i = 0; i < nu; ++i)
+        for (int j = 0; j < nv; ++j) {
+            const glm::vec4 a = at(i, j), b = at(i + 1, j), c = at(i + 1, j + 1), d = at(i, j + 1);
+            gpu::MeshTriangle t{};
+            t.a = a, t.b = d, t.c = c;
+            out.push_back(t);
+            t.a = a, t.b = c, t.c = b;
+            out.push_back(t);
+        }
+    return out;
+}
+
 }  // namespace cloth::test
