@@ -213,8 +213,8 @@ TEST_F(RenderGpuTest, PlaneColliderIsTheFloorWhereItIs) {
 }
 
 // Over a running simulation on either backend (vertices uploaded, or drawn from the GPU solver's
-// buffers): the colliders are drawn where they are at the solver's simTime(). The scene files do
-// not describe colliders yet, so they are added to the draw data by hand.
+// buffers): the colliders are drawn where they are at the solver's simTime(). The moving ball is
+// added to the draw data only (the solver does not see it), so the cloth falls as without it.
 TEST_F(RenderGpuTest, CollidersDrawnAtTheSolversTimeOnBothBackends) {
     ImageRgba8 images[2];
     glm::vec3 expected(0.0f);
