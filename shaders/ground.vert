@@ -1,18 +1,18 @@
-// The ground: one square of side 2 * ground.y at height ground.x, centred under the scene.
+// The ground: a square (ground_quad.glsl) of the automatic ground or of a plane collider.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "render_types.h"
 #include "render_frame.glsl"
+#include "geometry.glsl"
+#include "ground_quad.glsl"
 
-layout(location = 0) out vec3 outWorld;
-
-const vec2 kCorners[6] = vec2[](vec2(-1, -1), vec2(-1, 1), vec2(1, 1),
-                                vec2(-1, -1), vec2(1, 1), vec2(1, -1));
+layout(location = 0) out vec2 outLocal;  // the plane's own x, z: its checker moves with it
+layout(location = 1) flat out vec3 outNormal;  // world space
 
 void main() {
-    vec2 c = kCorners[gl_VertexIndex];
-    vec3 p = vec3(frame.ground.z + c.x * frame.ground.y, frame.ground.x,
-                  frame.ground.w + c.y * frame.ground.y);
-    outWorld = p;
-    gl_Position = frame.viewProj * vec4(p, 1.0);
+    mat4 model = colliderInstances[gl_InstanceIndex].model;
+    vec3 local = groundCorner(gl_VertexIndex, model);
+    outLocal = local.xz;
+    outNormal = mat3(model)[1];
+    gl_Position = frame.viewProj * (model * vec4(local, 1.0));
 }

@@ -1,5 +1,6 @@
 // Deferred lighting: one directional light with a PCF shadow map, hemisphere ambient scaled by
-// SSAO, a sky for empty pixels and distance fog on the ground; filmic tone mapping.
+// SSAO, a highlight on the colliders, a sky for empty pixels and distance fog on the ground;
+// filmic tone mapping.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "render_types.h"
@@ -65,14 +66,18 @@ void main() {
         vec3 l = frame.lightDir.xyz;
         float ao = (frame.options.z & OPTION_SSAO) != 0u ? texture(aoTex, inUv).r : 1.0;
         float ndl = max(dot(n, l), 0.0);
-        vec3 direct = ndl > 0.0 ? frame.lightColor.rgb * frame.lightDir.w * ndl * shadowFactor(world, n)
-                                : vec3(0.0);
+        float lit = ndl > 0.0 ? shadowFactor(world, n) : 0.0;
+        vec3 direct = frame.lightColor.rgb * frame.lightDir.w * ndl * lit;
         vec3 ambient = frame.skyColor.w * mix(frame.horizonColor.rgb, frame.skyColor.rgb,
                                               0.5 + 0.5 * n.y) * ao;
         // A little sheen at grazing angles, as woven cloth shows.
         float sheen = material == MATERIAL_CLOTH ? 0.25 * grazing4(n, viewDir)
                                                  : 0.0;
         colour = albedo * (direct + ambient) + sheen * ao * frame.skyColor.rgb * frame.skyColor.w;
+        if (material == MATERIAL_COLLIDER) {  // a soft highlight, as of varnished wood
+            float spec = pow(max(dot(n, normalize(l - viewDir)), 0.0), 40.0);
+            colour += 0.08 * spec * lit * frame.lightColor.rgb * frame.lightDir.w;
+        }
         if (material == MATERIAL_GROUND) {
             float d = length(world.xz - frame.ground.zw) / frame.ground.y;
             colour = mix(colour, sky(vec3(0.0)), smoothstep(0.45, 1.0, d));

@@ -1,5 +1,6 @@
 // The renderer's interface between C++ and GLSL: the per-frame uniform block, marker instances,
-// G-buffer material ids and descriptor bindings. Included by src/render and shaders/*.vert|frag.
+// the colliders' vertices and placements, G-buffer material ids and descriptor bindings. Included
+// by src/render and shaders/*.vert|frag.
 #ifndef CLOTH_SHARED_RENDER_TYPES_H
 #define CLOTH_SHARED_RENDER_TYPES_H
 
@@ -12,6 +13,10 @@
 #define RBIND_NORMALS 2    // vec4 per original vertex
 #define RBIND_UVS 3        // vec2 per original vertex
 #define RBIND_MARKERS 4    // Marker[]
+// ColliderVertex[]: every collider's mesh, each in its own frame.
+#define RBIND_COLLIDER_VERTICES 5
+// ColliderInstance[]: per collider, then the automatic ground.
+#define RBIND_COLLIDER_INSTANCES 6
 
 // Descriptor set 0 of the screen passes (SSAO, blur, lighting): the frame block, then textures.
 #define RBIND_TEX0 1
@@ -23,6 +28,7 @@ const uint MATERIAL_SKY = 0u;
 const uint MATERIAL_CLOTH = 1u;
 const uint MATERIAL_GROUND = 2u;
 const uint MATERIAL_MARKER = 3u;
+const uint MATERIAL_COLLIDER = 4u;  // a rigid collider (planes are drawn as MATERIAL_GROUND)
 
 // Marker kinds.
 const uint MARKER_PIN = 0u;          // a vertex with inverse mass 0
@@ -42,6 +48,20 @@ struct Marker {
     uint kind;
 };
 CLOTH_CHECK_SIZE(Marker, 8)
+
+// A vertex of a collider's mesh (render/collider_mesh.h), in the collider's frame.
+struct ColliderVertex {
+    vec4 position;  // xyz
+    vec4 normal;    // xyz: unit, outward
+};
+CLOTH_CHECK_SIZE(ColliderVertex, 32)
+
+// Where a collider is this frame: its frame as a rigid model matrix (colliderPose at the
+// simulated time). The automatic ground is one more instance, the last.
+struct ColliderInstance {
+    mat4 model;
+};
+CLOTH_CHECK_SIZE(ColliderInstance, 64)
 
 // One per frame in flight (std140 uniform block; only mat4, vec4 and uvec4 members).
 struct FrameUniforms {
@@ -66,11 +86,13 @@ struct FrameUniforms {
     vec4 markers;       // x: half size of a marker cube (m)
     vec4 grabTarget;    // xyz: where the grabbed vertex is pulled
     vec4 exposure;      // x: exposure multiplier
+    vec4 colliders;     // rgb: the rigid colliders' albedo (linear); w: pattern contrast
+    vec4 time;          // x: simulated time (s) the colliders are placed at
     uvec4 options;      // x: grabbed vertex, y: grabbing (0/1), z: OPTION_* bits, w: frame
 };
-CLOTH_CHECK_SIZE(FrameUniforms, 6 * 64 + 15 * 16 + 16)
+CLOTH_CHECK_SIZE(FrameUniforms, 6 * 64 + 17 * 16 + 16)
 CLOTH_CHECK_OFFSET(FrameUniforms, eye, 384)
-CLOTH_CHECK_OFFSET(FrameUniforms, options, 624)
+CLOTH_CHECK_OFFSET(FrameUniforms, options, 656)
 
 CLOTH_NAMESPACE_END
 

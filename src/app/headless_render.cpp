@@ -62,6 +62,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         in.height = renderer.extent().height;
         in.hasUvs = look.data.hasUvs;
         in.frame = std::uint32_t(frame);
+        in.simTime = sim.solver().simTime();
         const render::ImageRgba8 image = renderer.render(makeFrameUniforms(in), positions, normals);
         renderStats.add(renderer.lastTimes());
         if (recordThis) render::writePng(render::framePath(options.recordDir, frame), image);

@@ -32,7 +32,7 @@ std::shared_ptr<vk::Context> makeRenderContext(const Options& options, const Win
 SceneLook makeLook(const PreparedCloth& prepared) {
     SceneLook look;
     look.data = render::makeDrawData(prepared);
-    look.stage = render::makeStage(look.data.bounds, look.data.meanEdgeLength);
+    look.stage = render::makeStage(look.data);
     return look;
 }
 

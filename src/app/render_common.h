@@ -35,7 +35,8 @@ struct WindowSurface {  // what a window adds to the context
 std::shared_ptr<vk::Context> makeRenderContext(const Options& options, const WindowSurface* window,
                                                std::shared_ptr<vk::MessageLog> log = nullptr);
 
-// The scene's look: stage (ground, light) and default view, from the cloth as loaded.
+// The scene's look: stage (ground, light) and default view, from the cloth and the colliders as
+// loaded.
 struct SceneLook {
     render::Stage stage;
     render::ClothDrawData data;

@@ -369,6 +369,7 @@ struct WindowApp::Impl {
         in.hasUvs = renderer->cloth().hasUvs;
         in.manualSrgb = renderer->manualSrgb();
         in.frame = std::uint32_t(renderedFrames);
+        in.simTime = sim->solver().simTime();
         return makeFrameUniforms(in);
     }
 

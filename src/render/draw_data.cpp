@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "core/error.h"
 
@@ -16,6 +17,45 @@ Bounds boundsOf(const std::vector<glm::vec4>& positions, std::uint32_t count) {
     }
     if (count == 0) b = Bounds{};
     return b;
+}
+
+ColliderDrawData makeColliderDrawData(const PreparedCloth& p) {
+    ColliderDrawData d;
+    d.colliders = p.colliders;
+    float floorUp = 0.5f;  // cos 60 degrees
+    for (std::uint32_t i = 0; i < p.colliders.size(); ++i) {
+        const gpu::Collider& c = p.colliders[i];
+        if (c.shape == gpu::SHAPE_PLANE) {
+            d.planes.push_back(i);
+            const float up = gpu::colliderPose(c, 0.0f).ay.y;
+            if (up >= floorUp) {
+                floorUp = up;
+                d.floor = i;
+            }
+            continue;
+        }
+        std::span<const gpu::MeshTriangle> triangles;
+        if (c.shape == gpu::SHAPE_MESH) {
+            CLOTH_ASSERT(i < p.colliderTriangles.size());
+            const glm::uvec2 range = p.colliderTriangles[i];
+            CLOTH_ASSERT(range.x <= range.y && range.y <= p.meshTriangles.size());
+            triangles = std::span(p.meshTriangles).subspan(range.x, range.y - range.x);
+        }
+        const ColliderMesh mesh = colliderMesh(c, triangles);
+        if (mesh.indices.empty()) continue;
+        ColliderDraw draw;
+        draw.collider = i;
+        draw.firstIndex = static_cast<std::uint32_t>(d.indices.size());
+        draw.indexCount = static_cast<std::uint32_t>(mesh.indices.size());
+        draw.vertexOffset = static_cast<std::int32_t>(d.vertices.size());
+        d.solids.push_back(draw);
+        d.vertices.insert(d.vertices.end(), mesh.vertices.begin(), mesh.vertices.end());
+        d.indices.insert(d.indices.end(), mesh.indices.begin(), mesh.indices.end());
+        const Bounds b = meshBounds(mesh, colliderModel(c, 0.0f));
+        d.bounds =
+            d.bounds ? Bounds{glm::min(d.bounds->min, b.min), glm::max(d.bounds->max, b.max)} : b;
+    }
+    return d;
 }
 
 ClothDrawData makeDrawData(const PreparedCloth& p) {
@@ -47,6 +87,7 @@ ClothDrawData makeDrawData(const PreparedCloth& p) {
             total +=
                 glm::distance(glm::vec3(p.positions[t[k]]), glm::vec3(p.positions[t[(k + 1) % 3]]));
     d.meanEdgeLength = p.triangles.empty() ? 0.0f : float(total / (3.0 * p.triangles.size()));
+    d.colliders = makeColliderDrawData(p);
     return d;
 }
 

@@ -1,17 +1,41 @@
 // What the renderer needs from a PreparedCloth, gathered once at load: the triangle list, UVs,
-// marker instances for pinned and kinematic vertices, and where the cloth starts out.
+// marker instances for pinned and kinematic vertices, where the cloth starts out, and the rigid
+// colliders' meshes.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
 
 #include "prep/prepared.h"
 #include "render/camera.h"
+#include "render/collider_mesh.h"
 #include "render_types.h"  // shaders/shared
 
 namespace cloth::render {
+
+// One collider's mesh in ColliderDrawData's arrays.
+struct ColliderDraw {
+    std::uint32_t collider = 0;  // index into ColliderDrawData::colliders (its instance)
+    std::uint32_t firstIndex = 0, indexCount = 0;
+    std::int32_t vertexOffset = 0;
+};
+
+// The scene's colliders: planes are drawn as squares of the ground placed by their pose, every
+// other shape by its mesh (render/collider_mesh.h), all tessellated once here.
+struct ColliderDrawData {
+    std::vector<gpu::Collider> colliders;       // as prepared, in scene order
+    std::vector<gpu::ColliderVertex> vertices;  // every solid's mesh, each in its own frame
+    std::vector<std::uint32_t> indices;
+    std::vector<ColliderDraw> solids;   // the colliders that are not planes
+    std::vector<std::uint32_t> planes;  // the plane colliders (indices into `colliders`)
+    std::optional<Bounds> bounds;       // the solids at t = 0 (planes have none)
+    // The plane that is the floor (in place of the automatic ground): the one facing up the most,
+    // when it faces up by 60 degrees or more at t = 0.
+    std::optional<std::uint32_t> floor;
+};
 
 struct ClothDrawData {
     std::uint32_t vertexCount = 0;          // positions, phantom copies included
@@ -22,9 +46,11 @@ struct ClothDrawData {
     std::vector<gpu::Marker> markers;       // MARKER_PIN and MARKER_KINEMATIC
     Bounds bounds;                          // of the original vertices as prepared
     float meanEdgeLength = 0.0f;
+    ColliderDrawData colliders;
 };
 
 ClothDrawData makeDrawData(const PreparedCloth& prepared);
+ColliderDrawData makeColliderDrawData(const PreparedCloth& prepared);
 
 // Bounds of the first `count` positions (xyz).
 Bounds boundsOf(const std::vector<glm::vec4>& positions, std::uint32_t count);

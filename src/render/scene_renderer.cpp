@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "render/collider_mesh.h"
 #include "render/pipeline.h"
 
 namespace cloth::render {
@@ -48,6 +49,7 @@ struct Slot {
     vk::Buffer uniforms;
     vk::Buffer cpuPositions;
     vk::Buffer cpuNormals;
+    vk::Buffer colliderInstances;  // ColliderInstance per collider, then the automatic ground
     VkDescriptorSet geometry = VK_NULL_HANDLE;
     VkDescriptorSet ssao = VK_NULL_HANDLE;
     VkDescriptorSet blur = VK_NULL_HANDLE;
@@ -107,8 +109,8 @@ struct SceneRenderer::Impl {
     vk::Unique<VkDescriptorSetLayout> geometryLayout, ssaoLayout, blurLayout, lightingLayout;
     vk::Unique<VkPipelineLayout> geometryPl, ssaoPl, blurPl, lightingPl;
     vk::Unique<VkRenderPass> shadowPass, gbufferPass, aoPass, outputPass;
-    vk::Unique<VkPipeline> shadowPipe, clothPipe, groundPipe, markerPipe, ssaoPipe, blurPipe,
-        lightingPipe;
+    vk::Unique<VkPipeline> shadowPipe, colliderShadowPipe, planeShadowPipe, clothPipe, groundPipe,
+        colliderPipe, markerPipe, ssaoPipe, blurPipe, lightingPipe;
     vk::Unique<VkSampler> nearest, linear, shadowSampler;
     Image shadowMap;
     vk::Unique<VkFramebuffer> shadowFb;
@@ -122,6 +124,7 @@ struct SceneRenderer::Impl {
     bool hasCloth = false;
     std::optional<ExternalVertexBuffers> gpu;
     vk::Buffer indices, uvs, markers;
+    vk::Buffer colliderVertices, colliderIndices;
 
     vk::Unique<VkDescriptorPool> pool;
     std::vector<Slot> slots;
@@ -163,11 +166,14 @@ struct SceneRenderer::Impl {
     }
 
     void createLayouts() {
-        const BindingDesc geometry[] = {{RBIND_FRAME, kUbo, kVertFrag},
-                                        {RBIND_POSITIONS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
-                                        {RBIND_NORMALS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
-                                        {RBIND_UVS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
-                                        {RBIND_MARKERS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT}};
+        const BindingDesc geometry[] = {
+            {RBIND_FRAME, kUbo, kVertFrag},
+            {RBIND_POSITIONS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
+            {RBIND_NORMALS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
+            {RBIND_UVS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
+            {RBIND_MARKERS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
+            {RBIND_COLLIDER_VERTICES, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
+            {RBIND_COLLIDER_INSTANCES, kSsbo, VK_SHADER_STAGE_VERTEX_BIT}};
         geometryLayout = makeSetLayout(*ctx, geometry, "geometry set layout");
         auto screen = [&](std::uint32_t textures, const char* name) {
             std::vector<BindingDesc> b{{RBIND_FRAME, kUbo, VK_SHADER_STAGE_FRAGMENT_BIT}};
@@ -210,6 +216,12 @@ struct SceneRenderer::Impl {
         d.depthBias = true;
         d.name = "shadow pipeline";
         shadowPipe = makePipeline(*ctx, d);
+        d.vertexShader = "collider_shadow.vert";
+        d.name = "collider shadow pipeline";
+        colliderShadowPipe = makePipeline(*ctx, d);
+        d.vertexShader = "ground_shadow.vert";
+        d.name = "plane shadow pipeline";
+        planeShadowPipe = makePipeline(*ctx, d);
 
         d = PipelineDesc{};
         d.layout = geometryPl.get();
@@ -224,6 +236,10 @@ struct SceneRenderer::Impl {
         d.fragmentShader = "ground.frag";
         d.name = "ground pipeline";
         groundPipe = makePipeline(*ctx, d);
+        d.vertexShader = "collider.vert";
+        d.fragmentShader = "collider.frag";
+        d.name = "collider pipeline";
+        colliderPipe = makePipeline(*ctx, d);
         d.vertexShader = "marker.vert";
         d.fragmentShader = "marker.frag";
         d.cull = VK_CULL_MODE_BACK_BIT;
@@ -250,7 +266,7 @@ struct SceneRenderer::Impl {
 
     void createSlots(std::uint32_t frames) {
         VkDescriptorPoolSize sizes[] = {
-            {kUbo, 4 * frames}, {kSsbo, 4 * frames}, {kTex, 9 * frames}};
+            {kUbo, 4 * frames}, {kSsbo, 6 * frames}, {kTex, 9 * frames}};
         VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         info.maxSets = 4 * frames;
         info.poolSizeCount = 3;
@@ -296,6 +312,8 @@ struct SceneRenderer::Impl {
             w.buffer(s.geometry, RBIND_NORMALS, kSsbo, nrm);
             w.buffer(s.geometry, RBIND_UVS, kSsbo, whole(uvs));
             w.buffer(s.geometry, RBIND_MARKERS, kSsbo, whole(markers));
+            w.buffer(s.geometry, RBIND_COLLIDER_VERTICES, kSsbo, whole(colliderVertices));
+            w.buffer(s.geometry, RBIND_COLLIDER_INSTANCES, kSsbo, whole(s.colliderInstances));
             w.flush();
         }
     }
@@ -335,9 +353,19 @@ struct SceneRenderer::Impl {
         list.push_back({0, gpu::MARKER_GRAB_TARGET});
         markers = staticBuffer(*ctx, once, list.data(), list.size() * sizeof(gpu::Marker),
                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "markers");
+        const ColliderDrawData& col = cloth.colliders;
+        colliderVertices = staticBuffer(*ctx, once, col.vertices.data(),
+                                        col.vertices.size() * sizeof(gpu::ColliderVertex),
+                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "collider vertices");
+        colliderIndices =
+            staticBuffer(*ctx, once, col.indices.data(), col.indices.size() * sizeof(std::uint32_t),
+                         VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "collider indices");
         for (std::size_t i = 0; i < slots.size(); ++i) {
             Slot& s = slots[i];
             const std::string n = " [" + std::to_string(i) + "]";
+            s.colliderInstances =
+                hostBuffer(*ctx, (col.colliders.size() + 1) * sizeof(gpu::ColliderInstance),
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "collider instances" + n);
             if (gpu) {
                 s.cpuPositions = vk::Buffer();
                 s.cpuNormals = vk::Buffer();
@@ -399,9 +427,38 @@ struct SceneRenderer::Impl {
         vkCmdDrawIndexed(cmd, static_cast<std::uint32_t>(3 * cloth.triangles.size()), 1, 0, 0, 0);
     }
 
+    std::uint32_t groundInstance() const {
+        return static_cast<std::uint32_t>(cloth.colliders.colliders.size());
+    }
+
+    // The colliders where they are at the frame's simulated time (colliderPose, as the solvers
+    // place them), and the automatic ground under the scene's centre.
+    void placeColliders(Slot& s, const gpu::FrameUniforms& u) {
+        auto* out = static_cast<gpu::ColliderInstance*>(s.colliderInstances.mapped());
+        const std::vector<gpu::Collider>& list = cloth.colliders.colliders;
+        for (std::size_t i = 0; i < list.size(); ++i)
+            out[i].model = colliderModel(list[i], u.time.x);
+        glm::mat4 ground(1.0f);
+        ground[3] = glm::vec4(u.ground.z, u.ground.x, u.ground.w, 1.0f);
+        out[list.size()].model = ground;
+    }
+
+    void drawSolidColliders(VkCommandBuffer cmd) {
+        if (cloth.colliders.solids.empty()) return;
+        vkCmdBindIndexBuffer(cmd, colliderIndices.get(), 0, VK_INDEX_TYPE_UINT32);
+        for (const ColliderDraw& d : cloth.colliders.solids)
+            vkCmdDrawIndexed(cmd, d.indexCount, 1, d.firstIndex, d.vertexOffset, d.collider);
+    }
+
+    void drawPlanes(VkCommandBuffer cmd, bool automaticGround) {
+        for (std::uint32_t plane : cloth.colliders.planes) vkCmdDraw(cmd, 6, 1, 0, plane);
+        if (automaticGround && !cloth.colliders.floor) vkCmdDraw(cmd, 6, 1, 0, groundInstance());
+    }
+
     void record(VkCommandBuffer cmd, Slot& s, std::uint32_t outputIndex,
                 const gpu::FrameUniforms& u, const std::function<void(VkCommandBuffer)>& overlay) {
         std::memcpy(s.uniforms.mapped(), &u, sizeof u);
+        placeColliders(s, u);
         s.timer.reset(cmd);
         if (gpu && gpu->acquire) gpu->acquire(cmd);
 
@@ -412,6 +469,12 @@ struct SceneRenderer::Impl {
         if (shading.shadows) {
             bind(cmd, shadowPipe.get(), geometryPl.get(), s.geometry);
             drawCloth(cmd);
+            bind(cmd, colliderShadowPipe.get(), geometryPl.get(), s.geometry);
+            drawSolidColliders(cmd);
+            if (!cloth.colliders.planes.empty()) {
+                bind(cmd, planeShadowPipe.get(), geometryPl.get(), s.geometry);
+                drawPlanes(cmd, false);  // the automatic ground casts no shadow
+            }
         }
         vkCmdEndRenderPass(cmd);
         s.timer.end(cmd, kShadow);
@@ -422,7 +485,9 @@ struct SceneRenderer::Impl {
                                        depthClear};
         beginPass(cmd, gbufferPass.get(), gbufferFb.get(), extent, gclear);
         bind(cmd, groundPipe.get(), geometryPl.get(), s.geometry);
-        vkCmdDraw(cmd, 6, 1, 0, 0);
+        drawPlanes(cmd, true);
+        bind(cmd, colliderPipe.get(), geometryPl.get(), s.geometry);
+        drawSolidColliders(cmd);
         bind(cmd, clothPipe.get(), geometryPl.get(), s.geometry);
         drawCloth(cmd);
         const std::uint32_t markerCount =

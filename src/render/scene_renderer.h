@@ -5,6 +5,10 @@
 // Vertex data comes either from the GPU solver's buffers (drawn straight from them, on the same
 // queue: `acquire` records the solver's read barrier) or, for the CPU solver, from host-visible
 // buffers filled once per frame by uploadVertices().
+//
+// The rigid colliders (ClothDrawData::colliders) are drawn in the shadow and G-buffer passes from
+// meshes uploaded once, placed every frame by colliderPose at FrameUniforms::time.x; plane
+// colliders are squares of the ground, and a floor plane replaces the automatic ground.
 #pragma once
 
 #include <cstdint>
@@ -65,8 +69,9 @@ class SceneRenderer {
     void uploadVertices(std::uint32_t slot, std::span<const glm::vec4> positions,
                         std::span<const glm::vec4> normals);
 
-    // Records the frame's passes into `cmd` (outside any render pass). `overlay` draws inside the
-    // output pass after the lighting (ImGui).
+    // Records the frame's passes into `cmd` (outside any render pass), the colliders placed at
+    // the simulated time uniforms.time.x. `overlay` draws inside the output pass after the
+    // lighting (ImGui).
     void record(VkCommandBuffer cmd, std::uint32_t slot, std::uint32_t outputIndex,
                 const gpu::FrameUniforms& uniforms,
                 const std::function<void(VkCommandBuffer)>& overlay = {});

@@ -17,6 +17,8 @@ constexpr glm::vec3 kSky{0.42f, 0.52f, 0.68f};
 constexpr glm::vec3 kHorizon{0.78f, 0.80f, 0.82f};
 constexpr glm::vec3 kGround{0.34f, 0.33f, 0.32f};
 constexpr glm::vec3 kSun{1.0f, 0.96f, 0.9f};
+// Rigid colliders: a pale, warm wood, lighter than the ground and far from the cloth's hues.
+constexpr glm::vec3 kCollider{0.30f, 0.17f, 0.08f};
 
 glm::vec3 corner(const Bounds& b, int k) {
     return {(k & 1) ? b.max.x : b.min.x, (k & 2) ? b.max.y : b.min.y, (k & 4) ? b.max.z : b.min.z};
@@ -32,12 +34,37 @@ float niceSize(float size) {
 
 }  // namespace
 
-Stage makeStage(const Bounds& cloth, float meanEdgeLength) {
+Bounds sceneBounds(const ClothDrawData& data) {
+    Bounds b = data.bounds;
+    if (const std::optional<Bounds>& c = data.colliders.bounds) {
+        b.min = glm::min(b.min, c->min);
+        b.max = glm::max(b.max, c->max);
+    }
+    return b;
+}
+
+float planeHeightAt(const gpu::Collider& plane, glm::vec2 xz) {
+    const gpu::ColliderPose p = gpu::colliderPose(plane, 0.0f);
+    const glm::vec3 n = p.ay;  // dot(x - origin, n) = 0 on the plane
+    return p.origin.y - ((xz.x - p.origin.x) * n.x + (xz.y - p.origin.z) * n.z) / n.y;
+}
+
+Stage makeStage(const ClothDrawData& data) {
+    const Bounds scene = sceneBounds(data);
+    std::optional<float> floorY;
+    if (data.colliders.floor) {
+        const gpu::Collider& plane = data.colliders.colliders[*data.colliders.floor];
+        floorY = planeHeightAt(plane, {scene.center().x, scene.center().z});
+    }
+    return makeStage(scene, data.meanEdgeLength, floorY);
+}
+
+Stage makeStage(const Bounds& cloth, float meanEdgeLength, std::optional<float> floorY) {
     Stage s;
     s.cloth = cloth;
     const glm::vec3 extent = glm::max(cloth.max - cloth.min, glm::vec3(1e-3f));
     const float size = std::max({extent.x, extent.y, extent.z});
-    s.groundY = std::min(0.0f, cloth.min.y - 0.5f * size);
+    s.groundY = floorY ? *floorY : std::min(0.0f, cloth.min.y - 0.5f * size);
     s.groundCentre = {cloth.center().x, cloth.center().z};
     s.lightDir = glm::normalize(glm::vec3(-0.35f, 1.0f, 0.45f));
 
@@ -104,6 +131,8 @@ gpu::FrameUniforms makeFrameUniforms(const UniformInputs& in) {
     u.markers = {s.markerHalfSize, 0.0f, 0.0f, 0.0f};
     u.grabTarget = glm::vec4(v.grabTarget, 1.0f);
     u.exposure = {0.85f, 0.0f, 0.0f, 0.0f};
+    u.colliders = glm::vec4(kCollider, 0.12f);  // w: contrast of its checker
+    u.time = {float(in.simTime), 0.0f, 0.0f, 0.0f};
     std::uint32_t options = 0;
     if (in.hasUvs) options |= gpu::OPTION_UVS;
     if (sh.shadows) options |= gpu::OPTION_SHADOWS;

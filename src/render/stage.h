@@ -1,5 +1,6 @@
 // The set around the cloth: ground plane, sun and its shadow frustum, marker size, the default
-// view, all derived from the cloth's bounds at load; and the per-frame uniform block.
+// view, all derived from the bounds of the cloth and the colliders at load; and the per-frame
+// uniform block.
 #pragma once
 
 #include <cstdint>
@@ -8,13 +9,15 @@
 #include <glm/glm.hpp>
 
 #include "render/camera.h"
+#include "render/draw_data.h"
 #include "render_types.h"  // shaders/shared
 
 namespace cloth::render {
 
 struct Stage {
-    Bounds cloth;                  // the cloth as loaded
-    float groundY = 0.0f;          // y = 0, or below the cloth when it starts lower
+    Bounds cloth;                  // the cloth and the solid colliders as loaded
+    float groundY = 0.0f;          // y = 0, or below the cloth when it starts lower, or the
+                                   // floor plane's height under the scene's centre
     glm::vec2 groundCentre{0.0f};  // xz
     float groundHalfExtent = 10.0f;
     float checkerSize = 0.25f;
@@ -26,8 +29,17 @@ struct Stage {
     Bounds view;                    // what the default camera frames
 };
 
-// `meanEdgeLength` sets the marker size.
-Stage makeStage(const Bounds& cloth, float meanEdgeLength);
+// `meanEdgeLength` sets the marker size. `floorY`: the ground's height when a plane collider is
+// the floor (else y = 0, lowered below the scene when it reaches lower).
+Stage makeStage(const Bounds& scene, float meanEdgeLength, std::optional<float> floorY = {});
+// The stage of a cloth and its colliders: the bounds of both at t = 0 (planes excluded), the
+// floor plane (if any) as the ground.
+Stage makeStage(const ClothDrawData& data);
+
+// The union of the cloth's bounds and the solid colliders' at t = 0.
+Bounds sceneBounds(const ClothDrawData& data);
+// Height of the plane collider `plane` at t = 0 above (x, z) = `xz`.
+float planeHeightAt(const gpu::Collider& plane, glm::vec2 xz);
 
 struct ShadingSettings {
     bool shadows = true;
@@ -51,6 +63,7 @@ struct UniformInputs {
     bool hasUvs = false;
     bool manualSrgb = false;  // the output format is UNORM
     std::uint32_t frame = 0;
+    double simTime = 0.0;  // s: the solver's simTime(); the colliders are drawn where they are then
 };
 
 gpu::FrameUniforms makeFrameUniforms(const UniformInputs& in);

@@ -1,5 +1,5 @@
 // Colour classification for rendered images: which pixels show the cloth's front (red) or back
-// (teal), judged by hue and saturation.
+// (teal), or a collider (pale wood), judged by hue and saturation.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +38,12 @@ inline bool isClothFront(const std::uint8_t* p) {
 inline bool isClothBack(const std::uint8_t* p) {
     const Hsv c = toHsv(p);
     return c.s > 0.5f && c.v > 0.08f && c.h > 135.0f && c.h < 185.0f;
+}
+
+// The rigid colliders' pale wood (render/stage.cpp kCollider), lit or in shade.
+inline bool isCollider(const std::uint8_t* p) {
+    const Hsv c = toHsv(p);
+    return c.s > 0.12f && c.s < 0.6f && c.v > 0.08f && c.h > 18.0f && c.h < 55.0f;
 }
 
 struct Coverage {

@@ -34,6 +34,33 @@ inline PreparedCloth foldedSheet(std::uint32_t n) {
     return p;
 }
 
+// An n x n sheet of side `side` draped over a sphere (centre c, radius r): on the sphere's cap
+// (0.01 above it) out to 0.7 of its radius from the axis, then straight down the cap's tangent
+// cone, as a cloth resting on a ball looks. Front (counter-clockwise) up; UVs over the sheet.
+inline PreparedCloth drapedSheet(std::uint32_t n, float side, glm::vec3 c, float r) {
+    PreparedCloth p;
+    p.originalVertexCount = (n + 1) * (n + 1);
+    const float rr = r + 0.01f, d0 = 0.7f * rr;
+    const float y0 = std::sqrt(rr * rr - d0 * d0), slope = d0 / y0;
+    for (std::uint32_t row = 0; row <= n; ++row)
+        for (std::uint32_t col = 0; col <= n; ++col) {
+            const float u = float(col) / n, v = float(row) / n;
+            const float x = (u - 0.5f) * side, z = (v - 0.5f) * side;
+            const float d = std::sqrt(x * x + z * z);
+            const float y = d < d0 ? std::sqrt(rr * rr - d * d) : y0 - slope * (d - d0);
+            p.positions.emplace_back(c.x + x, c.y + y, c.z + z, 1.0f);
+            p.uvs.emplace_back(u, v);
+        }
+    p.velocities.assign(p.positions.size(), glm::vec4(0.0f));
+    for (std::uint32_t row = 0; row < n; ++row)
+        for (std::uint32_t col = 0; col < n; ++col) {
+            const std::uint32_t a = row * (n + 1) + col, b = a + 1, d = a + n + 1, e = d + 1;
+            p.triangles.emplace_back(a, d, b);  // counter-clockwise seen from +y
+            p.triangles.emplace_back(b, d, e);
+        }
+    return p;
+}
+
 // Area-weighted vertex normals (the solvers' definition).
 inline std::vector<glm::vec4> vertexNormals(const PreparedCloth& p) {
     std::vector<glm::vec3> n(p.originalVertexCount, glm::vec3(0.0f));
