@@ -180,7 +180,7 @@ TEST(Cli, MeshFlagReplacesTheClothAndKeepsNamedPins) {
     // A 3x2-vertex strip as an OBJ; the hanging scene pins its top corners.
     const Mesh strip = makeGrid({0.5f, 0.25f, 2, 1, GridPattern::Regular, 1});
     saveObj((dir / "strip.obj").string(), strip.positions, strip.triangles);
-    const auto r = runProgram("clothsim", "--headless --backend cpu --frames 30 --mesh " +
+    const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 30 --mesh " +
                                               (dir / "strip.obj").string() + " --export-obj " +
                                               (dir / "out").string() + " --export-every 30");
     ASSERT_EQ(r.exitCode, 0) << r.output;
