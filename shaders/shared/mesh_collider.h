@@ -8,7 +8,8 @@
 // result is the one a brute-force search over every triangle gives with the same per-triangle
 // function (meshTriangleDistance2), ties going to the lower triangle index: see there for why
 // pruning by box distance never drops a triangle that would win. C++ and GLSL run the same
-// operations in the same order, so both give the same bits.
+// operations in the same order (sums written out, no dot()), so both give the same bits where
+// the device rounds division and sqrt correctly, as lavapipe does (tests/vk/test_mesh_query).
 #ifndef CLOTH_SHARED_MESH_COLLIDER_H
 #define CLOTH_SHARED_MESH_COLLIDER_H
 

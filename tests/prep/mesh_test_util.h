@@ -3,6 +3,7 @@
 // and segments, and the generalized winding number for inside/outside).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -147,6 +148,54 @@ inline Mesh perturbedTorus(std::uint32_t seed, int around, int tube) {
     randomAffine(m, rng);
     makeOutward(m);
     return m;
+}
+
+inline float boundsDiagonal(const Mesh& m, glm::vec3& lo, glm::vec3& hi) {
+    lo = glm::vec3(INFINITY);
+    hi = glm::vec3(-INFINITY);
+    for (glm::vec3 p : m.positions) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    return glm::length(hi - lo);
+}
+
+struct Sample {
+    glm::vec3 p;
+    float maxDistance;
+};
+
+// Query points: a third uniform in the bounds grown by a fifth of the diagonal, a third near
+// the surface (along a face normal, 3 % of the diagonal apart on average), a third near corners
+// (any direction, 1e-4 to 3e-2 diagonals away); search radii of 2 %, 10 % and 200 % of the
+// diagonal.
+inline std::vector<Sample> samplePoints(const Mesh& m, std::uint32_t seed, int count) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+    std::normal_distribution<float> gauss(0.0f, 1.0f);
+    glm::vec3 lo, hi;
+    const float diag = boundsDiagonal(m, lo, hi), grow = 0.2f * diag;
+    const float radii[3] = {0.02f * diag, 0.1f * diag, 2.0f * diag};
+    std::vector<Sample> out;
+    for (int i = 0; i < count; ++i) {
+        glm::vec3 p;
+        if (i % 3 == 0) {
+            for (int k = 0; k < 3; ++k) p[k] = lo[k] - grow + u01(rng) * (hi[k] - lo[k] + 2 * grow);
+        } else if (i % 3 == 1) {
+            const glm::uvec3& t = m.triangles[rng() % m.triangles.size()];
+            glm::vec3 a = m.positions[t.x], b = m.positions[t.y], c = m.positions[t.z];
+            float s = u01(rng), r = u01(rng);
+            if (s + r > 1.0f) s = 1.0f - s, r = 1.0f - r;
+            glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
+            p = a + (b - a) * s + (c - a) * r + n * (0.03f * diag * gauss(rng));
+        } else {
+            glm::vec3 v = m.positions[rng() % m.positions.size()];
+            glm::vec3 dir = glm::normalize(glm::vec3(gauss(rng), gauss(rng), gauss(rng)));
+            p = v + dir * (diag * std::pow(10.0f, -4.0f + 2.5f * u01(rng)));
+        }
+        out.push_back({p, radii[rng() % 3]});
+    }
+    return out;
 }
 
 // Distance from p to the segment [a, b].

@@ -32,12 +32,8 @@ Built build(Mesh mesh) {
     b.mesh = std::move(mesh);
     b.root = appendMeshCollider(b.mesh, b.nodes, b.triangles);
     b.endTriangle = static_cast<std::uint32_t>(b.triangles.size());
-    glm::vec3 lo(INFINITY), hi(-INFINITY);
-    for (glm::vec3 p : b.mesh.positions) {
-        lo = glm::min(lo, p);
-        hi = glm::max(hi, p);
-    }
-    b.diagonal = glm::length(hi - lo);
+    glm::vec3 lo, hi;
+    b.diagonal = test::boundsDiagonal(b.mesh, lo, hi);
     return b;
 }
 
@@ -87,46 +83,10 @@ bool sameBits(const Result& a, const Result& b) {
     return std::memcmp(&a.distance, &b.distance, 4) == 0 && std::memcmp(&a.g, &b.g, 12) == 0;
 }
 
-struct Sample {
-    glm::vec3 p;
-    float maxDistance;
-};
+using test::Sample;
 
-// A third uniform in the bounds grown by a fifth of the diagonal, a third near the surface
-// (along a face normal), a third near corners (any direction, 1e-4 to 3e-2 diagonals away);
-// search radii of 2 %, 10 % and 200 % of the diagonal.
 std::vector<Sample> samples(const Built& b, std::uint32_t seed, int count) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u01(0.0f, 1.0f), u11(-1.0f, 1.0f);
-    std::normal_distribution<float> gauss(0.0f, 1.0f);
-    glm::vec3 lo(INFINITY), hi(-INFINITY);
-    for (glm::vec3 p : b.mesh.positions) {
-        lo = glm::min(lo, p);
-        hi = glm::max(hi, p);
-    }
-    const float diag = b.diagonal, grow = 0.2f * diag;
-    const float radii[3] = {0.02f * diag, 0.1f * diag, 2.0f * diag};
-    std::vector<Sample> out;
-    for (int i = 0; i < count; ++i) {
-        glm::vec3 p;
-        if (i % 3 == 0) {
-            for (int k = 0; k < 3; ++k) p[k] = lo[k] - grow + u01(rng) * (hi[k] - lo[k] + 2 * grow);
-        } else if (i % 3 == 1) {
-            const glm::uvec3& t = b.mesh.triangles[rng() % b.mesh.triangles.size()];
-            glm::vec3 a = b.mesh.positions[t.x], bb = b.mesh.positions[t.y],
-                      c = b.mesh.positions[t.z];
-            float s = u01(rng), r = u01(rng);
-            if (s + r > 1.0f) s = 1.0f - s, r = 1.0f - r;
-            glm::vec3 n = glm::normalize(glm::cross(bb - a, c - a));
-            p = a + (bb - a) * s + (c - a) * r + n * (0.03f * diag * gauss(rng));
-        } else {
-            glm::vec3 v = b.mesh.positions[rng() % b.mesh.positions.size()];
-            glm::vec3 dir = glm::normalize(glm::vec3(gauss(rng), gauss(rng), gauss(rng)));
-            p = v + dir * (diag * std::pow(10.0f, -4.0f + 2.5f * u01(rng)));
-        }
-        out.push_back({p, radii[rng() % 3]});
-    }
-    return out;
+    return test::samplePoints(b.mesh, seed, count);
 }
 
 struct Counts {
