@@ -28,6 +28,8 @@ struct MeshNode {
     uint second;  // inner node: its right child; leaf: MESH_LEAF | its triangle count
 };
 CLOTH_CHECK_SIZE(MeshNode, 32)
+CLOTH_CHECK_OFFSET(MeshNode, first, 12)
+CLOTH_CHECK_OFFSET(MeshNode, second, 28)
 
 const uint MESH_LEAF = 0x80000000u;
 // The walk keeps at most one pending node per level below the root: the builder keeps every
@@ -55,6 +57,8 @@ struct MeshTriangle {
     vec4 vertexNormal[3];  // corners a, b, c
 };
 CLOTH_CHECK_SIZE(MeshTriangle, 160)
+CLOTH_CHECK_OFFSET(MeshTriangle, edgeNormal, 64)
+CLOTH_CHECK_OFFSET(MeshTriangle, vertexNormal, 112)
 
 // x^2 + y^2 + z^2 in this order on every backend (a driver's dot() may sum in another order).
 CLOTH_FN float meshLength2(vec3 v) {
