@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/collider_mesh.h"
 #include "mesh_test_util.h"
 #include "prep/mesh_collider.h"
 #include "prep_test_util.h"
@@ -145,7 +146,7 @@ int main(int argc, char** argv) {
     }
     const std::string assets = test::sourceDir() + "/assets/meshes/";
     for (const char* name : {"table.obj", "body.obj", "bumpy_sphere.obj"})
-        reportMesh(name, loadObj(assets + name), repeats);
+        reportMesh(name, loadColliderMesh(assets + name), repeats);
     // About 100k triangles: a smooth blob, 0.5 m across.
     Mesh big = test::perturbedSphere(3, 224, 224, 0.2f);
     for (glm::vec3& p : big.positions) p *= 0.25f;

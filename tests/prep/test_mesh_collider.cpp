@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/collider_mesh.h"
 #include "mesh_test_util.h"
 #include "prep/mesh_collider.h"
 #include "prep_test_util.h"
@@ -38,7 +39,8 @@ Built build(Mesh mesh) {
 }
 
 Built asset(const char* name) {
-    return build(loadObj(test::sourceDir() + "/assets/meshes/" + name));
+    // loadColliderMesh: the assets also pass the closed-mesh validation of scene loading.
+    return build(loadColliderMesh(test::sourceDir() + "/assets/meshes/" + name));
 }
 
 struct Result {

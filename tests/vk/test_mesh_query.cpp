@@ -5,6 +5,7 @@
 
 #include "../prep/mesh_test_util.h"
 #include "../prep/prep_test_util.h"
+#include "core/collider_mesh.h"
 #include "gpu_test.h"
 #include "prep/mesh_collider.h"
 #include "vk/buffer.h"
@@ -70,7 +71,7 @@ TEST_F(GpuTest, MeshQueryGivesTheSameBitsOnTheDevice) {
     std::vector<Mesh> meshes;
     std::vector<std::uint32_t> roots;
     for (const char* name : names) {
-        meshes.push_back(loadObj(test::sourceDir() + "/assets/meshes/" + name));
+        meshes.push_back(loadColliderMesh(test::sourceDir() + "/assets/meshes/" + name));
         roots.push_back(appendMeshCollider(meshes.back(), nodes, triangles));
     }
     ASSERT_GT(roots[1], 0u);
