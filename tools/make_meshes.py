@@ -7,6 +7,9 @@
   quads.obj  1.0 m x 0.6 m panel of 10 x 6 quad faces with uneven column widths, UVs.
 
 All lie in the XY plane (y up) with front faces (counter-clockwise) towards +z.
+
+The closed collider meshes (table.obj, body.obj, bumpy_sphere.obj) come from
+tools/collider_meshes.py, which this script runs too.
 """
 import math
 import os
@@ -114,3 +117,6 @@ if __name__ == "__main__":
     flag()
     disc()
     quads()
+    import collider_meshes  # tools/collider_meshes.py, next to this file
+
+    collider_meshes.write_collider_meshes(OUT)

@@ -2,8 +2,14 @@
 // volume hierarchy over its triangles, built once at load (src/prep/mesh_collider.h) and moved
 // with the collider (queries are made in the collider's frame).
 //
-// PLACEHOLDER until the BVH lands: the query finds nothing. The interface below is what
-// collider.h and the kernels use.
+// meshSignedDistance (below) finds the exact closest triangle by a depth-first walk of the
+// hierarchy and signs the distance with the angle-weighted pseudo-normal of the closest feature
+// (face, edge or corner; Baerentzen and Aanaes 2005), which is right for closed meshes. The
+// result is the one a brute-force search over every triangle gives with the same per-triangle
+// function (meshTriangleDistance2), ties going to the lower triangle index: see there for why
+// pruning by box distance never drops a triangle that would win. C++ and GLSL run the same
+// operations in the same order (sums written out, no dot()), so both give the same bits where
+// the device rounds division and sqrt correctly, as lavapipe does (tests/vk/test_mesh_query).
 #ifndef CLOTH_SHARED_MESH_COLLIDER_H
 #define CLOTH_SHARED_MESH_COLLIDER_H
 
@@ -11,19 +17,37 @@
 
 CLOTH_NAMESPACE_BEGIN
 
-// A node: its bounds, and either two children or a range of triangles.
+// A node: its bounds, and either two children or a range of triangles (absolute indices into
+// the shared node and triangle arrays, which hold every mesh collider one after another).
+// Scalars, not vec4 with indices in w: a uint's bits in a float lane are subnormals or NaNs,
+// which a device that flushes denormals or a compiler that canonicalises NaNs may change.
 struct MeshNode {
-    vec4 lo;  // xyz: bounds' minimum; w: (uint bits) left child, or first triangle of a leaf
-    vec4 hi;  // xyz: bounds' maximum; w: (uint bits) right child, or the leaf's triangle count
-              //      with MESH_LEAF set
+    float minX, minY, minZ;
+    uint first;  // inner node: its left child; leaf: its first triangle
+    float maxX, maxY, maxZ;
+    uint second;  // inner node: its right child; leaf: MESH_LEAF | its triangle count
 };
 CLOTH_CHECK_SIZE(MeshNode, 32)
+CLOTH_CHECK_OFFSET(MeshNode, first, 12)
+CLOTH_CHECK_OFFSET(MeshNode, second, 28)
 
 const uint MESH_LEAF = 0x80000000u;
+// The walk keeps at most one pending node per level below the root: the builder keeps every
+// leaf at most this deep (src/prep/mesh_collider.cpp; a median split has depth log2(n)).
+const uint MESH_STACK_SIZE = 32u;
+// Below this squared distance (1 um)^2 the direction p - q is rounding noise: the gradient is
+// the closest feature's pseudo-normal instead.
+const float MESH_TOUCH_DISTANCE2 = 1e-12f;
+
+// The closest feature of a triangle to a point (meshClosestPoint).
+const uint MESH_FEATURE_FACE = 0u;
+const uint MESH_FEATURE_EDGE_AB = 1u;   // 1 + k: edge k of ab, bc, ca
+const uint MESH_FEATURE_VERTEX_A = 4u;  // 4 + k: corner k of a, b, c
 
 // A triangle with what a signed distance needs: its corners, its face normal and the
 // angle-weighted pseudo-normals of its edges and corners (Baerentzen and Aanaes 2005), so the
-// sign of the distance to a closed mesh is right at every feature.
+// sign of the distance to a closed mesh is right at every feature. Normals are unit length; an
+// edge's or a corner's is the same bits in every triangle that shares it. w lanes unused (0).
 struct MeshTriangle {
     vec4 a;
     vec4 b;
@@ -33,6 +57,109 @@ struct MeshTriangle {
     vec4 vertexNormal[3];  // corners a, b, c
 };
 CLOTH_CHECK_SIZE(MeshTriangle, 160)
+CLOTH_CHECK_OFFSET(MeshTriangle, edgeNormal, 64)
+CLOTH_CHECK_OFFSET(MeshTriangle, vertexNormal, 112)
+
+// x^2 + y^2 + z^2 in this order on every backend (a driver's dot() may sum in another order).
+CLOTH_FN float meshLength2(vec3 v) {
+    return v.x * v.x + v.y * v.y + v.z * v.z;
+}
+
+CLOTH_FN float meshDot(vec3 u, vec3 v) {
+    return u.x * v.x + u.y * v.y + u.z * v.z;
+}
+
+// Squared distance from p to the box [lo, hi] (0 inside).
+CLOTH_FN float meshBoxDistance2(vec3 lo, vec3 hi, vec3 p) {
+    return meshLength2(max(max(lo - p, p - hi), vec3(0.0f)));
+}
+
+// The point of triangle (a, b, c) closest to p, and its feature (MESH_FEATURE_*).
+//
+// With ab = b - a, ac = c - a, the closest point lies in one of seven regions: the three
+// corners, the three edges, the face. Write d1 = ab.(p-a), d2 = ac.(p-a), d3 = ab.(p-b),
+// d4 = ac.(p-b), d5 = ab.(p-c), d6 = ac.(p-c). The projection of p on the triangle's plane has
+// barycentric coordinates proportional to (va, vb, vc) with, by Lagrange's identity,
+//   vc = (ab x ac).(ab x (p-a)) = |ab|^2 d2 - (ab.ac) d1 = d1 d4 - d3 d2   (weight of c)
+//   vb = d5 d2 - d1 d6  (weight of b),   va = d3 d6 - d5 d4  (weight of a),
+// all positive inside and summing to |ab x ac|^2. Then:
+//   corner a: p is behind both edges leaving a:           d1 <= 0, d2 <= 0
+//   corner b: p is past b along ab and behind bc at b:     d3 >= 0, (c-b).(p-b) = d4 - d3 <= 0
+//   edge ab:  p outside ab (vc <= 0) and between a and b:  d1 >= 0, d3 <= 0; q = a + ab t,
+//             t = d1 / (d1 - d3) (= ab.(p-a) / |ab|^2)
+//   corner c: d6 >= 0, (b-c).(p-c) = d5 - d6 <= 0
+//   edge ca:  vb <= 0, d2 >= 0, d6 <= 0; q = a + ac t, t = d2 / (d2 - d6)
+//   edge bc:  va <= 0, d4 - d3 >= 0 (past b), d5 - d6 >= 0 (before c);
+//             q = b + (c-b) t, t = (d4 - d3) / ((d4 - d3) + (d5 - d6))
+//   face:     q = a + ab vb / (va+vb+vc) + ac vc / (va+vb+vc)
+// Each test is reached only when the earlier ones failed, which is what makes the conditions
+// sufficient (e.g. edge ab's test needs corner a and b ruled out). The divisions are guarded so
+// that a rounding-level inconsistency gives an end point, never NaN.
+CLOTH_FN vec3 meshClosestPoint(vec3 p, vec3 a, vec3 b, vec3 c, CLOTH_OUT(uint) feature) {
+    vec3 ab = b - a;
+    vec3 ac = c - a;
+    vec3 ap = p - a;
+    float d1 = meshDot(ab, ap);
+    float d2 = meshDot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f) {
+        feature = MESH_FEATURE_VERTEX_A;
+        return a;
+    }
+    vec3 bp = p - b;
+    float d3 = meshDot(ab, bp);
+    float d4 = meshDot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) {
+        feature = MESH_FEATURE_VERTEX_A + 1u;
+        return b;
+    }
+    float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+        feature = MESH_FEATURE_EDGE_AB;
+        float t = d1 > 0.0f ? d1 / (d1 - d3) : 0.0f;
+        return a + ab * t;
+    }
+    vec3 cp = p - c;
+    float d5 = meshDot(ab, cp);
+    float d6 = meshDot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6) {
+        feature = MESH_FEATURE_VERTEX_A + 2u;
+        return c;
+    }
+    float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+        feature = MESH_FEATURE_EDGE_AB + 2u;
+        float t = d2 > 0.0f ? d2 / (d2 - d6) : 0.0f;
+        return a + ac * t;
+    }
+    float va = d3 * d6 - d5 * d4;
+    float e4 = d4 - d3;
+    float e5 = d5 - d6;
+    if (va <= 0.0f && e4 >= 0.0f && e5 >= 0.0f) {
+        feature = MESH_FEATURE_EDGE_AB + 1u;
+        float t = e4 > 0.0f ? e4 / (e4 + e5) : 0.0f;
+        return b + (c - b) * t;
+    }
+    feature = MESH_FEATURE_FACE;
+    float sum = va + vb + vc;
+    if (!(sum > 0.0f)) return a;  // only a degenerate triangle (the builder refuses those)
+    float inv = 1.0f / sum;
+    return a + ab * (vb * inv) + ac * (vc * inv);
+}
+
+// Squared distance from p to triangle (a, b, c), with the closest point q and its feature.
+//
+// q is clamped into the triangle's bounding box, which changes it only by rounding (the exact
+// closest point lies in the box). That makes the result at least meshBoxDistance2 of any box
+// holding the triangle, in floating point too: per axis, q lies in [lo, hi], so by the
+// monotonicity of rounded subtraction |p - q| >= the box's gap on that axis, and squaring and
+// the left-to-right sum are monotonic. So the walk may skip any box farther than the best
+// triangle so far and still find exactly the brute-force minimum.
+CLOTH_FN float meshTriangleDistance2(vec3 p, vec3 a, vec3 b, vec3 c, CLOTH_OUT(vec3) q,
+                                     CLOTH_OUT(uint) feature) {
+    q = meshClosestPoint(p, a, b, c, feature);
+    q = clamp(q, min(a, min(b, c)), max(a, max(b, c)));
+    return meshLength2(p - q);
+}
 
 CLOTH_NAMESPACE_END
 
@@ -43,7 +170,9 @@ CLOTH_NAMESPACE_END
 #if (defined(__cplusplus) || defined(CLOTH_HAS_MESH)) && !defined(CLOTH_SHARED_MESH_QUERY)
 #define CLOTH_SHARED_MESH_QUERY
 #ifdef __cplusplus
-#define CLOTH_MESH_PARAMS const MeshNode *meshNodes, const MeshTriangle *meshTriangles,
+// (maybe_unused: a helper may read only one of the two arrays)
+#define CLOTH_MESH_PARAMS \
+    [[maybe_unused]] const MeshNode *meshNodes, [[maybe_unused]] const MeshTriangle *meshTriangles,
 #define CLOTH_MESH_ARGS meshNodes, meshTriangles,
 #else
 #define CLOTH_MESH_PARAMS
@@ -51,13 +180,122 @@ CLOTH_NAMESPACE_END
 #endif
 CLOTH_NAMESPACE_BEGIN
 
+CLOTH_FN float meshNodeDistance2(CLOTH_MESH_PARAMS uint node, vec3 p) {
+    vec3 lo = vec3(meshNodes[node].minX, meshNodes[node].minY, meshNodes[node].minZ);
+    vec3 hi = vec3(meshNodes[node].maxX, meshNodes[node].maxY, meshNodes[node].maxZ);
+    return meshBoxDistance2(lo, hi, p);
+}
+
+// meshTriangleDistance2 of triangle t of the shared array.
+CLOTH_FN float meshTriangleDistance2At(CLOTH_MESH_PARAMS uint t, vec3 p, CLOTH_OUT(vec3) q,
+                                       CLOTH_OUT(uint) feature) {
+    return meshTriangleDistance2(p, vec3(meshTriangles[t].a), vec3(meshTriangles[t].b),
+                                 vec3(meshTriangles[t].c), q, feature);
+}
+
+// The unit pseudo-normal of a feature of triangle t.
+CLOTH_FN vec3 meshFeatureNormal(CLOTH_MESH_PARAMS uint t, uint feature) {
+    if (feature == MESH_FEATURE_FACE) return vec3(meshTriangles[t].faceNormal);
+    if (feature < MESH_FEATURE_VERTEX_A)
+        return vec3(meshTriangles[t].edgeNormal[feature - MESH_FEATURE_EDGE_AB]);
+    return vec3(meshTriangles[t].vertexNormal[feature - MESH_FEATURE_VERTEX_A]);
+}
+
+// The signed distance and gradient from the closest triangle t (closest point q, its feature,
+// squared distance d2 < maxDistance^2): the sign of (p - q) . pseudo-normal (0 counts as
+// outside); at ~0 distance the gradient is the pseudo-normal itself.
+CLOTH_FN float meshSignedFromClosest(CLOTH_MESH_PARAMS uint t, uint feature, vec3 q, float d2,
+                                     vec3 p, float maxDistance, CLOTH_OUT(vec3) g) {
+    float d = sqrt(d2);
+    if (d >= maxDistance) {
+        g = vec3(0.0f, 1.0f, 0.0f);
+        return maxDistance;
+    }
+    vec3 n = meshFeatureNormal(CLOTH_MESH_ARGS t, feature);
+    vec3 v = p - q;
+    float s = meshDot(v, n) >= 0.0f ? 1.0f : -1.0f;
+    if (d2 <= MESH_TOUCH_DISTANCE2) {
+        g = n;
+    } else {
+        g = v * (s / d);
+    }
+    return s * d;
+}
+
 // Signed distance from local point p to the closed mesh whose root node is `root` (negative
 // inside), with its unit gradient g (pointing out of the mesh), when |distance| < maxDistance.
 // Otherwise returns maxDistance and g = (0, 1, 0): too far to matter (deep inside counts as far).
+//
+// Depth-first, nearer child first (ties: the left one), the farther one pushed with its box
+// distance; a node is skipped when its box is farther than the best triangle so far (equal is
+// visited: it may hold a tie with a lower index). The first candidate must be closer than
+// maxDistance.
 CLOTH_FN float meshSignedDistance(CLOTH_MESH_PARAMS uint root, vec3 p, float maxDistance,
                                   CLOTH_OUT(vec3) g) {
-    g = vec3(0.0f, 1.0f, 0.0f);  // PLACEHOLDER: no contact yet
-    return maxDistance;
+    g = vec3(0.0f, 1.0f, 0.0f);
+    if (!(maxDistance > 0.0f)) return maxDistance;
+    float best2 = maxDistance * maxDistance;
+    uint bestTri = 0u;
+    uint bestFeature = 0u;
+    bool found = false;
+    vec3 bestQ = p;
+    uint stackNode[MESH_STACK_SIZE];
+    float stackDist2[MESH_STACK_SIZE];
+    uint top = 0u;
+    uint node = root;
+    bool walking = meshNodeDistance2(CLOTH_MESH_ARGS root, p) <= best2;
+    while (walking) {
+        bool descend = false;
+        uint first = meshNodes[node].first;
+        uint second = meshNodes[node].second;
+        if ((second & MESH_LEAF) != 0u) {
+            uint end = first + (second & ~MESH_LEAF);
+            for (uint t = first; t < end; ++t) {
+                vec3 q;
+                uint feature;
+                float d2 = meshTriangleDistance2At(CLOTH_MESH_ARGS t, p, q, feature);
+                if (d2 < best2 || (found && d2 == best2 && t < bestTri)) {
+                    best2 = d2;
+                    bestTri = t;
+                    bestFeature = feature;
+                    bestQ = q;
+                    found = true;
+                }
+            }
+        } else {
+            float d2First = meshNodeDistance2(CLOTH_MESH_ARGS first, p);
+            float d2Second = meshNodeDistance2(CLOTH_MESH_ARGS second, p);
+            bool firstNear = d2First <= d2Second;
+            uint nearNode = firstNear ? first : second;
+            uint farNode = firstNear ? second : first;
+            float d2Near = firstNear ? d2First : d2Second;
+            float d2Far = firstNear ? d2Second : d2First;
+            // The builder bounds the depth (MESH_STACK_SIZE); the test keeps memory safe.
+            if (d2Far <= best2 && top < MESH_STACK_SIZE) {
+                stackNode[top] = farNode;
+                stackDist2[top] = d2Far;
+                top += 1u;
+            }
+            if (d2Near <= best2) {
+                node = nearNode;
+                descend = true;
+            }
+        }
+        if (!descend) {
+            walking = false;
+            while (top > 0u) {
+                top -= 1u;
+                if (stackDist2[top] <= best2) {
+                    node = stackNode[top];
+                    walking = true;
+                    break;
+                }
+            }
+        }
+    }
+    if (!found) return maxDistance;
+    return meshSignedFromClosest(CLOTH_MESH_ARGS bestTri, bestFeature, bestQ, best2, p, maxDistance,
+                                 g);
 }
 
 CLOTH_NAMESPACE_END
