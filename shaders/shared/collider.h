@@ -67,14 +67,23 @@ struct ContactState {
     vec4 normal;  // xyz: the last contact's normal; w: F, the tangential correction spent (m)
     vec4 bounce;  // xyz: the last contact's surface velocity (m/s); w: the normal speed the
                   // vertex leaves with after restitution (m/s; 0 = none)
+    vec4 near;    // kept across substeps: a bound on the static mesh colliders' distances,
+                  // d(x) >= near.w - |x - near.xyz| for every one (see colliderDistanceBounded)
 };
-CLOTH_CHECK_SIZE(ContactState, 48)
+CLOTH_CHECK_SIZE(ContactState, 64)
 
-CLOTH_FN ContactState contactStateAt(vec3 x) {
+// near.w of a vertex that knows nothing yet (every query is made).
+const float NEAR_UNKNOWN = -3.0e38f;
+// A bound being gathered in a pass that has not met a static mesh collider yet.
+const float NEAR_UNSET = 3.0e38f;
+
+// A fresh state at x for a new substep, keeping what `near` knew.
+CLOTH_FN ContactState contactStateAt(vec3 x, vec4 near) {
     ContactState s;
     s.start = vec4(x, 0.0f);
     s.normal = vec4(0.0f);
     s.bounce = vec4(0.0f);
+    s.near = near;
     return s;
 }
 
@@ -211,25 +220,60 @@ CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose,
     return d;
 }
 
+// A mesh collider that neither moves nor spins: its distances are worth remembering.
+CLOTH_FN bool colliderIsStaticMesh(Collider c) {
+    return c.shape == SHAPE_MESH && c.path.type == MOTION_STATIC && c.spin.w == 0.0f;
+}
+
+// colliderDistance, skipping the BVH query of a static mesh collider when the vertex's bound
+// `known` (ContactState::near) proves it at least h away: then it returns that bound (>= h) and
+// n = 0. By the triangle inequality d(x) >= d(p) - |x - p| for a distance d to a fixed set, so
+// what one query at p learnt holds, shrinking, as the vertex moves: a vertex far from every
+// static mesh is queried again only once it has moved about as far as it was. A query beyond the
+// search radius returns the radius, itself a lower bound. Every distance found (queried or
+// bounded) is folded into `gathered` (the bound for the next pass: point at the first static
+// mesh collider met, NEAR_UNSET until then). Other colliders are simply evaluated.
+CLOTH_FN float colliderDistanceBounded(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x,
+                                       float h, vec4 known, CLOTH_INOUT(vec4) gathered,
+                                       CLOTH_OUT(vec3) n) {
+    if (!colliderIsStaticMesh(c)) return colliderDistance(CLOTH_MESH_ARGS c, pose, x, h, n);
+    vec3 e = x - vec3(known);
+    float d = known.w - sqrt(dot(e, e));
+    if (d >= h) {
+        n = vec3(0.0f);
+    } else {
+        d = colliderDistance(CLOTH_MESH_ARGS c, pose, x, h, n);
+    }
+    if (gathered.w == NEAR_UNSET) {
+        gathered = vec4(x, d);
+    } else {
+        vec3 f = x - vec3(gathered);
+        gathered.w = min(gathered.w, d - sqrt(dot(f, f)));
+    }
+    return d;
+}
+
 // Pre-stabilisation (seed 002, Velvet's CollideSDF): at the start of a substep the vertex is moved
 // out of the collider at its pose then, without changing its velocity, so that a fast collider
-// neither lets it through nor flings it.
-CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h) {
+// neither lets it through nor flings it. `known`, `gathered`: colliderDistanceBounded.
+CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
+                           vec4 known, CLOTH_INOUT(vec4) gathered) {
     vec3 n;
-    float d = colliderDistance(CLOTH_MESH_ARGS c, pose, x, h, n);
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, pose, x, h, known, gathered, n);
     if (d < h) return x + n * (h - d);
     return x;
 }
 
 // One contact projection with friction (see the top of this file). p1, p0: the collider's pose
 // at the end and the start of the substep; vPred: the vertex's predicted velocity (restitution);
-// bounceBelow: normal speeds slower than this (m/s, > 0) get no restitution.
+// bounceBelow: normal speeds slower than this (m/s, > 0) get no restitution; `gathered`:
+// colliderDistanceBounded, with s.near as what is known.
 CLOTH_FN void projectContact(CLOTH_MESH_PARAMS Collider c, ColliderPose p1, ColliderPose p0,
                              CLOTH_INOUT(vec4) x, vec3 vPred, float h, float dt, float bounceBelow,
-                             CLOTH_INOUT(ContactState) s) {
+                             CLOTH_INOUT(ContactState) s, CLOTH_INOUT(vec4) gathered) {
     if (x.w <= 0.0f) return;
     vec3 n;
-    float d = colliderDistance(CLOTH_MESH_ARGS c, p1, vec3(x), h, n);
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, n);
     if (d >= h) return;
     float depth = h - d;
     vec3 y = vec3(x) + n * depth;
@@ -259,6 +303,11 @@ CLOTH_FN void projectContact(CLOTH_MESH_PARAMS Collider c, ColliderPose p1, Coll
     s.normal = vec4(n, F);
     s.bounce = vec4(vs, leave);
     x = vec4(y, x.w);
+}
+
+// What a pass learnt about the static meshes becomes what the next one knows.
+CLOTH_FN vec4 nearAfterPass(vec4 known, vec4 gathered) {
+    return gathered.w == NEAR_UNSET ? known : gathered;
 }
 
 // Restitution after the velocity update: the normal velocity relative to the surface becomes

@@ -23,21 +23,26 @@ void contactJob(uint v, float h) {
     if (JOB == CONTACT_BEGIN) {
         vec4 x = loadPosition(v);
         vec3 y = vec3(x);
+        vec4 known = contacts[v].near;
+        vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);
         if (x.w > 0.0)
             for (uint k = 0u; k < pc.colliderCount; ++k)
-                y = prestabilise(colliders[k], colliderPose(colliders[k], pc.start), y, h);
+                y = prestabilise(colliders[k], colliderPose(colliders[k], pc.start), y, h, known,
+                                 gathered);
         storePosition(v, vec4(y, x.w));
-        contacts[v] = contactStateAt(y);
+        contacts[v] = contactStateAt(y, nearAfterPass(known, gathered));
     } else if (JOB == CONTACT_PROJECT) {
         vec4 x = loadPosition(v);
         if (x.w <= 0.0) return;
         ContactState s = contacts[v];
         vec3 vPred = vec3(loadVelocity(v));
+        vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);
         for (uint k = 0u; k < pc.colliderCount; ++k) {
             Collider c = colliders[k];
             projectContact(c, colliderPose(c, pc.end), colliderPose(c, pc.start), x, vPred, h,
-                           pc.dt, pc.bounceBelow, s);
+                           pc.dt, pc.bounceBelow, s, gathered);
         }
+        s.near = nearAfterPass(s.near, gathered);
         storePosition(v, x);
         contacts[v] = s;
     } else if (JOB == CONTACT_RESTITUTE) {

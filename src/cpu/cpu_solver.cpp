@@ -130,7 +130,7 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
     if (!p_.colliders.empty()) {
         contacts_.resize(pos_.size());
         for (std::uint32_t i = 0; i < pos_.size(); ++i)
-            contacts_[i] = gpu::contactStateAt(glm::vec3(pos_[i]));
+            contacts_[i] = gpu::contactStateAt(glm::vec3(pos_[i]), glm::vec4(0.0f, 0.0f, 0.0f, gpu::NEAR_UNKNOWN));
         poseStart_.resize(p_.colliders.size());
         poseEnd_.resize(p_.colliders.size());
         for (const gpu::Collider& c : p_.colliders) anyRestitution_ |= c.restitution > 0.0f;
@@ -264,11 +264,14 @@ void CpuSolver::beginContacts(int member, int size, const StepContext& c) {
         const float h = p_.segments[chunks_[ch].segment].thickness;
         for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i) {
             glm::vec3 x(pos_[i]);
+            const glm::vec4 known = contacts_[i].near;
+            glm::vec4 gathered(0.0f, 0.0f, 0.0f, gpu::NEAR_UNSET);
             if (pos_[i].w > 0.0f)
                 for (std::size_t k = 0; k < p_.colliders.size(); ++k)
-                    x = gpu::prestabilise(nodes, tris, p_.colliders[k], poseStart_[k], x, h);
+                    x = gpu::prestabilise(nodes, tris, p_.colliders[k], poseStart_[k], x, h, known,
+                                          gathered);
             pos_[i] = glm::vec4(x, pos_[i].w);
-            contacts_[i] = gpu::contactStateAt(x);
+            contacts_[i] = gpu::contactStateAt(x, gpu::nearAfterPass(known, gathered));
         }
     }
 }
@@ -280,11 +283,14 @@ void CpuSolver::solveContacts(int member, int size) {
     const gpu::MeshTriangle* tris = p_.meshTriangles.data();
     for (std::uint32_t ch = b; ch < e; ++ch) {
         const float h = p_.segments[chunks_[ch].segment].thickness;
-        for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i)
+        for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i) {
+            glm::vec4 gathered(0.0f, 0.0f, 0.0f, gpu::NEAR_UNSET);
             for (std::size_t k = 0; k < p_.colliders.size(); ++k)
                 gpu::projectContact(nodes, tris, p_.colliders[k], poseEnd_[k], poseStart_[k],
                                     pos_[i], glm::vec3(vel_[i]), h, dt_, bounceBelow_,
-                                    contacts_[i]);
+                                    contacts_[i], gathered);
+            contacts_[i].near = gpu::nearAfterPass(contacts_[i].near, gathered);
+        }
     }
 }
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/collider_mesh.h"
 #include "core/error.h"
+#include "prep/mesh_collider.h"
 #include "prep/motion.h"
 
 namespace cloth {
@@ -98,8 +100,15 @@ void addColliders(const Scene& scene, PreparedCloth& p) {
         const std::string source = "collider '" + d.name + "'";
         gpu::Collider c = makeCollider(d, source);
         glm::uvec2 tris{0u, 0u};
-        if (d.shape == ColliderShape::Mesh)
-            throw Error(source + ": mesh colliders are not supported yet");
+        if (d.shape == ColliderShape::Mesh) {
+            // In the collider's frame with the scale applied; rotation and translation are the
+            // pose's (the hierarchy is queried in the frame).
+            Mesh mesh = loadColliderMesh(d.objPath);
+            for (glm::vec3& x : mesh.positions) x *= d.transform.scale;
+            tris.x = static_cast<std::uint32_t>(p.meshTriangles.size());
+            c.meshNode = appendMeshCollider(mesh, p.meshNodes, p.meshTriangles);
+            tris.y = static_cast<std::uint32_t>(p.meshTriangles.size());
+        }
         p.colliders.push_back(c);
         p.colliderNames.push_back(d.name);
         p.colliderTriangles.push_back(tris);

@@ -16,7 +16,7 @@ namespace {
 
 const char* kAssetScenes[] = {"hanging", "curtain",  "swirl",  "drop",          "flag",
                               "two_cloths", "tablecloth", "tube", "sphere", "incline",
-                              "attach",  "sdf_collision", "friction"};
+                              "attach",  "sdf_collision", "friction", "drape"};
 
 std::string sceneAsset(const std::string& name) {
     return test::assetPath("scenes/" + name + ".json");

@@ -20,7 +20,8 @@ SerialReference::SerialReference(const PreparedCloth& p)
       pred_(p.positions),
       vel_(p.velocities),
       lambdaAttach_(p.attachments.size()) {
-    for (const auto& x : p.positions) contacts_.push_back(contactStateAt(glm::vec3(x)));
+    for (const auto& x : p.positions)
+        contacts_.push_back(contactStateAt(glm::vec3(x), glm::vec4(0.0f, 0.0f, 0.0f, NEAR_UNKNOWN)));
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         auto& l = std::get<T::kIndex>(lambdas_);
@@ -98,22 +99,28 @@ float SerialReference::thickness(std::uint32_t v) const {
 void SerialReference::collisions(const StepContext& c) {
     for (std::uint32_t v = 0; v < pos_.size(); ++v) {
         glm::vec3 x(pos_[v]);
+        const glm::vec4 known = contacts_[v].near;
+        glm::vec4 gathered(0.0f, 0.0f, 0.0f, NEAR_UNSET);
         if (pos_[v].w > 0.0f)
             for (const Collider& k : p_.colliders)
                 x = prestabilise(p_.meshNodes.data(), p_.meshTriangles.data(), k,
-                                 colliderPose(k, c.start), x, thickness(v));
+                                 colliderPose(k, c.start), x, thickness(v), known, gathered);
         pos_[v] = glm::vec4(x, pos_[v].w);
-        contacts_[v] = contactStateAt(x);
+        contacts_[v] = contactStateAt(x, nearAfterPass(known, gathered));
     }
 }
 
 void SerialReference::contacts(const StepContext& c) {
     const float bounceBelow = 2.0f * glm::length(p_.sim.gravity) * c.dt;
-    for (std::uint32_t v = 0; v < pos_.size(); ++v)
+    for (std::uint32_t v = 0; v < pos_.size(); ++v) {
+        glm::vec4 gathered(0.0f, 0.0f, 0.0f, NEAR_UNSET);
         for (const Collider& k : p_.colliders)
             projectContact(p_.meshNodes.data(), p_.meshTriangles.data(), k,
                            colliderPose(k, c.solve.time), colliderPose(k, c.start), pos_[v],
-                           glm::vec3(vel_[v]), thickness(v), c.dt, bounceBelow, contacts_[v]);
+                           glm::vec3(vel_[v]), thickness(v), c.dt, bounceBelow, contacts_[v],
+                           gathered);
+        contacts_[v].near = nearAfterPass(contacts_[v].near, gathered);
+    }
 }
 
 void SerialReference::colors(const SolveParams& sp) {

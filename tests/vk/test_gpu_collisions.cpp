@@ -53,7 +53,8 @@ float worstIntrusion(const PreparedCloth& p, const std::vector<glm::vec4>& x, fl
 class GpuCollisionTest : public test::GpuTest {};
 
 TEST_F(GpuCollisionTest, NoVertexInsideAColliderInAnyFrameOfAnyColliderScene) {
-    for (const char* name : {"sphere", "incline", "attach", "sdf_collision", "friction"}) {
+    for (const char* name :
+         {"sphere", "incline", "attach", "sdf_collision", "friction", "tablecloth", "drape"}) {
         SCOPED_TRACE(name);
         const PreparedCloth p = prepareScene(loadSceneFile(sceneFile(name)));
         ASSERT_FALSE(p.colliders.empty());
