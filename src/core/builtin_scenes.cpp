@@ -88,8 +88,8 @@ Scene drop() {
     return sceneWith("drop", c);
 }
 
-// Falls flat from y = 2 onto a sphere of radius 0.35 m standing 1 m high, over the ground, and
-// drapes over it (the default demo).
+// Falls flat from y = 2 onto a sphere of radius 0.4 m resting on the ground, and drapes over it
+// (the default demo).
 Scene sphere() {
     ClothDesc c = verticalCloth("sphere", 1.0f, 1.0f, 32, 32);
     c.transform.translate = {0.0f, 2.0f, 0.0f};
@@ -98,8 +98,8 @@ Scene sphere() {
     ColliderDesc ball;
     ball.name = "ball";
     ball.shape = ColliderShape::Sphere;
-    ball.radius = 0.35f;
-    ball.transform.translate = {0.0f, 1.0f, 0.0f};
+    ball.radius = 0.4f;
+    ball.transform.translate = {0.0f, 0.4f, 0.0f};
     ColliderDesc ground;
     ground.name = "ground";
     ground.shape = ColliderShape::Plane;
