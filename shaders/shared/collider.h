@@ -54,7 +54,7 @@ struct Collider {
     float kineticFriction;
     float restitution;
     uint meshNode;  // SHAPE_MESH: its root in the mesh nodes (mesh_collider.h)
-    uint pad0;
+    uint flags;     // COLLIDER_*
 };
 CLOTH_CHECK_SIZE(Collider, 176)
 CLOTH_CHECK_OFFSET(Collider, path, 96)
@@ -86,6 +86,10 @@ CLOTH_FN ContactState contactStateAt(vec3 x, vec4 near) {
     s.near = near;
     return s;
 }
+
+// Collider::flags. QUERY_ALWAYS: a static mesh collider is queried for every vertex every time
+// (no remembered distance bounds; tests compare the two).
+const uint COLLIDER_QUERY_ALWAYS = 1u;
 
 // Where a collider's frame is at a time: origin and unit axes in world space.
 struct ColliderPose {
@@ -196,13 +200,13 @@ CLOTH_NAMESPACE_BEGIN
 // than this is lost (the analytic shapes have no such limit).
 const float MESH_SEARCH_MARGIN = 0.05f;
 
-// Signed distance of world point x to the collider at `pose`, with the unit normal n (its
-// gradient, world space). `h` is the thickness the caller cares about: a mesh is searched to
-// h + MESH_SEARCH_MARGIN and reports that distance beyond.
-CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
-                                CLOTH_OUT(vec3) n) {
+// Signed distance of world point x to the collider at `pose`, with the unit normal g (its
+// gradient) in the collider's frame. `h` is the thickness the caller cares about: a mesh is
+// searched to h + MESH_SEARCH_MARGIN and reports that distance beyond.
+CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x,
+                                     float h, CLOTH_OUT(vec3) g) {
     vec3 l = poseToLocal(pose, x);
-    vec3 g = vec3(0.0f, 1.0f, 0.0f);
+    g = vec3(0.0f, 1.0f, 0.0f);
     float d;
     if (c.shape == SHAPE_PLANE) {
         d = l.y;
@@ -216,18 +220,28 @@ CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose,
     } else {
         d = meshSignedDistance(CLOTH_MESH_ARGS c.meshNode, l, h + MESH_SEARCH_MARGIN, g);
     }
+    return d;
+}
+
+// The same with the normal n in world space.
+CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
+                                CLOTH_OUT(vec3) n) {
+    vec3 g;
+    float d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, g);
     n = poseDirection(pose, g);
     return d;
 }
 
 // A mesh collider that neither moves nor spins: its distances are worth remembering.
 CLOTH_FN bool colliderIsStaticMesh(Collider c) {
-    return c.shape == SHAPE_MESH && c.path.type == MOTION_STATIC && c.spin.w == 0.0f;
+    return c.shape == SHAPE_MESH && c.path.type == MOTION_STATIC && c.spin.w == 0.0f &&
+           (c.flags & COLLIDER_QUERY_ALWAYS) == 0u;
 }
 
-// colliderDistance, skipping the BVH query of a static mesh collider when the vertex's bound
+
+// colliderLocalDistance, skipping the BVH query of a static mesh collider when the vertex's bound
 // `known` (ContactState::near) proves it at least h away: then it returns that bound (>= h) and
-// n = 0. By the triangle inequality d(x) >= d(p) - |x - p| for a distance d to a fixed set, so
+// g = 0. By the triangle inequality d(x) >= d(p) - |x - p| for a distance d to a fixed set, so
 // what one query at p learnt holds, shrinking, as the vertex moves: a vertex far from every
 // static mesh is queried again only once it has moved about as far as it was. A query beyond the
 // search radius returns the radius, itself a lower bound. Every distance found (queried or
@@ -235,14 +249,14 @@ CLOTH_FN bool colliderIsStaticMesh(Collider c) {
 // mesh collider met, NEAR_UNSET until then). Other colliders are simply evaluated.
 CLOTH_FN float colliderDistanceBounded(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x,
                                        float h, vec4 known, CLOTH_INOUT(vec4) gathered,
-                                       CLOTH_OUT(vec3) n) {
-    if (!colliderIsStaticMesh(c)) return colliderDistance(CLOTH_MESH_ARGS c, pose, x, h, n);
+                                       CLOTH_OUT(vec3) g) {
+    if (!colliderIsStaticMesh(c)) return colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, g);
     vec3 e = x - vec3(known);
     float d = known.w - sqrt(dot(e, e));
     if (d >= h) {
-        n = vec3(0.0f);
+        g = vec3(0.0f);
     } else {
-        d = colliderDistance(CLOTH_MESH_ARGS c, pose, x, h, n);
+        d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, g);
     }
     if (gathered.w == NEAR_UNSET) {
         gathered = vec4(x, d);
@@ -253,14 +267,23 @@ CLOTH_FN float colliderDistanceBounded(CLOTH_MESH_PARAMS Collider c, ColliderPos
     return d;
 }
 
+// A collider that neither moves nor spins.
+CLOTH_FN bool colliderIsStatic(Collider c) {
+    return c.path.type == MOTION_STATIC && c.spin.w == 0.0f;
+}
+
 // Pre-stabilisation (seed 002, Velvet's CollideSDF): at the start of a substep the vertex is moved
 // out of the collider at its pose then, without changing its velocity, so that a fast collider
-// neither lets it through nor flings it. `known`, `gathered`: colliderDistanceBounded.
+// neither lets it through nor flings it. Only moving colliders need it: against a static one the
+// vertex starts the substep where the last contact projection left it (the grab and the phantom
+// averaging aside, and those the substep's contacts handle). `known`, `gathered`:
+// colliderDistanceBounded.
 CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
                            vec4 known, CLOTH_INOUT(vec4) gathered) {
-    vec3 n;
-    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, pose, x, h, known, gathered, n);
-    if (d < h) return x + n * (h - d);
+    if (colliderIsStatic(c)) return x;
+    vec3 g;
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, pose, x, h, known, gathered, g);
+    if (d < h) return x + poseDirection(pose, g) * (h - d);
     return x;
 }
 
@@ -272,9 +295,10 @@ CLOTH_FN void projectContact(CLOTH_MESH_PARAMS Collider c, ColliderPose p1, Coll
                              CLOTH_INOUT(vec4) x, vec3 vPred, float h, float dt, float bounceBelow,
                              CLOTH_INOUT(ContactState) s, CLOTH_INOUT(vec4) gathered) {
     if (x.w <= 0.0f) return;
-    vec3 n;
-    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, n);
+    vec3 g;
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, g);
     if (d >= h) return;
+    vec3 n = poseDirection(p1, g);
     float depth = h - d;
     vec3 y = vec3(x) + n * depth;
     float N = s.start.w + depth;

@@ -27,8 +27,9 @@ void contactJob(uint v, float h) {
         vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);
         if (x.w > 0.0)
             for (uint k = 0u; k < pc.colliderCount; ++k)
-                y = prestabilise(colliders[k], colliderPose(colliders[k], pc.start), y, h, known,
-                                 gathered);
+                if (!colliderIsStatic(colliders[k]))
+                    y = prestabilise(colliders[k], colliderPose(colliders[k], pc.start), y, h,
+                                     known, gathered);
         storePosition(v, vec4(y, x.w));
         contacts[v] = contactStateAt(y, nearAfterPass(known, gathered));
     } else if (JOB == CONTACT_PROJECT) {
