@@ -55,8 +55,12 @@ struct Collider {
     float restitution;
     uint meshNode;  // SHAPE_MESH: its root in the mesh nodes (mesh_collider.h)
     uint flags;     // COLLIDER_*
+    uint meshTriangleBegin;  // SHAPE_MESH: its triangles [begin, end) in the mesh triangles
+    uint meshTriangleEnd;
+    uint pad0;
+    uint pad1;
 };
-CLOTH_CHECK_SIZE(Collider, 176)
+CLOTH_CHECK_SIZE(Collider, 192)
 CLOTH_CHECK_OFFSET(Collider, path, 96)
 CLOTH_CHECK_OFFSET(Collider, shape, 144)
 
@@ -69,22 +73,30 @@ struct ContactState {
                   // vertex leaves with after restitution (m/s; 0 = none)
     vec4 near;    // kept across substeps: a bound on the static mesh colliders' distances,
                   // d(x) >= near.w - |x - near.xyz| for every one (see colliderDistanceBounded)
+    uvec4 hint;   // kept across substeps: x = the closest triangle the last mesh query found
+                  // (meshSignedDistanceHinted; MESH_NO_HINT if none); yzw unused
 };
-CLOTH_CHECK_SIZE(ContactState, 64)
+CLOTH_CHECK_SIZE(ContactState, 80)
 
 // near.w of a vertex that knows nothing yet (every query is made).
 const float NEAR_UNKNOWN = -3.0e38f;
 // A bound being gathered in a pass that has not met a static mesh collider yet.
 const float NEAR_UNSET = 3.0e38f;
 
-// A fresh state at x for a new substep, keeping what `near` knew.
-CLOTH_FN ContactState contactStateAt(vec3 x, vec4 near) {
+// A fresh state at x for a new substep, keeping what `near` and `hint` knew.
+CLOTH_FN ContactState contactStateAt(vec3 x, vec4 near, uvec4 hint) {
     ContactState s;
     s.start = vec4(x, 0.0f);
     s.normal = vec4(0.0f);
     s.bounce = vec4(0.0f);
     s.near = near;
+    s.hint = hint;
     return s;
+}
+
+// The state of a vertex that knows nothing yet.
+CLOTH_FN ContactState contactStateNew(vec3 x) {
+    return contactStateAt(x, vec4(0.0f, 0.0f, 0.0f, NEAR_UNKNOWN), uvec4(MESH_NO_HINT));
 }
 
 // Collider::flags. QUERY_ALWAYS: a static mesh collider is queried for every vertex every time
@@ -204,7 +216,7 @@ const float MESH_SEARCH_MARGIN = 0.05f;
 // gradient) in the collider's frame. `h` is the thickness the caller cares about: a mesh is
 // searched to h + MESH_SEARCH_MARGIN and reports that distance beyond.
 CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x,
-                                     float h, CLOTH_OUT(vec3) g) {
+                                     float h, CLOTH_INOUT(uint) hint, CLOTH_OUT(vec3) g) {
     vec3 l = poseToLocal(pose, x);
     g = vec3(0.0f, 1.0f, 0.0f);
     float d;
@@ -218,7 +230,10 @@ CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose 
     } else if (c.shape == SHAPE_BOX) {
         d = boxDistance(l, vec3(c.size), c.size.w, g);
     } else {
-        d = meshSignedDistance(CLOTH_MESH_ARGS c.meshNode, l, h + MESH_SEARCH_MARGIN, g);
+        // A hint from another mesh collider (one slot per vertex) is no hint here.
+        if (hint < c.meshTriangleBegin || hint >= c.meshTriangleEnd) hint = MESH_NO_HINT;
+        d = meshSignedDistanceHinted(CLOTH_MESH_ARGS c.meshNode, l, h + MESH_SEARCH_MARGIN, hint,
+                                     g);
     }
     return d;
 }
@@ -227,7 +242,8 @@ CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose 
 CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
                                 CLOTH_OUT(vec3) n) {
     vec3 g;
-    float d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, g);
+    uint hint = MESH_NO_HINT;
+    float d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, hint, g);
     n = poseDirection(pose, g);
     return d;
 }
@@ -249,14 +265,15 @@ CLOTH_FN bool colliderIsStaticMesh(Collider c) {
 // mesh collider met, NEAR_UNSET until then). Other colliders are simply evaluated.
 CLOTH_FN float colliderDistanceBounded(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x,
                                        float h, vec4 known, CLOTH_INOUT(vec4) gathered,
-                                       CLOTH_OUT(vec3) g) {
-    if (!colliderIsStaticMesh(c)) return colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, g);
+                                       CLOTH_INOUT(uint) hint, CLOTH_OUT(vec3) g) {
+    if (!colliderIsStaticMesh(c))
+        return colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, hint, g);
     vec3 e = x - vec3(known);
     float d = known.w - sqrt(dot(e, e));
     if (d >= h) {
         g = vec3(0.0f);
     } else {
-        d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, g);
+        d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, hint, g);
     }
     if (gathered.w == NEAR_UNSET) {
         gathered = vec4(x, d);
@@ -279,10 +296,10 @@ CLOTH_FN bool colliderIsStatic(Collider c) {
 // averaging aside, and those the substep's contacts handle). `known`, `gathered`:
 // colliderDistanceBounded.
 CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
-                           vec4 known, CLOTH_INOUT(vec4) gathered) {
+                           vec4 known, CLOTH_INOUT(vec4) gathered, CLOTH_INOUT(uint) hint) {
     if (colliderIsStatic(c)) return x;
     vec3 g;
-    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, pose, x, h, known, gathered, g);
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, pose, x, h, known, gathered, hint, g);
     if (d < h) return x + poseDirection(pose, g) * (h - d);
     return x;
 }
@@ -296,7 +313,9 @@ CLOTH_FN void projectContact(CLOTH_MESH_PARAMS Collider c, ColliderPose p1, Coll
                              CLOTH_INOUT(ContactState) s, CLOTH_INOUT(vec4) gathered) {
     if (x.w <= 0.0f) return;
     vec3 g;
-    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, g);
+    uint hint = s.hint.x;
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, hint, g);
+    s.hint.x = hint;
     if (d >= h) return;
     vec3 n = poseDirection(p1, g);
     float depth = h - d;

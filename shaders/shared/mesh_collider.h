@@ -35,6 +35,8 @@ const uint MESH_LEAF = 0x80000000u;
 // The walk keeps at most one pending node per level below the root: the builder keeps every
 // leaf at most this deep (src/prep/mesh_collider.cpp; a median split has depth log2(n)).
 const uint MESH_STACK_SIZE = 32u;
+// No triangle to start a query from (meshSignedDistanceHinted).
+const uint MESH_NO_HINT = 0xFFFFFFFFu;
 // Below this squared distance (1 um)^2 the direction p - q is rounding noise: the gradient is
 // the closest feature's pseudo-normal instead.
 const float MESH_TOUCH_DISTANCE2 = 1e-12f;
@@ -230,15 +232,37 @@ CLOTH_FN float meshSignedFromClosest(CLOTH_MESH_PARAMS uint t, uint feature, vec
 // distance; a node is skipped when its box is farther than the best triangle so far (equal is
 // visited: it may hold a tie with a lower index). The first candidate must be closer than
 // maxDistance.
-CLOTH_FN float meshSignedDistance(CLOTH_MESH_PARAMS uint root, vec3 p, float maxDistance,
-                                  CLOTH_OUT(vec3) g) {
+//
+// `hint`: a triangle of this mesh likely to be the closest (the last query's answer, from
+// meshSignedDistanceHinted), or MESH_NO_HINT. It seeds the best distance, so that the walk opens
+// only boxes at most that far; the answer is the same (the least distance, ties to the lower
+// index, whatever the seed), only found sooner. On return it is the closest triangle, or
+// MESH_NO_HINT when none is closer than maxDistance.
+
+CLOTH_FN float meshSignedDistanceHinted(CLOTH_MESH_PARAMS uint root, vec3 p, float maxDistance,
+                                        CLOTH_INOUT(uint) hint, CLOTH_OUT(vec3) g) {
     g = vec3(0.0f, 1.0f, 0.0f);
-    if (!(maxDistance > 0.0f)) return maxDistance;
+    if (!(maxDistance > 0.0f)) {
+        hint = MESH_NO_HINT;
+        return maxDistance;
+    }
     float best2 = maxDistance * maxDistance;
     uint bestTri = 0u;
     uint bestFeature = 0u;
     bool found = false;
     vec3 bestQ = p;
+    if (hint != MESH_NO_HINT) {
+        vec3 q;
+        uint feature;
+        float d2 = meshTriangleDistance2At(CLOTH_MESH_ARGS hint, p, q, feature);
+        if (d2 < best2) {
+            best2 = d2;
+            bestTri = hint;
+            bestFeature = feature;
+            bestQ = q;
+            found = true;
+        }
+    }
     uint stackNode[MESH_STACK_SIZE];
     float stackDist2[MESH_STACK_SIZE];
     uint top = 0u;
@@ -293,9 +317,16 @@ CLOTH_FN float meshSignedDistance(CLOTH_MESH_PARAMS uint root, vec3 p, float max
             }
         }
     }
+    hint = found ? bestTri : MESH_NO_HINT;
     if (!found) return maxDistance;
     return meshSignedFromClosest(CLOTH_MESH_ARGS bestTri, bestFeature, bestQ, best2, p, maxDistance,
                                  g);
+}
+
+CLOTH_FN float meshSignedDistance(CLOTH_MESH_PARAMS uint root, vec3 p, float maxDistance,
+                                  CLOTH_OUT(vec3) g) {
+    uint hint = MESH_NO_HINT;
+    return meshSignedDistanceHinted(CLOTH_MESH_ARGS root, p, maxDistance, hint, g);
 }
 
 CLOTH_NAMESPACE_END

@@ -25,13 +25,14 @@ void contactJob(uint v, float h) {
         vec3 y = vec3(x);
         vec4 known = contacts[v].near;
         vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);
+        uint hint = contacts[v].hint.x;
         if (x.w > 0.0)
             for (uint k = 0u; k < pc.colliderCount; ++k)
                 if (!colliderIsStatic(colliders[k]))
                     y = prestabilise(colliders[k], colliderPose(colliders[k], pc.start), y, h,
-                                     known, gathered);
+                                     known, gathered, hint);
         storePosition(v, vec4(y, x.w));
-        contacts[v] = contactStateAt(y, nearAfterPass(known, gathered));
+        contacts[v] = contactStateAt(y, nearAfterPass(known, gathered), uvec4(hint, 0u, 0u, 0u));
     } else if (JOB == CONTACT_PROJECT) {
         vec4 x = loadPosition(v);
         if (x.w <= 0.0) return;

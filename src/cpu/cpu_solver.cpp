@@ -130,7 +130,7 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
     if (!p_.colliders.empty()) {
         contacts_.resize(pos_.size());
         for (std::uint32_t i = 0; i < pos_.size(); ++i)
-            contacts_[i] = gpu::contactStateAt(glm::vec3(pos_[i]), glm::vec4(0.0f, 0.0f, 0.0f, gpu::NEAR_UNKNOWN));
+            contacts_[i] = gpu::contactStateNew(glm::vec3(pos_[i]));
         poseStart_.resize(p_.colliders.size());
         poseEnd_.resize(p_.colliders.size());
         for (const gpu::Collider& c : p_.colliders) anyRestitution_ |= c.restitution > 0.0f;
@@ -266,12 +266,14 @@ void CpuSolver::beginContacts(int member, int size, const StepContext& c) {
             glm::vec3 x(pos_[i]);
             const glm::vec4 known = contacts_[i].near;
             glm::vec4 gathered(0.0f, 0.0f, 0.0f, gpu::NEAR_UNSET);
+            std::uint32_t hint = contacts_[i].hint.x;
             if (pos_[i].w > 0.0f)
                 for (std::size_t k = 0; k < p_.colliders.size(); ++k)
                     x = gpu::prestabilise(nodes, tris, p_.colliders[k], poseStart_[k], x, h, known,
-                                          gathered);
+                                          gathered, hint);
             pos_[i] = glm::vec4(x, pos_[i].w);
-            contacts_[i] = gpu::contactStateAt(x, gpu::nearAfterPass(known, gathered));
+            contacts_[i] = gpu::contactStateAt(x, gpu::nearAfterPass(known, gathered),
+                                               glm::uvec4(hint, 0u, 0u, 0u));
         }
     }
 }

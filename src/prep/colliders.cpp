@@ -108,6 +108,8 @@ void addColliders(const Scene& scene, PreparedCloth& p) {
             tris.x = static_cast<std::uint32_t>(p.meshTriangles.size());
             c.meshNode = appendMeshCollider(mesh, p.meshNodes, p.meshTriangles);
             tris.y = static_cast<std::uint32_t>(p.meshTriangles.size());
+            c.meshTriangleBegin = tris.x;
+            c.meshTriangleEnd = tris.y;
         }
         p.colliders.push_back(c);
         p.colliderNames.push_back(d.name);

@@ -159,8 +159,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     if (!p.colliders.empty()) {  // every vertex's contact state starts where it is
         std::vector<gpu::ContactState> contacts(p.positions.size());
         for (std::size_t i = 0; i < contacts.size(); ++i)
-            contacts[i] = gpu::contactStateAt(glm::vec3(p.positions[i]),
-                                              glm::vec4(0.0f, 0.0f, 0.0f, gpu::NEAR_UNKNOWN));
+            contacts[i] = gpu::contactStateNew(glm::vec3(p.positions[i]));
         put(BINDING_CONTACTS, contacts.data(), bytes[BINDING_CONTACTS]);
     }
     // Defined contents for everything else (normals before the first frame, multipliers, ...).

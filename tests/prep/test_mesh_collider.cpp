@@ -374,3 +374,30 @@ TEST(MeshCollider, PseudoNormalsOfABoxAreTheAnalyticOnes) {
     }
     EXPECT_EQ(slabTriangles, 12);
 }
+
+// A query started from a hint (any triangle of the mesh: the last answer, or a wrong one) gives
+// the bits of the query without one, and hands back brute force's closest triangle.
+TEST(MeshCollider, HintedQueriesGiveTheSameAnswerAndTheClosestTriangle) {
+    for (const char* name : {"body.obj", "bumpy_sphere.obj", "table.obj"}) {
+        SCOPED_TRACE(name);
+        const Built b = asset(name);
+        std::mt19937 rng(5);
+        std::uniform_int_distribution<std::uint32_t> anyTri(b.firstTriangle, b.endTriangle - 1);
+        int found = 0;
+        for (const Sample& s : samples(b, 11, 2000)) {
+            const float maxDistance = 0.05f * b.diagonal;
+            const Result plain = query(b, s.p, maxDistance);
+            const Result brute = bruteForce(b, s.p, maxDistance);
+            for (std::uint32_t start : {gpu::MESH_NO_HINT, anyTri(rng), brute.tri}) {
+                std::uint32_t hint = start;
+                Result hinted;
+                hinted.distance = meshSignedDistanceHinted(b.nodes.data(), b.triangles.data(),
+                                                           b.root, s.p, maxDistance, hint, hinted.g);
+                EXPECT_TRUE(sameBits(hinted, plain));
+                EXPECT_EQ(hint, brute.found ? brute.tri : gpu::MESH_NO_HINT);
+            }
+            found += brute.found ? 1 : 0;
+        }
+        EXPECT_GT(found, 500);
+    }
+}

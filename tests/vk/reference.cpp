@@ -21,7 +21,7 @@ SerialReference::SerialReference(const PreparedCloth& p)
       vel_(p.velocities),
       lambdaAttach_(p.attachments.size()) {
     for (const auto& x : p.positions)
-        contacts_.push_back(contactStateAt(glm::vec3(x), glm::vec4(0.0f, 0.0f, 0.0f, NEAR_UNKNOWN)));
+        contacts_.push_back(contactStateNew(glm::vec3(x)));
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         auto& l = std::get<T::kIndex>(lambdas_);
@@ -101,12 +101,13 @@ void SerialReference::collisions(const StepContext& c) {
         glm::vec3 x(pos_[v]);
         const glm::vec4 known = contacts_[v].near;
         glm::vec4 gathered(0.0f, 0.0f, 0.0f, NEAR_UNSET);
+        std::uint32_t hint = contacts_[v].hint.x;
         if (pos_[v].w > 0.0f)
             for (const Collider& k : p_.colliders)
                 x = prestabilise(p_.meshNodes.data(), p_.meshTriangles.data(), k,
-                                 colliderPose(k, c.start), x, thickness(v), known, gathered);
+                                 colliderPose(k, c.start), x, thickness(v), known, gathered, hint);
         pos_[v] = glm::vec4(x, pos_[v].w);
-        contacts_[v] = contactStateAt(x, nearAfterPass(known, gathered));
+        contacts_[v] = contactStateAt(x, nearAfterPass(known, gathered), glm::uvec4(hint, 0u, 0u, 0u));
     }
 }
 
