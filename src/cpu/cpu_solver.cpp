@@ -46,7 +46,7 @@ public:
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
     std::vector<StageTime> stageTimes() const override;
     void setGrab(std::optional<Grab> grab) override;
-    std::uint32_t contactCount() const override { return contactCount_; }
+    std::uint32_t contactCount() const override;
 
 private:
     void runFrame(int member, int size);
@@ -89,8 +89,7 @@ private:
     std::vector<gpu::ColliderPose> poseStart_, poseEnd_;
     std::vector<gpu::ContactState> contacts_;
     bool anyRestitution_ = false;
-    float bounceBelow_ = 0.0f;  // m/s: slower contacts do not bounce (2 |g| dt)
-    std::uint32_t contactCount_ = 0;
+    float bounceBelow_ = 0.0f;  // m/s: restitutionThreshold
     BatchIsa isa_;
     std::array<double, kStageCount> stageMs_{};
     ThreadPool pool_;
@@ -134,7 +133,7 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
         poseStart_.resize(p_.colliders.size());
         poseEnd_.resize(p_.colliders.size());
         for (const gpu::Collider& c : p_.colliders) anyRestitution_ |= c.restitution > 0.0f;
-        bounceBelow_ = 2.0f * glm::length(p_.sim.gravity) * dt_;
+        bounceBelow_ = restitutionThreshold(p_.sim);
     }
     segmentSums_.resize(p_.segments.size());
     motions_.resize(p_.segments.size());
@@ -145,8 +144,6 @@ void CpuSolver::stepFrame() {
     stageMs_.fill(0.0);
     pool_.run([this](int member, int size) { runFrame(member, size); });
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
-    contactCount_ = 0;
-    for (const gpu::ContactState& s : contacts_) contactCount_ += s.start.w > 0.0f ? 1u : 0u;
 }
 
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
@@ -427,6 +424,13 @@ glm::vec3 CpuSolver::normalSum(std::uint32_t v) const {
         const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
         n += gpu::triangleNormal(glm::vec3(pos_[t.x]), glm::vec3(pos_[t.y]), glm::vec3(pos_[t.z]));
     }
+    return n;
+}
+
+// Counted when asked, not every frame: the contact states of the last substep.
+std::uint32_t CpuSolver::contactCount() const {
+    std::uint32_t n = 0;
+    for (const gpu::ContactState& s : contacts_) n += s.start.w > 0.0f ? 1u : 0u;
     return n;
 }
 

@@ -162,6 +162,14 @@ inline std::uint32_t PreparedCloth::colorItems(std::uint32_t c) const {
     return n;
 }
 
+// The contact thickness of vertex v (original or phantom copy): its cloth segment's.
+inline float vertexThickness(const PreparedCloth& p, std::uint32_t v) {
+    for (const gpu::ClothSegment& s : p.segments)
+        if ((v >= s.vertexBegin && v < s.vertexEnd) || (v >= s.phantomBegin && v < s.phantomEnd))
+            return s.thickness;
+    return 0.0f;
+}
+
 // The phantom group whose original (first member) is `vertex`, if that vertex was split. Every
 // backend finds the grabbed vertex's copies with it.
 inline std::optional<std::uint32_t> phantomGroupOf(const std::vector<gpu::PhantomGroup>& groups,

@@ -76,6 +76,12 @@ inline float substepDt(const SimSettings& sim) {
     return sim.frameDt / static_cast<float>(sim.substeps);
 }
 
+// Contacts slower than this (m/s) get no restitution: 2 |g| dt, what gravity adds in two
+// substeps, so that resting contact does not bounce (shaders/shared/collider.h).
+inline float restitutionThreshold(const SimSettings& sim) {
+    return 2.0f * glm::length(sim.gravity) * substepDt(sim);
+}
+
 // The wind of the substep that starts at `time`, gusts included (sim/gusts.h).
 inline gpu::WindParams windParams(const WindSettings& w, double time, float dt) {
     gpu::WindParams p;

@@ -78,7 +78,7 @@ struct GpuSolver::Impl {
     // Colliders: the contact passes (collisions before each prediction, which they unfuse too).
     std::uint32_t colliderCount = 0;
     bool anyRestitution = false;
-    float bounceBelow = 0.0f;  // m/s, as the CPU reference: 2 |g| dt
+    float bounceBelow = 0.0f;  // m/s: restitutionThreshold
 
     detail::ChunkTable chunks;
     OneShot once;
@@ -202,7 +202,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     CLOTH_ASSERT(!wind || p.windVertices.size() == p.positions.size());
     colliderCount = static_cast<std::uint32_t>(p.colliders.size());
     for (const gpu::Collider& c : p.colliders) anyRestitution = anyRestitution || c.restitution > 0.0f;
-    bounceBelow = 2.0f * glm::length(p.sim.gravity) * substepDt(p.sim);
+    bounceBelow = restitutionThreshold(p.sim);
     planColorGroups();
 
     VkDevice dev = ctx->device();

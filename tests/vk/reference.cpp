@@ -87,15 +87,6 @@ void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
     }
 }
 
-// The thickness of each vertex's cloth.
-float SerialReference::thickness(std::uint32_t v) const {
-    for (const auto& seg : p_.segments)
-        if ((v >= seg.vertexBegin && v < seg.vertexEnd) ||
-            (v >= seg.phantomBegin && v < seg.phantomEnd))
-            return seg.thickness;
-    return 0.0f;
-}
-
 void SerialReference::collisions(const StepContext& c) {
     for (std::uint32_t v = 0; v < pos_.size(); ++v) {
         glm::vec3 x(pos_[v]);
@@ -105,20 +96,20 @@ void SerialReference::collisions(const StepContext& c) {
         if (pos_[v].w > 0.0f)
             for (const Collider& k : p_.colliders)
                 x = prestabilise(p_.meshNodes.data(), p_.meshTriangles.data(), k,
-                                 colliderPose(k, c.start), x, thickness(v), known, gathered, hint);
+                                 colliderPose(k, c.start), x, vertexThickness(p_, v), known, gathered, hint);
         pos_[v] = glm::vec4(x, pos_[v].w);
         contacts_[v] = contactStateAt(x, nearAfterPass(known, gathered), glm::uvec4(hint, 0u, 0u, 0u));
     }
 }
 
 void SerialReference::contacts(const StepContext& c) {
-    const float bounceBelow = 2.0f * glm::length(p_.sim.gravity) * c.dt;
+    const float bounceBelow = restitutionThreshold(p_.sim);
     for (std::uint32_t v = 0; v < pos_.size(); ++v) {
         glm::vec4 gathered(0.0f, 0.0f, 0.0f, NEAR_UNSET);
         for (const Collider& k : p_.colliders)
             projectContact(p_.meshNodes.data(), p_.meshTriangles.data(), k,
                            colliderPose(k, c.solve.time), colliderPose(k, c.start), pos_[v],
-                           glm::vec3(vel_[v]), thickness(v), c.dt, bounceBelow, contacts_[v],
+                           glm::vec3(vel_[v]), vertexThickness(p_, v), c.dt, bounceBelow, contacts_[v],
                            gathered);
         contacts_[v].near = nearAfterPass(contacts_[v].near, gathered);
     }

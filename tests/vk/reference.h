@@ -26,7 +26,6 @@ class SerialReference {
     void wind(const gpu::WindParams& w);
     void collisions(const StepContext& c);
     void contacts(const StepContext& c);
-    float thickness(std::uint32_t v) const;
     void colors(const gpu::SolveParams& sp);
     void grab(const gpu::SolveParams& sp);
     void velocities(float dt);

@@ -22,14 +22,6 @@ std::string sceneFile(const std::string& name) {
     return std::string(env ? env : CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/" + name + ".json";
 }
 
-// The thickness of vertex v's cloth.
-float thicknessOf(const PreparedCloth& p, std::uint32_t v) {
-    for (const auto& s : p.segments)
-        if ((v >= s.vertexBegin && v < s.vertexEnd) || (v >= s.phantomBegin && v < s.phantomEnd))
-            return s.thickness;
-    return 0.0f;
-}
-
 // The deepest any vertex is below its thickness, as a fraction of it (0: none inside the
 // thickness; 1: on the surface), over every collider at time t.
 float worstIntrusion(const PreparedCloth& p, const std::vector<glm::vec4>& x, float t) {
@@ -38,7 +30,7 @@ float worstIntrusion(const PreparedCloth& p, const std::vector<glm::vec4>& x, fl
         const gpu::ColliderPose pose = gpu::colliderPose(p.colliders[k], t);
         for (std::uint32_t v = 0; v < x.size(); ++v) {
             if (x[v].w <= 0.0f) continue;  // pinned and attached vertices go where they are told
-            const float h = thicknessOf(p, v);
+            const float h = vertexThickness(p, v);
             glm::vec3 n;
             const float d = gpu::colliderDistance(p.meshNodes.data(), p.meshTriangles.data(),
                                                   p.colliders[k], pose, glm::vec3(x[v]), h, n);

@@ -87,6 +87,21 @@ class GpuSolverTest : public GpuTest {
         EXPECT_NEAR(gpu.simTime(), frames / 60.0, 1e-6);
         std::printf("max deviation %.3g m after %d frames\n", d.maxAbs, frames);
     }
+
+    // expectMatches at tolerance 0 with plain and (where the device has 64-bit integers) wide
+    // memory access, then with three items per invocation (and the stages unfused if asked).
+    void expectSameBitsEveryWay(const PreparedCloth& p, int frames, bool unfuseLast) {
+        vk::GpuSolverOptions o;
+        for (auto access : {vk::MemoryAccess::Plain, vk::MemoryAccess::Wide}) {
+            if (access == vk::MemoryAccess::Wide && !ctx_->features().shaderInt64) continue;
+            SCOPED_TRACE("memory access " + std::to_string(static_cast<int>(access)));
+            o.memoryAccess = access;
+            expectMatches(p, frames, 0.0f, o);
+        }
+        o.fuseStages = !unfuseLast;
+        o.itemsPerInvocation = 3;
+        expectMatches(p, frames, 0.0f, o);
+    }
 };
 
 TEST_F(GpuSolverTest, HangingClothWithPinsAndBending) {
@@ -525,16 +540,7 @@ TEST_F(GpuSolverTest, WindGivesTheSameBitsAsTheCpu) {
     scene.phantoms = {PhantomMode::Target, 6};
     const PreparedCloth p = prepareScene(scene);
     ASSERT_GT(p.phantomGroups.size(), 0u);
-    vk::GpuSolverOptions o;
-    for (auto access : {vk::MemoryAccess::Plain, vk::MemoryAccess::Wide}) {
-        if (access == vk::MemoryAccess::Wide && !ctx_->features().shaderInt64) continue;
-        SCOPED_TRACE("memory access " + std::to_string(static_cast<int>(access)));
-        o.memoryAccess = access;
-        expectMatches(p, 20, 0.0f, o);
-    }
-    o.fuseStages = false;
-    o.itemsPerInvocation = 3;
-    expectMatches(p, 20, 0.0f, o);
+    expectSameBitsEveryWay(p, 20, true);
 
     // The wind pass, and the prediction it keeps apart from the velocity pass, are counted and
     // timed as their own stages.
@@ -611,17 +617,10 @@ TEST_F(GpuSolverTest, CollidersGiveTheSameBitsAsTheCpu) {
     scene.phantoms = {PhantomMode::Target, 6};
     const PreparedCloth p = prepareScene(scene);
     ASSERT_GT(p.phantomGroups.size(), 0u);
-    vk::GpuSolverOptions o;
-    for (auto access : {vk::MemoryAccess::Plain, vk::MemoryAccess::Wide}) {
-        if (access == vk::MemoryAccess::Wide && !ctx_->features().shaderInt64) continue;
-        SCOPED_TRACE("memory access " + std::to_string(static_cast<int>(access)));
-        o.memoryAccess = access;
-        expectMatches(p, 30, 0.0f, o);
-    }
-    o.itemsPerInvocation = 3;
-    expectMatches(p, 30, 0.0f, o);
+    expectSameBitsEveryWay(p, 30, false);
 
     // Contacts counted alike; the contact passes timed as their own stages.
+    vk::GpuSolverOptions o;
     o.context = ctx_;
     o.timestampInterval = 1;
     vk::GpuSolver gpu(p, o);
