@@ -57,7 +57,8 @@ struct Collider {
     uint flags;     // COLLIDER_*
     uint meshTriangleBegin;  // SHAPE_MESH: its triangles [begin, end) in the mesh triangles
     uint meshTriangleEnd;
-    uint pad0;
+    uint featureNode;  // SHAPE_MESH: the root of its sharp features' hierarchy in the mesh nodes
+                       // (feature_contacts.h); MESH_NO_HINT when it has none
     uint pad1;
 };
 CLOTH_CHECK_SIZE(Collider, 192)

@@ -62,6 +62,19 @@ CLOTH_CHECK_SIZE(MeshTriangle, 160)
 CLOTH_CHECK_OFFSET(MeshTriangle, edgeNormal, 64)
 CLOTH_CHECK_OFFSET(MeshTriangle, vertexNormal, 112)
 
+// A sharp feature of a mesh collider (src/prep/mesh_features.h), in its collider's frame: a
+// corner (a.w = MESH_FEATURE_IS_CORNER, b = a) or an edge from a to b (a.w = MESH_FEATURE_IS_EDGE).
+// A collider's features have their own hierarchy in the node array (Collider::featureNode),
+// whose leaves index this array instead of the triangles (shaders/shared/feature_contacts.h).
+struct MeshFeature {
+    vec4 a;
+    vec4 b;
+};
+CLOTH_CHECK_SIZE(MeshFeature, 32)
+
+const float MESH_FEATURE_IS_CORNER = 0.0f;
+const float MESH_FEATURE_IS_EDGE = 1.0f;
+
 // x^2 + y^2 + z^2 in this order on every backend (a driver's dot() may sum in another order).
 CLOTH_FN float meshLength2(vec3 v) {
     return v.x * v.x + v.y * v.y + v.z * v.z;

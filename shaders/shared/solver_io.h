@@ -56,7 +56,12 @@
 #define BINDING_MESH_NODES (BINDING_COLLIDERS + 2)      // MeshNode[] (mesh_collider.h)
 #define BINDING_MESH_TRIANGLES (BINDING_COLLIDERS + 3)  // MeshTriangle[]
 #define BINDING_CONTACT_COUNT (BINDING_COLLIDERS + 4)   // uint: vertices in contact (last substep)
-#define BINDING_COUNT (BINDING_COLLIDERS + 5)
+#define BINDING_MESH_FEATURES (BINDING_COLLIDERS + 5)   // MeshFeature[] (feature_contacts.h)
+#define BINDING_TRIANGLE_EDGES (BINDING_COLLIDERS + 6)  // uint per cloth triangle: the edges it
+                                                        // owns, its segment (feature_contacts.h)
+#define BINDING_FEATURE_SUMS (BINDING_COLLIDERS + 7)    // vec4 per cloth triangle corner (3 per
+                                                        // triangle), then per original vertex
+#define BINDING_COUNT (BINDING_COLLIDERS + 8)
 
 #ifdef __cplusplus
 // The set of binding b (buffers.glsl declares each buffer with the same).
@@ -173,6 +178,11 @@ const uint CONTACT_BEGIN = 1u;      // pre-stabilisation and contact state reset
 const uint CONTACT_PROJECT = 2u;    // the contacts of an iteration
 const uint CONTACT_RESTITUTE = 4u;  // after the velocity update
 const uint CONTACT_COUNT = 8u;      // counts the vertices in contact (BINDING_CONTACT_COUNT)
+// The sharp features of mesh colliders (feature_contacts.h), after CONTACT_PROJECT, over
+// `count` items instead of the chunk table:
+const uint CONTACT_FEATURES = 16u;        // per cloth triangle: its contacts' sums per corner
+const uint CONTACT_FEATURE_MOVE = 32u;    // per original vertex: moved by the mean of its sums
+const uint CONTACT_FEATURE_COPIES = 64u;  // per phantom group: its copies moved as the original
 
 struct ContactPush {
     float start;        // s: the substep's start (pre-stabilisation, friction)
@@ -180,8 +190,8 @@ struct ContactPush {
     float dt;
     float bounceBelow;  // m/s: slower contacts do not bounce
     uint colliderCount;
-    uint pad0;
-    uint pad1;
+    uint count;          // the CONTACT_FEATURE* passes: their items
+    uint triangleCount;  // ... and the cloth's triangles
     uint pad2;
 };
 CLOTH_CHECK_SIZE(ContactPush, 32)

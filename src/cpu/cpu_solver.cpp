@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "collider.h"
+#include "feature_contacts.h"
 #include "constraints.h"
 #include "wind.h"
 #include "core/error.h"
@@ -59,6 +60,7 @@ private:
     void predict(int member, int size);
     void beginContacts(int member, int size, const StepContext& c);
     void solveContacts(int member, int size);
+    void solveFeatureContacts(int member, int size);
     void restitute(int member, int size);
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
     void solveAttachments(int member, int size, const gpu::SolveParams& sp);
@@ -88,6 +90,9 @@ private:
     // the contacts of the substep.
     std::vector<gpu::ColliderPose> poseStart_, poseEnd_;
     std::vector<gpu::ContactState> contacts_;
+    // Mesh colliders' sharp features (feature_contacts.h): per cloth triangle corner its
+    // contacts' sums, then per original vertex what it moved by.
+    std::vector<glm::vec4> featureSums_;
     bool anyRestitution_ = false;
     float bounceBelow_ = 0.0f;  // m/s: restitutionThreshold
     BatchIsa isa_;
@@ -134,6 +139,9 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
         poseEnd_.resize(p_.colliders.size());
         for (const gpu::Collider& c : p_.colliders) anyRestitution_ |= c.restitution > 0.0f;
         bounceBelow_ = restitutionThreshold(p_.sim);
+        if (!p_.meshFeatures.empty())
+            featureSums_.assign(3 * p_.triangles.size() + p_.originalVertexCount,
+                                glm::vec4(0.0f));
     }
     segmentSums_.resize(p_.segments.size());
     motions_.resize(p_.segments.size());
@@ -291,6 +299,51 @@ void CpuSolver::solveContacts(int member, int size) {
             contacts_[i].near = gpu::nearAfterPass(contacts_[i].near, gathered);
         }
     }
+    if (!featureSums_.empty()) solveFeatureContacts(member, size);
+}
+
+// The sharp features of mesh colliders, in three passes as contacts.glsl records them: per cloth
+// triangle its contacts' sums, per original vertex the mean of its sums, per phantom group its
+// copies moved as its original.
+void CpuSolver::solveFeatureContacts(int member, int size) {
+    pool_.barrier();
+    const auto triCount = static_cast<std::uint32_t>(p_.triangles.size());
+    std::uint32_t b, e;
+    ThreadPool::split(triCount, member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const std::uint32_t info = p_.triangleFeatureInfo[i];
+        gpu::featureTrianglePass(
+            p_.meshNodes.data(), p_.meshFeatures.data(), p_.colliders.data(),
+            static_cast<std::uint32_t>(p_.colliders.size()), poseEnd_.data(), poseStart_.data(),
+            pos_.data(), contacts_.data(), p_.triangles[i],
+            info, p_.segments[info >> gpu::TRIANGLE_SEGMENT_SHIFT].thickness,
+            featureSums_.data() + 3 * std::size_t(i));
+    }
+    pool_.barrier();
+    ThreadPool::split(p_.originalVertexCount, member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) {
+        const glm::vec4 d =
+            gpu::featureMovePass(p_.vertexTriangleOffsets.data(), p_.vertexTriangles.data(),
+                                 p_.triangles.data(), featureSums_.data(), v);
+        featureSums_[3 * std::size_t(triCount) + v] = d;
+        if (d.w > 0.0f && pos_[v].w > 0.0f) {
+            pos_[v] += glm::vec4(glm::vec3(d), 0.0f);
+            contacts_[v].hint.y = 1u;
+        }
+    }
+    if (p_.phantomGroups.empty()) return;
+    pool_.barrier();
+    ThreadPool::split(static_cast<std::uint32_t>(p_.phantomGroups.size()), member, size, b, e);
+    for (std::uint32_t g = b; g < e; ++g) {
+        const gpu::PhantomGroup group = p_.phantomGroups[g];
+        const glm::vec4 d =
+            featureSums_[3 * std::size_t(triCount) + p_.phantomMembers[group.first]];
+        if (d.w <= 0.0f) continue;
+        for (std::uint32_t k = 1; k < group.count; ++k) {
+            const std::uint32_t v = p_.phantomMembers[group.first + k];
+            if (pos_[v].w > 0.0f) pos_[v] += glm::vec4(glm::vec3(d), 0.0f);
+        }
+    }
 }
 
 void CpuSolver::restitute(int member, int size) {
@@ -430,7 +483,7 @@ glm::vec3 CpuSolver::normalSum(std::uint32_t v) const {
 // Counted when asked, not every frame: the contact states of the last substep.
 std::uint32_t CpuSolver::contactCount() const {
     std::uint32_t n = 0;
-    for (const gpu::ContactState& s : contacts_) n += s.start.w > 0.0f ? 1u : 0u;
+    for (const gpu::ContactState& s : contacts_) n += s.start.w > 0.0f || s.hint.y != 0u ? 1u : 0u;
     return n;
 }
 

@@ -6,6 +6,7 @@
 #include "core/collider_mesh.h"
 #include "core/error.h"
 #include "prep/mesh_collider.h"
+#include "prep/mesh_features.h"
 #include "prep/motion.h"
 
 namespace cloth {
@@ -26,6 +27,7 @@ gpu::Collider makeCollider(const ColliderDesc& desc, const std::string& source) 
                              "positive scale");
     const float s = tf.scale;
     gpu::Collider c{};
+    c.featureNode = gpu::MESH_NO_HINT;
     const glm::mat4 m = tf.matrix();
     c.origin = glm::vec4(tf.translate, 0.0f);
     c.axisX = glm::vec4(glm::normalize(glm::vec3(m[0])), 0.0f);
@@ -110,6 +112,8 @@ void addColliders(const Scene& scene, PreparedCloth& p) {
             tris.y = static_cast<std::uint32_t>(p.meshTriangles.size());
             c.meshTriangleBegin = tris.x;
             c.meshTriangleEnd = tris.y;
+            c.featureNode =
+                appendMeshFeatures(p.meshTriangles, tris.x, tris.y, p.meshNodes, p.meshFeatures);
         }
         p.colliders.push_back(c);
         p.colliderNames.push_back(d.name);

@@ -82,45 +82,29 @@ PseudoNormals pseudoNormals(const Mesh& mesh) {
     return pn;
 }
 
-struct Box {
-    glm::vec3 lo{std::numeric_limits<float>::max()};
-    glm::vec3 hi{-std::numeric_limits<float>::max()};
-    void add(glm::vec3 p) {
-        lo = glm::min(lo, p);
-        hi = glm::max(hi, p);
-    }
-    void add(const Box& b) {
-        lo = glm::min(lo, b.lo);
-        hi = glm::max(hi, b.hi);
-    }
-};
-
-// Top-down median split over `order` (triangle indices of the mesh), nodes in depth-first
-// order (a node, its left subtree, its right subtree).
+// Top-down median split over the items' boxes, nodes in depth-first order (a node, its left
+// subtree, its right subtree).
 class Builder {
   public:
-    Builder(const Mesh& mesh, std::vector<gpu::MeshNode>& nodes, std::uint32_t firstTriangle)
-        : nodes_(nodes), firstTriangle_(firstTriangle) {
-        const std::size_t n = mesh.triangles.size();
-        boxes_.resize(n);
+    Builder(const std::vector<MeshItemBox>& boxes, std::vector<gpu::MeshNode>& nodes,
+            std::uint32_t firstItem)
+        : nodes_(nodes), boxes_(boxes), firstItem_(firstItem) {
+        const std::size_t n = boxes.size();
         centres_.resize(n);
         order_.resize(n);
         std::iota(order_.begin(), order_.end(), 0u);
-        for (std::size_t t = 0; t < n; ++t) {
-            for (int k = 0; k < 3; ++k) boxes_[t].add(mesh.positions[mesh.triangles[t][k]]);
-            centres_[t] = 0.5f * (boxes_[t].lo + boxes_[t].hi);
-        }
+        for (std::size_t t = 0; t < n; ++t) centres_[t] = 0.5f * (boxes_[t].lo + boxes_[t].hi);
     }
 
     std::uint32_t build() { return split(0, static_cast<std::uint32_t>(order_.size()), 0); }
-    const std::vector<std::uint32_t>& order() const { return order_; }
+    std::vector<std::uint32_t>& order() { return order_; }
 
   private:
     std::uint32_t split(std::uint32_t begin, std::uint32_t end, std::uint32_t depth) {
         CLOTH_ASSERT(depth <= gpu::MESH_STACK_SIZE);
         const auto index = static_cast<std::uint32_t>(nodes_.size());
         nodes_.emplace_back();
-        Box bounds, centres;
+        MeshItemBox bounds, centres;
         for (std::uint32_t i = begin; i < end; ++i) {
             bounds.add(boxes_[order_[i]]);
             centres.add(centres_[order_[i]]);
@@ -128,7 +112,7 @@ class Builder {
         std::uint32_t first, second;
         if (end - begin <= kMeshLeafTriangles) {
             std::sort(order_.begin() + begin, order_.begin() + end);
-            first = firstTriangle_ + begin;
+            first = firstItem_ + begin;
             second = gpu::MESH_LEAF | (end - begin);
         } else {
             const glm::vec3 extent = centres.hi - centres.lo;
@@ -150,8 +134,8 @@ class Builder {
     }
 
     std::vector<gpu::MeshNode>& nodes_;
-    std::uint32_t firstTriangle_;
-    std::vector<Box> boxes_;
+    const std::vector<MeshItemBox>& boxes_;
+    std::uint32_t firstItem_;
     std::vector<glm::vec3> centres_;
     std::vector<std::uint32_t> order_;
 };
@@ -173,16 +157,29 @@ void checkTriangles(const Mesh& mesh) {
 
 }  // namespace
 
+std::uint32_t appendMedianTree(const std::vector<MeshItemBox>& boxes, std::uint32_t firstItem,
+                               std::vector<gpu::MeshNode>& nodes,
+                               std::vector<std::uint32_t>& order) {
+    CLOTH_ASSERT(!boxes.empty());
+    Builder builder(boxes, nodes, firstItem);
+    const std::uint32_t root = builder.build();
+    CLOTH_ASSERT(nodes.size() < gpu::MESH_LEAF);
+    order = std::move(builder.order());
+    return root;
+}
+
 std::uint32_t appendMeshCollider(const Mesh& mesh, std::vector<gpu::MeshNode>& nodes,
                                  std::vector<gpu::MeshTriangle>& triangles) {
     checkTriangles(mesh);
     const PseudoNormals pn = pseudoNormals(mesh);
     const auto firstTriangle = static_cast<std::uint32_t>(triangles.size());
     CLOTH_ASSERT(triangles.size() + mesh.triangles.size() < gpu::MESH_LEAF);
-    Builder builder(mesh, nodes, firstTriangle);
-    const std::uint32_t root = builder.build();
-    CLOTH_ASSERT(nodes.size() < gpu::MESH_LEAF);
-    for (std::uint32_t t : builder.order()) {
+    std::vector<MeshItemBox> boxes(mesh.triangles.size());
+    for (std::size_t t = 0; t < boxes.size(); ++t)
+        for (int k = 0; k < 3; ++k) boxes[t].add(mesh.positions[mesh.triangles[t][k]]);
+    std::vector<std::uint32_t> order;
+    const std::uint32_t root = appendMedianTree(boxes, firstTriangle, nodes, order);
+    for (std::uint32_t t : order) {
         const glm::uvec3& v = mesh.triangles[t];
         gpu::MeshTriangle r{};
         r.a = point4(mesh.positions[v[0]]);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <mesh_collider.h>  // shaders/shared (angle brackets: not this file)
@@ -12,6 +13,28 @@ namespace cloth {
 
 // Triangles per leaf at most (a leaf of more is split).
 inline constexpr std::uint32_t kMeshLeafTriangles = 4;
+
+// An item's bounds, for building a hierarchy over it.
+struct MeshItemBox {
+    glm::vec3 lo{std::numeric_limits<float>::max()};
+    glm::vec3 hi{-std::numeric_limits<float>::max()};
+    void add(glm::vec3 p) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    void add(const MeshItemBox& b) {
+        lo = glm::min(lo, b.lo);
+        hi = glm::max(hi, b.hi);
+    }
+};
+
+// Appends a hierarchy over items with bounds `boxes` to `nodes` (top-down median split, see
+// below) and returns its root. Leaves list runs of at most kMeshLeafTriangles items: leaf
+// (first, n) holds the items order[first - firstItem ..][0, n), so the caller stores item
+// order[i] at firstItem + i. The result depends only on the boxes.
+std::uint32_t appendMedianTree(const std::vector<MeshItemBox>& boxes, std::uint32_t firstItem,
+                               std::vector<gpu::MeshNode>& nodes,
+                               std::vector<std::uint32_t>& order);
 
 // Appends `mesh` (closed, consistently oriented with outward counter-clockwise triangles, no
 // degenerate triangle: src/core/collider_mesh.h checks that with messages) to the shared

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "prep/mesh_collider.h"
 
 namespace cloth {
 
@@ -82,6 +83,42 @@ std::vector<std::uint32_t> sharpMeshFeatures(const std::vector<gpu::MeshTriangle
         }
     }
     return out;
+}
+
+std::uint32_t appendMeshFeatures(const std::vector<gpu::MeshTriangle>& triangles,
+                                 std::uint32_t begin, std::uint32_t end,
+                                 std::vector<gpu::MeshNode>& nodes,
+                                 std::vector<gpu::MeshFeature>& features,
+                                 float minAngleDegrees) {
+    CLOTH_ASSERT(begin <= end && end <= triangles.size());
+    const std::vector<gpu::MeshTriangle> mesh(triangles.begin() + begin, triangles.begin() + end);
+    const std::vector<std::uint32_t> owned = sharpMeshFeatures(mesh, minAngleDegrees);
+    std::vector<gpu::MeshFeature> found;
+    std::vector<MeshItemBox> boxes;
+    for (std::size_t t = 0; t < mesh.size(); ++t) {
+        const auto c = corners(mesh[t]);
+        for (int e = 0; e < 3; ++e)
+            if (owned[t] & (1u << e)) {
+                found.push_back({glm::vec4(c[e], gpu::MESH_FEATURE_IS_EDGE),
+                                 glm::vec4(c[(e + 1) % 3], 0.0f)});
+                boxes.emplace_back();
+                boxes.back().add(c[e]);
+                boxes.back().add(c[(e + 1) % 3]);
+            }
+        for (int k = 0; k < 3; ++k)
+            if (owned[t] & (1u << (3 + k))) {
+                found.push_back({glm::vec4(c[k], gpu::MESH_FEATURE_IS_CORNER),
+                                 glm::vec4(c[k], 0.0f)});
+                boxes.emplace_back();
+                boxes.back().add(c[k]);
+            }
+    }
+    if (found.empty()) return gpu::MESH_NO_HINT;
+    const auto first = static_cast<std::uint32_t>(features.size());
+    std::vector<std::uint32_t> order;
+    const std::uint32_t root = appendMedianTree(boxes, first, nodes, order);
+    for (std::uint32_t i : order) features.push_back(found[i]);
+    return root;
 }
 
 }  // namespace cloth

@@ -22,6 +22,17 @@ namespace cloth {
 std::vector<std::uint32_t> sharpMeshFeatures(const std::vector<gpu::MeshTriangle>& triangles,
                                              float minAngleDegrees = 30.0f);
 
+// The sharp features of one mesh collider, triangles [begin, end) of `triangles`, appended to
+// `features` (gpu::MeshFeature: each owned edge, then each owned corner, triangle by triangle,
+// then reordered into the leaves of their hierarchy) with a hierarchy over their bounds appended
+// to `nodes` (appendMedianTree). Returns its root, or gpu::MESH_NO_HINT when the mesh has no
+// sharp feature.
+std::uint32_t appendMeshFeatures(const std::vector<gpu::MeshTriangle>& triangles,
+                                 std::uint32_t begin, std::uint32_t end,
+                                 std::vector<gpu::MeshNode>& nodes,
+                                 std::vector<gpu::MeshFeature>& features,
+                                 float minAngleDegrees = 30.0f);
+
 inline constexpr std::uint32_t kFeatureEdges = 0x7u;    // bits 0..2
 inline constexpr std::uint32_t kFeatureCorners = 0x38u;  // bits 3..5
 

@@ -9,6 +9,7 @@
 #include "prep/cloth_builder.h"
 #include "prep/colliders.h"
 #include "prep/sewing.h"
+#include "feature_contacts.h"  // shaders/shared: TRIANGLE_SEGMENT_SHIFT
 
 namespace cloth {
 
@@ -78,6 +79,28 @@ void buildVertexTriangles(PreparedCloth& p) {
                                     p.vertexTriangleOffsets.end() - 1);
     for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
         for (int k = 0; k < 3; ++k) p.vertexTriangles[fill[p.triangles[i][k]]++] = i;
+    // For the contacts with colliders' sharp features (shaders/shared/feature_contacts.h): each
+    // triangle's segment and edge owners: edge e of triangle i is its own unless a
+    // lower-indexed triangle around its first corner also holds its second.
+    p.triangleFeatureInfo.clear();
+    if (p.colliders.empty()) return;
+    p.triangleFeatureInfo.assign(p.triangles.size(), 0u);
+    for (std::uint32_t i = 0; i < p.triangles.size(); ++i) {
+        for (std::uint32_t s = 0; s < p.segments.size(); ++s)
+            if (p.triangles[i].x >= p.segments[s].vertexBegin &&
+                p.triangles[i].x < p.segments[s].vertexEnd)
+                p.triangleFeatureInfo[i] = s << gpu::TRIANGLE_SEGMENT_SHIFT;
+        for (int e = 0; e < 3; ++e) {
+            const std::uint32_t a = p.triangles[i][e], b = p.triangles[i][(e + 1) % 3];
+            bool owned = true;
+            for (std::uint32_t k = p.vertexTriangleOffsets[a]; k < p.vertexTriangleOffsets[a + 1];
+                 ++k) {
+                const glm::uvec3& t = p.triangles[p.vertexTriangles[k]];
+                if (p.vertexTriangles[k] < i && (t.x == b || t.y == b || t.z == b)) owned = false;
+            }
+            if (owned) p.triangleFeatureInfo[i] |= 1u << e;
+        }
+    }
 }
 
 namespace {

@@ -49,7 +49,8 @@ struct PrepareOptions {
 PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options = {});
 
 // Vertex -> incident triangles over all cloths (global triangle and vertex indices): fills
-// vertexTriangleOffsets and vertexTriangles from triangles (original vertices only).
+// vertexTriangleOffsets and vertexTriangles from triangles (original vertices only), and with
+// colliders triangleFeatureInfo.
 void buildVertexTriangles(PreparedCloth& p);
 
 // p.windVertices: each vertex's share of the wind, a third of the area of every triangle around

@@ -15,7 +15,7 @@
 #include "constraint_types.h"  // shaders/shared: the constraint types and their items
 #include "types.h"             // shaders/shared: the GPU buffer layouts
 #include "wind.h"              // shaders/shared: WindVertex
-#include "collider.h"          // shaders/shared: Collider, MeshNode, MeshTriangle
+#include "collider.h"          // shaders/shared: Collider, MeshNode, MeshTriangle, MeshFeature
 
 namespace cloth {
 
@@ -116,6 +116,12 @@ struct PreparedCloth {
     // collider's frame with the scale applied; a collider's root is Collider::meshNode.
     std::vector<gpu::MeshNode> meshNodes;
     std::vector<gpu::MeshTriangle> meshTriangles;
+    // Their sharp features (shaders/shared/feature_contacts.h), whose hierarchies are in
+    // meshNodes too (Collider::featureNode), and per cloth triangle the edges it owns (bit e:
+    // edge e from corner e to e + 1; each edge owned by its lowest-indexed triangle) and its
+    // segment (from bit gpu::TRIANGLE_SEGMENT_SHIFT). Both empty without colliders.
+    std::vector<gpu::MeshFeature> meshFeatures;
+    std::vector<std::uint32_t> triangleFeatureInfo;
     // Per collider: its triangles [x, y) in meshTriangles (mesh colliders; {0, 0} otherwise).
     std::vector<glm::uvec2> colliderTriangles;
     // ---- sewing (prep/sewing.h; empty without seams) ----

@@ -78,6 +78,7 @@ struct GpuSolver::Impl {
     // Colliders: the contact passes (collisions before each prediction, which they unfuse too).
     std::uint32_t colliderCount = 0;
     bool anyRestitution = false;
+    bool features = false;  // a mesh collider has sharp features: their three passes
     float bounceBelow = 0.0f;  // m/s: restitutionThreshold
 
     detail::ChunkTable chunks;
@@ -126,7 +127,10 @@ struct GpuSolver::Impl {
     void recordFrame();
     void recordStep(const ScheduleEntry& e, const StepContext& c);
     void vertexPass(std::uint32_t stages, float dt);
+    gpu::ContactPush contactPush(const StepContext& c) const;
     void contactPass(std::uint32_t job, const StepContext& c, std::uint32_t stages);
+    void featurePass(std::uint32_t job, std::uint32_t count, const StepContext& c,
+                     std::uint32_t stages);
     template <typename Push>
     void dispatch(PipelineRef pipeline, const Push& push, std::uint32_t groups,
                   std::uint32_t stages);
@@ -203,6 +207,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     colliderCount = static_cast<std::uint32_t>(p.colliders.size());
     for (const gpu::Collider& c : p.colliders) anyRestitution = anyRestitution || c.restitution > 0.0f;
     bounceBelow = restitutionThreshold(p.sim);
+    features = !p.meshFeatures.empty();
     planColorGroups();
 
     VkDevice dev = ctx->device();
@@ -226,9 +231,10 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
 
     if (timestamps()) {
         // Upper bound of dispatches per frame, plus the starting timestamp: per colour one per
-        // type and the phantom averaging.
+        // type and the phantom averaging; then attachments, tethers, contacts (four passes with
+        // sharp features), phantoms and one spare.
         std::uint32_t perIteration =
-            static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 5;
+            static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 8;
         profiler = detail::DispatchProfiler(
             *ctx, static_cast<std::uint32_t>(sim.substeps) *
                           (static_cast<std::uint32_t>(sim.iterations) * perIteration + 10) +
@@ -287,15 +293,28 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
              static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
 }
 
-void GpuSolver::Impl::contactPass(std::uint32_t job, const StepContext& c, std::uint32_t stages) {
+gpu::ContactPush GpuSolver::Impl::contactPush(const StepContext& c) const {
     gpu::ContactPush push{};
     push.start = c.start;
     push.end = c.solve.time;
     push.dt = c.dt;
     push.bounceBelow = bounceBelow;
     push.colliderCount = colliderCount;
-    dispatch(pipelines.get(Kernel::Contacts, spec(job)), push,
+    return push;
+}
+
+void GpuSolver::Impl::contactPass(std::uint32_t job, const StepContext& c, std::uint32_t stages) {
+    dispatch(pipelines.get(Kernel::Contacts, spec(job)), contactPush(c),
              static_cast<std::uint32_t>(chunks.chunks.size()), stages);
+}
+
+// The sharp-feature passes (feature_contacts.h): over `count` items, not the chunk table.
+void GpuSolver::Impl::featurePass(std::uint32_t job, std::uint32_t count, const StepContext& c,
+                                  std::uint32_t stages) {
+    gpu::ContactPush push = contactPush(c);
+    push.count = count;
+    push.triangleCount = triangleCount;
+    dispatch(pipelines.get(Kernel::Contacts, spec(job)), push, groupsFor(count), stages);
 }
 
 void GpuSolver::Impl::planColorGroups() {
@@ -423,6 +442,11 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
             break;
         case Step::Contacts:
             if (colliderCount) contactPass(gpu::CONTACT_PROJECT, c, stage);
+            if (features) {
+                featurePass(gpu::CONTACT_FEATURES, triangleCount, c, stage);
+                featurePass(gpu::CONTACT_FEATURE_MOVE, originalVertexCount, c, stage);
+                featurePass(gpu::CONTACT_FEATURE_COPIES, phantomGroupCount, c, stage);
+            }
             break;
         case Step::Restitution:
             if (anyRestitution) contactPass(gpu::CONTACT_RESTITUTE, c, stage);

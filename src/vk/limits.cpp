@@ -50,6 +50,8 @@ SolverCounts countsOf(const PreparedCloth& p) {
     c.contactVertices = p.colliders.empty() ? 0 : p.positions.size();
     c.meshNodes = p.meshNodes.size();
     c.meshTriangles = p.meshTriangles.size();
+    c.meshFeatures = p.meshFeatures.size();
+    if (!p.meshFeatures.empty()) c.featureSums = 3 * p.triangles.size() + p.originalVertexCount;
     for (std::uint32_t k = 0; k < p.colorCount; ++k) {
         c.largestColor = std::max<std::uint64_t>(c.largestColor, p.colorItems(k));
     }
@@ -110,6 +112,9 @@ std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
         {"contacts", sizeof(gpu::ContactState) * c.contactVertices},
         {"mesh nodes", sizeof(gpu::MeshNode) * c.meshNodes},
         {"mesh triangles", sizeof(gpu::MeshTriangle) * c.meshTriangles},
+        {"mesh features", sizeof(gpu::MeshFeature) * c.meshFeatures},
+        {"triangle edges", c.meshFeatures ? 4 * c.triangles : 0},
+        {"feature sums", 16 * c.featureSums},
     };
     needs.insert(needs.end(), fixed.begin(), fixed.end());
     return needs;

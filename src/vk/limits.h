@@ -29,6 +29,8 @@ struct SolverCounts {
     std::uint64_t colliders = 0;
     std::uint64_t contactVertices = 0;  // scenes with colliders: every vertex
     std::uint64_t meshNodes = 0, meshTriangles = 0;  // mesh colliders (0 in the estimate)
+    std::uint64_t meshFeatures = 0;  // their sharp features (0 in the estimate)
+    std::uint64_t featureSums = 0;   // with features: 3 per triangle + 1 per original vertex
     std::uint64_t largestColor = 0;  // items (all types) of the largest colour; 0 = unknown
 };
 

@@ -29,7 +29,9 @@ std::array<std::uint32_t, 4> specValues(std::uint32_t wg, Spec spec) {
 }
 
 constexpr const char* kCollisionBufferNames[] = {"colliders", "contacts", "mesh nodes",
-                                                  "mesh triangles", "contact count"};
+                                                  "mesh triangles", "contact count",
+                                                  "mesh features", "triangle edges",
+                                                  "feature sums"};
 static_assert(std::size(kCollisionBufferNames) == BINDING_COUNT - BINDING_COLLIDERS);
 
 std::string bufferName(int binding) {
@@ -115,6 +117,10 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     bytes[BINDING_MESH_NODES] = bytesOf(p.meshNodes);
     bytes[BINDING_MESH_TRIANGLES] = bytesOf(p.meshTriangles);
     bytes[BINDING_CONTACT_COUNT] = 4;
+    bytes[BINDING_MESH_FEATURES] = bytesOf(p.meshFeatures);
+    bytes[BINDING_TRIANGLE_EDGES] = p.meshFeatures.empty() ? 0 : bytesOf(p.triangleFeatureInfo);
+    bytes[BINDING_FEATURE_SUMS] =
+        p.meshFeatures.empty() ? 0 : 16 * (3 * p.triangles.size() + p.originalVertexCount);
 
     SolverBuffers b;
     for (int i = 0; i < BINDING_COUNT; ++i) {
@@ -156,6 +162,8 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     put(BINDING_COLLIDERS, p.colliders.data(), bytes[BINDING_COLLIDERS]);
     put(BINDING_MESH_NODES, p.meshNodes.data(), bytes[BINDING_MESH_NODES]);
     put(BINDING_MESH_TRIANGLES, p.meshTriangles.data(), bytes[BINDING_MESH_TRIANGLES]);
+    put(BINDING_MESH_FEATURES, p.meshFeatures.data(), bytes[BINDING_MESH_FEATURES]);
+    put(BINDING_TRIANGLE_EDGES, p.triangleFeatureInfo.data(), bytes[BINDING_TRIANGLE_EDGES]);
     if (!p.colliders.empty()) {  // every vertex's contact state starts where it is
         std::vector<gpu::ContactState> contacts(p.positions.size());
         for (std::size_t i = 0; i < contacts.size(); ++i)
@@ -165,7 +173,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     // Defined contents for everything else (normals before the first frame, multipliers, ...).
     once.run([&](VkCommandBuffer cb) {
         for (int i : {BINDING_NORMALS, BINDING_LAMBDA_ATTACH, BINDING_RIGID_PARTIALS,
-                      BINDING_RIGID_MOTIONS, BINDING_CONTACT_COUNT})
+                      BINDING_RIGID_MOTIONS, BINDING_CONTACT_COUNT, BINDING_FEATURE_SUMS})
             vkCmdFillBuffer(cb, b[i].get(), 0, VK_WHOLE_SIZE, 0);
         for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t)
             vkCmdFillBuffer(cb, b[BINDING_TYPE_LAMBDAS(t)].get(), 0, VK_WHOLE_SIZE, 0);

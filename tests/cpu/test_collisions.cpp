@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../common/blade_scene.h"
 #include "collider.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
@@ -515,7 +516,9 @@ std::vector<glm::vec4> after(const PreparedCloth& p, int frames) {
 }  // namespace
 
 TEST(MeshColliders, ACubeMeshActsAsTheAnalyticBox) {
-    // The BVH's signed distance against the box formula: a cloth dropped on each.
+    // The BVH's signed distance against the box formula: a cloth dropped on each. The cube's
+    // sharp edges and corners would also get feature contacts, which the analytic box has no
+    // counterpart of: they are off here (test_feature_contacts.cpp tests them).
     ColliderDesc mesh;
     mesh.shape = ColliderShape::Mesh;
     mesh.objPath = cubeObj(0.2f);
@@ -523,7 +526,10 @@ TEST(MeshColliders, ACubeMeshActsAsTheAnalyticBox) {
     box.shape = ColliderShape::Box;
     box.halfExtents = glm::vec3(0.2f);
     box.radius = 0.0f;
-    const auto a = after(prepareScene(onCube(mesh)), 40), b = after(prepareScene(onCube(box)), 40);
+    const PreparedCloth onMesh = prepareScene(onCube(mesh));
+    ASSERT_GT(onMesh.meshFeatures.size(), 0u);  // 12 edges and 8 corners
+    const auto a = after(test::withoutFeatures(onMesh), 40),
+               b = after(prepareScene(onCube(box)), 40);
     float apart = 0.0f, lowest = 1e9f;
     for (std::size_t i = 0; i < a.size(); ++i) {
         apart = std::max(apart, glm::length(glm::vec3(a[i]) - glm::vec3(b[i])));

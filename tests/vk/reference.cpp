@@ -5,6 +5,7 @@
 
 #include "collider.h"
 #include "constraints.h"
+#include "feature_contacts.h"
 #include "cpu/float_env.h"
 #include "sim/schedule.h"
 #include "solver_io.h"
@@ -112,6 +113,43 @@ void SerialReference::contacts(const StepContext& c) {
                            glm::vec3(vel_[v]), vertexThickness(p_, v), c.dt, bounceBelow, contacts_[v],
                            gathered);
         contacts_[v].near = nearAfterPass(contacts_[v].near, gathered);
+    }
+    if (!p_.meshFeatures.empty()) sharpFeatures(c);
+}
+
+// The sharp features' three passes (feature_contacts.h), each over all its items first.
+void SerialReference::sharpFeatures(const StepContext& c) {
+    std::vector<ColliderPose> end, start;
+    for (const Collider& k : p_.colliders) {
+        end.push_back(colliderPose(k, c.solve.time));
+        start.push_back(colliderPose(k, c.start));
+    }
+    const std::size_t tris = p_.triangles.size();
+    std::vector<glm::vec4> sums(3 * tris);
+    for (std::size_t i = 0; i < tris; ++i) {
+        const std::uint32_t info = p_.triangleFeatureInfo[i];
+        featureTrianglePass(p_.meshNodes.data(), p_.meshFeatures.data(), p_.colliders.data(),
+                            static_cast<std::uint32_t>(p_.colliders.size()), end.data(),
+                            start.data(), pos_.data(), contacts_.data(), p_.triangles[i], info,
+                            p_.segments[info >> TRIANGLE_SEGMENT_SHIFT].thickness,
+                            sums.data() + 3 * i);
+    }
+    std::vector<glm::vec4> moved(p_.originalVertexCount);
+    for (std::uint32_t v = 0; v < p_.originalVertexCount; ++v) {
+        moved[v] = featureMovePass(p_.vertexTriangleOffsets.data(), p_.vertexTriangles.data(),
+                                   p_.triangles.data(), sums.data(), v);
+        if (moved[v].w > 0.0f && pos_[v].w > 0.0f) {
+            pos_[v] += glm::vec4(glm::vec3(moved[v]), 0.0f);
+            contacts_[v].hint.y = 1u;
+        }
+    }
+    for (const PhantomGroup& g : p_.phantomGroups) {
+        const glm::vec4 d = moved[p_.phantomMembers[g.first]];
+        if (d.w <= 0.0f) continue;
+        for (std::uint32_t k = 1; k < g.count; ++k) {
+            const std::uint32_t v = p_.phantomMembers[g.first + k];
+            if (pos_[v].w > 0.0f) pos_[v] += glm::vec4(glm::vec3(d), 0.0f);
+        }
     }
 }
 

@@ -26,6 +26,7 @@ class SerialReference {
     void wind(const gpu::WindParams& w);
     void collisions(const StepContext& c);
     void contacts(const StepContext& c);
+    void sharpFeatures(const StepContext& c);  // the contacts of mesh colliders' sharp features
     void colors(const gpu::SolveParams& sp);
     void grab(const gpu::SolveParams& sp);
     void velocities(float dt);
