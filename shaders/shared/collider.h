@@ -69,13 +69,14 @@ CLOTH_CHECK_OFFSET(Collider, shape, 144)
 struct ContactState {
     vec4 start;   // xyz: the vertex at the start of the substep (after pre-stabilisation);
                   // w: N, the normal correction it has had in this substep (m), over all contacts
+                  // (the sharp features' included, feature_contacts.h)
     vec4 normal;  // xyz: the last contact's normal; w: F, the tangential correction spent (m)
     vec4 bounce;  // xyz: the last contact's surface velocity (m/s); w: the normal speed the
                   // vertex leaves with after restitution (m/s; 0 = none)
     vec4 near;    // kept across substeps: a bound on the static mesh colliders' distances,
                   // d(x) >= near.w - |x - near.xyz| for every one (see colliderDistanceBounded)
-    uvec4 hint;   // kept across substeps: x = the closest triangle the last mesh query found
-                  // (meshSignedDistanceHinted; MESH_NO_HINT if none); yzw unused
+    uvec4 hint;   // shaders, kept across substeps: x = the vertex's MeshMemory (the closest
+                  // triangle the last mesh query found; MESH_NO_HINT if none); yzw unused
 };
 CLOTH_CHECK_SIZE(ContactState, 80)
 
@@ -83,6 +84,39 @@ CLOTH_CHECK_SIZE(ContactState, 80)
 const float NEAR_UNKNOWN = -3.0e38f;
 // A bound being gathered in a pass that has not met a static mesh collider yet.
 const float NEAR_UNSET = 3.0e38f;
+
+// What a vertex remembers of its mesh queries across substeps, for the mesh collider whose
+// triangle meshMemoryTriangle names. Shaders: the last closest triangle, where the next walk
+// starts (meshSignedDistanceHinted; ContactState::hint.x). The CPU reference (an array of its
+// own): the triangles nearest the vertex and the bounds that answer most queries with one
+// triangle test (meshSignedDistanceKept). Both give the same answers, bit for bit.
+#ifdef __cplusplus
+struct MeshMemory {
+    uvec4 keepA;
+    uvec4 keepB;
+    vec4 rival;
+};
+
+CLOTH_FN MeshMemory meshMemoryNone() {
+    return {uvec4(MESH_NO_HINT), uvec4(MESH_NO_HINT), vec4(0.0f)};
+}
+
+CLOTH_FN uint meshMemoryTriangle(const MeshMemory& m) {
+    return m.keepA.x;
+}
+#else
+struct MeshMemory {
+    uint hint;
+};
+
+MeshMemory meshMemoryNone() {
+    return MeshMemory(MESH_NO_HINT);
+}
+
+uint meshMemoryTriangle(MeshMemory m) {
+    return m.hint;
+}
+#endif
 
 // A fresh state at x for a new substep, keeping what `near` and `hint` knew.
 CLOTH_FN ContactState contactStateAt(vec3 x, vec4 near, uvec4 hint) {
@@ -119,7 +153,7 @@ CLOTH_FN vec3 rotateAbout(vec3 v, vec3 a, vec2 sc) {
 
 // The spin angle (rad) at time t since the collider started: w t, or with reversals the
 // triangle wave that turns w for spinReverse seconds, then back, ...
-CLOTH_FN float colliderSpinAngle(Collider c, float t) {
+CLOTH_FN float colliderSpinAngle(CLOTH_IN(Collider) c, float t) {
     if (c.spinReverse > 0.0f) {
         float k = floor(t / c.spinReverse);
         float r = t - k * c.spinReverse;
@@ -129,7 +163,7 @@ CLOTH_FN float colliderSpinAngle(Collider c, float t) {
     return c.spin.w * t;
 }
 
-CLOTH_FN ColliderPose colliderPose(Collider c, float time) {
+CLOTH_FN ColliderPose colliderPose(CLOTH_IN(Collider) c, float time) {
     float t = max(time - c.start, 0.0f);
     ColliderPose p;
     p.origin = vec3(c.origin) + motionOffset(c.path, t);
@@ -146,16 +180,16 @@ CLOTH_FN ColliderPose colliderPose(Collider c, float time) {
     return p;
 }
 
-CLOTH_FN vec3 poseToLocal(ColliderPose p, vec3 x) {
+CLOTH_FN vec3 poseToLocal(CLOTH_IN(ColliderPose) p, vec3 x) {
     vec3 q = x - p.origin;
     return vec3(dot(q, p.ax), dot(q, p.ay), dot(q, p.az));
 }
 
-CLOTH_FN vec3 poseDirection(ColliderPose p, vec3 l) {
+CLOTH_FN vec3 poseDirection(CLOTH_IN(ColliderPose) p, vec3 l) {
     return p.ax * l.x + p.ay * l.y + p.az * l.z;
 }
 
-CLOTH_FN vec3 poseToWorld(ColliderPose p, vec3 l) {
+CLOTH_FN vec3 poseToWorld(CLOTH_IN(ColliderPose) p, vec3 l) {
     return p.origin + poseDirection(p, l);
 }
 
@@ -216,8 +250,9 @@ const float MESH_SEARCH_MARGIN = 0.05f;
 // Signed distance of world point x to the collider at `pose`, with the unit normal g (its
 // gradient) in the collider's frame. `h` is the thickness the caller cares about: a mesh is
 // searched to h + MESH_SEARCH_MARGIN and reports that distance beyond.
-CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x,
-                                     float h, CLOTH_INOUT(uint) hint, CLOTH_OUT(vec3) g) {
+CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c,
+                                     CLOTH_IN(ColliderPose) pose, vec3 x,
+                                     float h, CLOTH_INOUT(MeshMemory) memory, CLOTH_OUT(vec3) g) {
     vec3 l = poseToLocal(pose, x);
     g = vec3(0.0f, 1.0f, 0.0f);
     float d;
@@ -231,26 +266,33 @@ CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose 
     } else if (c.shape == SHAPE_BOX) {
         d = boxDistance(l, vec3(c.size), c.size.w, g);
     } else {
-        // A hint from another mesh collider (one slot per vertex) is no hint here.
-        if (hint < c.meshTriangleBegin || hint >= c.meshTriangleEnd) hint = MESH_NO_HINT;
-        d = meshSignedDistanceHinted(CLOTH_MESH_ARGS c.meshNode, l, h + MESH_SEARCH_MARGIN, hint,
-                                     g);
+        // What a vertex remembers of another mesh collider (one memory per vertex) is no help.
+        uint known = meshMemoryTriangle(memory);
+        if (known < c.meshTriangleBegin || known >= c.meshTriangleEnd) memory = meshMemoryNone();
+#ifdef __cplusplus
+        d = meshSignedDistanceKept(CLOTH_MESH_ARGS c.meshNode, l, h + MESH_SEARCH_MARGIN,
+                                   memory.keepA, memory.keepB, memory.rival, g);
+#else
+        d = meshSignedDistanceHinted(CLOTH_MESH_ARGS c.meshNode, l, h + MESH_SEARCH_MARGIN,
+                                     memory.hint, g);
+#endif
     }
     return d;
 }
 
 // The same with the normal n in world space.
-CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
+CLOTH_FN float colliderDistance(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c,
+                                CLOTH_IN(ColliderPose) pose, vec3 x, float h,
                                 CLOTH_OUT(vec3) n) {
     vec3 g;
-    uint hint = MESH_NO_HINT;
-    float d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, hint, g);
+    MeshMemory memory = meshMemoryNone();
+    float d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, memory, g);
     n = poseDirection(pose, g);
     return d;
 }
 
 // A mesh collider that neither moves nor spins: its distances are worth remembering.
-CLOTH_FN bool colliderIsStaticMesh(Collider c) {
+CLOTH_FN bool colliderIsStaticMesh(CLOTH_IN(Collider) c) {
     return c.shape == SHAPE_MESH && c.path.type == MOTION_STATIC && c.spin.w == 0.0f &&
            (c.flags & COLLIDER_QUERY_ALWAYS) == 0u;
 }
@@ -264,17 +306,18 @@ CLOTH_FN bool colliderIsStaticMesh(Collider c) {
 // search radius returns the radius, itself a lower bound. Every distance found (queried or
 // bounded) is folded into `gathered` (the bound for the next pass: point at the first static
 // mesh collider met, NEAR_UNSET until then). Other colliders are simply evaluated.
-CLOTH_FN float colliderDistanceBounded(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x,
+CLOTH_FN float colliderDistanceBounded(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c,
+                                       CLOTH_IN(ColliderPose) pose, vec3 x,
                                        float h, vec4 known, CLOTH_INOUT(vec4) gathered,
-                                       CLOTH_INOUT(uint) hint, CLOTH_OUT(vec3) g) {
+                                       CLOTH_INOUT(MeshMemory) memory, CLOTH_OUT(vec3) g) {
     if (!colliderIsStaticMesh(c))
-        return colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, hint, g);
+        return colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, memory, g);
     vec3 e = x - vec3(known);
     float d = known.w - sqrt(dot(e, e));
     if (d >= h) {
         g = vec3(0.0f);
     } else {
-        d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, hint, g);
+        d = colliderLocalDistance(CLOTH_MESH_ARGS c, pose, x, h, memory, g);
     }
     if (gathered.w == NEAR_UNSET) {
         gathered = vec4(x, d);
@@ -286,7 +329,7 @@ CLOTH_FN float colliderDistanceBounded(CLOTH_MESH_PARAMS Collider c, ColliderPos
 }
 
 // A collider that neither moves nor spins.
-CLOTH_FN bool colliderIsStatic(Collider c) {
+CLOTH_FN bool colliderIsStatic(CLOTH_IN(Collider) c) {
     return c.path.type == MOTION_STATIC && c.spin.w == 0.0f;
 }
 
@@ -296,11 +339,13 @@ CLOTH_FN bool colliderIsStatic(Collider c) {
 // vertex starts the substep where the last contact projection left it (the grab and the phantom
 // averaging aside, and those the substep's contacts handle). `known`, `gathered`:
 // colliderDistanceBounded.
-CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3 x, float h,
-                           vec4 known, CLOTH_INOUT(vec4) gathered, CLOTH_INOUT(uint) hint) {
+CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c, CLOTH_IN(ColliderPose) pose,
+                           vec3 x, float h,
+                           vec4 known, CLOTH_INOUT(vec4) gathered,
+                           CLOTH_INOUT(MeshMemory) memory) {
     if (colliderIsStatic(c)) return x;
     vec3 g;
-    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, pose, x, h, known, gathered, hint, g);
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, pose, x, h, known, gathered, memory, g);
     if (d < h) return x + poseDirection(pose, g) * (h - d);
     return x;
 }
@@ -308,15 +353,16 @@ CLOTH_FN vec3 prestabilise(CLOTH_MESH_PARAMS Collider c, ColliderPose pose, vec3
 // One contact projection with friction (see the top of this file). p1, p0: the collider's pose
 // at the end and the start of the substep; vPred: the vertex's predicted velocity (restitution);
 // bounceBelow: normal speeds slower than this (m/s, > 0) get no restitution; `gathered`:
-// colliderDistanceBounded, with s.near as what is known.
-CLOTH_FN void projectContact(CLOTH_MESH_PARAMS Collider c, ColliderPose p1, ColliderPose p0,
+// colliderDistanceBounded, with s.near as what is known; memory: the vertex's MeshMemory.
+CLOTH_FN void projectContact(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c, CLOTH_IN(ColliderPose) p1,
+                             CLOTH_IN(ColliderPose) p0,
                              CLOTH_INOUT(vec4) x, vec3 vPred, float h, float dt, float bounceBelow,
-                             CLOTH_INOUT(ContactState) s, CLOTH_INOUT(vec4) gathered) {
+                             CLOTH_INOUT(ContactState) s, CLOTH_INOUT(MeshMemory) memory,
+                             CLOTH_INOUT(vec4) gathered) {
     if (x.w <= 0.0f) return;
     vec3 g;
-    uint hint = s.hint.x;
-    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, hint, g);
-    s.hint.x = hint;
+    float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, memory,
+                                      g);
     if (d >= h) return;
     vec3 n = poseDirection(p1, g);
     float depth = h - d;
@@ -356,7 +402,7 @@ CLOTH_FN vec4 nearAfterPass(vec4 known, vec4 gathered) {
 
 // Restitution after the velocity update: the normal velocity relative to the surface becomes
 // the bounce speed recorded by projectContact (never slower than XPBD left it).
-CLOTH_FN vec3 restituteVelocity(vec3 v, ContactState s) {
+CLOTH_FN vec3 restituteVelocity(vec3 v, CLOTH_IN(ContactState) s) {
     if (s.bounce.w <= 0.0f) return v;
     vec3 n = vec3(s.normal);
     float vn = dot(v - vec3(s.bounce), n);

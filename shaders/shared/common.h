@@ -3,7 +3,8 @@
 // Rules for code in shaders/shared/:
 //  - std430 buffers hold only scalars, uint, vec4 (never vec3: its alignment differs).
 //  - No swizzles (glm needs a macro for them); write vec3(v) instead of v.xyz.
-//  - Functions are marked CLOTH_FN; out-parameters use CLOTH_OUT(T) / CLOTH_INOUT(T).
+//  - Functions are marked CLOTH_FN; out-parameters use CLOTH_OUT(T) / CLOTH_INOUT(T); large
+//    structs read only use CLOTH_IN(T) (a const reference in C++, no copy).
 //  - Every struct gets CLOTH_CHECK_SIZE (no trailing semicolon: GLSL rejects an empty one)
 //    so the C++ side pins the layout the shader sees.
 #ifndef CLOTH_SHARED_COMMON_H
@@ -23,6 +24,7 @@
 #define CLOTH_FN inline
 #define CLOTH_OUT(T) T&
 #define CLOTH_INOUT(T) T&
+#define CLOTH_IN(T) const T&
 #define CLOTH_CHECK_SIZE(T, bytes) \
     static_assert(sizeof(T) == (bytes), #T " size must match the GLSL std430 layout");
 #define CLOTH_CHECK_OFFSET(T, member, bytes) \
@@ -49,6 +51,7 @@ inline void clothStore(glm::vec4* const& p, std::uint32_t v, const glm::vec4& x)
 #define CLOTH_FN
 #define CLOTH_OUT(T) out T
 #define CLOTH_INOUT(T) inout T
+#define CLOTH_IN(T) T
 #define CLOTH_CHECK_SIZE(T, bytes)
 #define CLOTH_CHECK_OFFSET(T, member, bytes)
 

@@ -31,8 +31,8 @@
 #ifndef CLOTH_SHARED_FEATURE_CONTACTS_H
 #define CLOTH_SHARED_FEATURE_CONTACTS_H
 
-#include "common.h"
 #include "collider.h"
+#include "common.h"
 #include "mesh_collider.h"
 
 CLOTH_NAMESPACE_BEGIN
@@ -105,9 +105,8 @@ CLOTH_FN vec3 featureCorrection(vec3 n, float N, vec3 rel, float muS, float muK)
 // friction muS, muK: adds each vertex's correction to acc_i.xyz and 1 to acc_i.w when the
 // contact acts.
 CLOTH_FN void cornerTriangleContact(vec3 p, vec3 y0, vec3 y1, vec3 y2, vec3 z0, vec3 z1, vec3 z2,
-                                    vec3 w, float h, float muS, float muK,
-                                    CLOTH_INOUT(vec4) acc0, CLOTH_INOUT(vec4) acc1,
-                                    CLOTH_INOUT(vec4) acc2) {
+                                    vec3 w, float h, float muS, float muK, CLOTH_INOUT(vec4) acc0,
+                                    CLOTH_INOUT(vec4) acc1, CLOTH_INOUT(vec4) acc2) {
     vec3 e1 = y1 - y0;
     vec3 e2 = y2 - y0;
     vec3 m = meshCross(e1, e2);
@@ -175,8 +174,8 @@ CLOTH_FN void edgeEdgeContact(vec3 a, vec3 b, vec3 y0, vec3 y1, vec3 z0, vec3 z1
 
 // Does the box [lo, hi] overlap node k's box?
 CLOTH_FN bool meshNodeOverlaps(MeshNode k, vec3 lo, vec3 hi) {
-    return k.minX <= hi.x && k.minY <= hi.y && k.minZ <= hi.z && k.maxX >= lo.x &&
-           k.maxY >= lo.y && k.maxZ >= lo.z;
+    return k.minX <= hi.x && k.minY <= hi.y && k.minZ <= hi.z && k.maxX >= lo.x && k.maxY >= lo.y &&
+           k.maxZ >= lo.z;
 }
 
 // Per cloth triangle (PreparedCloth::triangleFeatureInfo): bit e (0..2) set when it owns its
@@ -213,9 +212,9 @@ CLOTH_NAMESPACE_BEGIN
 // of the features' hierarchy with the box of the triangle's local corners then and now, grown
 // by h (a feature outside it is more than h from the triangle now and did not cross it). Adds
 // the corrections (world space) and contact counts to acc_i.
-CLOTH_FN void featureContacts(CLOTH_FEATURE_PARAMS Collider c, ColliderPose p1, ColliderPose p0,
-                              vec4 x0, vec4 x1, vec4 x2, vec3 s0, vec3 s1, vec3 s2,
-                              uint ownedEdges, float h, CLOTH_INOUT(vec4) acc0,
+CLOTH_FN void featureContacts(CLOTH_FEATURE_PARAMS CLOTH_IN(Collider) c, CLOTH_IN(ColliderPose) p1,
+                              CLOTH_IN(ColliderPose) p0, vec4 x0, vec4 x1, vec4 x2, vec3 s0,
+                              vec3 s1, vec3 s2, uint ownedEdges, float h, CLOTH_INOUT(vec4) acc0,
                               CLOTH_INOUT(vec4) acc1, CLOTH_INOUT(vec4) acc2) {
     if (c.shape != SHAPE_MESH || c.featureNode == MESH_NO_HINT) return;
     vec3 y0 = poseToLocal(p1, vec3(x0));
@@ -245,8 +244,7 @@ CLOTH_FN void featureContacts(CLOTH_FEATURE_PARAMS Collider c, ColliderPose p1, 
             for (uint f = first; f < end; ++f) {
                 vec3 a = vec3(meshFeatures[f].a);
                 if (meshFeatures[f].a.w == MESH_FEATURE_IS_CORNER) {
-                    cornerTriangleContact(a, y0, y1, y2, z0, z1, z2, w, h, muS, muK, l0, l1,
-                                          l2);
+                    cornerTriangleContact(a, y0, y1, y2, z0, z1, z2, w, h, muS, muK, l0, l1, l2);
                 } else {
                     vec3 b = vec3(meshFeatures[f].b);
                     if ((ownedEdges & 1u) != 0u)
@@ -298,8 +296,8 @@ CLOTH_NAMESPACE_BEGIN
 inline void featureTrianglePass(const MeshNode* meshNodes, const MeshFeature* meshFeatures,
                                 const Collider* colliders, uint colliderCount,
                                 const ColliderPose* poses1, const ColliderPose* poses0,
-                                const vec4* pos, const ContactState* contacts, uvec3 tri,
-                                uint info, float h, vec4* sums) {
+                                const vec4* pos, const ContactState* contacts, uvec3 tri, uint info,
+                                float h, vec4* sums) {
     vec4 a0(0.0f), a1(0.0f), a2(0.0f);
     for (uint k = 0; k < colliderCount; ++k) {
         const Collider& c = colliders[k];

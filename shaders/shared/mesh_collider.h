@@ -10,6 +10,8 @@
 // pruning by box distance never drops a triangle that would win. C++ and GLSL run the same
 // operations in the same order (sums written out, no dot()), so both give the same bits where
 // the device rounds division and sqrt correctly, as lavapipe does (tests/vk/test_mesh_query).
+// On the CPU, meshSignedDistanceKept answers most of a moving vertex's queries from the
+// triangles its last walk found nearest, with the same bits.
 #ifndef CLOTH_SHARED_MESH_COLLIDER_H
 #define CLOTH_SHARED_MESH_COLLIDER_H
 
@@ -35,8 +37,15 @@ const uint MESH_LEAF = 0x80000000u;
 // The walk keeps at most one pending node per level below the root: the builder keeps every
 // leaf at most this deep (src/prep/mesh_collider.cpp; a median split has depth log2(n)).
 const uint MESH_STACK_SIZE = 32u;
-// No triangle to start a query from (meshSignedDistanceHinted).
+// No triangle to start a query from (meshSignedDistanceHinted; also an unused slot of
+// meshSignedDistanceKept's triangles).
 const uint MESH_NO_HINT = 0xFFFFFFFFu;
+// A vertex remembers the MESH_KEEP triangles nearest it (meshSignedDistanceKept), in seven of
+// eight uint slots; the eighth holds a bound (float bits) for all but the nearest.
+const uint MESH_KEEP = 7u;
+// meshSignedDistanceKept trusts a remembered bound only with this much to spare (relative, and
+// of the search radius), far more than the rounding of the distances it compares.
+const float MESH_RIVAL_SLACK = 1e-4f;
 // Below this squared distance (1 um)^2 the direction p - q is rounding noise: the gradient is
 // the closest feature's pseudo-normal instead.
 const float MESH_TOUCH_DISTANCE2 = 1e-12f;
@@ -335,6 +344,219 @@ CLOTH_FN float meshSignedDistanceHinted(CLOTH_MESH_PARAMS uint root, vec3 p, flo
     return meshSignedFromClosest(CLOTH_MESH_ARGS bestTri, bestFeature, bestQ, best2, p, maxDistance,
                                  g);
 }
+
+// ---- C++ only (the CPU reference): queries that remember what they proved. A shader keeps the
+// single hint above: the walk below and its memory cost llvmpipe twice the contact time (code
+// size and 32 more bytes of state per vertex), and the answers are the same bits either way. ----
+#ifdef __cplusplus
+
+// (d2a, a) before (d2b, b): nearer, ties to the lower index (brute force's order).
+CLOTH_FN bool meshBefore(float d2a, uint a, float d2b, uint b) {
+    return d2a < d2b || (d2a == d2b && a < b);
+}
+
+// The MESH_KEEP triangles nearest local point p (those closer than maxDistance), nearest first in
+// brute force's order (the per-triangle function meshTriangleDistance2, ties to the lower index),
+// found by a depth-first walk: nearer child first (ties: the left one), the farther one pushed
+// with its box distance; a node is skipped when its box is farther than the list's last once the
+// list is full (or than maxDistance before; equal is visited: it may hold a tie with a lower
+// index).
+//
+// The triangles go into keepA then keepB.xyz (MESH_NO_HINT where fewer), and in rival2 a
+// lower bound on the squared distance of every other triangle: the least over the triangles
+// tested and not kept and the boxes not opened (a box's distance bounds its triangles'). keepB.w:
+// the bits of a lower bound on the distance of every triangle but the nearest. What keepA/keepB
+// held on entry (triangles of this mesh, or MESH_NO_HINT) is tried first: it seeds the bound the
+// walk prunes with; the result is the same whatever the seeds.
+// The nearest triangles found so far, in order (meshNearestTriangles).
+struct MeshKeptList {
+    uint tri[MESH_KEEP];
+    float d2[MESH_KEEP];
+    uint n;
+};
+
+// Offers triangle t at squared distance d2 to the list: kept in order if closer than max2 and
+// before the list's last when it is full (which it then drops); what is not kept lowers rival2.
+CLOTH_FN void meshKeepOffer(CLOTH_INOUT(MeshKeptList) list, uint t, float d2, float max2,
+                            CLOTH_INOUT(float) rival2) {
+    if (!(d2 < max2)) {
+        rival2 = min(rival2, d2);
+        return;
+    }
+    if (list.n == MESH_KEEP) {
+        if (!meshBefore(d2, t, list.d2[MESH_KEEP - 1u], list.tri[MESH_KEEP - 1u])) {
+            rival2 = min(rival2, d2);
+            return;
+        }
+        rival2 = min(rival2, list.d2[MESH_KEEP - 1u]);
+        list.n -= 1u;
+    }
+    uint i = list.n;
+    while (i > 0u && meshBefore(d2, t, list.d2[i - 1u], list.tri[i - 1u])) {
+        list.d2[i] = list.d2[i - 1u];
+        list.tri[i] = list.tri[i - 1u];
+        i -= 1u;
+    }
+    list.d2[i] = d2;
+    list.tri[i] = t;
+    list.n += 1u;
+}
+
+CLOTH_FN void meshNearestTriangles(CLOTH_MESH_PARAMS uint root, vec3 p, float maxDistance,
+                                   CLOTH_INOUT(uvec4) keepA, CLOTH_INOUT(uvec4) keepB,
+                                   CLOTH_OUT(float) rival2) {
+    float max2 = maxDistance * maxDistance;
+    rival2 = max2;
+    MeshKeptList list;
+    list.n = 0u;
+    uint seeds[MESH_KEEP] = {keepA.x, keepA.y, keepA.z, keepA.w, keepB.x, keepB.y, keepB.z};
+    for (uint k = 0u; k < MESH_KEEP; ++k) {  // (distinct: they come from an earlier list)
+        if (seeds[k] == MESH_NO_HINT) continue;
+        vec3 q;
+        uint feature;
+        meshKeepOffer(list, seeds[k],
+                      meshTriangleDistance2At(CLOTH_MESH_ARGS seeds[k], p, q, feature), max2,
+                      rival2);
+    }
+    uint stackNode[MESH_STACK_SIZE];
+    float stackDist2[MESH_STACK_SIZE];
+    uint top = 0u;
+    uint node = root;
+    float bound2 = list.n == MESH_KEEP ? list.d2[MESH_KEEP - 1u] : max2;
+    float rootDist2 = meshNodeDistance2(CLOTH_MESH_ARGS root, p);
+    bool walking = rootDist2 <= bound2;
+    if (!walking) rival2 = min(rival2, rootDist2);
+    while (walking) {
+        bool descend = false;
+        uint first = meshNodes[node].first;
+        uint second = meshNodes[node].second;
+        if ((second & MESH_LEAF) != 0u) {
+            uint end = first + (second & ~MESH_LEAF);
+            for (uint t = first; t < end; ++t) {
+                bool seeded = false;
+                for (uint k = 0u; k < MESH_KEEP; ++k) seeded = seeded || seeds[k] == t;
+                if (seeded) continue;  // tried already
+                vec3 q;
+                uint feature;
+                meshKeepOffer(list, t, meshTriangleDistance2At(CLOTH_MESH_ARGS t, p, q, feature),
+                              max2, rival2);
+                if (list.n == MESH_KEEP) bound2 = list.d2[MESH_KEEP - 1u];
+            }
+        } else {
+            float d2First = meshNodeDistance2(CLOTH_MESH_ARGS first, p);
+            float d2Second = meshNodeDistance2(CLOTH_MESH_ARGS second, p);
+            bool firstNear = d2First <= d2Second;
+            uint nearNode = firstNear ? first : second;
+            uint farNode = firstNear ? second : first;
+            float d2Near = firstNear ? d2First : d2Second;
+            float d2Far = firstNear ? d2Second : d2First;
+            // The builder bounds the depth (MESH_STACK_SIZE); the test keeps memory safe.
+            if (d2Far <= bound2 && top < MESH_STACK_SIZE) {
+                stackNode[top] = farNode;
+                stackDist2[top] = d2Far;
+                top += 1u;
+            } else {
+                rival2 = min(rival2, d2Far);
+            }
+            if (d2Near <= bound2) {
+                node = nearNode;
+                descend = true;
+            } else {
+                rival2 = min(rival2, d2Near);
+            }
+        }
+        if (!descend) {
+            walking = false;
+            while (top > 0u) {
+                top -= 1u;
+                if (stackDist2[top] <= bound2) {
+                    node = stackNode[top];
+                    walking = true;
+                    break;
+                }
+                rival2 = min(rival2, stackDist2[top]);
+            }
+        }
+    }
+    for (uint k = list.n; k < MESH_KEEP; ++k) list.tri[k] = MESH_NO_HINT;
+    // All but the nearest are at least as far as the second kept or the rival bound.
+    float second2 = list.n > 1u ? min(list.d2[1], rival2) : rival2;
+    keepA = uvec4(list.tri[0], list.tri[1], list.tri[2], list.tri[3]);
+    keepB = uvec4(list.tri[4], list.tri[5], list.tri[6], floatBitsToUint(sqrt(second2)));
+}
+
+// meshSignedDistance from what a vertex remembers: keepA/keepB, the triangles nearest it when it
+// last walked the hierarchy (meshNearestTriangles), and rival (xyz: where, in the collider's
+// frame; w: a distance, 0 = nothing known), which says every other triangle was at least rival.w
+// from rival.xyz, so is at least rival.w - |p - rival.xyz| from p (a distance to a fixed set
+// changes no faster than the point moves); keepB.w says the same of every triangle but the
+// nearest. First the nearest alone is tried against its bound, then all the kept ones against
+// theirs: when the nearest of them is closer than the bound (with MESH_RIVAL_SLACK to spare),
+// it is the one brute force would pick, and its answer has the walk's bits (then the bounds are
+// moved to p, the nearest first). Otherwise the walk runs, seeded with the kept triangles, and
+// everything becomes what it proved at p. A vertex resting on a mesh walks again only once it
+// has moved a good part of the gap between its nearest triangles and the next ones.
+CLOTH_FN float meshSignedDistanceKept(CLOTH_MESH_PARAMS uint root, vec3 p, float maxDistance,
+                                      CLOTH_INOUT(uvec4) keepA, CLOTH_INOUT(uvec4) keepB,
+                                      CLOTH_INOUT(vec4) rival, CLOTH_OUT(vec3) g) {
+    g = vec3(0.0f, 1.0f, 0.0f);
+    if (!(maxDistance > 0.0f)) {
+        keepA = uvec4(MESH_NO_HINT);
+        keepB = uvec4(MESH_NO_HINT);
+        rival = vec4(0.0f);
+        return maxDistance;
+    }
+    float max2 = maxDistance * maxDistance;
+    float spare = MESH_RIVAL_SLACK * maxDistance;
+    bool walk = true;
+    if (rival.w > 0.0f && keepA.x != MESH_NO_HINT) {
+        float moved = sqrt(meshLength2(p - vec3(rival)));
+        vec3 q;
+        uint feature;
+        float d2 = meshTriangleDistance2At(CLOTH_MESH_ARGS keepA.x, p, q, feature);
+        if (d2 < max2 &&
+            sqrt(d2) * (1.0f + MESH_RIVAL_SLACK) + spare < uintBitsToFloat(keepB.w) - moved)
+            return meshSignedFromClosest(CLOTH_MESH_ARGS keepA.x, feature, q, d2, p, maxDistance,
+                                         g);
+        uint kept[MESH_KEEP] = {keepA.x, keepA.y, keepA.z, keepA.w, keepB.x, keepB.y, keepB.z};
+        float best2 = d2;
+        uint best = 0u;  // its slot
+        float second2 = max2;
+        for (uint k = 1u; k < MESH_KEEP; ++k) {
+            if (kept[k] == MESH_NO_HINT) continue;
+            float e2 = meshTriangleDistance2At(CLOTH_MESH_ARGS kept[k], p, q, feature);
+            if (meshBefore(e2, kept[k], best2, kept[best])) {
+                second2 = min(second2, best2);
+                best2 = e2;
+                best = k;
+            } else {
+                second2 = min(second2, e2);
+            }
+        }
+        float bound = rival.w - moved;
+        walk = !(best2 < max2 && sqrt(best2) * (1.0f + MESH_RIVAL_SLACK) + spare < bound);
+        if (!walk) {
+            uint t = kept[best];
+            kept[best] = kept[0];
+            kept[0] = t;
+            keepA = uvec4(kept[0], kept[1], kept[2], kept[3]);
+            keepB = uvec4(kept[4], kept[5], kept[6], floatBitsToUint(min(sqrt(second2), bound)));
+            rival = vec4(p, bound);
+        }
+    }
+    if (walk) {
+        float rival2;
+        meshNearestTriangles(CLOTH_MESH_ARGS root, p, maxDistance, keepA, keepB, rival2);
+        rival = keepA.x != MESH_NO_HINT ? vec4(p, sqrt(rival2)) : vec4(0.0f);
+    }
+    if (keepA.x == MESH_NO_HINT) return maxDistance;
+    vec3 q;
+    uint feature;
+    float d2 = meshTriangleDistance2At(CLOTH_MESH_ARGS keepA.x, p, q, feature);
+    return meshSignedFromClosest(CLOTH_MESH_ARGS keepA.x, feature, q, d2, p, maxDistance, g);
+}
+
+#endif  // __cplusplus
 
 CLOTH_FN float meshSignedDistance(CLOTH_MESH_PARAMS uint root, vec3 p, float maxDistance,
                                   CLOTH_OUT(vec3) g) {

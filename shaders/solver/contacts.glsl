@@ -30,32 +30,35 @@ void contactJob(uint v, float h) {
         vec3 y = vec3(x);
         vec4 known = contacts[v].near;
         vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);
-        uint hint = contacts[v].hint.x;
+        MeshMemory memory = MeshMemory(contacts[v].hint.x);
         if (x.w > 0.0)
             for (uint k = 0u; k < pc.colliderCount; ++k)
                 if (!colliderIsStatic(colliders[k]))
                     y = prestabilise(colliders[k], colliderPose(colliders[k], pc.start), y, h,
-                                     known, gathered, hint);
+                                     known, gathered, memory);
         storePosition(v, vec4(y, x.w));
-        contacts[v] = contactStateAt(y, nearAfterPass(known, gathered), uvec4(hint, 0u, 0u, 0u));
+        contacts[v] =
+            contactStateAt(y, nearAfterPass(known, gathered), uvec4(memory.hint, 0u, 0u, 0u));
     } else if (JOB == CONTACT_PROJECT) {
         vec4 x = loadPosition(v);
         if (x.w <= 0.0) return;
         ContactState s = contacts[v];
         vec3 vPred = vec3(loadVelocity(v));
         vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);
+        MeshMemory memory = MeshMemory(s.hint.x);
         for (uint k = 0u; k < pc.colliderCount; ++k) {
             Collider c = colliders[k];
             projectContact(c, colliderPose(c, pc.end), colliderPose(c, pc.start), x, vPred, h,
-                           pc.dt, pc.bounceBelow, s, gathered);
+                           pc.dt, pc.bounceBelow, s, memory, gathered);
         }
         s.near = nearAfterPass(s.near, gathered);
+        s.hint.x = memory.hint;
         storePosition(v, x);
         contacts[v] = s;
     } else if (JOB == CONTACT_RESTITUTE) {
         vec4 vel = loadVelocity(v);
         storeVelocity(v, vec4(restituteVelocity(vec3(vel), contacts[v]), 0.0));
-    } else if (contacts[v].start.w > 0.0 || contacts[v].hint.y != 0u) {
+    } else if (contacts[v].start.w > 0.0) {
         atomicAdd(contactCount, 1u);
     }
 }
@@ -101,7 +104,7 @@ void featureMove(uint v) {
     vec4 x = loadPosition(v);
     if (d.w > 0.0 && x.w > 0.0) {
         storePosition(v, vec4(vec3(x) + vec3(d), x.w));
-        contacts[v].hint.y = 1u;
+        contacts[v].start.w += sqrt(meshLength2(vec3(d)));
     }
 }
 

@@ -4,7 +4,10 @@
 // sign matches the generalized winding number, its gradient matches finite differences; the
 // hierarchy's boxes hold what they should. On the meshes of assets/meshes and on random
 // meshes: smooth perturbed spheres and tori, spiky stars and tetrahedra (sharp features).
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -375,29 +378,86 @@ TEST(MeshCollider, PseudoNormalsOfABoxAreTheAnalyticOnes) {
     EXPECT_EQ(slabTriangles, 12);
 }
 
-// A query started from a hint (any triangle of the mesh: the last answer, or a wrong one) gives
-// the bits of the query without one, and hands back brute force's closest triangle.
-TEST(MeshCollider, HintedQueriesGiveTheSameAnswerAndTheClosestTriangle) {
+// The walk for the nearest MESH_KEEP triangles against sorting every triangle: the same list
+// (distance, then index), and a rival bound no greater than the next triangle's distance.
+TEST(MeshCollider, NearestTrianglesAreBruteForcesAndTheRivalBoundHolds) {
     for (const char* name : {"body.obj", "bumpy_sphere.obj", "table.obj"}) {
         SCOPED_TRACE(name);
         const Built b = asset(name);
-        std::mt19937 rng(5);
+        const float maxDistance = 0.05f * b.diagonal;
+        std::mt19937 rng(4);
         std::uniform_int_distribution<std::uint32_t> anyTri(b.firstTriangle, b.endTriangle - 1);
-        int found = 0;
-        for (const Sample& s : samples(b, 11, 2000)) {
-            const float maxDistance = 0.05f * b.diagonal;
-            const Result plain = query(b, s.p, maxDistance);
-            const Result brute = bruteForce(b, s.p, maxDistance);
-            for (std::uint32_t start : {gpu::MESH_NO_HINT, anyTri(rng), brute.tri}) {
-                std::uint32_t hint = start;
-                Result hinted;
-                hinted.distance = meshSignedDistanceHinted(b.nodes.data(), b.triangles.data(),
-                                                           b.root, s.p, maxDistance, hint, hinted.g);
-                EXPECT_TRUE(sameBits(hinted, plain));
-                EXPECT_EQ(hint, brute.found ? brute.tri : gpu::MESH_NO_HINT);
+        for (const Sample& s : samples(b, 13, 400)) {
+            std::vector<std::pair<float, std::uint32_t>> all;
+            for (std::uint32_t t = b.firstTriangle; t < b.endTriangle; ++t) {
+                glm::vec3 q;
+                std::uint32_t f;
+                all.push_back({meshTriangleDistance2At(b.nodes.data(), b.triangles.data(), t, s.p,
+                                                       q, f),
+                               t});
             }
-            found += brute.found ? 1 : 0;
+            std::sort(all.begin(), all.end());
+            // Seeds: none, or a few arbitrary triangles (distinct), as a vertex's memory is.
+            for (bool seeded : {false, true}) {
+                glm::uvec4 a(gpu::MESH_NO_HINT), c(gpu::MESH_NO_HINT);
+                if (seeded) a = glm::uvec4(anyTri(rng), gpu::MESH_NO_HINT, gpu::MESH_NO_HINT,
+                                           gpu::MESH_NO_HINT);
+                float rival2;
+                meshNearestTriangles(b.nodes.data(), b.triangles.data(), b.root, s.p, maxDistance,
+                                     a, c, rival2);
+                const std::uint32_t got[7] = {a.x, a.y, a.z, a.w, c.x, c.y, c.z};
+                std::size_t k = 0;
+                for (; k < gpu::MESH_KEEP; ++k) {
+                    const bool inRange = all[k].first < maxDistance * maxDistance;
+                    ASSERT_EQ(got[k], inRange ? all[k].second : gpu::MESH_NO_HINT) << k;
+                }
+                EXPECT_LE(rival2, all[gpu::MESH_KEEP].first);
+                // keepB.w: a bound on all but the nearest, no greater than the second.
+                if (all[0].first < maxDistance * maxDistance)
+                    EXPECT_LE(glm::uintBitsToFloat(c.w), std::sqrt(all[1].first));
+            }
         }
-        EXPECT_GT(found, 500);
+    }
+}
+
+// Queries that remember what they proved (meshSignedDistanceKept), made from points that walk
+// in small random steps over and around each mesh: every answer has the bits of the plain query
+// and its nearest kept triangle is brute force's closest; most are answered from the memory.
+TEST(MeshCollider, KeptQueriesAlongAWalkGiveTheSameBits) {
+    for (const char* name : {"body.obj", "bumpy_sphere.obj", "table.obj"}) {
+        SCOPED_TRACE(name);
+        const Built b = asset(name);
+        std::mt19937 rng(8);
+        std::normal_distribution<float> step(0.0f, 0.0005f * b.diagonal);
+        const float maxDistance = 0.05f * b.diagonal;
+        int queries = 0, remembered = 0, found = 0;
+        for (const Sample& s : samples(b, 12, 60)) {
+            glm::uvec4 keepA(gpu::MESH_NO_HINT), keepB(gpu::MESH_NO_HINT);
+            glm::vec4 rival(0.0f);
+            glm::vec3 p = s.p;
+            for (int k = 0; k < 100; ++k) {
+                p += glm::vec3(step(rng), step(rng), step(rng));
+                const glm::vec4 before = rival;
+                Result kept;
+                kept.distance = meshSignedDistanceKept(b.nodes.data(), b.triangles.data(), b.root,
+                                                       p, maxDistance, keepA, keepB, rival,
+                                                       kept.g);
+                const Result plain = query(b, p, maxDistance);
+                const Result brute = bruteForce(b, p, maxDistance);
+                ASSERT_TRUE(sameBits(kept, plain)) << k;
+                ASSERT_EQ(keepA.x, brute.found ? brute.tri : gpu::MESH_NO_HINT) << k;
+                ++queries;
+                found += brute.found ? 1 : 0;
+                // From memory: the bounds kept (the nearest alone), or moved to p (all kept).
+                const float moved = before.w - std::sqrt(gpu::meshLength2(p - glm::vec3(before)));
+                remembered += before.w > 0.0f &&
+                              (std::memcmp(&before, &rival, sizeof(rival)) == 0 ||
+                               (glm::vec3(rival) == p && rival.w == moved));
+            }
+        }
+        std::printf("%s: %d of %d queries (%d within the search radius) answered from memory\n",
+                    name, remembered, queries, found);
+        EXPECT_GT(found, 1000);
+        EXPECT_GT(remembered, found / 2);
     }
 }

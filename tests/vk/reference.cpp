@@ -23,6 +23,7 @@ SerialReference::SerialReference(const PreparedCloth& p)
       lambdaAttach_(p.attachments.size()) {
     for (const auto& x : p.positions)
         contacts_.push_back(contactStateNew(glm::vec3(x)));
+    memory_.assign(p.positions.size(), meshMemoryNone());
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         auto& l = std::get<T::kIndex>(lambdas_);
@@ -93,13 +94,14 @@ void SerialReference::collisions(const StepContext& c) {
         glm::vec3 x(pos_[v]);
         const glm::vec4 known = contacts_[v].near;
         glm::vec4 gathered(0.0f, 0.0f, 0.0f, NEAR_UNSET);
-        std::uint32_t hint = contacts_[v].hint.x;
+        MeshMemory& memory = memory_[v];
         if (pos_[v].w > 0.0f)
             for (const Collider& k : p_.colliders)
                 x = prestabilise(p_.meshNodes.data(), p_.meshTriangles.data(), k,
-                                 colliderPose(k, c.start), x, vertexThickness(p_, v), known, gathered, hint);
+                                 colliderPose(k, c.start), x, vertexThickness(p_, v), known, gathered,
+                                 memory);
         pos_[v] = glm::vec4(x, pos_[v].w);
-        contacts_[v] = contactStateAt(x, nearAfterPass(known, gathered), glm::uvec4(hint, 0u, 0u, 0u));
+        contacts_[v] = contactStateAt(x, nearAfterPass(known, gathered), glm::uvec4(MESH_NO_HINT));
     }
 }
 
@@ -111,7 +113,7 @@ void SerialReference::contacts(const StepContext& c) {
             projectContact(p_.meshNodes.data(), p_.meshTriangles.data(), k,
                            colliderPose(k, c.solve.time), colliderPose(k, c.start), pos_[v],
                            glm::vec3(vel_[v]), vertexThickness(p_, v), c.dt, bounceBelow, contacts_[v],
-                           gathered);
+                           memory_[v], gathered);
         contacts_[v].near = nearAfterPass(contacts_[v].near, gathered);
     }
     if (!p_.meshFeatures.empty()) sharpFeatures(c);
@@ -140,7 +142,7 @@ void SerialReference::sharpFeatures(const StepContext& c) {
                                    p_.triangles.data(), sums.data(), v);
         if (moved[v].w > 0.0f && pos_[v].w > 0.0f) {
             pos_[v] += glm::vec4(glm::vec3(moved[v]), 0.0f);
-            contacts_[v].hint.y = 1u;
+            contacts_[v].start.w += std::sqrt(meshLength2(glm::vec3(moved[v])));
         }
     }
     for (const PhantomGroup& g : p_.phantomGroups) {

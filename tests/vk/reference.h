@@ -40,6 +40,7 @@ class SerialReference {
     gpu::PerConstraintType<LambdaVector> lambdas_;
     std::vector<float> lambdaAttach_;
     std::vector<gpu::ContactState> contacts_;
+    std::vector<gpu::MeshMemory> memory_;
     std::optional<Grab> grab_;
     double time_ = 0.0;
 };
