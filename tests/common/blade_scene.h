@@ -142,6 +142,20 @@ struct FeatureClearance {
     double closest = 1e30;     // the least feature-to-cloth distance (m)
 };
 
+// How many (sharp edge, cloth triangle) pairs cross: the edge passes through the triangle.
+inline int featureCrossings(const PreparedCloth& p, const std::vector<glm::vec4>& x, float t) {
+    int n = 0;
+    for (const WorldFeature& f : worldFeatures(p, t)) {
+        if (f.a == f.b) continue;
+        for (const glm::uvec3& tri : p.triangles)
+            n += segmentCrossesTriangle(glm::dvec3(f.a), glm::dvec3(f.b),
+                                        glm::dvec3(glm::vec3(x[tri.x])),
+                                        glm::dvec3(glm::vec3(x[tri.y])),
+                                        glm::dvec3(glm::vec3(x[tri.z])));
+    }
+    return n;
+}
+
 // Every sharp feature against every cloth triangle (positions x, original vertices).
 inline FeatureClearance featureClearance(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                                          float t) {
