@@ -75,10 +75,10 @@ Json material(const Material& m) {
                          {"g", num(m.membrane.g)}};
         j["weft_angle"] = num(m.weftAngleDegrees);
     }
-    if (m.bendModel != BendModel::Dihedral) {
-        j["bending"] = bendModelName(m.bendModel);
+    if (m.bendModel != BendModel::Dihedral) j["bending"] = bendModelName(m.bendModel);
+    // Also when set without isometric bending (it is read, so it must survive the round trip).
+    if (m.bendModel != BendModel::Dihedral || m.bendRigidity != Material{}.bendRigidity)
         j["bend_rigidity"] = num(m.bendRigidity);
-    }
     return j;
 }
 
