@@ -40,12 +40,6 @@ const uint MESH_STACK_SIZE = 32u;
 // No triangle to start a query from (meshSignedDistanceHinted; also an unused slot of
 // meshSignedDistanceKept's triangles).
 const uint MESH_NO_HINT = 0xFFFFFFFFu;
-// A vertex remembers the MESH_KEEP triangles nearest it (meshSignedDistanceKept), in seven of
-// eight uint slots; the eighth holds a bound (float bits) for all but the nearest.
-const uint MESH_KEEP = 7u;
-// meshSignedDistanceKept trusts a remembered bound only with this much to spare (relative, and
-// of the search radius), far more than the rounding of the distances it compares.
-const float MESH_RIVAL_SLACK = 1e-4f;
 // Below this squared distance (1 um)^2 the direction p - q is rounding noise: the gradient is
 // the closest feature's pseudo-normal instead.
 const float MESH_TOUCH_DISTANCE2 = 1e-12f;
@@ -350,6 +344,13 @@ CLOTH_FN float meshSignedDistanceHinted(CLOTH_MESH_PARAMS uint root, vec3 p, flo
 // size and 32 more bytes of state per vertex), and the answers are the same bits either way. ----
 #ifdef __cplusplus
 
+// A vertex remembers the MESH_KEEP triangles nearest it (meshSignedDistanceKept), in seven of
+// eight uint slots; the eighth holds a bound (float bits) for all but the nearest.
+const uint MESH_KEEP = 7u;
+// meshSignedDistanceKept trusts a remembered bound only with this much to spare (relative, and
+// of the search radius), far more than the rounding of the distances it compares.
+const float MESH_RIVAL_SLACK = 1e-4f;
+
 // (d2a, a) before (d2b, b): nearer, ties to the lower index (brute force's order).
 CLOTH_FN bool meshBefore(float d2a, uint a, float d2b, uint b) {
     return d2a < d2b || (d2a == d2b && a < b);
@@ -508,7 +509,6 @@ CLOTH_FN float meshSignedDistanceKept(CLOTH_MESH_PARAMS uint root, vec3 p, float
     }
     float max2 = maxDistance * maxDistance;
     float spare = MESH_RIVAL_SLACK * maxDistance;
-    bool walk = true;
     if (rival.w > 0.0f && keepA.x != MESH_NO_HINT) {
         float moved = sqrt(meshLength2(p - vec3(rival)));
         vec3 q;
@@ -524,31 +524,34 @@ CLOTH_FN float meshSignedDistanceKept(CLOTH_MESH_PARAMS uint root, vec3 p, float
         float second2 = max2;
         for (uint k = 1u; k < MESH_KEEP; ++k) {
             if (kept[k] == MESH_NO_HINT) continue;
-            float e2 = meshTriangleDistance2At(CLOTH_MESH_ARGS kept[k], p, q, feature);
+            vec3 qk;
+            uint fk;
+            float e2 = meshTriangleDistance2At(CLOTH_MESH_ARGS kept[k], p, qk, fk);
             if (meshBefore(e2, kept[k], best2, kept[best])) {
                 second2 = min(second2, best2);
                 best2 = e2;
                 best = k;
+                q = qk;
+                feature = fk;
             } else {
                 second2 = min(second2, e2);
             }
         }
         float bound = rival.w - moved;
-        walk = !(best2 < max2 && sqrt(best2) * (1.0f + MESH_RIVAL_SLACK) + spare < bound);
-        if (!walk) {
+        if (best2 < max2 && sqrt(best2) * (1.0f + MESH_RIVAL_SLACK) + spare < bound) {
             uint t = kept[best];
             kept[best] = kept[0];
             kept[0] = t;
             keepA = uvec4(kept[0], kept[1], kept[2], kept[3]);
             keepB = uvec4(kept[4], kept[5], kept[6], floatBitsToUint(min(sqrt(second2), bound)));
             rival = vec4(p, bound);
+            return meshSignedFromClosest(CLOTH_MESH_ARGS keepA.x, feature, q, best2, p,
+                                         maxDistance, g);
         }
     }
-    if (walk) {
-        float rival2;
-        meshNearestTriangles(CLOTH_MESH_ARGS root, p, maxDistance, keepA, keepB, rival2);
-        rival = keepA.x != MESH_NO_HINT ? vec4(p, sqrt(rival2)) : vec4(0.0f);
-    }
+    float rival2;
+    meshNearestTriangles(CLOTH_MESH_ARGS root, p, maxDistance, keepA, keepB, rival2);
+    rival = keepA.x != MESH_NO_HINT ? vec4(p, sqrt(rival2)) : vec4(0.0f);
     if (keepA.x == MESH_NO_HINT) return maxDistance;
     vec3 q;
     uint feature;

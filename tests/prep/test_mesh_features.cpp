@@ -65,6 +65,23 @@ Mesh lPrism() {
     return m;
 }
 
+// An asset loaded as a mesh collider, with its sharp features and their hierarchy.
+struct WithFeatures {
+    std::vector<gpu::MeshNode> nodes;
+    std::vector<gpu::MeshTriangle> tris;
+    std::vector<gpu::MeshFeature> features;
+    std::uint32_t featureRoot = gpu::MESH_NO_HINT;
+};
+
+WithFeatures withFeatures(const char* asset) {
+    WithFeatures m;
+    appendMeshCollider(loadColliderMesh(test::sourceDir() + "/assets/meshes/" + asset), m.nodes,
+                       m.tris);
+    m.featureRoot = appendMeshFeatures(m.tris, 0, std::uint32_t(m.tris.size()), m.nodes,
+                                       m.features);
+    return m;
+}
+
 }  // namespace
 
 TEST(MeshFeatures, CubeHasTwelveSharpEdgesAndEightCorners) {
@@ -105,13 +122,10 @@ TEST(MeshFeatures, AShallowerThresholdFindsMore) {
 }
 
 TEST(MeshFeatures, TheHierarchyHoldsEveryFeatureOnceWithinItsBounds) {
-    std::vector<gpu::MeshNode> nodes;
-    std::vector<gpu::MeshTriangle> tris;
-    std::vector<gpu::MeshFeature> features;
-    appendMeshCollider(loadColliderMesh(test::sourceDir() + "/assets/meshes/table.obj"), nodes,
-                       tris);
-    const std::uint32_t root = appendMeshFeatures(tris, 0, std::uint32_t(tris.size()), nodes,
-                                                  features);
+    const WithFeatures table = withFeatures("table.obj");
+    const auto& nodes = table.nodes;
+    const auto& features = table.features;
+    const std::uint32_t root = table.featureRoot;
     ASSERT_EQ(features.size(), 5u * (12 + 8));
     std::vector<int> seen(features.size(), 0);
     std::vector<std::uint32_t> stack = {root};
@@ -137,28 +151,22 @@ TEST(MeshFeatures, TheHierarchyHoldsEveryFeatureOnceWithinItsBounds) {
     }
     for (int s : seen) EXPECT_EQ(s, 1);
     // A mesh without sharp features gets no hierarchy.
-    std::vector<gpu::MeshTriangle> bodyTris;
-    appendMeshCollider(loadColliderMesh(test::sourceDir() + "/assets/meshes/body.obj"), nodes,
-                       bodyTris);
-    EXPECT_EQ(appendMeshFeatures(bodyTris, 0, std::uint32_t(bodyTris.size()), nodes, features),
-              gpu::MESH_NO_HINT);
+    EXPECT_EQ(withFeatures("body.obj").featureRoot, gpu::MESH_NO_HINT);
 }
 
 TEST(MeshFeatures, ContactsFoundByTheHierarchyEqualBruteForce) {
     // Random small cloth triangles around the table's features: the hierarchy's walk (box of the
     // triangle then and now, grown by h) against every feature tried in turn. The sums agree to
     // rounding (they add in another order).
-    std::vector<gpu::MeshNode> nodes;
-    std::vector<gpu::MeshTriangle> tris;
-    std::vector<gpu::MeshFeature> features;
-    appendMeshCollider(loadColliderMesh(test::sourceDir() + "/assets/meshes/table.obj"), nodes,
-                       tris);
+    const WithFeatures table = withFeatures("table.obj");
+    const auto& nodes = table.nodes;
+    const auto& features = table.features;
     gpu::Collider c{};
     c.shape = gpu::SHAPE_MESH;
     c.axisX = glm::vec4(1, 0, 0, 0);
     c.axisY = glm::vec4(0, 1, 0, 0);
     c.axisZ = glm::vec4(0, 0, 1, 0);
-    c.featureNode = appendMeshFeatures(tris, 0, std::uint32_t(tris.size()), nodes, features);
+    c.featureNode = table.featureRoot;
     const gpu::ColliderPose pose = gpu::colliderPose(c, 0.0f);
     std::mt19937 rng(3);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
