@@ -49,11 +49,16 @@ struct BenchOptions {
     std::optional<int> colorRunWorkgroup;  // GpuSolverOptions::colorRunWorkgroupSize
     // --collider: none, sphere, or mesh:PATH (a closed OBJ, e.g. assets/meshes/bumpy_sphere.obj)
     std::string collider = "none";
+    // --collisions: self-collision on a cloth folded on itself (see gridScene), timed per stage
+    // with and without self-collision in the same run.
+    bool collisions = false;
 };
 
 // A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.
 // With a collider: the cloth lies horizontal, unpinned, just above a sphere of radius 0.35 m
 // (analytic, or the mesh scaled to the same bounding radius), on which it drapes.
+// With collisions: the cloth lies horizontal on the ground with self-collision on;
+// prepareGrid then folds it like an accordion into four layers (foldGrid).
 Scene gridScene(int n, const BenchOptions& o);
 
 // gridScene(n) prepared for `backend` ("cpu" | "gpu") on `device`: --phantoms auto reads the
@@ -62,6 +67,10 @@ PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backe
                           const std::string& device);
 
 double median(std::vector<double> v);
+
+// --collisions: the prepared cloth's positions folded along x into four layers stacked `gap`
+// apart above its height (its rest shape stays flat, so the layers are no rest neighbours).
+void foldGrid(PreparedCloth& p, float gap);
 
 std::shared_ptr<vk::Context> openGpu(const BenchOptions& o);
 

@@ -88,6 +88,11 @@ usage: clothbench [options]
   --collider C             none (default), sphere, or mesh:PATH (a closed OBJ mesh scaled to
                            the sphere's size): the cloth lies flat just above it and drapes
                            over it (its contact stages are then timed too)
+  --collisions             self-collision: each grid lies on the ground folded like an
+                           accordion into four layers, 1.1 times their distance apart (the
+                           thickness and the margin a quarter of an edge each), timed
+                           per stage with self-collision and, in the same run, without it
+                           (CPU only so far)
   --substeps N             substeps per frame (default: 10)
   --iterations N           iterations per substep (default: 1)
   --warmup N               frames before timing (default: 10)
@@ -136,6 +141,10 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         }
         if (a == "--tune-phantoms") {
             o.tunePhantoms = true;
+            continue;
+        }
+        if (a == "--collisions") {
+            o.collisions = true;
             continue;
         }
         if (i + 1 >= argc) throw Error(a + ": missing value (or unknown option; see --help)");
@@ -204,7 +213,21 @@ Scene gridScene(int n, const BenchOptions& o) {
     c.transform.translate = glm::vec3(0.0f, 1.5f, 0.0f);
     c.pins.regions = {"top_corners"};
     c.tethers = false;
-    if (o.collider != "none") {
+    if (o.collisions) {
+        c.pins = {};
+        c.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
+        c.transform.translate = glm::vec3(0.0f, 0.01f, 0.0f);
+        ColliderDesc ground;
+        ground.name = "ground";
+        ground.shape = ColliderShape::Plane;
+        s.colliders.push_back(ground);
+        // Thickness and margin a quarter of an edge each: two layers keep half an edge apart
+        // (5 mm of thickness on a 256^2 metre would reach past the neighbours of neighbours).
+        const float edge = 1.0f / float(n);
+        c.material.thickness = 0.25f * edge;
+        s.sim.selfCollision = SelfCollisionSettings{};
+        s.sim.selfCollision->margin = 0.25f * edge;
+    } else if (o.collider != "none") {
         c.pins = {};
         c.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
         c.transform.translate = glm::vec3(0.0f, 0.9f, 0.0f);
@@ -237,7 +260,31 @@ PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backe
     popt.resolveAuto = [&](std::uint32_t vertices) {
         return resolveAutoPhantoms(tuning, vertices, std::cerr);
     };
-    return prepareScene(gridScene(n, o), popt);
+    PreparedCloth p = prepareScene(gridScene(n, o), popt);
+    if (o.collisions) foldGrid(p, 0.55f / float(n));  // 10% over the layers' distance
+    return p;
+}
+
+void foldGrid(PreparedCloth& p, float gap) {
+    glm::vec3 lo(p.positions[0]), hi(lo);
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
+        lo = glm::min(lo, glm::vec3(p.positions[v]));
+        hi = glm::max(hi, glm::vec3(p.positions[v]));
+    }
+    const float fold = (hi.x - lo.x) / 4.0f;
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
+        const glm::vec3 x(p.positions[v]);
+        const float u = x.x - lo.x;
+        const int layer = std::min(3, int(u / fold));
+        const float t = u - float(layer) * fold;
+        const float folded = lo.x + (layer % 2 == 0 ? t : fold - t);
+        p.positions[v] = glm::vec4(folded, x.y + float(layer) * gap, x.z, p.positions[v].w);
+    }
+    for (const gpu::PhantomGroup& g : p.phantomGroups)
+        for (std::uint32_t k = 1; k < g.count; ++k)
+            p.positions[p.phantomMembers[g.first + k]] =
+                glm::vec4(glm::vec3(p.positions[p.phantomMembers[g.first]]),
+                          p.positions[p.phantomMembers[g.first + k]].w);
 }
 
 double median(std::vector<double> v) {
@@ -302,11 +349,51 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"prepare_ms", p.stats.prepareMs}};
 }
 
+// --collisions: the self-collision run's stages per substep, the hierarchy's build rate, the
+// candidates and contacts per vertex, and the same cloth's frame without self-collision.
+void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver& solver,
+                         const nlohmann::json& without, const BenchOptions& o) {
+    const nlohmann::json& st = r["stages_ms"];
+    double build = 0.0, self = 0.0;
+    for (const char* k : {"self_codes", "self_sort", "self_hierarchy", "self_bounds"})
+        build += st[k].get<double>();
+    for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
+        self += st[kStageNames[i]].get<double>();
+    const double perStep = 1.0 / o.substeps;
+    const Solver::SelfCounts c = solver.selfCounts();
+    const double vertices = double(p.originalVertexCount);
+    nlohmann::json steps = nlohmann::json::object();
+    for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
+        steps[kStageNames[i]] = st[kStageNames[i]].get<double>() * perStep;
+    const double withoutMs = without["ms_per_frame"]["median"].get<double>();
+    r["self_collision"] = {
+        {"triangles", p.triangles.size()},
+        {"stage_ms_per_substep", steps},
+        {"ms_per_substep", self * perStep},
+        {"build_ms_per_substep", build * perStep},
+        {"build_mtriangles_per_second",
+         build > 0.0 ? double(p.triangles.size()) / (build * perStep * 1e-3) / 1e6 : 0.0},
+        {"candidate_pairs_per_vertex", double(c.candidatePairs) / vertices},
+        {"primitive_pairs_per_vertex", double(c.primitivePairs) / vertices},
+        {"contacts_per_vertex", double(c.contacts) / vertices},
+        {"frame_ms_without", withoutMs},
+        {"frame_ms_other_stages", r["ms_per_frame"]["median"].get<double>() - self},
+        {"self_over_solver_without", self / withoutMs}};
+}
+
 nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa kernels,
                       const BenchOptions& o) {
+    nlohmann::json without;
+    if (p.sim.selfCollision) {  // the same folded cloth without self-collision first
+        PreparedCloth plain = p;
+        plain.sim.selfCollision.reset();
+        auto solver = makeCpuSolver(plain, threads, kernels);
+        without = record(plain, grid, *solver, measure(*solver, o), o);
+    }
     auto solver = makeCpuSolver(p, threads, kernels);
     nlohmann::json r = record(p, grid, *solver, measure(*solver, o), o);
     r["cpu_kernels"] = batchIsaName(kernels);
+    if (p.sim.selfCollision) addCollisionFigures(r, p, *solver, without, o);
     return r;
 }
 
@@ -399,6 +486,23 @@ void printRow(const nlohmann::json& r) {
                 gpu ? std::to_string(r["workgroup_size"].get<int>()).c_str()
                     : r["cpu_kernels"].get<std::string>().c_str(),
                 gpu ? std::to_string(r["dispatches_per_frame"].get<int>()).c_str() : "-");
+    if (r.contains("self_collision")) {
+        const nlohmann::json& c = r["self_collision"];
+        const nlohmann::json& st = c["stage_ms_per_substep"];
+        std::printf("      self-collision per substep: %.3f ms (codes %.3f, sort %.3f, hierarchy "
+                    "%.3f, bounds %.3f, walk+narrow %.3f, lists %.3f, solve %.3f); build %.1f M "
+                    "triangles/s; per vertex %.2f candidate pairs, %.2f contacts; frame %.2f ms, "
+                    "%.2f ms without: self-collision %.2fx the solver without it\n",
+                    c["ms_per_substep"].get<double>(), st["self_codes"].get<double>(),
+                    st["self_sort"].get<double>(), st["self_hierarchy"].get<double>(),
+                    st["self_bounds"].get<double>(), st["self_walk"].get<double>(),
+                    st["self_lists"].get<double>(), st["self_contacts"].get<double>(),
+                    c["build_mtriangles_per_second"].get<double>(),
+                    c["candidate_pairs_per_vertex"].get<double>(),
+                    c["contacts_per_vertex"].get<double>(),
+                    r["ms_per_frame"]["median"].get<double>(), c["frame_ms_without"].get<double>(),
+                    c["self_over_solver_without"].get<double>());
+    }
     std::fflush(stdout);
 }
 
@@ -406,6 +510,9 @@ int benchMain(int argc, char** argv) {
     const BenchOptions o = parseBenchOptions(argc, argv);
     if (o.tunePhantoms) return tunePhantoms(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
+    if (o.collisions && gpu)
+        throw Error("--collisions: self-collision runs on the CPU reference only so far (use "
+                    "--backend cpu)");
     std::shared_ptr<vk::Context> ctx;
     std::vector<int> sizes;
     if (gpu) {

@@ -96,12 +96,13 @@ CLOTH_FN int lbvhDelta(CLOTH_LBVH_PARAMS int i, int j, int n) {
     return 32 + lbvhLeadingZeros(uint(i) ^ uint(j));
 }
 
-// Internal node i of n sorted keys: its two children (node indices). Karras' construction: the
+// Internal node i of n sorted keys: its two children (node indices) and the other end `last`
+// of its range (the range is [min(i, last), max(i, last)]). Karras' construction: the
 // direction d of the range from the neighbours' prefixes, the range's other end by an
 // exponential then binary search for the farthest key sharing more than delta_min, then the
 // split by a binary search for the last key sharing more with i than the range's ends do.
 CLOTH_FN void lbvhChildren(CLOTH_LBVH_PARAMS int i, int n, CLOTH_OUT(uint) left,
-                           CLOTH_OUT(uint) right) {
+                           CLOTH_OUT(uint) right, CLOTH_OUT(int) last) {
     int d = lbvhDelta(CLOTH_LBVH_ARGS i, i + 1, n) - lbvhDelta(CLOTH_LBVH_ARGS i, i - 1, n) > 0
                 ? 1
                 : -1;
@@ -112,6 +113,7 @@ CLOTH_FN void lbvhChildren(CLOTH_LBVH_PARAMS int i, int n, CLOTH_OUT(uint) left,
     for (int t = lMax / 2; t >= 1; t /= 2)
         if (lbvhDelta(CLOTH_LBVH_ARGS i, i + (l + t) * d, n) > deltaMin) l += t;
     int j = i + l * d;
+    last = j;
     int deltaNode = lbvhDelta(CLOTH_LBVH_ARGS i, j, n);
     // (Keys past j share no more with i than j does, so s + t never needs to stop at l; for
     // l = 1 the loop is skipped and the split is at i itself.)

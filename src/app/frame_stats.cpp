@@ -90,6 +90,16 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         j["collisions"] = {{"colliders", p.colliders.size()},
                            {"mesh_triangles", p.meshTriangles.size()},
                            {"vertices_in_contact", solver.contactCount()}};
+    if (const auto& sc = p.sim.selfCollision) {
+        const Solver::SelfCounts c = solver.selfCounts();
+        j["self_collision"] = {{"static_friction", sc->staticFriction},
+                               {"kinetic_friction", sc->kineticFriction},
+                               {"margin", sc->margin},
+                               {"passes", sc->passes},
+                               {"candidate_pairs", c.candidatePairs},
+                               {"primitive_pairs", c.primitivePairs},
+                               {"contacts", c.contacts}};
+    }
     return j;
 }
 

@@ -41,6 +41,12 @@ void statusSection(const HudInput& in) {
     if (!p.colliders.empty())
         ImGui::Text("%zu colliders, %u vertices in contact", p.colliders.size(),
                     sim.solver().contactCount());
+    if (p.sim.selfCollision) {
+        const Solver::SelfCounts c = sim.solver().selfCounts();
+        ImGui::Text("self-collision: %llu close triangle pairs, %llu contacts",
+                    static_cast<unsigned long long>(c.candidatePairs),
+                    static_cast<unsigned long long>(c.contacts));
+    }
     ImGui::Text("solver: %s on %s", sim.solver().backendName(), sim.solver().deviceName().c_str());
     ImGui::Text("render: %s", in.renderDevice.c_str());
 }

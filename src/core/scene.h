@@ -46,6 +46,23 @@ struct WindSettings {
 // Why these wind settings are meaningless (a NaN or out-of-range value), or nothing.
 std::optional<std::string> windProblem(const WindSettings& wind);
 
+// Collisions of the cloths with themselves and with each other (issue 13; shaders/shared/
+// self_contacts.h): layers keep the sum of their cloths' thicknesses apart (twice the thickness
+// within one cloth), with Coulomb friction at position level.
+struct SelfCollisionSettings {
+    float staticFriction = 0.3f;   // mu_s >= 0 (cotton on cotton; Velvet's self-collision scene)
+    float kineticFriction = 0.3f;  // 0 <= mu_k <= mu_s
+    // m: a pair becomes a contact for the substep when the two come closer than the distance to
+    // keep plus this, at the substep's start or at their predicted positions (seed 000 §6.2's
+    // critical distance); it covers what the solve moves them beyond the prediction.
+    float margin = 0.005f;
+    // Jacobi passes over the contacts in each solver iteration: each pass moves a vertex by the
+    // mean of its contacts' corrections, which converges slowly where contacts stack up (three
+    // cloths on a cube kept a crossing for 10 frames with 1 pass, none with 2: measured).
+    int passes = 2;
+    bool operator==(const SelfCollisionSettings&) const = default;
+};
+
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     int substeps = 10;
@@ -56,6 +73,7 @@ struct SimSettings {
     // colour: tighter coupling, one more pass per colour.
     bool averagePhantomsEachColor = false;
     std::optional<WindSettings> wind;  // none: no air at all (not even drag)
+    std::optional<SelfCollisionSettings> selfCollision;  // none: layers pass through each other
     bool operator==(const SimSettings&) const = default;
 };
 

@@ -405,8 +405,22 @@ WindSettings readWind(const JsonNode& n) {
     return w;
 }
 
+SelfCollisionSettings readSelfCollision(const JsonNode& n) {
+    n.allowOnly({"friction", "static_friction", "kinetic_friction", "margin", "passes"});
+    SelfCollisionSettings c;
+    readFriction(n, c.staticFriction, c.kineticFriction);
+    if (n.has("margin")) {
+        n["margin"].atLeast(0);
+        c.margin = n["margin"].inRange(0.0f, limits::kMaxThickness,
+                                       "m is beyond the sane range of a contact margin");
+    }
+    if (n.has("passes")) c.passes = int(n["passes"].intAtLeast(1, kMaxCount));
+    return c;
+}
+
 void readSettings(const JsonNode& root, Scene& s) {
     if (root.has("wind")) s.sim.wind = readWind(root["wind"]);
+    if (root.has("self_collision")) s.sim.selfCollision = readSelfCollision(root["self_collision"]);
     if (root.has("gravity")) {
         s.sim.gravity = root["gravity"].vec3();
         const double g = glm::length(glm::dvec3(s.sim.gravity));
@@ -501,7 +515,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
     }
     JsonNode root(doc, source);
     root.allowOnly({"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind",
-                    "cloths", "seams", "colliders"});
+                    "self_collision", "cloths", "seams", "colliders"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);

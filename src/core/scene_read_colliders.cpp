@@ -102,30 +102,28 @@ float frictionCoefficient(const JsonNode& n) {
                      "is beyond the sane range of a friction coefficient");
 }
 
-// `friction` sets both coefficients; `static_friction` and `kinetic_friction` one each (not
-// together with `friction`). Kinetic friction may not exceed static friction.
-void readFriction(const JsonNode& n, ColliderDesc& c) {
+}  // namespace
+
+void readFriction(const JsonNode& n, float& staticFriction, float& kineticFriction) {
     const bool either = n.has("static_friction") || n.has("kinetic_friction");
     if (n.has("friction")) {
         if (either)
             n["friction"].fail(
                 "give either \"friction\" (both coefficients) or \"static_friction\" and "
                 "\"kinetic_friction\", not both");
-        c.staticFriction = c.kineticFriction = frictionCoefficient(n["friction"]);
+        staticFriction = kineticFriction = frictionCoefficient(n["friction"]);
     }
-    if (n.has("static_friction")) c.staticFriction = frictionCoefficient(n["static_friction"]);
-    if (n.has("kinetic_friction")) c.kineticFriction = frictionCoefficient(n["kinetic_friction"]);
-    if (c.kineticFriction > c.staticFriction) {
+    if (n.has("static_friction")) staticFriction = frictionCoefficient(n["static_friction"]);
+    if (n.has("kinetic_friction")) kineticFriction = frictionCoefficient(n["kinetic_friction"]);
+    if (kineticFriction > staticFriction) {
         const bool kineticGiven = n.has("kinetic_friction");
         n[kineticGiven ? "kinetic_friction" : "static_friction"].fail(
-            "kinetic friction " + shortNumber(c.kineticFriction) +
+            "kinetic friction " + shortNumber(kineticFriction) +
             (kineticGiven ? "" : " (the default)") + " exceeds static friction " +
-            shortNumber(c.staticFriction) + (n.has("static_friction") ? "" : " (the default)") +
+            shortNumber(staticFriction) + (n.has("static_friction") ? "" : " (the default)") +
             " (a sliding contact cannot hold more than a resting one)");
     }
 }
-
-}  // namespace
 
 ColliderDesc readCollider(const JsonNode& n, std::size_t index, const std::string& baseDir) {
     ColliderDesc c;
@@ -155,7 +153,7 @@ ColliderDesc readCollider(const JsonNode& n, std::size_t index, const std::strin
     if (n.has("motion")) c.motion = readMotion(n["motion"]);
     if (n.has("spin")) c.spin = readSpin(n["spin"]);
     if (n.has("start")) c.start = n["start"].atLeast(0.0f);
-    readFriction(n, c);
+    readFriction(n, c.staticFriction, c.kineticFriction);
     if (n.has("restitution")) c.restitution = n["restitution"].inUnitRange();
     return c;
 }

@@ -46,6 +46,11 @@ std::string resolvePath(const std::string& p, const std::string& baseDir);
 // the key the message names (the transform, or the grid or mesh without one).
 void checkWorldPositions(const Mesh& mesh, const Transform& t, const JsonNode& blame);
 
+// `friction` sets both coefficients; `static_friction` and `kinetic_friction` one each (not
+// together with `friction`); kinetic friction may not exceed static friction. The colliders'
+// keys and self_collision's (scene_read_colliders.cpp).
+void readFriction(const JsonNode& n, float& staticFriction, float& kineticFriction);
+
 // colliders[index] (scene_read_colliders.cpp); a mesh collider's path resolved, not loaded.
 ColliderDesc readCollider(const JsonNode& n, std::size_t index, const std::string& baseDir);
 // A mesh collider's OBJ loaded now (missing, malformed, open or inside out: an error naming

@@ -213,6 +213,11 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
               {"phantoms", phantoms(scene.phantoms)}};
     // Only when there is wind (older files stay as they were).
     if (scene.sim.wind) j["wind"] = wind(*scene.sim.wind);
+    if (const auto& c = scene.sim.selfCollision)  // only when on (older files stay as they were)
+        j["self_collision"] = {{"static_friction", num(c->staticFriction)},
+                               {"kinetic_friction", num(c->kineticFriction)},
+                               {"margin", num(c->margin)},
+                               {"passes", c->passes}};
     Json cloths = Json::array();
     for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
     j["cloths"] = cloths;

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "cpu/batch_kernels.h"
 #include "cpu/float_env.h"
+#include "cpu/self_collision.h"
 #include "cpu/thread_pool.h"
 #include "sim/schedule.h"
 
@@ -48,6 +49,7 @@ public:
     std::vector<StageTime> stageTimes() const override;
     void setGrab(std::optional<Grab> grab) override;
     std::uint32_t contactCount() const override;
+    SelfCounts selfCounts() const override;
 
 private:
     void runFrame(int member, int size);
@@ -94,6 +96,10 @@ private:
     // Mesh colliders' sharp features (feature_contacts.h): per cloth triangle corner its
     // contacts' sums, then per original vertex what it moved by.
     std::vector<glm::vec4> featureSums_;
+    // Self-collision (scenes with it): the detection and solve, and the positions at the
+    // substep's start (written by predict()).
+    std::unique_ptr<SelfCollision> self_;
+    std::vector<glm::vec4> start_;
     bool anyRestitution_ = false;
     bool anyMoving_ = false;  // a collider moves or spins: pre-stabilisation has work
     float bounceBelow_ = 0.0f;  // m/s: restitutionThreshold
@@ -149,6 +155,10 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
             featureSums_.assign(3 * p_.triangles.size() + p_.originalVertexCount,
                                 glm::vec4(0.0f));
     }
+    if (p_.sim.selfCollision) {
+        self_ = std::make_unique<SelfCollision>(p_);
+        start_ = pos_;
+    }
     segmentSums_.resize(p_.segments.size());
     motions_.resize(p_.segments.size());
     computeNormals(0, 1);
@@ -182,6 +192,16 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             break;
         case Step::Predict:
             predict(member, size);
+            break;
+        case Step::SelfCollisions:
+            if (!self_) return;
+            self_->detect(pool_, member, size, start_.data(), pred_.data(),
+                          [&](int k) { mark(member, kStageSelfCodes + k, last); });
+            return;  // marks its own stages
+        case Step::SelfContacts:
+            if (!self_) return;
+            for (int k = 0; k < p_.sim.selfCollision->passes; ++k)
+                self_->solve(pool_, member, size, pos_.data(), start_.data());
             break;
         case Step::Contacts:
             if (p_.colliders.empty()) return;
@@ -255,6 +275,8 @@ void CpuSolver::predict(int member, int size) {
     std::uint32_t b, e;
     ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
     const glm::vec3 g = p_.sim.gravity;
+    if (self_ && p_.colliders.empty())  // else beginContacts() did, before pre-stabilising
+        for (std::uint32_t i = b; i < e; ++i) start_[i] = pos_[i];
     for (std::uint32_t i = b; i < e; ++i) gpu::predictVertex(pos_[i], vel_[i], pred_[i], g, dt_);
 }
 
@@ -266,8 +288,15 @@ void CpuSolver::beginContacts(int member, int size, const StepContext& c) {
             poseStart_[k] = gpu::colliderPose(p_.colliders[k], c.start);
             poseEnd_[k] = gpu::colliderPose(p_.colliders[k], c.solve.time);
         }
-    pool_.barrier();
     std::uint32_t b, e;
+    if (self_) {
+        // Self-collision's start: before the colliders' pre-stabilisation moves the vertices,
+        // which may push one layer through another (the contacts then see that move as part of
+        // the substep's motion, on the side the layers were on).
+        ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
+        for (std::uint32_t i = b; i < e; ++i) start_[i] = pos_[i];
+    }
+    pool_.barrier();
     ThreadPool::split(static_cast<std::uint32_t>(chunks_.size()), member, size, b, e);
     const gpu::MeshNode* nodes = p_.meshNodes.data();
     const gpu::MeshTriangle* tris = p_.meshTriangles.data();
@@ -501,6 +530,12 @@ std::uint32_t CpuSolver::contactCount() const {
     std::uint32_t n = 0;
     for (const gpu::ContactState& s : contacts_) n += s.start.w > 0.0f ? 1u : 0u;
     return n;
+}
+
+Solver::SelfCounts CpuSolver::selfCounts() const {
+    if (!self_) return {};
+    const SelfCollisionCounts c = self_->counts();
+    return {c.candidatePairs, c.primitivePairs, c.contacts};
 }
 
 std::vector<StageTime> CpuSolver::stageTimes() const {

@@ -10,6 +10,7 @@
 #include "prep/colliders.h"
 #include "prep/sewing.h"
 #include "feature_contacts.h"  // shaders/shared: TRIANGLE_SEGMENT_SHIFT
+#include "self_contacts.h"     // shaders/shared: TRIANGLE_OWNS_VERTEX_SHIFT
 
 namespace cloth {
 
@@ -35,6 +36,18 @@ void validateSim(const Scene& scene) {
     if (scene.sim.wind)
         if (auto problem = windProblem(*scene.sim.wind))
             throw Error("scene '" + scene.name + "': " + *problem);
+    if (const auto& c = scene.sim.selfCollision) {
+        const std::string where = "scene '" + scene.name + "': self_collision: ";
+        if (!(c->staticFriction >= 0.0f && c->staticFriction <= limits::kMaxFriction) ||
+            !(c->kineticFriction >= 0.0f && c->kineticFriction <= c->staticFriction))
+            throw Error(where + "friction needs 0 <= kinetic <= static <= " +
+                        std::to_string(limits::kMaxFriction));
+        if (!(c->margin >= 0.0f && c->margin <= limits::kMaxThickness))
+            throw Error(where + "margin must be between 0 and " +
+                        std::to_string(limits::kMaxThickness) + " m");
+        if (c->passes < 1 || c->passes > limits::kMaxSubsteps)
+            throw Error(where + "passes must be between 1 and " + max);
+    }
 }
 
 }  // namespace
@@ -82,8 +95,10 @@ void buildVertexTriangles(PreparedCloth& p) {
     // For the contacts with colliders' sharp features (shaders/shared/feature_contacts.h): each
     // triangle's segment and edge owners: edge e of triangle i is its own unless a
     // lower-indexed triangle around its first corner also holds its second.
+    // Self-collision's representative triangles (shaders/shared/self_contacts.h) own their
+    // vertices too: each vertex its lowest-indexed triangle, the first in its CSR list.
     p.triangleFeatureInfo.clear();
-    if (p.colliders.empty()) return;
+    if (p.colliders.empty() && !p.sim.selfCollision) return;
     p.triangleFeatureInfo.assign(p.triangles.size(), 0u);
     for (std::uint32_t i = 0; i < p.triangles.size(); ++i) {
         for (std::uint32_t s = 0; s < p.segments.size(); ++s)
@@ -99,6 +114,8 @@ void buildVertexTriangles(PreparedCloth& p) {
                 if (p.vertexTriangles[k] < i && (t.x == b || t.y == b || t.z == b)) owned = false;
             }
             if (owned) p.triangleFeatureInfo[i] |= 1u << e;
+            if (p.vertexTriangles[p.vertexTriangleOffsets[a]] == i)
+                p.triangleFeatureInfo[i] |= 1u << (gpu::TRIANGLE_OWNS_VERTEX_SHIFT + e);
         }
     }
 }
@@ -142,6 +159,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     for (std::uint32_t i = 0; i < scene.cloths.size(); ++i)
         appendCloth(scene.cloths[i], i, scene.sim, p);
     p.originalVertexCount = p.vertexCount();
+    if (p.sim.selfCollision) p.restPositions = p.positions;
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
     addColliders(scene, p);
     addSeams(scene, p);

@@ -118,10 +118,15 @@ struct PreparedCloth {
     std::vector<gpu::MeshTriangle> meshTriangles;
     // Their sharp features (shaders/shared/feature_contacts.h), whose hierarchies are in
     // meshNodes too (Collider::featureNode), and per cloth triangle the edges it owns (bit e:
-    // edge e from corner e to e + 1; each edge owned by its lowest-indexed triangle) and its
-    // segment (from bit gpu::TRIANGLE_SEGMENT_SHIFT). Both empty without colliders.
+    // edge e from corner e to e + 1; each edge owned by its lowest-indexed triangle), the
+    // corners it owns (bit gpu::TRIANGLE_OWNS_VERTEX_SHIFT + k, likewise) and its segment (from
+    // bit gpu::TRIANGLE_SEGMENT_SHIFT). Empty without colliders and self-collision.
     std::vector<gpu::MeshFeature> meshFeatures;
     std::vector<std::uint32_t> triangleFeatureInfo;
+    // Self-collision (sim.selfCollision set; empty otherwise): per original vertex its rest
+    // position (the scene's initial shape), whose close primitives are neighbours that never
+    // become contacts (cpu/self_collision.h).
+    std::vector<glm::vec4> restPositions;
     // Per collider: its triangles [x, y) in meshTriangles (mesh colliders; {0, 0} otherwise).
     std::vector<glm::uvec2> colliderTriangles;
     // ---- sewing (prep/sewing.h; empty without seams) ----

@@ -22,12 +22,16 @@ enum class Step : std::uint8_t {
                   // colliders at their pose at the substep's start, velocity kept) and the
                   // contact state of the substep reset (shaders/shared/collider.h)
     Predict,      // v += g dt, x += v dt (vertices with mass); predicted = x
+    SelfCollisions,  // scenes with self-collision: the contacts of the substep, from the
+                     // positions at its start and predicted (cpu/self_collision.h)
     Colors,       // every colour in order: each constraint type's items (table order), then, with
                   // SimSettings::averagePhantomsEachColor, the phantom averaging
     Attachments,  // kinematic attachments to their moving targets
     Tethers,      // long-range attachments (unilateral)
     Contacts,     // scenes with colliders: every vertex against every collider in scene order
                   // (zero compliance, friction), at the colliders' pose at the substep's end
+    SelfContacts,  // scenes with self-collision: the substep's contacts projected, a Jacobi
+                   // step averaged per vertex
     Grab,         // the mouse grab, after the other two so that it wins over both
     Phantoms,     // phantom copies moved to their mass-weighted mean
     Velocities,   // v from the solved and predicted positions, linear damping
@@ -48,10 +52,12 @@ inline constexpr ScheduleEntry kSchedule[] = {
     {Step::Wind, Loop::Substep, kStageWind},
     {Step::Collisions, Loop::Substep, kStageCollisions},
     {Step::Predict, Loop::Substep, kStagePredict},
+    {Step::SelfCollisions, Loop::Substep, kStageSelfCodes},
     {Step::Colors, Loop::Iteration, kStageFirstType},
     {Step::Attachments, Loop::Iteration, kStageAttachments},
     {Step::Tethers, Loop::Iteration, kStageTethers},
     {Step::Contacts, Loop::Iteration, kStageContacts},
+    {Step::SelfContacts, Loop::Iteration, kStageSelfContacts},
     {Step::Grab, Loop::Iteration, kStageAttachments},
     {Step::Phantoms, Loop::Iteration, kStagePhantoms},
     {Step::Velocities, Loop::Substep, kStageVelocities},

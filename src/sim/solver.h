@@ -28,7 +28,8 @@ inline constexpr const char* kStageNames[] = {
     CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
     "colour_waits", "attachments", "tethers", "contacts", "phantoms", "velocities", "damping",
-    "normals"};
+    "self_codes", "self_sort", "self_hierarchy", "self_bounds", "self_walk", "self_lists",
+    "self_contacts", "normals"};
 inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
 inline constexpr int kStageWind = 0;
 inline constexpr int kStageCollisions = 1;  // pre-stabilisation and contact reset
@@ -44,7 +45,12 @@ inline constexpr int kStageContacts = kStageAttachments + 2;  // projection and 
 inline constexpr int kStagePhantoms = kStageAttachments + 3;
 inline constexpr int kStageVelocities = kStageAttachments + 4;
 inline constexpr int kStageDamping = kStageAttachments + 5;
-inline constexpr int kStageNormals = kStageAttachments + 6;
+// Self-collision (cpu/self_collision.h): the detection's phases (boxes and Morton codes, the
+// sort, the hierarchy, its bounds, the walk with the narrow phase, the per-vertex lists), then
+// the contacts' projection in the iterations.
+inline constexpr int kStageSelfCodes = kStageAttachments + 6;
+inline constexpr int kStageSelfContacts = kStageSelfCodes + 6;
+inline constexpr int kStageNormals = kStageSelfContacts + 1;
 static_assert(kStageNormals + 1 == kStageCount);
 
 struct StageTime {
@@ -91,6 +97,13 @@ public:
     // Vertices (phantom copies included) in contact with a collider in the last substep of the
     // most recent frame.
     virtual std::uint32_t contactCount() const = 0;
+
+    // Self-collision (scenes with sim.selfCollision) in the last substep of the most recent
+    // frame: triangle pairs whose boxes overlapped, primitive pairs tested, contacts made.
+    struct SelfCounts {
+        std::uint64_t candidatePairs = 0, primitivePairs = 0, contacts = 0;
+    };
+    virtual SelfCounts selfCounts() const { return {}; }
 };
 
 }  // namespace cloth

@@ -155,6 +155,9 @@ std::uint32_t vertexItems(const PreparedCloth& p, std::uint32_t wg, std::uint32_
 
 // Validates `p` against the device before anything is allocated, and returns the context.
 std::shared_ptr<Context> checkedContext(const PreparedCloth& p, const GpuSolverOptions& o) {
+    if (p.sim.selfCollision)
+        throw Error("self-collision runs on the CPU reference only so far (use --backend cpu, "
+                    "or remove the scene's \"self_collision\")");
     auto ctx = contextFor(o);
     checkWorkgroupSize(*ctx, o.workgroupSize);
     if (o.colorRunWorkgroupSize)
@@ -451,6 +454,9 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
         case Step::Restitution:
             if (anyRestitution) contactPass(gpu::CONTACT_RESTITUTE, c, stage);
             break;
+        case Step::SelfCollisions:
+        case Step::SelfContacts:
+            break;  // not on the GPU yet: the constructor refuses such scenes
         case Step::Colors:
             recordColors(c.solve, lambda);
             break;

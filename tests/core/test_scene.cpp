@@ -302,6 +302,30 @@ TEST(SceneFiles, WindKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(windProblem(w), std::nullopt);
 }
 
+// No "self_collision": layers pass through each other (and files stay as they were);
+// "self_collision": {} is on with the documented defaults; every key round-trips; friction
+// reads as the colliders' does.
+TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
+    const Scene plain = parse(R"({"cloths": [{"grid": {}}]})");
+    EXPECT_FALSE(plain.sim.selfCollision.has_value());
+    EXPECT_EQ(sceneToJson(plain, "").find("self_collision"), std::string::npos);
+    const Scene on = parse(R"({"self_collision": {}, "cloths": [{"grid": {}}]})");
+    ASSERT_TRUE(on.sim.selfCollision.has_value());
+    EXPECT_EQ(*on.sim.selfCollision, SelfCollisionSettings{});
+    EXPECT_EQ(on.sim.selfCollision->staticFriction, 0.3f);
+    EXPECT_EQ(on.sim.selfCollision->kineticFriction, 0.3f);
+    EXPECT_EQ(on.sim.selfCollision->margin, 0.005f);
+    EXPECT_EQ(on.sim.selfCollision->passes, 2);
+    EXPECT_EQ(parse(sceneToJson(on, "")), on);
+    const Scene s = parse(R"({"self_collision": {"static_friction": 0.6, "kinetic_friction": 0.4,
+        "margin": 0.002, "passes": 3}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(*s.sim.selfCollision, (SelfCollisionSettings{0.6f, 0.4f, 0.002f, 3}));
+    EXPECT_EQ(parse(sceneToJson(s, "")), s);
+    const Scene both = parse(R"({"self_collision": {"friction": 0.1}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(both.sim.selfCollision->staticFriction, 0.1f);
+    EXPECT_EQ(both.sim.selfCollision->kineticFriction, 0.1f);
+}
+
 TEST(SceneFiles, SeamsReadWithDefaultsAndRoundTrip) {
     const Scene s = parse(R"({"cloths": [{"grid": {}}, {"grid": {"resolution": [4, 4]}}],
         "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0, 1]}},
@@ -338,6 +362,20 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
     } cases[] = {
         {R"({"cloths": [{"grid": {}}], "gravty": [0,0,0]})", "inline.json: gravty: unknown key"},
         {R"({"name": "x"})", "missing key \"cloths\""},
+        {R"({"self_collision": {"margin": -1}, "cloths": [{"grid": {}}]})",
+         "self_collision.margin: must be at least 0"},
+        {R"({"self_collision": {"margin": 5}, "cloths": [{"grid": {}}]})",
+         "self_collision.margin: 5 m is beyond the sane range"},
+        {R"({"self_collision": {"passes": 0}, "cloths": [{"grid": {}}]})",
+         "self_collision.passes: must be between 1"},
+        {R"({"self_collision": {"kinetic_friction": 0.5}, "cloths": [{"grid": {}}]})",
+         "kinetic friction 0.5 exceeds static friction 0.3 (the default)"},
+        {R"({"self_collision": {"friction": 0.5, "static_friction": 0.5},
+             "cloths": [{"grid": {}}]})", "self_collision.friction: give either"},
+        {R"({"self_collision": {"thickness": 1}, "cloths": [{"grid": {}}]})",
+         "self_collision.thickness: unknown key"},
+        {R"({"self_collision": true, "cloths": [{"grid": {}}]})",
+         "self_collision: expected an object"},
         {R"({"cloths": {}})", "cloths: expected an array, got an object"},
         {R"([1, 2])", "(top level): expected an object, got an array"},
         {R"({"cloths": [{}]})", "cloths[0]: needs exactly one of"},

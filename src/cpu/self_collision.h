@@ -1,0 +1,115 @@
+// Self-collision and cloth-cloth collision on the CPU reference (issue 13): every substep a
+// linear BVH over all cloths' triangles (cpu/lbvh.h), the close triangle pairs' contacts
+// (shaders/shared/self_contacts.h), then in every iteration the contacts solved as a Jacobi step
+// averaged per vertex.
+//
+// Detection, per substep, from the positions at the substep's start and predicted:
+//  1. each triangle's box holds its corners then and predicted, grown by its cloth's thickness
+//     and half the margin (two triangles closer than their thicknesses plus the margin overlap);
+//  2. Morton codes of the boxes' centres, a stable radix sort, Karras' hierarchy, bounds;
+//  3. for each triangle, in sorted order, a walk for the triangles after it in that order whose
+//     boxes overlap its own; each such pair (A, B) tests only the primitives each owns
+//     (representative triangles, 000 §6.4): A's vertices against triangle B, B's against A, A's
+//     edges against B's, so no pair of primitives is tested twice;
+//  4. a primitive pair is a contact when their swept boxes come within reach and
+//     self_contacts.h's gap test says so, unless the two
+//     share a vertex or are within the same distance of each other in the rest mesh (one
+//     cloth's neighbours, which the cloth's own constraints hold apart);
+//  5. a pair that was a contact in the last substep keeps its side (self_contacts.h);
+//  6. per original vertex the list of its contacts' slots, in contact order.
+// The contacts come out in the order of (sorted position, walk order, primitive order): the same
+// for any number of threads, as each thread takes a contiguous range of sorted positions.
+//
+// Solve, per iteration, after the colliders' contacts: each contact's corrections of its four
+// vertices (selfContactCorrections), then each vertex moves by their mean (summed in its list's
+// order), its phantom copies with it. No atomics; the same bits for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "cpu/lbvh.h"
+#include "cpu/thread_pool.h"
+#include "prep/prepared.h"
+#include "self_contacts.h"  // shaders/shared
+
+namespace cloth {
+
+// What a detection found, for the benchmark and the tests.
+struct SelfCollisionCounts {
+    std::uint64_t candidatePairs = 0;  // triangle pairs whose boxes overlap
+    std::uint64_t primitivePairs = 0;  // vertex-triangle and edge-edge pairs tested
+    std::uint64_t contacts = 0;
+};
+
+class SelfCollision {
+public:
+    // p.sim.selfCollision must be set; p must outlive this.
+    explicit SelfCollision(const PreparedCloth& p);
+
+    // The phases of a detection, `stage(k)` called by every member after phase k (0: boxes and
+    // codes, 1: sort, 2: hierarchy, 3: bounds, 4: walk and narrow phase, 5: vertex lists); it
+    // must hold a barrier of the pool. start, pred: positions (original vertices first).
+    void detect(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                const glm::vec4* pred, const std::function<void(int)>& stage);
+
+    // One iteration's projection of the contacts (ends with a barrier). pos: every vertex;
+    // start: the positions at the substep's start.
+    void solve(ThreadPool& pool, int member, int size, glm::vec4* pos, const glm::vec4* start);
+
+    const std::vector<gpu::SelfContact>& contacts() const { return contacts_; }
+    SelfCollisionCounts counts() const;
+    const Lbvh& tree() const { return tree_; }
+    const std::vector<Aabb>& boxes() const { return boxes_; }
+
+private:
+    void narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec4* start,
+                     const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
+                     std::uint64_t& tested) const;
+    bool restNeighbours(const gpu::SelfContact& c) const;
+    void remember(gpu::SelfContact& c) const;
+
+    const PreparedCloth& p_;
+    float margin_, muS_, muK_;
+    std::vector<float> triThickness_;   // per triangle: its cloth segment's thickness
+    std::vector<std::uint32_t> owned_;  // per triangle: bits 0-2 edges, 3-5 corners it owns
+    std::vector<std::uint32_t> segment_;  // per triangle
+    std::vector<glm::vec3> rest_;       // per original vertex
+    // Detection.
+    std::vector<Aabb> boxes_;  // grown: the hierarchy's
+    std::vector<Aabb> tight_;  // the corners' swept boxes
+    std::vector<glm::vec3> partialLo_, partialHi_;  // per member
+    Lbvh tree_;
+    std::vector<std::uint32_t> sortCodes_, sortOrder_;
+    std::vector<std::uint8_t> arrived_;
+    std::vector<std::vector<gpu::SelfContact>> found_;  // per member
+    std::vector<std::uint64_t> pairs_, tested_;         // per member
+    std::vector<std::vector<std::uint32_t>> stacks_;    // per member
+    std::vector<gpu::SelfContact> contacts_;
+    // The last substep's contacts' directions by their keys (as the key reads them), sorted.
+    struct Remembered {
+        std::uint64_t key;
+        glm::vec3 normal;
+    };
+    std::vector<Remembered> memory_, nextMemory_;
+    // Per original vertex touched by a contact: its slots (4 per contact: 4 i + k).
+    std::vector<std::uint32_t> touched_;
+    std::vector<std::uint32_t> listOffsets_;  // per touched vertex, + 1
+    std::vector<std::uint32_t> slots_;
+    std::vector<std::uint32_t> fill_;  // scratch, per original vertex
+    // Solve.
+    std::vector<glm::vec4> corrections_;  // per slot
+    std::vector<glm::vec4> moved_;        // per original vertex: what it moved by (phantoms)
+    std::vector<std::uint32_t> groupOf_;  // per original vertex: its phantom group or ~0
+};
+
+// The contacts of one detection, computed on `threads` threads (tests).
+std::vector<gpu::SelfContact> findSelfContacts(const PreparedCloth& p,
+                                               const std::vector<glm::vec4>& start,
+                                               const std::vector<glm::vec4>& pred,
+                                               int threads = 1);
+
+}  // namespace cloth

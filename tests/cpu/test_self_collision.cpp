@@ -1,0 +1,555 @@
+// Self-collision and cloth-cloth collision on the CPU reference (cpu/self_collision.h,
+// shaders/shared/self_contacts.h):
+//  - the closest point of a triangle against a dense barycentric grid;
+//  - each contact's projection against its constraint: it lands on C = 0, keeps the momentum,
+//    pushes a crossed vertex or edge back to the side it started on, and friction keeps or
+//    takes the slide as computed by hand;
+//  - the contacts found through the hierarchy and the representative triangles against brute
+//    force over every vertex-triangle and edge-edge pair, on an accordion-folded cloth and on
+//    two cloths across each other, for 1 to 3 threads;
+//  - end to end: a strip dropped in coils and three cloths dropped on a cube never have two
+//    triangles (sharing no vertex) through each other in any checked frame (a brute-force
+//    triangle-triangle test), while the same scenes without self-collision do;
+//  - any thread count gives the same bits.
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <map>
+#include <random>
+#include <tuple>
+
+#include <gtest/gtest.h>
+
+#include "../common/triangle_intersections.h"
+#include "core/scene.h"
+#include "cpu/cpu_solver.h"
+#include "cpu/self_collision.h"
+#include "prep/prepare.h"
+#include "self_contacts.h"
+
+using namespace cloth;
+
+namespace {
+
+glm::vec3 randomPoint(std::mt19937& rng, float r) {
+    std::uniform_real_distribution<float> u(-r, r);
+    return {u(rng), u(rng), u(rng)};
+}
+
+// The constraint value of a contact at positions x0..x3.
+double contactValue(const gpu::SelfContact& c, const std::array<glm::vec4, 4>& x) {
+    glm::dvec3 r(0.0);
+    for (int k = 0; k < 4; ++k) r += glm::dvec3(glm::vec3(x[k])) * double(c.weights[k]);
+    return glm::dot(glm::dvec3(glm::vec3(c.normal)), r) - double(c.normal.w);
+}
+
+// Applies one contact's corrections to x as the solve does for vertices with only this contact:
+// each moves by its weighted mean, the correction itself.
+std::array<glm::vec4, 4> project(const gpu::SelfContact& c, std::array<glm::vec4, 4> x,
+                                 const std::array<glm::vec3, 4>& s, float muS, float muK) {
+    glm::vec4 d[4];
+    gpu::selfContactCorrections(c, x[0], x[1], x[2], x[3], s[0], s[1], s[2], s[3], muS, muK, d[0],
+                                d[1], d[2], d[3]);
+    for (int k = 0; k < 4; ++k) x[k] += glm::vec4(glm::vec3(gpu::featureMean(d[k])), 0.0f);
+    return x;
+}
+
+Scene gridScene(const char* name, std::uint32_t n, float size) {
+    Scene s;
+    s.name = name;
+    ClothDesc c;
+    c.name = "cloth";
+    GridDesc g;
+    g.width = g.height = size;
+    g.resX = g.resY = n;
+    c.grid = g;
+    c.tethers = false;
+    s.cloths.push_back(c);
+    s.sim.selfCollision = SelfCollisionSettings{};
+    return s;
+}
+
+}  // namespace
+
+TEST(SelfContacts, ClosestBarycentricMatchesADenseGrid) {
+    std::mt19937 rng(11);
+    const int n = 300;
+    for (int trial = 0; trial < 300; ++trial) {
+        const glm::vec3 a = randomPoint(rng, 1.0f), b = randomPoint(rng, 1.0f);
+        const glm::vec3 c = randomPoint(rng, 1.0f), p = randomPoint(rng, 1.5f);
+        const glm::vec3 w = gpu::selfClosestBarycentric(p, a, b, c);
+        ASSERT_TRUE(w.x >= -1e-6f && w.y >= -1e-6f && w.z >= -1e-6f) << trial;
+        ASSERT_NEAR(w.x + w.y + w.z, 1.0f, 1e-5f);
+        const glm::dvec3 q = glm::dvec3(a) * double(w.x) + glm::dvec3(b) * double(w.y) +
+                             glm::dvec3(c) * double(w.z);
+        const double found = glm::length(glm::dvec3(p) - q);
+        double grid = 1e30;
+        for (int i = 0; i <= n; ++i)
+            for (int j = 0; i + j <= n; ++j) {
+                const double u = double(i) / n, v = double(j) / n;
+                const glm::dvec3 x = glm::dvec3(a) * (1.0 - u - v) + glm::dvec3(b) * u +
+                                     glm::dvec3(c) * v;
+                grid = std::min(grid, glm::length(glm::dvec3(p) - x));
+            }
+        const double spacing = (glm::length(b - a) + glm::length(c - a)) / n;
+        EXPECT_LE(found, grid + 1e-5) << trial;
+        EXPECT_GE(found, grid - spacing - 1e-5) << trial;
+        // The same point as the mesh colliders' closest point.
+        std::uint32_t feature;
+        const glm::vec3 m = gpu::meshClosestPoint(p, a, b, c, feature);
+        EXPECT_LT(glm::length(glm::dvec3(m) - q), 1e-5) << trial;
+    }
+}
+
+TEST(SelfContacts, VertexTriangleProjectionLandsOnItsConstraintAndKeepsMomentum) {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> mass(0.2f, 3.0f);
+    int found = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        // A well-shaped triangle (10 cm sides, +-1 cm), turned at random.
+        const glm::vec3 e1 = glm::normalize(randomPoint(rng, 1.0f));
+        const glm::vec3 e2 = glm::normalize(glm::cross(e1, randomPoint(rng, 1.0f)));
+        const glm::vec3 t0 = randomPoint(rng, 0.01f);
+        const glm::vec3 t1 = t0 + 0.1f * e1 + randomPoint(rng, 0.01f);
+        const glm::vec3 t2 = t0 + 0.05f * e1 + 0.0866f * e2 + randomPoint(rng, 0.01f);
+        const glm::vec3 nrm = glm::normalize(glm::cross(t1 - t0, t2 - t0));
+        const glm::vec3 centre = (t0 + t1 + t2) / 3.0f;
+        // Starts 8 mm above the triangle, predicted 3 mm below it (crossed).
+        const glm::vec3 xp = centre + 0.008f * nrm + randomPoint(rng, 0.002f);
+        const glm::vec3 yp = centre - 0.003f * nrm;
+        const float keep = 0.01f, margin = 0.005f;
+        gpu::SelfContact c;
+        c.vertices = glm::uvec4(0, 1, 2, 3);
+        ASSERT_TRUE(gpu::selfVertexTriangle(xp, t0, t1, t2, yp, t0, t1, t2, keep, margin,
+                                            c.weights, c.normal));
+        EXPECT_NEAR(c.weights.x + c.weights.y + c.weights.z + c.weights.w, 0.0f, 1e-6f);
+        if (c.weights.y > -1e-3f || c.weights.z > -1e-3f || c.weights.w > -1e-3f) continue;
+        ++found;
+        // Inside: the direction is the face normal, towards the side the vertex started on.
+        EXPECT_GT(glm::dot(glm::vec3(c.normal), nrm), 0.9999f) << trial;
+        std::array<glm::vec4, 4> x = {glm::vec4(yp, 1.0f / mass(rng)), glm::vec4(t0, 1.0f / mass(rng)),
+                                      glm::vec4(t1, 1.0f / mass(rng)), glm::vec4(t2, 1.0f / mass(rng))};
+        const std::array<glm::vec3, 4> s = {yp, t0, t1, t2};  // no slide: no friction
+        ASSERT_LT(contactValue(c, x), 0.0);
+        const auto y = project(c, x, s, 0.5f, 0.4f);
+        EXPECT_NEAR(contactValue(c, y), 0.0, 1e-6) << trial;
+        glm::dvec3 momentum(0.0);
+        for (int k = 0; k < 4; ++k)
+            momentum += glm::dvec3(glm::vec3(y[k]) - glm::vec3(x[k])) / double(x[k].w);
+        EXPECT_LT(glm::length(momentum), 1e-6) << trial;
+        // The vertex is back on its starting side, about `keep` above the triangle, which
+        // tilted a little as it moved (the fixed direction's second-order error).
+        const glm::vec3 m0 = glm::vec3(y[1]), m1 = glm::vec3(y[2]), m2 = glm::vec3(y[3]);
+        const glm::vec3 n2 = glm::normalize(glm::cross(m1 - m0, m2 - m0));
+        EXPECT_NEAR(glm::dot(glm::vec3(y[0]) - m0, n2), keep, 0.05 * keep) << trial;
+    }
+    EXPECT_GT(found, 100);
+}
+
+TEST(SelfContacts, EdgeEdgeProjectionPushesACrossedEdgeBackTheWayItCame) {
+    std::mt19937 rng(5);
+    for (int trial = 0; trial < 200; ++trial) {
+        // Edge p along x, edge q along y, p starting 6 mm above q and predicted 4 mm below.
+        const glm::vec3 off = randomPoint(rng, 0.01f);
+        const glm::vec3 p0(-0.05f, 0.0f, 0.006f), p1(0.05f, 0.0f, 0.006f);
+        const glm::vec3 q0 = glm::vec3(0.0f, -0.05f, 0.0f) + off * glm::vec3(1, 1, 0);
+        const glm::vec3 q1 = glm::vec3(0.0f, 0.05f, 0.0f) + off * glm::vec3(1, 1, 0);
+        const glm::vec3 down(0.0f, 0.0f, -0.01f);
+        gpu::SelfContact c;
+        c.vertices = glm::uvec4(0, 1, 2, 3);
+        ASSERT_TRUE(gpu::selfEdgeEdge(p0, p1, q0, q1, p0 + down, p1 + down, q0, q1, 0.01f,
+                                      0.005f, c.weights, c.normal));
+        EXPECT_NEAR(c.normal.z, 1.0f, 1e-5f);
+        std::array<glm::vec4, 4> x = {glm::vec4(p0 + down, 1.0f), glm::vec4(p1 + down, 2.0f),
+                                      glm::vec4(q0, 0.5f), glm::vec4(q1, 1.0f)};
+        const std::array<glm::vec3, 4> s = {p0 + down, p1 + down, q0, q1};
+        const auto y = project(c, x, s, 0.0f, 0.0f);
+        EXPECT_NEAR(contactValue(c, y), 0.0, 1e-6);
+        // The closest points are `keep` apart again, p's above q's.
+        float a, b;
+        gpu::segmentClosest(glm::vec3(y[0]), glm::vec3(y[1]), glm::vec3(y[2]), glm::vec3(y[3]), a, b);
+        const glm::vec3 d = glm::mix(glm::vec3(y[0]), glm::vec3(y[1]), a) -
+                            glm::mix(glm::vec3(y[2]), glm::vec3(y[3]), b);
+        EXPECT_NEAR(d.z, 0.01f, 1e-4f) << trial;
+        glm::dvec3 momentum(0.0);
+        for (int k = 0; k < 4; ++k)
+            momentum += glm::dvec3(glm::vec3(y[k]) - glm::vec3(x[k])) / double(x[k].w);
+        EXPECT_LT(glm::length(momentum), 1e-6);
+    }
+}
+
+TEST(SelfContacts, FrictionKeepsOrTakesTheSlideAsComputedByHand) {
+    // A vertex 2 mm into the keep distance above a pinned triangle's interior, having slid
+    // 1 mm along x over the substep: N = 2 mm.
+    const glm::vec3 t0(-0.1f, -0.1f, 0.0f), t1(0.1f, -0.1f, 0.0f), t2(0.0f, 0.1f, 0.0f);
+    gpu::SelfContact c;
+    c.vertices = glm::uvec4(0, 1, 2, 3);
+    const glm::vec3 start(0.0f, 0.0f, 0.008f), now(0.001f, 0.0f, 0.008f);
+    ASSERT_TRUE(gpu::selfVertexTriangle(start, t0, t1, t2, now, t0, t1, t2, 0.01f, 0.005f,
+                                        c.weights, c.normal));
+    const std::array<glm::vec4, 4> x = {glm::vec4(now, 1.0f), glm::vec4(t0, 0.0f),
+                                        glm::vec4(t1, 0.0f), glm::vec4(t2, 0.0f)};
+    const std::array<glm::vec3, 4> s = {start, t0, t1, t2};
+    // Static (mu_s N = 1.2 mm >= 1 mm): the slide is undone.
+    auto y = project(c, x, s, 0.6f, 0.4f);
+    EXPECT_NEAR(y[0].x, 0.0f, 1e-7f);
+    EXPECT_NEAR(y[0].z, 0.010f, 1e-7f);
+    // Kinetic (mu_s N = 0.6 mm < 1 mm): mu_k N = 0.4 mm of it taken.
+    y = project(c, x, s, 0.3f, 0.2f);
+    EXPECT_NEAR(y[0].x, 0.0006f, 1e-7f);
+    EXPECT_NEAR(y[0].z, 0.010f, 1e-7f);
+    // No friction: the slide stays.
+    y = project(c, x, s, 0.0f, 0.0f);
+    EXPECT_NEAR(y[0].x, 0.001f, 1e-7f);
+}
+
+TEST(SelfContacts, PairsThatNeverComeWithinReachAreNoContacts) {
+    const glm::vec3 t0(-0.1f, -0.1f, 0.0f), t1(0.1f, -0.1f, 0.0f), t2(0.0f, 0.1f, 0.0f);
+    glm::vec4 w, n;
+    // 2 cm above and staying: no (reach 1.5 cm). Approaching to 1.4 cm: yes.
+    const glm::vec3 p(0.0f, 0.0f, 0.02f);
+    EXPECT_FALSE(gpu::selfVertexTriangle(p, t0, t1, t2, p, t0, t1, t2, 0.01f, 0.005f, w, n));
+    EXPECT_TRUE(gpu::selfVertexTriangle(p, t0, t1, t2, glm::vec3(0, 0, 0.014f), t0, t1, t2,
+                                        0.01f, 0.005f, w, n));
+    // Swept boxes 1.6 cm apart along x never come within 1.5 cm.
+    EXPECT_TRUE(gpu::selfBoxesApart(glm::vec3(0.0f), glm::vec3(0.01f), glm::vec3(0.026f, 0, 0),
+                                    glm::vec3(0.03f), 0.015f));
+    EXPECT_FALSE(gpu::selfBoxesApart(glm::vec3(0.0f), glm::vec3(0.01f), glm::vec3(0.024f, 0, 0),
+                                     glm::vec3(0.03f), 0.015f));
+}
+
+namespace {
+
+using Key = std::tuple<int, std::uint64_t, std::uint64_t>;
+
+std::uint64_t edgeKey(std::uint32_t a, std::uint32_t b) {
+    return (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
+}
+
+Key keyOf(const gpu::SelfContact& c, bool edges) {
+    if (!edges)
+        return {0, c.vertices.x,
+                (std::uint64_t(c.vertices.y) << 42) | (std::uint64_t(c.vertices.z) << 21) |
+                    c.vertices.w};
+    const std::uint64_t a = edgeKey(c.vertices.x, c.vertices.y);
+    const std::uint64_t b = edgeKey(c.vertices.z, c.vertices.w);
+    return {1, std::min(a, b), std::max(a, b)};
+}
+
+// Every vertex against every triangle without it and every edge against every edge sharing no
+// vertex, with the same tests as the solver (swept boxes within reach, the gap test, no rest
+// neighbours).
+std::map<Key, gpu::SelfContact> bruteForceContacts(const PreparedCloth& p,
+                                                   const std::vector<glm::vec4>& x,
+                                                   const std::vector<glm::vec4>& y) {
+    const float margin = p.sim.selfCollision->margin;
+    std::vector<float> h(p.triangles.size());
+    for (std::size_t i = 0; i < h.size(); ++i)
+        h[i] = p.segments[p.triangleFeatureInfo[i] >> gpu::TRIANGLE_SEGMENT_SHIFT].thickness;
+    auto v3 = [](const glm::vec4& v) { return glm::vec3(v); };
+    auto restClose = [&](const gpu::SelfContact& c, bool edges, float reach) {
+        const auto& r = p.restPositions;
+        const glm::uvec4 v = c.vertices;
+        glm::vec3 d;
+        if (edges) {
+            float s, t;
+            gpu::segmentClosest(v3(r[v.x]), v3(r[v.y]), v3(r[v.z]), v3(r[v.w]), s, t);
+            d = glm::mix(v3(r[v.x]), v3(r[v.y]), s) - glm::mix(v3(r[v.z]), v3(r[v.w]), t);
+        } else {
+            const glm::vec3 b = gpu::selfClosestBarycentric(v3(r[v.x]), v3(r[v.y]), v3(r[v.z]),
+                                                            v3(r[v.w]));
+            d = v3(r[v.x]) - (v3(r[v.y]) * b.x + v3(r[v.z]) * b.y + v3(r[v.w]) * b.z);
+        }
+        return glm::length(d) < reach;
+    };
+    auto sameCloth = [&](std::uint32_t a, std::uint32_t b) {
+        return (p.triangleFeatureInfo[a] >> gpu::TRIANGLE_SEGMENT_SHIFT) ==
+               (p.triangleFeatureInfo[b] >> gpu::TRIANGLE_SEGMENT_SHIFT);
+    };
+    auto sweep = [&](std::initializer_list<std::uint32_t> vs, glm::vec3& lo, glm::vec3& hi) {
+        lo = hi = v3(x[*vs.begin()]);
+        for (std::uint32_t v : vs) {
+            lo = glm::min(lo, glm::min(v3(x[v]), v3(y[v])));
+            hi = glm::max(hi, glm::max(v3(x[v]), v3(y[v])));
+        }
+    };
+    // Each vertex's triangle (any: the thickness is its cloth's) and every edge once.
+    std::vector<std::uint32_t> triOf(p.originalVertexCount, ~0u);
+    std::map<std::uint64_t, std::pair<glm::uvec2, std::uint32_t>> edges;
+    for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = p.triangles[i][k], b = p.triangles[i][(k + 1) % 3];
+            if (triOf[a] == ~0u) triOf[a] = i;
+            edges.emplace(edgeKey(a, b), std::pair{glm::uvec2(a, b), i});
+        }
+    std::map<Key, gpu::SelfContact> out;
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
+        if (triOf[v] == ~0u) continue;
+        for (std::uint32_t i = 0; i < p.triangles.size(); ++i) {
+            const glm::uvec3 t = p.triangles[i];
+            if (v == t.x || v == t.y || v == t.z) continue;
+            const float keep = h[triOf[v]] + h[i];
+            glm::vec3 lo1, hi1, lo2, hi2;
+            sweep({v}, lo1, hi1);
+            sweep({t.x, t.y, t.z}, lo2, hi2);
+            if (gpu::selfBoxesApart(lo1, hi1, lo2, hi2, keep + margin)) continue;
+            gpu::SelfContact c;
+            c.vertices = glm::uvec4(v, t.x, t.y, t.z);
+            c.info = glm::uvec4(gpu::SELF_VERTEX_TRIANGLE, 0u, 0u, 0u);
+            if (!gpu::selfVertexTriangle(v3(x[v]), v3(x[t.x]), v3(x[t.y]), v3(x[t.z]), v3(y[v]),
+                                         v3(y[t.x]), v3(y[t.y]), v3(y[t.z]), keep, margin,
+                                         c.weights, c.normal))
+                continue;
+            if (sameCloth(triOf[v], i) && restClose(c, false, keep + margin)) continue;
+            out.emplace(keyOf(c, false), c);
+        }
+    }
+    std::vector<std::pair<glm::uvec2, std::uint32_t>> list;
+    for (const auto& [k, e] : edges) list.push_back(e);
+    for (std::size_t i = 0; i < list.size(); ++i)
+        for (std::size_t j = i + 1; j < list.size(); ++j) {
+            const glm::uvec2 e = list[i].first, f = list[j].first;
+            if (e.x == f.x || e.x == f.y || e.y == f.x || e.y == f.y) continue;
+            const float keep = h[list[i].second] + h[list[j].second];
+            glm::vec3 lo1, hi1, lo2, hi2;
+            sweep({e.x, e.y}, lo1, hi1);
+            sweep({f.x, f.y}, lo2, hi2);
+            if (gpu::selfBoxesApart(lo1, hi1, lo2, hi2, keep + margin)) continue;
+            gpu::SelfContact c;
+            c.vertices = glm::uvec4(e.x, e.y, f.x, f.y);
+            c.info = glm::uvec4(gpu::SELF_EDGE_EDGE, 0u, 0u, 0u);
+            if (!gpu::selfEdgeEdge(v3(x[e.x]), v3(x[e.y]), v3(x[f.x]), v3(x[f.y]), v3(y[e.x]),
+                                   v3(y[e.y]), v3(y[f.x]), v3(y[f.y]), keep, margin, c.weights,
+                                   c.normal))
+                continue;
+            if (sameCloth(list[i].second, list[j].second) && restClose(c, true, keep + margin))
+                continue;
+            out.emplace(keyOf(c, true), c);
+        }
+    return out;
+}
+
+// The grid folded like an accordion along x into four layers `gap` apart, jittered; the
+// prediction moves every vertex by up to `move`.
+void accordion(const PreparedCloth& p, float size, float gap, float move, std::uint32_t seed,
+               std::vector<glm::vec4>& x, std::vector<glm::vec4>& y) {
+    std::mt19937 rng(seed);
+    x = p.positions;
+    y = p.positions;
+    const float fold = size / 4.0f;
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
+        const glm::vec3 r(p.positions[v]);
+        const float u = r.x + 0.5f * size;
+        const int layer = std::min(3, int(std::floor(u / fold)));
+        const float t = u - float(layer) * fold;
+        const glm::vec3 folded((layer % 2 == 0 ? t : fold - t), r.y, float(layer) * gap);
+        x[v] = glm::vec4(folded + randomPoint(rng, 0.15f * gap), p.positions[v].w);
+        y[v] = x[v] + glm::vec4(randomPoint(rng, move), 0.0f);
+    }
+}
+
+void expectSameContacts(const PreparedCloth& p, const std::vector<glm::vec4>& x,
+                        const std::vector<glm::vec4>& y) {
+    const std::map<Key, gpu::SelfContact> brute = bruteForceContacts(p, x, y);
+    const std::vector<gpu::SelfContact> one = findSelfContacts(p, x, y, 1);
+    // Each primitive pair found once, and brute force's contacts exactly.
+    std::map<Key, gpu::SelfContact> found;
+    std::size_t vt = 0;
+    for (const gpu::SelfContact& c : one) {
+        const bool isVt = c.info.x == gpu::SELF_VERTEX_TRIANGLE;
+        ASSERT_TRUE(isVt || c.info.x == gpu::SELF_EDGE_EDGE);
+        vt += isVt ? 1 : 0;
+        EXPECT_TRUE(found.emplace(keyOf(c, !isVt), c).second) << "a primitive pair found twice";
+    }
+    EXPECT_GT(vt, 50u);
+    EXPECT_GT(one.size() - vt, 50u);
+    EXPECT_EQ(found.size(), brute.size());
+    for (const auto& [k, c] : brute) {
+        const auto it = found.find(k);
+        ASSERT_NE(it, found.end()) << "brute force's contact " << std::get<0>(k) << " "
+                                   << std::get<1>(k) << " " << std::get<2>(k) << " not found";
+        const gpu::SelfContact& d = it->second;
+        if (d.vertices == c.vertices) {  // the same order: the same bits
+            EXPECT_EQ(d.weights, c.weights);
+            EXPECT_EQ(d.normal, c.normal);
+        } else {  // edges the other way round: n and the weights' roles swap
+            EXPECT_NEAR(glm::length(glm::vec3(d.normal) + glm::vec3(c.normal)), 0.0f, 1e-4f);
+            EXPECT_NEAR(d.weights.x, -c.weights.z, 1e-4f);
+            EXPECT_NEAR(d.weights.y, -c.weights.w, 1e-4f);
+        }
+    }
+    // The same list, in the same order, for any thread count.
+    for (int threads : {2, 3}) {
+        const std::vector<gpu::SelfContact> more = findSelfContacts(p, x, y, threads);
+        ASSERT_EQ(more.size(), one.size()) << threads;
+        for (std::size_t i = 0; i < one.size(); ++i) {
+            EXPECT_EQ(more[i].vertices, one[i].vertices);
+            EXPECT_EQ(more[i].weights, one[i].weights);
+            EXPECT_EQ(more[i].normal, one[i].normal);
+        }
+    }
+}
+
+}  // namespace
+
+TEST(SelfCollision, EveryVertexAndEdgeIsOwnedByExactlyOneTriangle) {
+    const PreparedCloth p = prepareScene(gridScene("owners", 9, 1.0f));
+    std::vector<int> vertices(p.originalVertexCount, 0);
+    std::map<std::uint64_t, int> edges;
+    for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = p.triangles[i][k], b = p.triangles[i][(k + 1) % 3];
+            edges[edgeKey(a, b)] += (p.triangleFeatureInfo[i] >> k) & 1u;
+            vertices[a] += (p.triangleFeatureInfo[i] >> (gpu::TRIANGLE_OWNS_VERTEX_SHIFT + k)) & 1u;
+        }
+    for (int n : vertices) EXPECT_EQ(n, 1);
+    for (const auto& [k, n] : edges) EXPECT_EQ(n, 1);
+}
+
+TEST(SelfCollision, ContactsEqualBruteForceOnAFoldedCloth) {
+    const PreparedCloth p = prepareScene(gridScene("fold", 24, 1.0f));
+    std::vector<glm::vec4> x, y;
+    for (std::uint32_t seed : {1u, 2u}) {
+        accordion(p, 1.0f, 0.008f, 0.006f, seed, x, y);
+        expectSameContacts(p, x, y);
+    }
+}
+
+TEST(SelfCollision, ContactsEqualBruteForceBetweenTwoCloths) {
+    // Two cloths of different thickness crossing each other at right angles, jittered.
+    Scene s = gridScene("two", 16, 0.6f);
+    s.cloths[0].material.thickness = 0.004f;
+    ClothDesc second = s.cloths[0];
+    second.name = "second";
+    second.material.thickness = 0.007f;
+    second.transform.rotateDegrees = glm::vec3(0.0f, 90.0f, 0.0f);
+    second.transform.translate = glm::vec3(0.0f, 0.0f, 0.0f);
+    s.cloths.push_back(second);
+    const PreparedCloth p = prepareScene(s);
+    std::mt19937 rng(9);
+    std::vector<glm::vec4> x = p.positions, y = p.positions;
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
+        x[v] += glm::vec4(randomPoint(rng, 0.01f), 0.0f);
+        y[v] = x[v] + glm::vec4(randomPoint(rng, 0.01f), 0.0f);
+    }
+    expectSameContacts(p, x, y);
+}
+
+namespace {
+
+// A strip dropped on end onto the ground, tipped a little, so that it folds over onto itself
+// in coils.
+Scene coilScene(bool self) {
+    Scene s;
+    s.name = "test-coil";
+    ClothDesc c;
+    c.name = "strip";
+    GridDesc g;
+    g.width = 0.08f;
+    g.height = 1.6f;
+    g.resX = 2;
+    g.resY = 60;
+    c.grid = g;
+    c.tethers = false;
+    c.material.bendCompliance = 10.0f;
+    c.transform.translate = glm::vec3(0.0f, 0.82f, 0.0f);
+    c.transform.rotateDegrees = glm::vec3(8.0f, 0.0f, 3.0f);
+    s.cloths.push_back(c);
+    ColliderDesc ground;
+    ground.name = "ground";
+    ground.shape = ColliderShape::Plane;
+    ground.staticFriction = ground.kineticFriction = 0.5f;
+    s.colliders.push_back(ground);
+    s.sim.substeps = 10;
+    s.sim.iterations = 2;
+    if (self) s.sim.selfCollision = SelfCollisionSettings{};
+    return s;
+}
+
+// Three cloths dropped on a unit cube with rounded edges (Velvet's "multiple objects",
+// coarser).
+Scene stackScene(bool self, std::uint32_t res) {
+    Scene s;
+    s.name = "test-stack";
+    for (int k = 0; k < 3; ++k) {
+        ClothDesc c;
+        c.name = "cloth" + std::to_string(k);
+        GridDesc g;
+        g.width = g.height = 2.0f;
+        g.resX = g.resY = res;
+        c.grid = g;
+        c.tethers = false;
+        c.material.bendCompliance = 1.0f;
+        c.transform.translate = glm::vec3(0.1f * float(k), 1.5f + 0.3f * float(k), 0.0f);
+        c.transform.rotateDegrees = glm::vec3(-90.0f, 20.0f * float(k), 0.0f);
+        s.cloths.push_back(c);
+    }
+    ColliderDesc cube;
+    cube.name = "cube";
+    cube.shape = ColliderShape::Box;
+    cube.halfExtents = glm::vec3(0.5f);
+    // Rounded enough for the coarse cloth: where a layer's triangles cut a chord under the
+    // cube's surface, the layer above (held on the surface by its own collider contacts) is
+    // pinned through it. 0.2 m of rounding leaves a chord of 10 cm sides 6 mm under it, less
+    // than the two layers' distance (measured with 5 cm rounding: 20 pairs through each other
+    // at the cube's top corners).
+    cube.radius = 0.2f;
+    cube.transform.translate = glm::vec3(0.0f, 0.5f, 0.0f);
+    cube.staticFriction = cube.kineticFriction = 0.6f;
+    s.colliders.push_back(cube);
+    ColliderDesc ground;
+    ground.name = "ground";
+    ground.shape = ColliderShape::Plane;
+    s.colliders.push_back(ground);
+    s.sim.substeps = 5;
+    s.sim.iterations = 5;
+    if (self) s.sim.selfCollision = SelfCollisionSettings{};
+    return s;
+}
+
+// The largest number of intersecting triangle pairs over the checked frames, and the frame.
+std::pair<std::size_t, int> worstFrame(const Scene& scene, int frames, int every, int threads) {
+    const PreparedCloth p = prepareScene(scene);
+    auto solver = makeCpuSolver(p, threads);
+    std::vector<glm::vec4> x;
+    std::pair<std::size_t, int> worst{0, -1};
+    for (int f = 1; f <= frames; ++f) {
+        solver->stepFrame();
+        if (f % every != 0) continue;
+        solver->readPositions(x);
+        const std::size_t n = test::intersectingTrianglePairs(p.triangles, x).size();
+        if (n > worst.first) worst = {n, f};
+    }
+    return worst;
+}
+
+}  // namespace
+
+TEST(SelfCollision, ACoilingStripNeverPassesThroughItself) {
+    const auto without = worstFrame(coilScene(false), 120, 5, 2);
+    EXPECT_GT(without.first, 0u) << "the scene does not test anything: it never self-intersects";
+    const auto with = worstFrame(coilScene(true), 120, 5, 2);
+    EXPECT_EQ(with.first, 0u) << "frame " << with.second;
+}
+
+TEST(SelfCollision, ThreeClothsOnACubeNeverPassThroughEachOther) {
+    const auto without = worstFrame(stackScene(false, 20), 90, 10, 2);
+    EXPECT_GT(without.first, 0u) << "the scene does not test anything";
+    const auto with = worstFrame(stackScene(true, 20), 90, 10, 2);
+    EXPECT_EQ(with.first, 0u) << "frame " << with.second;
+}
+
+TEST(SelfCollision, AnyThreadCountGivesTheSameBits) {
+    const PreparedCloth p = prepareScene(stackScene(true, 10));
+    std::vector<std::vector<glm::vec4>> results;
+    for (int threads : {1, 3}) {
+        auto solver = makeCpuSolver(p, threads);
+        for (int f = 0; f < 60; ++f) solver->stepFrame();
+        results.emplace_back();
+        solver->readPositions(results.back());
+        EXPECT_GT(solver->selfCounts().contacts, 0u);
+    }
+    ASSERT_EQ(results[0].size(), results[1].size());
+    EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(),
+                             results[0].size() * sizeof(glm::vec4)));
+}
