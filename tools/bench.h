@@ -58,7 +58,7 @@ struct BenchOptions {
 // With a collider: the cloth lies horizontal, unpinned, just above a sphere of radius 0.35 m
 // (analytic, or the mesh scaled to the same bounding radius), on which it drapes.
 // With collisions: the cloth lies horizontal on the ground with self-collision on;
-// prepareGrid then folds it like an accordion into four layers (foldGrid).
+// prepareGrid then folds it into four layers (foldGrid).
 Scene gridScene(int n, const BenchOptions& o);
 
 // gridScene(n) prepared for `backend` ("cpu" | "gpu") on `device`: --phantoms auto reads the
@@ -68,9 +68,10 @@ PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backe
 
 double median(std::vector<double> v);
 
-// --collisions: the prepared cloth's positions folded along x into four layers stacked `gap`
-// apart above its height (its rest shape stays flat, so the layers are no rest neighbours).
-void foldGrid(PreparedCloth& p, float gap);
+// --collisions: the prepared n x n grid's positions folded along x into four layers joined by
+// half circles two edges long, stacked upwards (its rest shape stays flat, so the layers are no
+// rest neighbours).
+void foldGrid(PreparedCloth& p, int n);
 
 std::shared_ptr<vk::Context> openGpu(const BenchOptions& o);
 

@@ -3,6 +3,7 @@
 // Timing lives here, never in tests.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -88,9 +89,9 @@ usage: clothbench [options]
   --collider C             none (default), sphere, or mesh:PATH (a closed OBJ mesh scaled to
                            the sphere's size): the cloth lies flat just above it and drapes
                            over it (its contact stages are then timed too)
-  --collisions             self-collision: each grid lies on the ground folded like an
-                           accordion into four layers, 1.1 times their distance apart (the
-                           thickness and the margin a quarter of an edge each), timed
+  --collisions             self-collision: each grid starts just above the ground folded into
+                           four layers 1.27 edges apart (joined by half circles), which settle
+                           on each other (thickness and margin a quarter of an edge each), timed
                            per stage with self-collision and, in the same run, without it
                            (CPU only so far)
   --substeps N             substeps per frame (default: 10)
@@ -261,24 +262,42 @@ PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backe
         return resolveAutoPhantoms(tuning, vertices, std::cerr);
     };
     PreparedCloth p = prepareScene(gridScene(n, o), popt);
-    if (o.collisions) foldGrid(p, 0.55f / float(n));  // 10% over the layers' distance
+    if (o.collisions) foldGrid(p, n);
     return p;
 }
 
-void foldGrid(PreparedCloth& p, float gap) {
+void foldGrid(PreparedCloth& p, int n) {
     glm::vec3 lo(p.positions[0]), hi(lo);
     for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
         lo = glm::min(lo, glm::vec3(p.positions[v]));
         hi = glm::max(hi, glm::vec3(p.positions[v]));
     }
-    const float fold = (hi.x - lo.x) / 4.0f;
+    // A serpentine of four straight layers joined by half circles two edges long (radius
+    // 2 e / pi): every length along x is kept, so the folds start without a kick.
+    const float length = hi.x - lo.x, e = length / float(n);
+    const float r = 2.0f * e / 3.14159265f, arc = 2.0f * e;
+    const float straight = (length - 3.0f * arc) / 4.0f;
     for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
         const glm::vec3 x(p.positions[v]);
-        const float u = x.x - lo.x;
-        const int layer = std::min(3, int(u / fold));
-        const float t = u - float(layer) * fold;
-        const float folded = lo.x + (layer % 2 == 0 ? t : fold - t);
-        p.positions[v] = glm::vec4(folded, x.y + float(layer) * gap, x.z, p.positions[v].w);
+        float u = x.x - lo.x, px = lo.x, py = x.y, dir = 1.0f;
+        for (int k = 0; k < 4; ++k) {
+            if (u <= straight || k == 3) {
+                px += dir * u;
+                break;
+            }
+            px += dir * straight;
+            u -= straight;
+            if (u <= arc) {
+                const float theta = u / r;
+                px += dir * r * std::sin(theta);
+                py += r - r * std::cos(theta);
+                break;
+            }
+            u -= arc;
+            py += 2.0f * r;
+            dir = -dir;
+        }
+        p.positions[v] = glm::vec4(px, py, x.z, p.positions[v].w);
     }
     for (const gpu::PhantomGroup& g : p.phantomGroups)
         for (std::uint32_t k = 1; k < g.count; ++k)

@@ -8,7 +8,8 @@
 //     and half the margin (two triangles closer than their thicknesses plus the margin overlap);
 //  2. Morton codes of the boxes' centres, a stable radix sort, Karras' hierarchy, bounds;
 //  3. for each triangle, in sorted order, a walk for the triangles after it in that order whose
-//     boxes overlap its own; each such pair (A, B) tests only the primitives each owns
+//     boxes overlap its own; each such pair (A, B), unless the rest mesh rules out all its
+//     primitive pairs (found at load), tests only the primitives each owns
 //     (representative triangles, 000 §6.4): A's vertices against triangle B, B's against A, A's
 //     edges against B's, so no pair of primitives is tested twice;
 //  4. a primitive pair is a contact when their swept boxes come within reach and
@@ -70,6 +71,10 @@ private:
                      const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
                      std::uint64_t& tested) const;
     bool restNeighbours(const gpu::SelfContact& c) const;
+    void findRestNeighbours();
+    bool restVertexTriangle(std::uint32_t v, std::uint32_t t) const;
+    bool restEdgeEdge(std::uint32_t e, std::uint32_t f) const;
+    bool inertPair(std::uint32_t a, std::uint32_t b) const;
     void remember(gpu::SelfContact& c) const;
 
     const PreparedCloth& p_;
@@ -78,6 +83,12 @@ private:
     std::vector<std::uint32_t> owned_;  // per triangle: bits 0-2 edges, 3-5 corners it owns
     std::vector<std::uint32_t> segment_;  // per triangle
     std::vector<glm::vec3> rest_;       // per original vertex
+    // The rest mesh's neighbours (never contacts), found at load: per original vertex the
+    // triangles, per edge (3 t + e, t its owner) the edges within reach, sorted.
+    std::vector<std::uint32_t> restVtOffsets_, restVt_, restEeOffsets_, restEe_;
+    // Per triangle, the triangles none of whose owned primitive pairs with it can collide (each
+    // shares a vertex or is a rest neighbour), sorted: their pairs skip the narrow phase.
+    std::vector<std::uint32_t> inertOffsets_, inert_;
     // Detection.
     std::vector<Aabb> boxes_;  // grown: the hierarchy's
     std::vector<Aabb> tight_;  // the corners' swept boxes
@@ -85,21 +96,23 @@ private:
     Lbvh tree_;
     std::vector<std::uint32_t> sortCodes_, sortOrder_;
     std::vector<std::uint8_t> arrived_;
-    std::vector<std::vector<gpu::SelfContact>> found_;  // per member
-    std::vector<std::uint64_t> pairs_, tested_;         // per member
-    std::vector<std::vector<std::uint32_t>> stacks_;    // per member
-    std::vector<gpu::SelfContact> contacts_;
-    // The last substep's contacts' directions by their keys (as the key reads them), sorted.
-    struct Remembered {
-        std::uint64_t key;
-        glm::vec3 normal;
+    // Per member (each on its own cache lines: the walk's stack and the list grow in the loop).
+    struct alignas(64) MemberWork {
+        std::vector<gpu::SelfContact> found;
+        std::vector<std::uint32_t> stack;
+        std::uint64_t pairs = 0, tested = 0;
     };
-    std::vector<Remembered> memory_, nextMemory_;
-    // Per original vertex touched by a contact: its slots (4 per contact: 4 i + k).
-    std::vector<std::uint32_t> touched_;
-    std::vector<std::uint32_t> listOffsets_;  // per touched vertex, + 1
+    std::vector<MemberWork> work_;
+    std::vector<gpu::SelfContact> contacts_;
+    // The last substep's contacts' directions by their keys (as the key reads them): an
+    // open-addressing table of 2^memoryBits_ slots.
+    std::vector<std::uint64_t> memoryKeys_;
+    std::vector<glm::vec3> memoryNormals_;
+    std::uint32_t memoryBits_ = 0;
+    // Per original vertex its contacts' slots (4 per contact: 4 i + k), ascending.
+    std::vector<std::uint32_t> listOffsets_;  // per original vertex, + 1
     std::vector<std::uint32_t> slots_;
-    std::vector<std::uint32_t> fill_;  // scratch, per original vertex
+    std::vector<std::uint32_t> fill_;  // scratch, per original vertex (0 between detections)
     // Solve.
     std::vector<glm::vec4> corrections_;  // per slot
     std::vector<glm::vec4> moved_;        // per original vertex: what it moved by (phantoms)
