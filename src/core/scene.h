@@ -57,9 +57,11 @@ struct SelfCollisionSettings {
     // critical distance); it covers what the solve moves them beyond the prediction.
     float margin = 0.005f;
     // Jacobi passes over the contacts in each solver iteration: each pass moves a vertex by the
-    // mean of its contacts' corrections, which converges slowly where contacts stack up (three
-    // cloths on a cube kept a crossing for 10 frames with 1 pass, none with 2: measured).
-    int passes = 2;
+    // mean of its contacts' corrections, which converges slowly where contacts stack up and
+    // are pinned against a collider (measured: three 20^2 cloths on a cube kept a crossing for
+    // 10 frames with 1 pass, none with 2; multiple_objects.json, three 64^2 cloths, kept 6
+    // crossing triangle pairs at the cube's edge from frame 35 with 2 passes, none with 4).
+    int passes = 4;
     bool operator==(const SelfCollisionSettings&) const = default;
 };
 
@@ -139,15 +141,17 @@ std::string regionNameList();
 std::vector<std::uint32_t> selectVertices(const Mesh& mesh, const VertexSelection& sel,
                                           const std::string& source);
 
-enum class MotionType { Static, Circle, Linear, Oscillate };
+enum class MotionType { Static, Circle, Linear, Oscillate, Rotate };
 const char* motionTypeName(MotionType t);
-// "static" | "circle" | "linear" | "oscillate"
+// "static" | "circle" | "linear" | "oscillate" | "rotate"
 MotionType parseMotionType(const std::string& name);
 
 // Circle: each selected vertex moves on its own circle of `radius` around `axis` with `period`
 // seconds per turn, starting where it is. Linear: constant `velocity`. Oscillate: back and forth
 // along `amplitude` (m), offset amplitude (sin(2 pi t / period + phase) - sin(phase)), so it
-// starts where it is.
+// starts where it is. Rotate (attachments only): the selected vertices turn together about the
+// line through `centre` (world space) along `axis`, `period` seconds per turn, counter-clockwise
+// seen from the axis tip (each vertex on its own circle about that line).
 struct MotionDesc {
     MotionType type = MotionType::Static;
     float radius = 0.0f;
@@ -156,6 +160,7 @@ struct MotionDesc {
     glm::vec3 velocity{0.0f};
     glm::vec3 amplitude{0.0f};   // Oscillate
     float phaseDegrees = 0.0f;   // Oscillate
+    glm::vec3 centre{0.0f};      // Rotate: a point of the axis (world space)
     bool operator==(const MotionDesc&) const = default;
 };
 

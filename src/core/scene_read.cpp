@@ -71,13 +71,16 @@ MotionDesc readMotion(const JsonNode& n) {
         case MotionType::Oscillate:
             n.allowOnly({"type", "amplitude", "period", "phase"});
             break;
+        case MotionType::Rotate:
+            n.allowOnly({"type", "axis", "centre", "period"});
+            break;
     }
     if (n.has("period"))
         m.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
                                    m.type == MotionType::Oscillate
                                        ? "is beyond the sane range of an oscillation's period "
                                          "(seconds)"
-                                       : "is too short for a turn of a circle motion (seconds)");
+                                       : "is too short for a turn (seconds)");
     if (n.has("radius"))
         m.radius = n["radius"].inRange(0.0f, limits::kMaxCoordinate, "is beyond the scene's size");
     if (n.has("axis")) m.axis = readDirection(n["axis"]);
@@ -95,6 +98,12 @@ MotionDesc readMotion(const JsonNode& n) {
                                 " m is beyond the scene's size (at most 10000 m)");
     }
     if (n.has("phase")) m.phaseDegrees = n["phase"].number();
+    if (n.has("centre")) {
+        m.centre = n["centre"].vec3();
+        for (int k = 0; k < 3; ++k)
+            if (!(std::fabs(m.centre[k]) <= limits::kMaxCoordinate))
+                n["centre"].fail("is beyond the scene's size (at most 10000 m on each axis)");
+    }
     return m;
 }
 

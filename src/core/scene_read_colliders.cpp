@@ -150,7 +150,12 @@ ColliderDesc readCollider(const JsonNode& n, std::size_t index, const std::strin
         if (mesh.empty()) n["mesh"].fail("empty path");
         c.objPath = resolvePath(mesh, baseDir);
     }
-    if (n.has("motion")) c.motion = readMotion(n["motion"]);
+    if (n.has("motion")) {
+        c.motion = readMotion(n["motion"]);
+        if (c.motion.type == MotionType::Rotate)
+            n["motion"]["type"].fail("a collider cannot rotate about an axis: give its origin a "
+                                     "path and turn it with \"spin\"");
+    }
     if (n.has("spin")) c.spin = readSpin(n["spin"]);
     if (n.has("start")) c.start = n["start"].atLeast(0.0f);
     readFriction(n, c.staticFriction, c.kineticFriction);

@@ -51,6 +51,10 @@ Json motion(const MotionDesc& m) {
         j["amplitude"] = vec(m.amplitude);
         j["period"] = num(m.period);
         j["phase"] = num(m.phaseDegrees);
+    } else if (m.type == MotionType::Rotate) {
+        j["axis"] = vec(m.axis);
+        j["centre"] = vec(m.centre);
+        j["period"] = num(m.period);
     }
     return j;
 }

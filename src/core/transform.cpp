@@ -35,16 +35,19 @@ const char* motionTypeName(MotionType t) {
             return "linear";
         case MotionType::Oscillate:
             return "oscillate";
+        case MotionType::Rotate:
+            return "rotate";
     }
     return "?";
 }
 
 MotionType parseMotionType(const std::string& name) {
     for (MotionType t :
-         {MotionType::Static, MotionType::Circle, MotionType::Linear, MotionType::Oscillate})
+         {MotionType::Static, MotionType::Circle, MotionType::Linear, MotionType::Oscillate,
+          MotionType::Rotate})
         if (name == motionTypeName(t)) return t;
     throw Error("unknown motion type '" + name +
-                "' (expected static, circle, linear or oscillate)");
+                "' (expected static, circle, linear, oscillate or rotate)");
 }
 
 const char* colliderShapeName(ColliderShape s) {

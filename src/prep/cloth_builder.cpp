@@ -104,8 +104,9 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
         const AttachmentDesc& ad = desc.attachments[a];
         const std::string where = source + " attachment " + std::to_string(a);
         requireRange(ad.compliance, 0.0f, INFINITY, where, "compliance");
+        const bool rotate = ad.motion.type == MotionType::Rotate;  // one circle per vertex
         const auto motionIndex = static_cast<std::uint32_t>(out.motions.size());
-        out.motions.push_back(makeMotion(ad.motion, where));
+        if (!rotate) out.motions.push_back(makeMotion(ad.motion, where));
         for (std::uint32_t v : select(ad.vertices, where)) {
             if (roles.pinned[v])
                 throw Error(where + ": vertex " + std::to_string(v) +
@@ -118,6 +119,10 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
             at.anchor = glm::vec4(world[v], 1.0f);
             at.vertex = base + v;
             at.motion = motionIndex;
+            if (rotate) {
+                at.motion = static_cast<std::uint32_t>(out.motions.size());
+                out.motions.push_back(makeRotation(ad.motion, world[v], where));
+            }
             at.param = pbdMode ? 1.0f : ad.compliance;
             out.attachments.push_back(at);
         }

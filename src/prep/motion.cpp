@@ -67,7 +67,29 @@ gpu::Motion makeMotion(const MotionDesc& desc, const std::string& source) {
             m.v = glm::vec4(glm::cross(axis, u), 0.0f);
             break;
         }
+        case MotionType::Rotate:
+            throw Error(source + ": a rotation is one circle per vertex (makeRotation)");
     }
+    return m;
+}
+
+gpu::Motion makeRotation(const MotionDesc& desc, glm::vec3 point, const std::string& source) {
+    if (!(desc.period > 0.0f) || !std::isfinite(desc.period))
+        throw Error(source + ": rotate motion needs a positive period (seconds per turn)");
+    const float len = glm::length(desc.axis);
+    if (!(len > 0.0f) || !std::isfinite(len))
+        throw Error(source + ": rotate motion needs a non-zero axis");
+    const glm::vec3 axis = desc.axis / len;
+    const glm::vec3 u = perpendicular(axis), v = glm::cross(axis, u);
+    const glm::vec3 d = point - desc.centre;
+    const glm::vec3 off = d - axis * glm::dot(axis, d);  // from the line, across it
+    gpu::Motion m{};
+    m.type = gpu::MOTION_CIRCLE;
+    m.radius = glm::length(off);
+    m.angularSpeed = 2.0f * gpu::CLOTH_PI / desc.period;
+    m.phase = std::atan2(glm::dot(off, v), glm::dot(off, u));
+    m.u = glm::vec4(u, 0.0f);
+    m.v = glm::vec4(v, 0.0f);
     return m;
 }
 

@@ -15,6 +15,15 @@ namespace cloth {
 // seen from the axis tip), angularSpeed = 2 pi / period, phase 0, so the circle's centre is
 // anchor - radius * u. Axis and velocity are in world space. Throws cloth::Error naming
 // `source` for a non-positive period, a negative radius or a zero axis.
+// Rotate needs each vertex's own circle: makeRotation. Throws for it here.
 gpu::Motion makeMotion(const MotionDesc& desc, const std::string& source);
+
+// A Rotate motion of the vertex at `point` (world space): the circle motion of radius r, the
+// point's distance from the axis line, in the plane of u = perpendicular(axis) and
+// v = axis x u, with phase phi = atan2((p - c).v, (p - c).u), p - c the point's offset from the
+// line: motionOffset = r (cos(w t + phi) - cos phi) u + r (sin(w t + phi) - sin phi) v is then
+// the point turned by w t about the line, minus the point. Throws cloth::Error naming `source`
+// for a non-positive period or a zero axis.
+gpu::Motion makeRotation(const MotionDesc& desc, glm::vec3 point, const std::string& source);
 
 }  // namespace cloth

@@ -1,10 +1,11 @@
 // Brute force for the self-collision tests: the pairs of triangles that share no vertex and
-// intersect, found by testing every such pair (after a bounding-box check) in double
-// precision. Two triangles intersect when an edge of one crosses the other: the edge's ends lie
+// intersect, found by testing every pair whose bounding boxes overlap (sweep and prune along x:
+// every such pair, nothing else skipped) in double precision. Two triangles intersect when an edge of one crosses the other: the edge's ends lie
 // on opposite sides of (or on) the other's plane, and the crossing point lies inside it
 // (barycentric coordinates all >= 0). Coplanar pairs are not counted.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -46,9 +47,15 @@ inline std::vector<glm::uvec2> intersectingTrianglePairs(const std::vector<glm::
         lo[i] = glm::min(pts[i][0], glm::min(pts[i][1], pts[i][2]));
         hi[i] = glm::max(pts[i][0], glm::max(pts[i][1], pts[i][2]));
     }
+    std::vector<std::uint32_t> byX(n);
+    for (std::uint32_t i = 0; i < n; ++i) byX[i] = i;
+    std::sort(byX.begin(), byX.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return lo[a].x < lo[b].x || (lo[a].x == lo[b].x && a < b);
+    });
     std::vector<glm::uvec2> out;
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j) {
+    for (std::size_t ii = 0; ii < n; ++ii)
+        for (std::size_t jj = ii + 1; jj < n && lo[byX[jj]].x <= hi[byX[ii]].x; ++jj) {
+            const std::uint32_t i = std::min(byX[ii], byX[jj]), j = std::max(byX[ii], byX[jj]);
             if (glm::any(glm::greaterThan(lo[i], hi[j])) || glm::any(glm::greaterThan(lo[j], hi[i])))
                 continue;
             const glm::uvec3 a = tris[i], b = tris[j];
@@ -56,9 +63,11 @@ inline std::vector<glm::uvec2> intersectingTrianglePairs(const std::vector<glm::
             for (int p = 0; p < 3; ++p)
                 for (int q = 0; q < 3; ++q) shared = shared || a[p] == b[q];
             if (shared) continue;
-            if (trianglesIntersect(pts[i], pts[j]))
-                out.push_back({std::uint32_t(i), std::uint32_t(j)});
+            if (trianglesIntersect(pts[i], pts[j])) out.push_back({i, j});
         }
+    std::sort(out.begin(), out.end(), [](glm::uvec2 a, glm::uvec2 b) {
+        return a.x < b.x || (a.x == b.x && a.y < b.y);
+    });
     return out;
 }
 

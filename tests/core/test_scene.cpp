@@ -158,7 +158,9 @@ TEST(SceneFiles, FullSchemaExample) {
         "pins": {"indices": [0], "regions": ["top_corners"], "boxes": [{"min": [-1,0,-1], "max": [1,1,1]}]},
         "attachments": [{"regions": ["bottom_corners"], "indices": [], "boxes": [], "compliance": 1e-4,
                          "motion": {"type": "circle", "radius": 0.2, "period": 2.0, "axis": [0,0,2]}},
-                        {"indices": [5], "motion": {"type": "linear", "velocity": [1, 0, 0]}}],
+                        {"indices": [5], "motion": {"type": "linear", "velocity": [1, 0, 0]}},
+                        {"indices": [7], "motion": {"type": "rotate", "axis": [1, 0, 0],
+                                                    "centre": [0, 1.5, 0.25], "period": 6}}],
         "tethers": false, "tether_slack": 0.1
       }]
     })");
@@ -177,7 +179,10 @@ TEST(SceneFiles, FullSchemaExample) {
     EXPECT_EQ(c.material, (Material{0.3f, 1e-7f, 0.1f, 0.9f, 0.2f, 0.5f, 0.25f}));
     EXPECT_EQ(c.pins.indices, Ids{0});
     EXPECT_EQ(c.pins.boxes.at(0).max, glm::vec3(1, 1, 1));
-    ASSERT_EQ(c.attachments.size(), 2u);
+    ASSERT_EQ(c.attachments.size(), 3u);
+    EXPECT_EQ(c.attachments[2].motion.type, MotionType::Rotate);
+    EXPECT_EQ(c.attachments[2].motion.centre, glm::vec3(0, 1.5f, 0.25f));
+    EXPECT_EQ(c.attachments[2].motion.period, 6.0f);
     EXPECT_EQ(c.attachments[0].compliance, 1e-4f);
     EXPECT_EQ(c.attachments[0].motion.axis, glm::vec3(0, 0, 2));
     EXPECT_EQ(c.attachments[1].motion.type, MotionType::Linear);
@@ -315,7 +320,7 @@ TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(on.sim.selfCollision->staticFriction, 0.3f);
     EXPECT_EQ(on.sim.selfCollision->kineticFriction, 0.3f);
     EXPECT_EQ(on.sim.selfCollision->margin, 0.005f);
-    EXPECT_EQ(on.sim.selfCollision->passes, 2);
+    EXPECT_EQ(on.sim.selfCollision->passes, 4);
     EXPECT_EQ(parse(sceneToJson(on, "")), on);
     const Scene s = parse(R"({"self_collision": {"static_friction": 0.6, "kinetic_friction": 0.4,
         "margin": 0.002, "passes": 3}, "cloths": [{"grid": {}}]})");
@@ -376,6 +381,8 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "self_collision.thickness: unknown key"},
         {R"({"self_collision": true, "cloths": [{"grid": {}}]})",
          "self_collision: expected an object"},
+        {R"({"cloths": [{"grid": {}, "attachments": [{"indices": [0],
+             "motion": {"type": "rotate", "radius": 1}}]}]})", "motion.radius: unknown key"},
         {R"({"cloths": {}})", "cloths: expected an array, got an object"},
         {R"([1, 2])", "(top level): expected an object, got an array"},
         {R"({"cloths": [{}]})", "cloths[0]: needs exactly one of"},

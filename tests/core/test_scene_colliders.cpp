@@ -198,6 +198,8 @@ TEST(SceneColliders, ErrorsNameTheFileAndTheKey) {
         {R"({"shape": 3})", "colliders[0].shape: expected a string"},
         {R"([1])", "colliders[0]: expected an object, got an array"},
         {R"({"shape": "sphere", "colour": "red"})", "colliders[0].colour: unknown key"},
+        {R"({"shape": "sphere", "motion": {"type": "rotate", "axis": [0, 1, 0]}})",
+         "colliders[0].motion.type: a collider cannot rotate about an axis"},
         {R"({"shape": "sphere", "half_extents": [1, 1, 1]})",
          "colliders[0].half_extents: unknown key for a sphere collider (its shape keys: radius)"},
         {R"({"shape": "sphere", "half_height": 1})",

@@ -55,7 +55,8 @@ TEST(Transform, MinusNinetyAboutXLaysAVerticalClothFlatFaceUp) {
 TEST(Names, SolverModesPatternsMotions) {
     for (SolverMode s : {SolverMode::Xpbd, SolverMode::Pbd})
         EXPECT_EQ(parseSolverMode(solverModeName(s)), s);
-    for (MotionType t : {MotionType::Static, MotionType::Circle, MotionType::Linear})
+    for (MotionType t : {MotionType::Static, MotionType::Circle, MotionType::Linear,
+                         MotionType::Oscillate, MotionType::Rotate})
         EXPECT_EQ(parseMotionType(motionTypeName(t)), t);
     EXPECT_TRUE(throwsError([] { parseSolverMode("XPBD"); }, {"'XPBD'", "xpbd or pbd"}));
     EXPECT_TRUE(throwsError([] { parseMotionType("spiral"); }, {"spiral"}));

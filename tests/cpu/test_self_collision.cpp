@@ -539,6 +539,44 @@ TEST(SelfCollision, ThreeClothsOnACubeNeverPassThroughEachOther) {
     EXPECT_EQ(with.first, 0u) << "frame " << with.second;
 }
 
+// The collision scenes of assets/scenes: no two triangles sharing no vertex pass through each
+// other in any checked frame, and each scene has contacts (it tests something).
+struct SceneRun {
+    const char* file;
+    int frames, every;
+};
+
+class CollisionScenes : public ::testing::TestWithParam<SceneRun> {};
+
+TEST_P(CollisionScenes, NoTrianglesPassThroughEachOther) {
+    const SceneRun run = GetParam();
+    const Scene scene =
+        loadSceneFile(std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/" + run.file);
+    ASSERT_TRUE(scene.sim.selfCollision.has_value());
+    const PreparedCloth p = prepareScene(scene);
+    auto solver = makeCpuSolver(p, 2);
+    std::vector<glm::vec4> x;
+    std::uint64_t mostContacts = 0;
+    for (int f = 1; f <= run.frames; ++f) {
+        solver->stepFrame();
+        mostContacts = std::max(mostContacts, solver->selfCounts().contacts);
+        if (f % run.every != 0) continue;
+        solver->readPositions(x);
+        EXPECT_EQ(test::intersectingTrianglePairs(p.triangles, x).size(), 0u) << "frame " << f;
+    }
+    EXPECT_GT(mostContacts, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Assets, CollisionScenes,
+    ::testing::Values(SceneRun{"self_collision.json", 90, 10}, SceneRun{"coil.json", 150, 10},
+                      SceneRun{"twisted.json", 240, 20}, SceneRun{"sphere_fold.json", 120, 10},
+                      SceneRun{"multiple_objects.json", 50, 10}),
+    [](const ::testing::TestParamInfo<SceneRun>& info) {
+        std::string name = info.param.file;
+        return name.substr(0, name.find('.'));
+    });
+
 TEST(SelfCollision, AnyThreadCountGivesTheSameBits) {
     const PreparedCloth p = prepareScene(stackScene(true, 10));
     std::vector<std::vector<glm::vec4>> results;

@@ -142,6 +142,40 @@ TEST(Prepare, AttachmentsAnchorAtRestAndMoveOnTheirCircle) {
     EXPECT_GT(glm::dot(glm::cross(q1, half), axis), 0.0f);
 }
 
+// A rotate attachment turns its vertices together about the axis line: each target at time t is
+// the anchor turned by 2 pi t / period about the line (Rodrigues' formula, in double), so
+// distances between targets and to the line never change.
+TEST(Prepare, RotateAttachmentsTurnTheirVerticesAboutTheAxisLine) {
+    ClothDesc c = anchoredCloth();
+    c.attachments[0].motion = MotionDesc{};
+    c.attachments[0].motion.type = MotionType::Rotate;
+    c.attachments[0].motion.axis = {1.0f, 2.0f, -0.5f};
+    c.attachments[0].motion.centre = {0.3f, 1.0f, -0.7f};
+    c.attachments[0].motion.period = 6.0f;
+    const PreparedCloth p = prepareScene(sceneOf({c}));
+    ASSERT_EQ(p.attachments.size(), 3u);
+    ASSERT_EQ(p.motions.size(), 3u);  // one circle per vertex
+    const glm::dvec3 k = glm::normalize(glm::dvec3(1.0, 2.0, -0.5));
+    const glm::dvec3 centre(0.3, 1.0, -0.7);
+    for (float t : {0.0f, 0.7f, 1.5f, 3.0f, 4.2f}) {
+        const double a = 2.0 * 3.14159265358979 * t / 6.0;
+        for (const gpu::Attachment& at : p.attachments) {
+            const glm::dvec3 x = glm::dvec3(glm::vec3(at.anchor)) - centre;
+            const glm::dvec3 turned = x * std::cos(a) + glm::cross(k, x) * std::sin(a) +
+                                      k * glm::dot(k, x) * (1.0 - std::cos(a));
+            const glm::dvec3 target =
+                glm::dvec3(glm::vec3(at.anchor) + gpu::motionOffset(p.motions[at.motion], t));
+            EXPECT_LT(glm::length(target - (centre + turned)), 2e-5) << t;
+        }
+    }
+    // Colliders cannot rotate this way.
+    ColliderDesc body;
+    body.motion.type = MotionType::Rotate;
+    Scene s = sceneOf({anchoredCloth()});
+    s.colliders.push_back(body);
+    EXPECT_THROW(prepareScene(s), Error);
+}
+
 TEST(Prepare, TethersGoToTheNearestAnchorByBruteForce) {
     const ClothDesc c = anchoredCloth();
     const PreparedCloth p = prepareScene(sceneOf({c}));
