@@ -106,4 +106,25 @@ void upload(const Context& ctx, OneShot& once, const Buffer& dst, const void* da
     });
 }
 
+void download(const Context& ctx, OneShot& once, const Buffer& src, void* data, std::size_t bytes,
+              VkDeviceSize offset) {
+    if (bytes == 0) return;
+    Buffer staging = stagingBuffer(ctx, bytes, "download staging");
+    once.run([&](VkCommandBuffer cb) {
+        VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+        before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             0, 1, &before, 0, nullptr, 0, nullptr);
+        VkBufferCopy copy{offset, 0, bytes};
+        vkCmdCopyBuffer(cb, src.get(), staging.get(), 1, &copy);
+        VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                             &host, 0, nullptr, 0, nullptr);
+    });
+    std::memcpy(data, staging.mapped(), bytes);
+}
+
 }  // namespace cloth::vk

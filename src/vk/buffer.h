@@ -53,5 +53,9 @@ class OneShot {
 // Copies `bytes` from host memory into `dst` at `offset` through a staging buffer.
 void upload(const Context& ctx, OneShot& once, const Buffer& dst, const void* data,
             std::size_t bytes, VkDeviceSize offset = 0);
+// Copies `bytes` of `src` from `offset` into host memory through a staging buffer (after all
+// work submitted before it).
+void download(const Context& ctx, OneShot& once, const Buffer& src, void* data, std::size_t bytes,
+              VkDeviceSize offset = 0);
 
 }  // namespace cloth::vk
