@@ -194,3 +194,178 @@ CLOTH_FN void selfContactCorrections(CLOTH_IN(SelfContact) c, vec4 x0, vec4 x1, 
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_SHARED_SELF_CONTACTS_H
+
+// ---- the narrow phase of a close triangle pair: needs the arrays below (C++ passes them;
+// shaders declare the buffers of shaders/self/buffers.glsl and include this with
+// CLOTH_HAS_SELF_ARRAYS defined) ----
+#if (defined(__cplusplus) || defined(CLOTH_HAS_SELF_ARRAYS)) && !defined(CLOTH_SHARED_SELF_PAIRS)
+#define CLOTH_SHARED_SELF_PAIRS
+#ifdef __cplusplus
+// triangles: 3 per triangle; triInfo: triangleFeatureInfo; triThickness: per triangle its
+// cloth's; tight: per triangle its corners' box at the start and predicted (lo, hi); start,
+// predicted: per vertex; restVt*, restEe*, inert*: the rest-mesh neighbours (CSR, sorted:
+// cpu/self_collision.h's RestNeighbours); memoryKeys, memoryNormals: the last substep's table.
+#define CLOTH_SELF_PARAMS                                                                      \
+    const uint *triangles, const uint *triInfo, const float *triThickness, const vec4 *tight, \
+        const vec4 *start, const vec4 *predicted, const uint *restVtOffsets,                  \
+        const uint *restVt, const uint *restEeOffsets, const uint *restEe,                    \
+        const uint *inertOffsets, const uint *inert, const uvec4 *memoryKeys,                 \
+        const vec4 *memoryNormals,
+#define CLOTH_SELF_ARGS                                                                       \
+    triangles, triInfo, triThickness, tight, start, predicted, restVtOffsets, restVt,         \
+        restEeOffsets, restEe, inertOffsets, inert, memoryKeys, memoryNormals,
+#else
+#define CLOTH_SELF_PARAMS
+#define CLOTH_SELF_ARGS
+#endif
+CLOTH_NAMESPACE_BEGIN
+
+// Is `value` in the sorted list items[offsets[key], offsets[key + 1])? (One function per list:
+// GLSL cannot pass buffers.)
+CLOTH_FN bool selfRestVt(CLOTH_SELF_PARAMS uint v, uint t) {
+    uint lo = restVtOffsets[v];
+    uint hi = restVtOffsets[v + 1u];
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (restVt[mid] == t) return true;
+        if (restVt[mid] < t) lo = mid + 1u; else hi = mid;
+    }
+    return false;
+}
+
+CLOTH_FN bool selfRestEe(CLOTH_SELF_PARAMS uint e, uint f) {
+    uint lo = restEeOffsets[e];
+    uint hi = restEeOffsets[e + 1u];
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (restEe[mid] == f) return true;
+        if (restEe[mid] < f) lo = mid + 1u; else hi = mid;
+    }
+    return false;
+}
+
+// Is the triangle pair (a, b) one whose every owned primitive pair the rest mesh rules out?
+CLOTH_FN bool selfInertPair(CLOTH_SELF_PARAMS uint a, uint b) {
+    uint lo = inertOffsets[a];
+    uint hi = inertOffsets[a + 1u];
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (inert[mid] == b) return true;
+        if (inert[mid] < b) lo = mid + 1u; else hi = mid;
+    }
+    return false;
+}
+
+// The memory of the last substep: a table of 2^bits slots (bits 0: none), linear probing from
+// selfMemorySlot; a slot's key is uvec4(kind + 1, info.y, info.z, 0) (x 0: empty), its normal
+// the contact's direction as the key reads it (info.w 0 flips it).
+CLOTH_FN uint selfMemorySlot(uint kind, uint y, uint z, uint bits) {
+    uint h = (y * 0x9E3779B1u) ^ ((z + 0x7F4A7C15u) * 0x85EBCA77u) ^ ((kind + 1u) * 0xC2B2AE3Du);
+    return h >> (32u - bits);
+}
+
+CLOTH_FN vec3 selfKeyNormal(CLOTH_IN(SelfContact) c) {
+    return c.info.w != 0u ? vec3(c.normal) : -vec3(c.normal);
+}
+
+// A pair that was a contact in the last substep keeps the side it had then: n flipped when the
+// remembered direction disagrees.
+CLOTH_FN void selfRemember(CLOTH_SELF_PARAMS CLOTH_INOUT(SelfContact) c, uint bits) {
+    if (bits == 0u) return;
+    uint mask = (1u << bits) - 1u;
+    uint slot = selfMemorySlot(c.info.x, c.info.y, c.info.z, bits);
+    for (uint probe = 0u; probe <= mask; ++probe) {
+        uvec4 key = memoryKeys[slot];
+        if (key.x == 0u) return;
+        if (key.x == c.info.x + 1u && key.y == c.info.y && key.z == c.info.z) {
+            if (meshDot(vec3(memoryNormals[slot]), selfKeyNormal(c)) < 0.0f)
+                c.normal = vec4(-vec3(c.normal), c.normal.w);
+            return;
+        }
+        slot = (slot + 1u) & mask;
+    }
+}
+
+// The swept box of vertex v.
+CLOTH_FN void selfVertexBox(CLOTH_SELF_PARAMS uint v, CLOTH_OUT(vec3) lo, CLOTH_OUT(vec3) hi) {
+    vec3 s = vec3(start[v]);
+    vec3 p = vec3(predicted[v]);
+    lo = vec3(p.x < s.x ? p.x : s.x, p.y < s.y ? p.y : s.y, p.z < s.z ? p.z : s.z);
+    hi = vec3(s.x < p.x ? p.x : s.x, s.y < p.y ? p.y : s.y, s.z < p.z ? p.z : s.z);
+}
+
+// Primitive pair k (0..14) of the close triangles a and b (000 §6.4: only what each owns):
+// k 0-2 a's corner k against triangle b, 3-5 b's corner k - 3 against a, 6-14 a's edge
+// (k - 6) / 3 against b's edge (k - 6) % 3. True when it is a contact, filled into c (its
+// side remembered from the last substep); `tested` counts the pairs that reach the box test.
+CLOTH_FN bool selfPrimitivePair(CLOTH_SELF_PARAMS uint a, uint b, uint k, float margin,
+                                uint memoryBits, CLOTH_OUT(SelfContact) c,
+                                CLOTH_INOUT(uint) tested) {
+    float keep = triThickness[a] + triThickness[b];
+    float reach = keep + margin;
+    bool sameCloth = (triInfo[a] >> TRIANGLE_SEGMENT_SHIFT) == (triInfo[b] >> TRIANGLE_SEGMENT_SHIFT);
+    uvec3 ta = uvec3(triangles[3u * a], triangles[3u * a + 1u], triangles[3u * a + 2u]);
+    uvec3 tb = uvec3(triangles[3u * b], triangles[3u * b + 1u], triangles[3u * b + 2u]);
+    if (k < 6u) {
+        uint owner = k < 3u ? a : b;
+        uint other = k < 3u ? b : a;
+        uint corner = k % 3u;
+        uvec3 to = k < 3u ? ta : tb;
+        uvec3 t = k < 3u ? tb : ta;
+        if ((triInfo[owner] & (1u << (TRIANGLE_OWNS_VERTEX_SHIFT + corner))) == 0u) return false;
+        uint v = to[corner];
+        if (v == t.x || v == t.y || v == t.z) return false;
+        if (sameCloth && selfRestVt(CLOTH_SELF_ARGS v, other)) return false;
+        tested += 1u;
+        vec3 lo, hi;
+        selfVertexBox(CLOTH_SELF_ARGS v, lo, hi);
+        if (selfBoxesApart(lo, hi, vec3(tight[2u * other]), vec3(tight[2u * other + 1u]), reach))
+            return false;
+        c.vertices = uvec4(v, t.x, t.y, t.z);
+        c.info = uvec4(SELF_VERTEX_TRIANGLE, v, other, 1u);
+        if (!selfVertexTriangle(vec3(start[v]), vec3(start[t.x]), vec3(start[t.y]),
+                                vec3(start[t.z]), vec3(predicted[v]), vec3(predicted[t.x]),
+                                vec3(predicted[t.y]), vec3(predicted[t.z]), keep, margin,
+                                c.weights, c.normal))
+            return false;
+        selfRemember(CLOTH_SELF_ARGS c, memoryBits);
+        return true;
+    }
+    uint ea = (k - 6u) / 3u;
+    uint eb = (k - 6u) % 3u;
+    if ((triInfo[a] & (1u << ea)) == 0u || (triInfo[b] & (1u << eb)) == 0u) return false;
+    uint p0 = ta[ea];
+    uint p1 = ta[(ea + 1u) % 3u];
+    uint q0 = tb[eb];
+    uint q1 = tb[(eb + 1u) % 3u];
+    if (p0 == q0 || p0 == q1 || p1 == q0 || p1 == q1) return false;
+    uint ia = 3u * a + ea;
+    uint ib = 3u * b + eb;
+    if (sameCloth && selfRestEe(CLOTH_SELF_ARGS ia, ib)) return false;
+    tested += 1u;
+    vec3 lo0, hi0, lo1, hi1, lo2, hi2, lo3, hi3;
+    selfVertexBox(CLOTH_SELF_ARGS p0, lo0, hi0);
+    selfVertexBox(CLOTH_SELF_ARGS p1, lo1, hi1);
+    selfVertexBox(CLOTH_SELF_ARGS q0, lo2, hi2);
+    selfVertexBox(CLOTH_SELF_ARGS q1, lo3, hi3);
+    vec3 loP = vec3(lo1.x < lo0.x ? lo1.x : lo0.x, lo1.y < lo0.y ? lo1.y : lo0.y,
+                    lo1.z < lo0.z ? lo1.z : lo0.z);
+    vec3 hiP = vec3(hi0.x < hi1.x ? hi1.x : hi0.x, hi0.y < hi1.y ? hi1.y : hi0.y,
+                    hi0.z < hi1.z ? hi1.z : hi0.z);
+    vec3 loQ = vec3(lo3.x < lo2.x ? lo3.x : lo2.x, lo3.y < lo2.y ? lo3.y : lo2.y,
+                    lo3.z < lo2.z ? lo3.z : lo2.z);
+    vec3 hiQ = vec3(hi2.x < hi3.x ? hi3.x : hi2.x, hi2.y < hi3.y ? hi3.y : hi2.y,
+                    hi2.z < hi3.z ? hi3.z : hi2.z);
+    if (selfBoxesApart(loP, hiP, loQ, hiQ, reach)) return false;
+    c.vertices = uvec4(p0, p1, q0, q1);
+    c.info = uvec4(SELF_EDGE_EDGE, min(ia, ib), max(ia, ib), ia < ib ? 1u : 0u);
+    if (!selfEdgeEdge(vec3(start[p0]), vec3(start[p1]), vec3(start[q0]), vec3(start[q1]),
+                      vec3(predicted[p0]), vec3(predicted[p1]), vec3(predicted[q0]),
+                      vec3(predicted[q1]), keep, margin, c.weights, c.normal))
+        return false;
+    selfRemember(CLOTH_SELF_ARGS c, memoryBits);
+    return true;
+}
+
+CLOTH_NAMESPACE_END
+#endif

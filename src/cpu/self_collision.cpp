@@ -13,46 +13,25 @@ constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
 glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
-std::uint64_t contactKey(const gpu::SelfContact& c) {
-    return (std::uint64_t(c.info.x) << 63) | (std::uint64_t(c.info.y) << 32) | c.info.z;
-}
-
-constexpr std::uint64_t kNoKey = ~std::uint64_t(0);  // no contact has it: info.x <= 1, y < 2^31
-
-// The memory table's home slot of a key (Fibonacci hashing into 2^bits slots).
-std::size_t memorySlot(std::uint64_t key, std::uint32_t bits) {
-    return std::size_t((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-}
-
-// n as the key reads it (the lower edge first).
-glm::vec3 keyNormal(const gpu::SelfContact& c) {
-    return c.info.w != 0u ? glm::vec3(c.normal) : -glm::vec3(c.normal);
-}
-
+// The arrays of self_contacts.h's narrow phase (CLOTH_SELF_PARAMS), from a SelfCollision's
+// members and `start` / `predicted` in scope.
+#define SELF_ARGS                                                                              \
+    reinterpret_cast<const std::uint32_t*>(p_.triangles.data()), p_.triangleFeatureInfo.data(), \
+        triThickness_.data(), tight_.data(), start, predicted, rest_.vtOffsets.data(),           \
+        rest_.vt.data(), rest_.eeOffsets.data(), rest_.ee.data(), rest_.inertOffsets.data(),     \
+        rest_.inert.data(), memoryKeys_.data(), memoryNormals_.data(),
 
 }  // namespace
 
-SelfCollision::SelfCollision(const PreparedCloth& p) : p_(p) {
+SelfCollision::SelfCollision(const PreparedCloth& p) : p_(p), rest_(findRestNeighbours(p)) {
     CLOTH_ASSERT(p.sim.selfCollision.has_value());
-    CLOTH_ASSERT(p.triangleFeatureInfo.size() == p.triangles.size());
-    CLOTH_ASSERT(p.restPositions.size() >= p.originalVertexCount);
     margin_ = p.sim.selfCollision->margin;
     muS_ = p.sim.selfCollision->staticFriction;
     muK_ = p.sim.selfCollision->kineticFriction;
     const auto triCount = static_cast<std::uint32_t>(p.triangles.size());
-    triThickness_.resize(triCount);
-    owned_.resize(triCount);
-    segment_.resize(triCount);
-    for (std::uint32_t i = 0; i < triCount; ++i) {
-        const std::uint32_t info = p.triangleFeatureInfo[i];
-        segment_[i] = info >> gpu::TRIANGLE_SEGMENT_SHIFT;
-        owned_[i] = info & 0x3Fu;
-        triThickness_[i] = p.segments[segment_[i]].thickness;
-    }
-    rest_.resize(p.originalVertexCount);
-    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) rest_[v] = xyz(p.restPositions[v]);
+    triThickness_ = triangleThicknesses(p);
     boxes_.resize(triCount);
-    tight_.resize(triCount);
+    tight_.resize(2 * std::size_t(triCount));
     tree_.codes.resize(triCount);
     tree_.order.resize(triCount);
     const std::size_t nodes = triCount <= 1 ? triCount : 2 * std::size_t(triCount) - 1;
@@ -62,52 +41,87 @@ SelfCollision::SelfCollision(const PreparedCloth& p) : p_(p) {
     fill_.assign(p.originalVertexCount, 0);
     listOffsets_.assign(std::size_t(p.originalVertexCount) + 1, 0);
     moved_.assign(p.originalVertexCount, glm::vec4(0.0f));
-    groupOf_.assign(p.originalVertexCount, kNone);
-    for (std::uint32_t g = 0; g < p.phantomGroups.size(); ++g)
-        groupOf_[p.phantomMembers[p.phantomGroups[g].first]] = g;
-    findRestNeighbours();
 }
+
+std::vector<float> triangleThicknesses(const PreparedCloth& p) {
+    CLOTH_ASSERT(p.triangleFeatureInfo.size() == p.triangles.size());
+    std::vector<float> h(p.triangles.size());
+    for (std::size_t i = 0; i < h.size(); ++i)
+        h[i] = p.segments[p.triangleFeatureInfo[i] >> gpu::TRIANGLE_SEGMENT_SHIFT].thickness;
+    return h;
+}
+
+namespace {
+
+// Does the contact join primitives that the rest mesh has within its reach (neighbours)?
+bool restClose(const std::vector<glm::vec3>& rest, const gpu::SelfContact& c, float reach) {
+    const glm::vec3 x0 = rest[c.vertices.x], x1 = rest[c.vertices.y];
+    const glm::vec3 x2 = rest[c.vertices.z], x3 = rest[c.vertices.w];
+    glm::vec3 r;
+    if (c.info.x == gpu::SELF_EDGE_EDGE) {
+        float s, t;
+        gpu::segmentClosest(x0, x1, x2, x3, s, t);
+        r = (x0 * (1.0f - s) + x1 * s) - (x2 * (1.0f - t) + x3 * t);
+    } else {
+        const glm::vec3 b = gpu::selfClosestBarycentric(x0, x1, x2, x3);
+        r = x0 - (x1 * b.x + x2 * b.y + x3 * b.z);
+    }
+    return gpu::meshDot(r, r) < reach * reach;
+}
+
+}  // namespace
 
 // Per owned vertex the triangles, per owned edge the edges, of its own cloth that the rest mesh
 // has within reach (sharing no vertex): found through a hierarchy over the rest triangles'
 // boxes grown by half the reach, each pair (A, B) of overlapping triangles tested both ways.
-void SelfCollision::findRestNeighbours() {
-    const auto triCount = static_cast<std::uint32_t>(p_.triangles.size());
+RestNeighbours findRestNeighbours(const PreparedCloth& p) {
+    CLOTH_ASSERT(p.sim.selfCollision.has_value());
+    CLOTH_ASSERT(p.restPositions.size() >= p.originalVertexCount);
+    const float margin = p.sim.selfCollision->margin;
+    const auto triCount = static_cast<std::uint32_t>(p.triangles.size());
+    const std::vector<float> h = triangleThicknesses(p);
+    std::vector<glm::vec3> restX(p.originalVertexCount);
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v)
+        restX[v] = glm::vec3(p.restPositions[v]);
     std::vector<Aabb> rest(triCount);
     for (std::uint32_t i = 0; i < triCount; ++i) {
-        const glm::uvec3 t = p_.triangles[i];
-        const float grow = triThickness_[i] + 0.5f * margin_;
-        rest[i] = {glm::min(rest_[t.x], glm::min(rest_[t.y], rest_[t.z])) - grow,
-                   glm::max(rest_[t.x], glm::max(rest_[t.y], rest_[t.z])) + grow};
+        const glm::uvec3 t = p.triangles[i];
+        const float grow = h[i] + 0.5f * margin;
+        rest[i] = {glm::min(restX[t.x], glm::min(restX[t.y], restX[t.z])) - grow,
+                   glm::max(restX[t.x], glm::max(restX[t.y], restX[t.z])) + grow};
     }
+    auto owned = [&](std::uint32_t t) { return p.triangleFeatureInfo[t] & 0x3Fu; };
+    auto segment = [&](std::uint32_t t) {
+        return p.triangleFeatureInfo[t] >> gpu::TRIANGLE_SEGMENT_SHIFT;
+    };
     std::vector<std::pair<std::uint32_t, std::uint32_t>> vt, ee;  // (vertex, triangle), edges
     std::vector<std::pair<std::uint32_t, std::uint32_t>> inert;   // triangle pairs, both ways
     std::uint32_t live = 0;  // primitive pairs of the current triangle pair that may collide
     auto test = [&](std::uint32_t a, std::uint32_t b) {
-        const glm::uvec3 ta = p_.triangles[a], tb = p_.triangles[b];
-        gpu::SelfContact c;
-        c.normal = glm::vec4(0.0f, 0.0f, 0.0f, triThickness_[a] + triThickness_[b]);
-        for (int k = 0; k < 3; ++k) {
-            if ((owned_[a] & (1u << (gpu::TRIANGLE_OWNS_VERTEX_SHIFT + k))) == 0) continue;
+        const glm::uvec3 ta = p.triangles[a], tb = p.triangles[b];
+        const float reach = h[a] + h[b] + margin;
+        gpu::SelfContact c{};
+        for (std::uint32_t k = 0; k < 3; ++k) {
+            if ((owned(a) & (1u << (gpu::TRIANGLE_OWNS_VERTEX_SHIFT + k))) == 0) continue;
             const std::uint32_t v = ta[k];
             if (v == tb.x || v == tb.y || v == tb.z) continue;
             c.vertices = glm::uvec4(v, tb.x, tb.y, tb.z);
             c.info.x = gpu::SELF_VERTEX_TRIANGLE;
-            if (restNeighbours(c))
+            if (restClose(restX, c, reach))
                 vt.push_back({v, b});
             else
                 ++live;
         }
-        for (int ea = 0; ea < 3; ++ea) {
-            if ((owned_[a] & (1u << ea)) == 0) continue;
-            for (int eb = 0; eb < 3; ++eb) {
-                if ((owned_[b] & (1u << eb)) == 0) continue;
+        for (std::uint32_t ea = 0; ea < 3; ++ea) {
+            if ((owned(a) & (1u << ea)) == 0) continue;
+            for (std::uint32_t eb = 0; eb < 3; ++eb) {
+                if ((owned(b) & (1u << eb)) == 0) continue;
                 const std::uint32_t p0 = ta[ea], p1 = ta[(ea + 1) % 3];
                 const std::uint32_t q0 = tb[eb], q1 = tb[(eb + 1) % 3];
                 if (p0 == q0 || p0 == q1 || p1 == q0 || p1 == q1) continue;
                 c.vertices = glm::uvec4(p0, p1, q0, q1);
                 c.info.x = gpu::SELF_EDGE_EDGE;
-                if (restNeighbours(c))
+                if (restClose(restX, c, reach))
                     ee.push_back({3 * a + ea, 3 * b + eb});
                 else
                     ++live;
@@ -116,7 +130,7 @@ void SelfCollision::findRestNeighbours() {
     };
     const Lbvh tree = buildLbvh(rest);
     for (glm::uvec2 pair : lbvhOverlapPairs(tree, rest)) {
-        if (segment_[pair.x] != segment_[pair.y]) continue;
+        if (segment(pair.x) != segment(pair.y)) continue;
         live = 0;
         test(pair.x, pair.y);
         test(pair.y, pair.x);
@@ -133,25 +147,13 @@ void SelfCollision::findRestNeighbours() {
         for (std::size_t k = 0; k < n; ++k) offsets[k + 1] += offsets[k];
         items.resize(pairs.size());
         for (std::size_t i = 0; i < pairs.size(); ++i) items[i] = pairs[i].second;
+        if (items.empty()) items.push_back(0);  // never read: a buffer needs a byte
     };
-    csr(vt, p_.originalVertexCount, restVtOffsets_, restVt_);
-    csr(ee, 3 * std::size_t(triCount), restEeOffsets_, restEe_);
-    csr(inert, triCount, inertOffsets_, inert_);
-}
-
-bool SelfCollision::inertPair(std::uint32_t a, std::uint32_t b) const {
-    return std::binary_search(inert_.begin() + inertOffsets_[a],
-                              inert_.begin() + inertOffsets_[a + 1], b);
-}
-
-bool SelfCollision::restVertexTriangle(std::uint32_t v, std::uint32_t t) const {
-    return std::binary_search(restVt_.begin() + restVtOffsets_[v],
-                              restVt_.begin() + restVtOffsets_[v + 1], t);
-}
-
-bool SelfCollision::restEdgeEdge(std::uint32_t e, std::uint32_t f) const {
-    return std::binary_search(restEe_.begin() + restEeOffsets_[e],
-                              restEe_.begin() + restEeOffsets_[e + 1], f);
+    RestNeighbours r;
+    csr(vt, p.originalVertexCount, r.vtOffsets, r.vt);
+    csr(ee, 3 * std::size_t(triCount), r.eeOffsets, r.ee);
+    csr(inert, triCount, r.inertOffsets, r.inert);
+    return r;
 }
 
 void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::vec4* start,
@@ -176,7 +178,8 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
             l = glm::min(l, x);
             h = glm::max(h, x);
         }
-        tight_[i] = {l, h};
+        tight_[2 * i] = glm::vec4(l, 0.0f);
+        tight_[2 * i + 1] = glm::vec4(h, 0.0f);
         boxes_[i] = {l - grow, h + grow};
         lo = i == b ? boxes_[i].lo : glm::min(lo, boxes_[i].lo);
         hi = i == b ? boxes_[i].hi : glm::max(hi, boxes_[i].hi);
@@ -219,13 +222,14 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
     std::vector<gpu::SelfContact>& out = work.found;
     out.clear();
     std::uint64_t pairs = 0, tested = 0;
+    const glm::vec4* predicted = pred;
     for (std::uint32_t i = b; i < e; ++i) {
         const std::uint32_t a = tree_.order[i];
         lbvhWalkAfter(tree_, i, boxes_[a].lo, boxes_[a].hi, work.stack,
                       [&](std::uint32_t j) {
                           ++pairs;
                           const std::uint32_t other = tree_.order[j];
-                          if (!inertPair(a, other))
+                          if (!gpu::selfInertPair(SELF_ARGS a, other))
                               narrowPhase(a, other, start, pred, out, tested);
                       });
     }
@@ -272,130 +276,39 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
         fill_[v] = 0;
     }
     if (member == 0) {
-        // The memory: an open-addressing table of the contacts' keys (linear probing), at most
-        // half full; a key's entry holds its direction as the key reads it.
+        // The memory: the contacts' keys in a table at most half full (self_contacts.h).
         std::uint32_t bits = 6;
         while ((std::size_t(1) << bits) < 2 * contacts_.size()) ++bits;
         memoryBits_ = bits;
-        memoryKeys_.assign(std::size_t(1) << bits, kNoKey);
-        memoryNormals_.resize(std::size_t(1) << bits);
-        const std::size_t mask = (std::size_t(1) << bits) - 1;
+        memoryKeys_.assign(std::size_t(1) << bits, glm::uvec4(0u));
+        memoryNormals_.assign(std::size_t(1) << bits, glm::vec4(0.0f));
+        const std::uint32_t mask = (1u << bits) - 1;
         for (const gpu::SelfContact& c : contacts_) {
-            const std::uint64_t key = contactKey(c);
-            std::size_t slot = memorySlot(key, bits);
-            while (memoryKeys_[slot] != kNoKey) slot = (slot + 1) & mask;
-            memoryKeys_[slot] = key;
-            memoryNormals_[slot] = keyNormal(c);
+            std::uint32_t slot = gpu::selfMemorySlot(c.info.x, c.info.y, c.info.z, bits);
+            while (memoryKeys_[slot].x != 0u) slot = (slot + 1) & mask;
+            memoryKeys_[slot] = glm::uvec4(c.info.x + 1u, c.info.y, c.info.z, 0u);
+            memoryNormals_[slot] = glm::vec4(gpu::selfKeyNormal(c), 0.0f);
         }
     }
     stage(5);
 }
 
-// Does the contact join primitives that the rest mesh has within its distance (neighbours)?
-bool SelfCollision::restNeighbours(const gpu::SelfContact& c) const {
-    const bool edges = c.info.x == gpu::SELF_EDGE_EDGE;
-    const glm::vec3 x0 = rest_[c.vertices.x], x1 = rest_[c.vertices.y];
-    const glm::vec3 x2 = rest_[c.vertices.z], x3 = rest_[c.vertices.w];
-    glm::vec3 r;
-    if (edges) {
-        float s, t;
-        gpu::segmentClosest(x0, x1, x2, x3, s, t);
-        r = (x0 * (1.0f - s) + x1 * s) - (x2 * (1.0f - t) + x3 * t);
-    } else {
-        const glm::vec3 b = gpu::selfClosestBarycentric(x0, x1, x2, x3);
-        r = x0 - (x1 * b.x + x2 * b.y + x3 * b.z);
-    }
-    const float reach = c.normal.w + margin_;
-    return gpu::meshDot(r, r) < reach * reach;
-}
 
-// The owned primitives of triangles a and b against each other (000 §6.4): a's corners against
-// b, b's corners against a, a's edges against b's.
+
+
+
+// The owned primitive pairs of close triangles a and b (self_contacts.h), in their order.
 void SelfCollision::narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec4* start,
                                 const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
                                 std::uint64_t& tested) const {
-    const float keep = triThickness_[a] + triThickness_[b];
-    const float reach = keep + margin_;
-    const bool sameCloth = segment_[a] == segment_[b];
-    auto vertexTriangle = [&](std::uint32_t owner, std::uint32_t other) {
-        const glm::uvec3 t = p_.triangles[other];
-        const Aabb& box = tight_[other];
-        for (int k = 0; k < 3; ++k) {
-            if ((owned_[owner] & (1u << (gpu::TRIANGLE_OWNS_VERTEX_SHIFT + k))) == 0) continue;
-            const std::uint32_t v = p_.triangles[owner][k];
-            if (v == t.x || v == t.y || v == t.z) continue;
-            if (sameCloth && restVertexTriangle(v, other)) continue;
-            ++tested;
-            const glm::vec3 xs = xyz(start[v]), xp = xyz(pred[v]);
-            if (gpu::selfBoxesApart(glm::min(xs, xp), glm::max(xs, xp), box.lo, box.hi, reach))
-                continue;
-            gpu::SelfContact c;
-            c.vertices = glm::uvec4(v, t.x, t.y, t.z);
-            c.info = glm::uvec4(gpu::SELF_VERTEX_TRIANGLE, v, other, 1u);
-            if (!gpu::selfVertexTriangle(xyz(start[v]), xyz(start[t.x]), xyz(start[t.y]),
-                                         xyz(start[t.z]), xyz(pred[v]), xyz(pred[t.x]),
-                                         xyz(pred[t.y]), xyz(pred[t.z]), keep, margin_,
-                                         c.weights, c.normal))
-                continue;
-            remember(c);
+    const glm::vec4* predicted = pred;
+    std::uint32_t count = 0;
+    for (std::uint32_t k = 0; k < 15; ++k) {
+        gpu::SelfContact c;
+        if (gpu::selfPrimitivePair(SELF_ARGS a, b, k, margin_, memoryBits_, c, count))
             out.push_back(c);
-        }
-    };
-    vertexTriangle(a, b);
-    vertexTriangle(b, a);
-    const glm::uvec3 ta = p_.triangles[a], tb = p_.triangles[b];
-    // The swept boxes of the owned edges: a's in 0-2, b's in 3-5.
-    glm::vec3 edgeLo[6], edgeHi[6];
-    for (int k = 0; k < 6; ++k) {
-        const glm::uvec3 t = k < 3 ? ta : tb;
-        const std::uint32_t owner = k < 3 ? a : b;
-        const int e = k % 3;
-        if ((owned_[owner] & (1u << e)) == 0) continue;
-        const std::uint32_t u = t[e], w = t[(e + 1) % 3];
-        edgeLo[k] = glm::min(glm::min(xyz(start[u]), xyz(start[w])),
-                             glm::min(xyz(pred[u]), xyz(pred[w])));
-        edgeHi[k] = glm::max(glm::max(xyz(start[u]), xyz(start[w])),
-                             glm::max(xyz(pred[u]), xyz(pred[w])));
     }
-    for (int ea = 0; ea < 3; ++ea) {
-        if ((owned_[a] & (1u << ea)) == 0) continue;
-        const std::uint32_t p0 = ta[ea], p1 = ta[(ea + 1) % 3];
-        for (int eb = 0; eb < 3; ++eb) {
-            if ((owned_[b] & (1u << eb)) == 0) continue;
-            const std::uint32_t q0 = tb[eb], q1 = tb[(eb + 1) % 3];
-            if (p0 == q0 || p0 == q1 || p1 == q0 || p1 == q1) continue;
-            const std::uint32_t ia = 3 * a + std::uint32_t(ea), ib = 3 * b + std::uint32_t(eb);
-            if (sameCloth && restEdgeEdge(ia, ib)) continue;
-            ++tested;
-            if (gpu::selfBoxesApart(edgeLo[ea], edgeHi[ea], edgeLo[3 + eb], edgeHi[3 + eb], reach))
-                continue;
-            gpu::SelfContact c;
-            c.vertices = glm::uvec4(p0, p1, q0, q1);
-            c.info = glm::uvec4(gpu::SELF_EDGE_EDGE, std::min(ia, ib), std::max(ia, ib),
-                                ia < ib ? 1u : 0u);
-            if (!gpu::selfEdgeEdge(xyz(start[p0]), xyz(start[p1]), xyz(start[q0]),
-                                   xyz(start[q1]), xyz(pred[p0]), xyz(pred[p1]), xyz(pred[q0]),
-                                   xyz(pred[q1]), keep, margin_, c.weights, c.normal))
-                continue;
-            remember(c);
-            out.push_back(c);
-        }
-    }
-}
-
-
-// A pair that was a contact in the last substep keeps the side it had then.
-void SelfCollision::remember(gpu::SelfContact& c) const {
-    if (memoryKeys_.empty()) return;
-    const std::uint64_t key = contactKey(c);
-    const std::size_t mask = memoryKeys_.size() - 1;
-    for (std::size_t slot = memorySlot(key, memoryBits_); memoryKeys_[slot] != kNoKey;
-         slot = (slot + 1) & mask) {
-        if (memoryKeys_[slot] != key) continue;
-        if (gpu::meshDot(memoryNormals_[slot], keyNormal(c)) < 0.0f)
-            c.normal = glm::vec4(-glm::vec3(c.normal), c.normal.w);
-        return;
-    }
+    tested += count;
 }
 
 void SelfCollision::solve(ThreadPool& pool, int member, int size, glm::vec4* pos,

@@ -39,6 +39,18 @@
 
 namespace cloth {
 
+// The rest mesh's neighbours, which never become contacts (found once at load, shared with the
+// GPU): per original vertex the triangles, per edge (3 t + e, t its owning triangle) the edges,
+// of its own cloth within reach at rest; per triangle the triangles none of whose owned
+// primitive pairs with it can collide. Each a CSR list, sorted.
+struct RestNeighbours {
+    std::vector<std::uint32_t> vtOffsets, vt, eeOffsets, ee, inertOffsets, inert;
+};
+RestNeighbours findRestNeighbours(const PreparedCloth& p);
+
+// Per triangle, its cloth's thickness.
+std::vector<float> triangleThicknesses(const PreparedCloth& p);
+
 // What a detection found, for the benchmark and the tests.
 struct SelfCollisionCounts {
     std::uint64_t candidatePairs = 0;  // triangle pairs whose boxes overlap
@@ -70,28 +82,14 @@ private:
     void narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec4* start,
                      const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
                      std::uint64_t& tested) const;
-    bool restNeighbours(const gpu::SelfContact& c) const;
-    void findRestNeighbours();
-    bool restVertexTriangle(std::uint32_t v, std::uint32_t t) const;
-    bool restEdgeEdge(std::uint32_t e, std::uint32_t f) const;
-    bool inertPair(std::uint32_t a, std::uint32_t b) const;
-    void remember(gpu::SelfContact& c) const;
 
     const PreparedCloth& p_;
     float margin_, muS_, muK_;
-    std::vector<float> triThickness_;   // per triangle: its cloth segment's thickness
-    std::vector<std::uint32_t> owned_;  // per triangle: bits 0-2 edges, 3-5 corners it owns
-    std::vector<std::uint32_t> segment_;  // per triangle
-    std::vector<glm::vec3> rest_;       // per original vertex
-    // The rest mesh's neighbours (never contacts), found at load: per original vertex the
-    // triangles, per edge (3 t + e, t its owner) the edges within reach, sorted.
-    std::vector<std::uint32_t> restVtOffsets_, restVt_, restEeOffsets_, restEe_;
-    // Per triangle, the triangles none of whose owned primitive pairs with it can collide (each
-    // shares a vertex or is a rest neighbour), sorted: their pairs skip the narrow phase.
-    std::vector<std::uint32_t> inertOffsets_, inert_;
+    std::vector<float> triThickness_;  // per triangle: its cloth segment's thickness
+    RestNeighbours rest_;
     // Detection.
     std::vector<Aabb> boxes_;  // grown: the hierarchy's
-    std::vector<Aabb> tight_;  // the corners' swept boxes
+    std::vector<glm::vec4> tight_;  // the corners' swept boxes: lo, hi per triangle
     std::vector<glm::vec3> partialLo_, partialHi_;  // per member
     Lbvh tree_;
     std::vector<std::uint32_t> sortCodes_, sortOrder_;
@@ -106,8 +104,8 @@ private:
     std::vector<gpu::SelfContact> contacts_;
     // The last substep's contacts' directions by their keys (as the key reads them): an
     // open-addressing table of 2^memoryBits_ slots.
-    std::vector<std::uint64_t> memoryKeys_;
-    std::vector<glm::vec3> memoryNormals_;
+    std::vector<glm::uvec4> memoryKeys_;
+    std::vector<glm::vec4> memoryNormals_;
     std::uint32_t memoryBits_ = 0;
     // Per original vertex its contacts' slots (4 per contact: 4 i + k), ascending.
     std::vector<std::uint32_t> listOffsets_;  // per original vertex, + 1
@@ -116,7 +114,6 @@ private:
     // Solve.
     std::vector<glm::vec4> corrections_;  // per slot
     std::vector<glm::vec4> moved_;        // per original vertex: what it moved by (phantoms)
-    std::vector<std::uint32_t> groupOf_;  // per original vertex: its phantom group or ~0
 };
 
 // The contacts of one detection, computed on `threads` threads (tests).
