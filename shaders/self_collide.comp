@@ -22,6 +22,21 @@ const uint JOB_SORT_SCAN = 4u;
 const uint JOB_SORT_SCATTER = 5u;
 const uint JOB_NODES = 6u;
 const uint JOB_FIT = 7u;
+const uint JOB_START = 8u;          // per vertex: its position at the substep's start
+const uint JOB_WALK_COUNT = 9u;     // per sorted position: its contacts, counted
+const uint JOB_WALK_SCAN = 10u;     // their offsets, the total, the dispatch over the contacts
+const uint JOB_WALK_WRITE = 11u;    // per sorted position: its contacts, stored
+const uint JOB_MEMORY_CLEAR = 12u;  // per slot of the memory table
+const uint JOB_MEMORY_INSERT = 13u; // per contact: its key and direction, for the next substep
+const uint JOB_LIST_CLEAR = 14u;    // per original vertex: no slots
+const uint JOB_LIST_COUNT = 15u;    // per contact: its vertices' counts
+const uint JOB_LIST_SCAN = 16u;     // the lists' offsets, the cursors
+const uint JOB_LIST_FILL = 17u;     // per contact: its slots into its vertices' lists
+const uint JOB_LIST_SORT = 18u;     // per original vertex: its list in contact order
+const uint JOB_SOLVE = 19u;         // per contact: its corrections
+const uint JOB_GATHER = 20u;        // per original vertex: moved by their weighted mean
+const uint JOB_COPIES = 21u;        // per phantom group: its copies moved as the original
+const uint JOB_MEMORY_REHASH = 22u; // per slot of the old table (after a growth): reinserted
 
 layout(push_constant) uniform Push {
     uint job;
@@ -30,9 +45,30 @@ layout(push_constant) uniform Push {
     uint blocks;  // SORT_*: blocks of SORT_BLOCK items; REDUCE: the partial boxes
     float margin;
     uint flip;    // SORT_*: 0 reads codes/order and writes codes2/order2, 1 the other way
-    uint pad0;
+    uint vertices;          // original vertices
+    uint allVertices;       // phantoms included
+    float muS;
+    float muK;
+    uint phantomGroupCount;
+    uint oldSlots;          // MEMORY_REHASH: the old table's slots
+    uint oldBits;
+    uint partialCount;  // workgroups of BOXES (partial boxes)
     uint pad1;
+    uint pad2;
 } pc;
+
+// Where the shared buffers' arrays start.
+uint partialBase() { return 2u * pc.count; }
+uint sceneBase() { return 2u * pc.count + 2u * pc.partialCount; }
+uint nodeCount() { return 2u * pc.count - 1u; }
+#define lbvhParent(k) nodeInts[(k)]
+#define lbvhRangeEnd(k) nodeInts[nodeCount() + (k)]
+#define lbvhArrival(k) nodeInts[2u * nodeCount() + (k)]
+#define lbvhCodes2(k) scratch[(k)]
+#define lbvhOrder2(k) scratch[pc.count + (k)]
+#define histogram(k) scratch[2u * pc.count + (k)]
+#define vertexCounts(v) lists[(v)]
+#define listOffsets(v) lists[pc.vertices + (v)]
 
 const uint SORT_BLOCK = 256u;
 const uint SORT_BUCKETS = 256u;
@@ -73,8 +109,8 @@ void jobBoxes() {
         tight[2u * i + 1u] = vec4(hi, 0.0);
         lo = lo - vec3(grow);
         hi = hi + vec3(grow);
-        boxes[2u * i] = vec4(lo, 0.0);
-        boxes[2u * i + 1u] = vec4(hi, 0.0);
+        work[2u * i] = vec4(lo, 0.0);
+        work[2u * i + 1u] = vec4(hi, 0.0);
     }
     sharedLo[l] = lo;
     sharedHi[l] = hi;
@@ -88,38 +124,42 @@ void jobBoxes() {
             hi = any ? moreOf(hi, sharedHi[k]) : sharedHi[k];
             any = true;
         }
-        partials[2u * gl_WorkGroupID.x] = vec4(lo, any ? 1.0 : 0.0);
-        partials[2u * gl_WorkGroupID.x + 1u] = vec4(hi, 0.0);
+        work[partialBase() + 2u * gl_WorkGroupID.x] = vec4(lo, any ? 1.0 : 0.0);
+        work[partialBase() + 2u * gl_WorkGroupID.x + 1u] = vec4(hi, 0.0);
     }
 }
 
 // One invocation: the union of the partial boxes, the Morton grid (lbvhInverseExtent).
 void jobReduce() {
     if (gl_GlobalInvocationID.x != 0u) return;
+    counters.candidatePairs = 0u;  // this detection's (walk counts them)
+    counters.primitivePairs = 0u;
     bool any = false;
     vec3 lo = vec3(0.0);
     vec3 hi = vec3(0.0);
-    for (uint k = 0u; k < pc.blocks; ++k) {
-        if (partials[2u * k].w == 0.0) continue;
-        lo = any ? lessOf(lo, vec3(partials[2u * k])) : vec3(partials[2u * k]);
-        hi = any ? moreOf(hi, vec3(partials[2u * k + 1u])) : vec3(partials[2u * k + 1u]);
+    for (uint k = 0u; k < pc.partialCount; ++k) {
+        vec4 l = work[partialBase() + 2u * k];
+        vec4 h = work[partialBase() + 2u * k + 1u];
+        if (l.w == 0.0) continue;
+        lo = any ? lessOf(lo, vec3(l)) : vec3(l);
+        hi = any ? moreOf(hi, vec3(h)) : vec3(h);
         any = true;
     }
     vec3 inv;
     for (int k = 0; k < 3; ++k) inv[k] = hi[k] > lo[k] ? 1.0 / (hi[k] - lo[k]) : 1.0;
-    scene[0] = vec4(lo, 0.0);
-    scene[1] = vec4(inv, 0.0);
+    work[sceneBase()] = vec4(lo, 0.0);
+    work[sceneBase() + 1u] = vec4(inv, 0.0);
 }
 
 void jobCodes() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= pc.count) return;
-    vec3 centre = 0.5 * (vec3(boxes[2u * i]) + vec3(boxes[2u * i + 1u]));
-    lbvhCodes[i] = lbvhMortonCode(centre, vec3(scene[0]), vec3(scene[1]));
+    vec3 centre = 0.5 * (vec3(work[2u * i]) + vec3(work[2u * i + 1u]));
+    lbvhCodes[i] = lbvhMortonCode(centre, vec3(work[sceneBase()]), vec3(work[sceneBase() + 1u]));
     lbvhOrder[i] = i;
 }
 
-uint sortKey(uint k) { return pc.flip == 0u ? lbvhCodes[k] : lbvhCodes2[k]; }
+uint sortKey(uint k) { return pc.flip == 0u ? lbvhCodes[k] : lbvhCodes2(k); }
 
 // Per block: how many of its items have each digit (bucket-major: bucket * blocks + block).
 void sortCount() {
@@ -129,7 +169,7 @@ void sortCount() {
     for (uint d = 0u; d < SORT_BUCKETS; ++d) counts[d] = 0u;
     uint end = min(pc.count, (block + 1u) * SORT_BLOCK);
     for (uint k = block * SORT_BLOCK; k < end; ++k) counts[(sortKey(k) >> pc.shift) & 255u] += 1u;
-    for (uint d = 0u; d < SORT_BUCKETS; ++d) histograms[d * pc.blocks + block] = counts[d];
+    for (uint d = 0u; d < SORT_BUCKETS; ++d) histogram(d * pc.blocks + block) = counts[d];
 }
 
 // One invocation: the exclusive prefix sums of the histograms, bucket-major, so each
@@ -139,8 +179,8 @@ void sortScan() {
     uint sum = 0u;
     uint n = SORT_BUCKETS * pc.blocks;
     for (uint k = 0u; k < n; ++k) {
-        uint c = histograms[k];
-        histograms[k] = sum;
+        uint c = histogram(k);
+        histogram(k) = sum;
         sum += c;
     }
 }
@@ -150,7 +190,7 @@ void sortScatter() {
     uint block = gl_GlobalInvocationID.x;
     if (block >= pc.blocks) return;
     uint next[SORT_BUCKETS];
-    for (uint d = 0u; d < SORT_BUCKETS; ++d) next[d] = histograms[d * pc.blocks + block];
+    for (uint d = 0u; d < SORT_BUCKETS; ++d) next[d] = histogram(d * pc.blocks + block);
     uint end = min(pc.count, (block + 1u) * SORT_BLOCK);
     for (uint k = block * SORT_BLOCK; k < end; ++k) {
         uint code = sortKey(k);
@@ -158,11 +198,11 @@ void sortScatter() {
         uint slot = next[d];
         next[d] = slot + 1u;
         if (pc.flip == 0u) {
-            lbvhCodes2[slot] = code;
-            lbvhOrder2[slot] = lbvhOrder[k];
+            lbvhCodes2(slot) = code;
+            lbvhOrder2(slot) = lbvhOrder[k];
         } else {
             lbvhCodes[slot] = code;
-            lbvhOrder[slot] = lbvhOrder2[k];
+            lbvhOrder[slot] = lbvhOrder2(k);
         }
     }
 }
@@ -173,23 +213,23 @@ void jobNodes() {
     uint n = pc.count;
     uint i = gl_GlobalInvocationID.x;
     if (i >= 2u * n - 1u) return;
-    if (i == 0u) lbvhParent[0] = LBVH_LEAF;
+    if (i == 0u) lbvhParent(0u) = LBVH_LEAF;
     if (i + 1u < n) {
-        lbvhArrival[i] = 0u;  // for FIT
+        lbvhArrival(i) = 0u;  // for FIT
         uint left, right;
         int last;
         lbvhChildren(int(i), int(n), left, right, last);
         lbvhNodes[i].left = left;
         lbvhNodes[i].right = right;
-        lbvhParent[left] = i;
-        lbvhParent[right] = i;
-        lbvhRangeEnd[i] = uint(max(int(i), last));
+        lbvhParent(left) = i;
+        lbvhParent(right) = i;
+        lbvhRangeEnd(i) = uint(max(int(i), last));
         return;
     }
     uint j = i - (n - 1u);
     uint t = lbvhOrder[j];
-    vec4 lo = boxes[2u * t];
-    vec4 hi = boxes[2u * t + 1u];
+    vec4 lo = work[2u * t];
+    vec4 hi = work[2u * t + 1u];
     LbvhNode leaf;
     leaf.minX = lo.x;
     leaf.minY = lo.y;
@@ -200,7 +240,7 @@ void jobNodes() {
     leaf.maxZ = hi.z;
     leaf.right = LBVH_LEAF;
     lbvhNodes[i] = leaf;
-    lbvhRangeEnd[i] = j;
+    lbvhRangeEnd(i) = j;
 }
 
 // Leaf j climbs while it is the second child to arrive at a node (the first stops), so each
@@ -209,10 +249,10 @@ void jobFit() {
     uint n = pc.count;
     uint j = gl_GlobalInvocationID.x;
     if (j >= n || n < 2u) return;
-    uint node = lbvhParent[n - 1u + j];
+    uint node = lbvhParent(n - 1u + j);
     while (node != LBVH_LEAF) {
         memoryBarrierBuffer();
-        if (atomicAdd(lbvhArrival[node], 1u) == 0u) return;
+        if (atomicAdd(lbvhArrival(node), 1u) == 0u) return;
         memoryBarrierBuffer();
         LbvhNode a = lbvhNodes[lbvhNodes[node].left];
         LbvhNode b = lbvhNodes[lbvhNodes[node].right];
@@ -222,12 +262,236 @@ void jobFit() {
         lbvhNodes[node].maxX = moreOf(a.maxX, b.maxX);
         lbvhNodes[node].maxY = moreOf(a.maxY, b.maxY);
         lbvhNodes[node].maxZ = moreOf(a.maxZ, b.maxZ);
-        node = lbvhParent[node];
+        node = lbvhParent(node);
+    }
+}
+
+void jobStart() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v < pc.allVertices) start[v] = positions[v];
+}
+
+// Triangle order[i] against the triangles after it in sorted order whose boxes overlap its own
+// (lbvhWalkAfter of cpu/lbvh.h: depth first, left child first), each close pair's owned
+// primitive pairs in order. Counts them, or stores them from `offset` (below the capacity).
+uint walk(uint i, bool store, uint offset) {
+    uint n = pc.count;
+    if (n < 2u) return 0u;
+    uint a = lbvhOrder[i];
+    vec3 lo = vec3(work[2u * a]);
+    vec3 hi = vec3(work[2u * a + 1u]);
+    uint bits = counters.memoryBits;
+    uint found = 0u;
+    uint pairs = 0u;
+    uint tested = 0u;
+    // The depth is at most the keys' 62 bits plus one (each level of Karras' tree splits a
+    // longer common prefix), so 64 entries never overflow.
+    uint stack[64];
+    uint top = 0u;
+    uint node = 0u;
+    for (;;) {
+        LbvhNode k = lbvhNodes[node];
+        bool overlaps = k.minX <= hi.x && k.minY <= hi.y && k.minZ <= hi.z && k.maxX >= lo.x &&
+                        k.maxY >= lo.y && k.maxZ >= lo.z;
+        bool descend = false;
+        if (lbvhRangeEnd(node) > i && overlaps) {
+            if (k.right == LBVH_LEAF) {
+                uint other = k.left;
+                pairs += 1u;
+                if (!selfInertPair(a, other)) {
+                    for (uint p = 0u; p < 15u; ++p) {
+                        SelfContact c;
+                        if (!selfPrimitivePair(a, other, p, pc.margin, bits, c, tested)) continue;
+                        if (store && offset + found < counters.capacity) contacts[offset + found] = c;
+                        found += 1u;
+                    }
+                }
+            } else {
+                stack[top] = k.right;
+                top += 1u;
+                node = k.left;
+                descend = true;
+            }
+        }
+        if (!descend) {
+            if (top == 0u) break;
+            top -= 1u;
+            node = stack[top];
+        }
+    }
+    if (!store && pairs > 0u) {
+        atomicAdd(counters.candidatePairs, pairs);
+        atomicAdd(counters.primitivePairs, tested);
+    }
+    return found;
+}
+
+void jobWalkCount() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < pc.count) walkCounts[i] = walk(i, false, 0u);
+}
+
+// One invocation: exclusive offsets per sorted position, the total, the dispatch over the
+// contacts stored (at most the capacity).
+void jobWalkScan() {
+    if (gl_GlobalInvocationID.x != 0u) return;
+    uint sum = 0u;
+    for (uint i = 0u; i < pc.count; ++i) {
+        uint c = walkCounts[i];
+        walkCounts[i] = sum;
+        sum += c;
+    }
+    counters.total = sum;
+    counters.mostTotal = max(counters.mostTotal, sum);
+    uint stored = min(sum, counters.capacity);
+    counters.contactGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
+}
+
+void jobWalkWrite() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < pc.count) walk(i, true, walkCounts[i]);
+}
+
+uint storedContacts() { return min(counters.total, counters.capacity); }
+
+void jobMemoryClear() {
+    uint slot = gl_GlobalInvocationID.x;
+    if (slot < (1u << counters.memoryBits)) memoryKeys[slot] = uvec4(0u);
+}
+
+void insertKey(uvec4 key, vec4 normal, uint bits) {
+    uint mask = (1u << bits) - 1u;
+    uint slot = selfMemorySlot(key.x - 1u, key.y, key.z, bits);
+    for (uint probe = 0u; probe <= mask; ++probe) {
+        if (atomicCompSwap(memoryKeys[slot].x, 0u, key.x) == 0u) {
+            memoryKeys[slot].y = key.y;
+            memoryKeys[slot].z = key.z;
+            memoryNormals[slot] = normal;
+            return;
+        }
+        slot = (slot + 1u) & mask;
+    }
+}
+
+void jobMemoryInsert() {
+    uint c = gl_GlobalInvocationID.x;
+    if (c >= storedContacts()) return;
+    SelfContact k = contacts[c];
+    insertKey(uvec4(k.info.x + 1u, k.info.y, k.info.z, 0u), vec4(selfKeyNormal(k), 0.0),
+              counters.memoryBits);
+}
+
+void jobMemoryRehash() {
+    uint slot = gl_GlobalInvocationID.x;
+    if (slot >= pc.oldSlots || old[slot].x == 0u) return;
+    insertKey(old[slot], uintBitsToFloat(old[pc.oldSlots + slot]), counters.memoryBits);
+}
+
+void jobListClear() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v < pc.vertices) vertexCounts(v) = 0u;
+}
+
+void jobListCount() {
+    uint c = gl_GlobalInvocationID.x;
+    if (c >= storedContacts()) return;
+    uvec4 v = contacts[c].vertices;
+    atomicAdd(vertexCounts(v.x), 1u);
+    atomicAdd(vertexCounts(v.y), 1u);
+    atomicAdd(vertexCounts(v.z), 1u);
+    atomicAdd(vertexCounts(v.w), 1u);
+}
+
+void jobListScan() {
+    if (gl_GlobalInvocationID.x != 0u) return;
+    uint sum = 0u;
+    for (uint v = 0u; v < pc.vertices; ++v) {
+        uint c = vertexCounts(v);
+        listOffsets(v) = sum;
+        vertexCounts(v) = sum;  // the cursor
+        sum += c;
+    }
+    listOffsets(pc.vertices) = sum;
+}
+
+void jobListFill() {
+    uint c = gl_GlobalInvocationID.x;
+    if (c >= storedContacts()) return;
+    uvec4 v = contacts[c].vertices;
+    for (uint k = 0u; k < 4u; ++k) slots[atomicAdd(vertexCounts(v[k]), 1u)] = 4u * c + k;
+}
+
+void jobListSort() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= pc.vertices) return;
+    uint begin = listOffsets(v);
+    uint end = listOffsets(v + 1u);
+    for (uint k = begin + 1u; k < end; ++k) {
+        uint x = slots[k];
+        uint j = k;
+        while (j > begin && slots[j - 1u] > x) {
+            slots[j] = slots[j - 1u];
+            j -= 1u;
+        }
+        slots[j] = x;
+    }
+}
+
+void jobSolve() {
+    uint c = gl_GlobalInvocationID.x;
+    if (c >= storedContacts()) return;
+    SelfContact k = contacts[c];
+    uvec4 v = k.vertices;
+    vec4 d0, d1, d2, d3;
+    selfContactCorrections(k, positions[v.x], positions[v.y], positions[v.z], positions[v.w],
+                           vec3(start[v.x]), vec3(start[v.y]), vec3(start[v.z]),
+                           vec3(start[v.w]), pc.muS, pc.muK, d0, d1, d2, d3);
+    corrections[4u * c] = d0;
+    corrections[4u * c + 1u] = d1;
+    corrections[4u * c + 2u] = d2;
+    corrections[4u * c + 3u] = d3;
+}
+
+void jobGather() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= pc.vertices) return;
+    vec4 sum = vec4(0.0);
+    for (uint k = listOffsets(v); k < listOffsets(v + 1u); ++k) sum += corrections[slots[k]];
+    vec4 d = featureMean(sum);
+    moved[v] = d;
+    if (d.w > 0.0 && positions[v].w > 0.0) positions[v] += vec4(vec3(d), 0.0);
+}
+
+void jobCopies() {
+    uint g = gl_GlobalInvocationID.x;
+    if (g >= pc.phantomGroupCount) return;
+    uint base = 2u * pc.phantomGroupCount;  // the members after the groups
+    uvec2 group = uvec2(phantoms[2u * g], phantoms[2u * g + 1u]);
+    vec4 d = moved[phantoms[base + group.x]];
+    if (d.w <= 0.0) return;
+    for (uint k = 1u; k < group.y; ++k) {
+        uint v = phantoms[base + group.x + k];
+        if (positions[v].w > 0.0) positions[v] += vec4(vec3(d), 0.0);
     }
 }
 
 void main() {
     switch (pc.job) {
+        case JOB_START: jobStart(); break;
+        case JOB_WALK_COUNT: jobWalkCount(); break;
+        case JOB_WALK_SCAN: jobWalkScan(); break;
+        case JOB_WALK_WRITE: jobWalkWrite(); break;
+        case JOB_MEMORY_CLEAR: jobMemoryClear(); break;
+        case JOB_MEMORY_INSERT: jobMemoryInsert(); break;
+        case JOB_MEMORY_REHASH: jobMemoryRehash(); break;
+        case JOB_LIST_CLEAR: jobListClear(); break;
+        case JOB_LIST_COUNT: jobListCount(); break;
+        case JOB_LIST_SCAN: jobListScan(); break;
+        case JOB_LIST_FILL: jobListFill(); break;
+        case JOB_LIST_SORT: jobListSort(); break;
+        case JOB_SOLVE: jobSolve(); break;
+        case JOB_GATHER: jobGather(); break;
+        case JOB_COPIES: jobCopies(); break;
         case JOB_BOXES: jobBoxes(); break;
         case JOB_REDUCE: jobReduce(); break;
         case JOB_CODES: jobCodes(); break;

@@ -1,5 +1,6 @@
-// The storage buffers of self_collide.comp (set 0, bindings in src/vk/self_collision_gpu.h's
-// SelfBinding order): the solver's vertex state and triangles, and self-collision's own.
+// The storage buffers of self_collide.comp (set 0, in src/vk/self_collision_gpu.cpp's bindAll
+// order): the solver's vertex state and triangles, and self-collision's own. Small arrays share
+// a buffer (llvmpipe allows 32 storage buffers per stage); the accessors below find them.
 #ifndef CLOTH_SELF_LBVH_BUFFERS_GLSL
 #define CLOTH_SELF_LBVH_BUFFERS_GLSL
 
@@ -12,23 +13,62 @@ layout(std430, set = 0, binding = 3) readonly buffer Triangles { uint triangles[
 layout(std430, set = 0, binding = 4) readonly buffer TriInfo { uint triInfo[]; };
 layout(std430, set = 0, binding = 5) readonly buffer TriThickness { float triThickness[]; };
 layout(std430, set = 0, binding = 6) buffer Tight { vec4 tight[]; };
-layout(std430, set = 0, binding = 7) buffer Boxes { vec4 boxes[]; };
-layout(std430, set = 0, binding = 8) buffer Partials { vec4 partials[]; };
-layout(std430, set = 0, binding = 9) buffer Scene { vec4 scene[]; };
-layout(std430, set = 0, binding = 10) buffer Codes { uint lbvhCodes[]; };
-layout(std430, set = 0, binding = 11) buffer Order { uint lbvhOrder[]; };
-layout(std430, set = 0, binding = 12) buffer Codes2 { uint lbvhCodes2[]; };
-layout(std430, set = 0, binding = 13) buffer Order2 { uint lbvhOrder2[]; };
-layout(std430, set = 0, binding = 14) buffer Histograms { uint histograms[]; };
+// boxes (2 per triangle), then the partial boxes (2 per workgroup), then the scene's box and
+// grid (2).
+layout(std430, set = 0, binding = 7) buffer Work { vec4 work[]; };
+layout(std430, set = 0, binding = 8) buffer Codes { uint lbvhCodes[]; };
+layout(std430, set = 0, binding = 9) buffer Order { uint lbvhOrder[]; };
+// the sort's second codes and order (n each), then its histograms.
+layout(std430, set = 0, binding = 10) buffer Scratch { uint scratch[]; };
 
 #include "lbvh.h"
 
-layout(std430, set = 0, binding = 15) coherent buffer Nodes { LbvhNode lbvhNodes[]; };
-layout(std430, set = 0, binding = 16) buffer Parent { uint lbvhParent[]; };
-layout(std430, set = 0, binding = 17) buffer RangeEnd { uint lbvhRangeEnd[]; };
-layout(std430, set = 0, binding = 18) coherent buffer Arrival { uint lbvhArrival[]; };
+layout(std430, set = 0, binding = 11) coherent buffer Nodes { LbvhNode lbvhNodes[]; };
+// per node: parents, then range ends, then arrival counters.
+layout(std430, set = 0, binding = 12) coherent buffer NodeInts { uint nodeInts[]; };
 
 #define CLOTH_HAS_LBVH_CODES
 #include "lbvh.h"
+
+// The rest-mesh neighbours (cpu/self_collision.h RestNeighbours), the memory table, the contacts.
+layout(std430, set = 0, binding = 13) readonly buffer RestVtOffsets { uint restVtOffsets[]; };
+layout(std430, set = 0, binding = 14) readonly buffer RestVt { uint restVt[]; };
+layout(std430, set = 0, binding = 15) readonly buffer RestEeOffsets { uint restEeOffsets[]; };
+layout(std430, set = 0, binding = 16) readonly buffer RestEe { uint restEe[]; };
+layout(std430, set = 0, binding = 17) readonly buffer InertOffsets { uint inertOffsets[]; };
+layout(std430, set = 0, binding = 18) readonly buffer Inert { uint inert[]; };
+layout(std430, set = 0, binding = 19) buffer MemoryKeys { uvec4 memoryKeys[]; };
+layout(std430, set = 0, binding = 20) buffer MemoryNormals { vec4 memoryNormals[]; };
+layout(std430, set = 0, binding = 21) buffer WalkCounts { uint walkCounts[]; };
+
+#include "self_contacts.h"
+
+layout(std430, set = 0, binding = 22) buffer Contacts { SelfContact contacts[]; };
+// Counters: total contacts of the substep, the capacity, the most of any substep of the frame,
+// triangle pairs and primitive pairs tested (last substep), the memory's bits; at 32 the
+// dispatch over the stored contacts (x, y, z).
+layout(std430, set = 0, binding = 23) buffer Counters {
+    uint total;
+    uint capacity;
+    uint mostTotal;
+    uint candidatePairs;
+    uint primitivePairs;
+    uint memoryBits;
+    uint pad0;
+    uint pad1;
+    uvec4 contactGroups;
+} counters;
+// per original vertex its count (then cursor), then the lists' offsets (vertices + 1).
+layout(std430, set = 0, binding = 24) buffer Lists { uint lists[]; };
+layout(std430, set = 0, binding = 25) buffer Slots { uint slots[]; };
+layout(std430, set = 0, binding = 26) buffer Corrections { vec4 corrections[]; };
+layout(std430, set = 0, binding = 27) buffer Moved { vec4 moved[]; };
+// phantom groups (first, count), then their members.
+layout(std430, set = 0, binding = 28) readonly buffer Phantoms { uint phantoms[]; };
+// the memory table kept at the frame's start: keys, then normals (as bits).
+layout(std430, set = 0, binding = 29) readonly buffer Old { uvec4 old[]; };
+
+#define CLOTH_HAS_SELF_ARRAYS
+#include "self_contacts.h"
 
 #endif

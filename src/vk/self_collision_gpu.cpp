@@ -1,7 +1,11 @@
 #include "vk/self_collision_gpu.h"
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
 #include "core/error.h"
-#include "self_contacts.h"  // shaders/shared: TRIANGLE_SEGMENT_SHIFT (feature_contacts.h)
+#include "cpu/self_collision.h"  // RestNeighbours, triangleThicknesses
 
 namespace cloth::vk {
 
@@ -11,79 +15,204 @@ constexpr std::uint32_t kWorkgroup = 64;
 constexpr std::uint32_t kSortBlock = 256;  // SORT_BLOCK of self_collide.comp
 
 enum Job : std::uint32_t {
-    kBoxes = 0, kReduce, kCodes, kSortCount, kSortScan, kSortScatter, kNodes, kFit
+    kBoxes = 0, kReduce, kCodes, kSortCount, kSortScan, kSortScatter, kNodes, kFit, kStart,
+    kWalkCount, kWalkScan, kWalkWrite, kMemoryClear, kMemoryInsert, kListClear, kListCount,
+    kListScan, kListFill, kListSort, kSolve, kGather, kCopies, kMemoryRehash
 };
 
 struct Push {
-    std::uint32_t job;
-    std::uint32_t count;
-    std::uint32_t shift;
-    std::uint32_t blocks;
+    std::uint32_t job, count, shift, blocks;
     float margin;
-    std::uint32_t flip;
-    std::uint32_t pad0, pad1;
+    std::uint32_t flip, vertices, allVertices;
+    float muS, muK;
+    std::uint32_t phantomGroupCount, oldSlots, oldBits, partialCount, pad1, pad2;
 };
-static_assert(sizeof(Push) == 32);
+static_assert(sizeof(Push) == 64);
 
-constexpr std::uint32_t kBindings = 19;
+constexpr std::uint32_t kBindings = 30;
+constexpr VkDeviceSize kGroupsOffset = 32;  // Counters::groups
 
 std::uint32_t groupsOf(std::uint64_t n) {
     return static_cast<std::uint32_t>((n + kWorkgroup - 1) / kWorkgroup);
+}
+
+template <class T>
+Buffer uploaded(const Context& ctx, OneShot& once, const std::vector<T>& data, const char* name) {
+    Buffer b = deviceBuffer(ctx, std::max<std::size_t>(16, sizeof(T) * data.size()), name);
+    upload(ctx, once, b, data.data(), sizeof(T) * data.size());
+    return b;
+}
+
+// The memory table's bits: at least twice the capacity's slots.
+std::uint32_t memoryBitsFor(std::uint32_t capacity) {
+    std::uint32_t bits = 6;
+    while ((std::uint64_t(1) << bits) < 2ull * capacity) ++bits;
+    return bits;
 }
 
 }  // namespace
 
 GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
                                    const Buffer& positions, const Buffer& predicted,
-                                   const Buffer& triangles)
+                                   const Buffer& triangles, std::uint32_t capacity)
     : ctx_(&ctx),
+      positions_(&positions),
+      predicted_(&predicted),
+      triangles_buffer_(&triangles),
       kernel_(ctx, "self_collide.comp", kBindings, sizeof(Push), kWorkgroup),
       fitKernel_(ctx, "self_collide.comp", kBindings, sizeof(Push), 1) {
     CLOTH_ASSERT(p.sim.selfCollision && !p.triangles.empty());
     CLOTH_ASSERT(p.triangleFeatureInfo.size() == p.triangles.size());
     const auto n = static_cast<std::uint32_t>(p.triangles.size());
     triangles_ = n;
+    vertices_ = p.originalVertexCount;
+    allVertices_ = p.vertexCount();
+    phantomGroups_ = static_cast<std::uint32_t>(p.phantomGroups.size());
     groups_ = groupsOf(n);
     sortBlocks_ = (n + kSortBlock - 1) / kSortBlock;
     margin_ = p.sim.selfCollision->margin;
+    muS_ = p.sim.selfCollision->staticFriction;
+    muK_ = p.sim.selfCollision->kineticFriction;
     const std::uint64_t nodes = 2ull * n - 1;
     OneShot once(ctx, "self-collision upload");
-    start_ = deviceBuffer(ctx, 16ull * p.positions.size(), "self start");
-    triInfo_ = deviceBuffer(ctx, 4ull * n, "self triangle info");
-    upload(ctx, once, triInfo_, p.triangleFeatureInfo.data(), 4ull * n);
-    std::vector<float> thickness(n);
-    for (std::uint32_t i = 0; i < n; ++i)
-        thickness[i] = p.segments[p.triangleFeatureInfo[i] >> gpu::TRIANGLE_SEGMENT_SHIFT].thickness;
-    triThickness_ = deviceBuffer(ctx, 4ull * n, "self triangle thickness");
-    upload(ctx, once, triThickness_, thickness.data(), 4ull * n);
+    start_ = deviceBuffer(ctx, 16ull * allVertices_, "self start");
+    triInfo_ = uploaded(ctx, once, p.triangleFeatureInfo, "self triangle info");
+    triThickness_ = uploaded(ctx, once, triangleThicknesses(p), "self triangle thickness");
     tight_ = deviceBuffer(ctx, 32ull * n, "self tight boxes");
-    boxes_ = deviceBuffer(ctx, 32ull * n, "self boxes");
-    partials_ = deviceBuffer(ctx, 32ull * groups_, "self partial boxes");
-    scene_ = deviceBuffer(ctx, 32, "self scene box");
+    work_ = deviceBuffer(ctx, 32ull * n + 32ull * groups_ + 32, "self boxes");
     codes_ = deviceBuffer(ctx, 4ull * n, "lbvh codes");
     order_ = deviceBuffer(ctx, 4ull * n, "lbvh order");
-    codes2_ = deviceBuffer(ctx, 4ull * n, "lbvh codes 2");
-    order2_ = deviceBuffer(ctx, 4ull * n, "lbvh order 2");
-    histograms_ = deviceBuffer(ctx, 4ull * 256 * sortBlocks_, "lbvh histograms");
+    scratch_ = deviceBuffer(ctx, 8ull * n + 4ull * 256 * sortBlocks_, "lbvh sort scratch");
     nodes_ = deviceBuffer(ctx, sizeof(gpu::LbvhNode) * nodes, "lbvh nodes");
-    parent_ = deviceBuffer(ctx, 4 * nodes, "lbvh parents");
-    rangeEnd_ = deviceBuffer(ctx, 4 * nodes, "lbvh range ends");
-    arrival_ = deviceBuffer(ctx, 4 * nodes, "lbvh arrivals");
-    const_cast<ComputeKernel&>(kernel_).bind(
-        {&positions, &start_, &predicted, &triangles, &triInfo_, &triThickness_, &tight_,
-         &boxes_, &partials_, &scene_, &codes_, &order_, &codes2_, &order2_, &histograms_,
-         &nodes_, &parent_, &rangeEnd_, &arrival_});
-    const_cast<ComputeKernel&>(fitKernel_).bind(
-        {&positions, &start_, &predicted, &triangles, &triInfo_, &triThickness_, &tight_,
-         &boxes_, &partials_, &scene_, &codes_, &order_, &codes2_, &order2_, &histograms_,
-         &nodes_, &parent_, &rangeEnd_, &arrival_});
+    nodeInts_ = deviceBuffer(ctx, 12 * nodes, "lbvh parents, range ends, arrivals");
+    const RestNeighbours rest = findRestNeighbours(p);
+    restVtOffsets_ = uploaded(ctx, once, rest.vtOffsets, "self rest vt offsets");
+    restVt_ = uploaded(ctx, once, rest.vt, "self rest vt");
+    restEeOffsets_ = uploaded(ctx, once, rest.eeOffsets, "self rest ee offsets");
+    restEe_ = uploaded(ctx, once, rest.ee, "self rest ee");
+    inertOffsets_ = uploaded(ctx, once, rest.inertOffsets, "self inert offsets");
+    inert_ = uploaded(ctx, once, rest.inert, "self inert");
+    walkCounts_ = deviceBuffer(ctx, 4ull * n, "self walk counts");
+    counters_ = Buffer(ctx, sizeof(Counters),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                       VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "self counters");
+    std::memset(counters_.mapped(), 0, sizeof(Counters));
+    lists_ = deviceBuffer(ctx, 4ull * (2 * vertices_ + 1), "self vertex lists");
+    moved_ = deviceBuffer(ctx, 16ull * vertices_, "self moved");
+    std::vector<std::uint32_t> phantoms;
+    for (const gpu::PhantomGroup& g : p.phantomGroups) {
+        phantoms.push_back(g.first);
+        phantoms.push_back(g.count);
+    }
+    phantoms.insert(phantoms.end(), p.phantomMembers.begin(), p.phantomMembers.end());
+    phantoms_ = uploaded(ctx, once, phantoms, "self phantoms");
+    capacity_ = capacity ? capacity : std::max(1024u, 4 * n);
+    allocateContacts(capacity_);
+    memoryBits_ = memoryBitsFor(capacity_);
+    const VkDeviceSize slots = VkDeviceSize(1) << memoryBits_;
+    memoryKeys_ = deviceBuffer(ctx, 16 * slots, "self memory keys");
+    memoryNormals_ = deviceBuffer(ctx, 16 * slots, "self memory normals");
+    old_ = deviceBuffer(ctx, 32 * slots, "self memory (snapshot)");
+    once.run([&](VkCommandBuffer cb) {  // an empty memory, list counts at 0
+        for (const Buffer* b : {&memoryKeys_, &old_, &lists_, &moved_})
+            vkCmdFillBuffer(cb, b->get(), 0, VK_WHOLE_SIZE, 0);
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        mb.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, nullptr, 0,
+                             nullptr);
+    });
+    oldBits_ = memoryBits_;
+    bindAll();
+}
+
+void GpuSelfCollision::allocateContacts(std::uint32_t capacity) {
+    const VkDeviceSize bytes = sizeof(gpu::SelfContact) * VkDeviceSize(capacity);
+    if (bytes > ctx_->limits().maxStorageBufferRange ||
+        16ull * 4 * capacity > ctx_->limits().maxStorageBufferRange)
+        throw Error("self-collision: " + std::to_string(capacity) +
+                    " contacts exceed the storage-buffer limit of " + ctx_->info().name);
+    contacts_ = Buffer();
+    slots_ = Buffer();
+    corrections_ = Buffer();
+    contacts_ = deviceBuffer(*ctx_, bytes, "self contacts");
+    slots_ = deviceBuffer(*ctx_, 16ull * capacity, "self list slots");
+    corrections_ = deviceBuffer(*ctx_, 64ull * capacity, "self corrections");
+    capacity_ = capacity;
+}
+
+void GpuSelfCollision::bindAll() {
+    const std::vector<const Buffer*> all = {
+        positions_, &start_, predicted_, triangles_buffer_, &triInfo_, &triThickness_, &tight_,
+        &work_, &codes_, &order_, &scratch_, &nodes_, &nodeInts_, &restVtOffsets_, &restVt_,
+        &restEeOffsets_, &restEe_, &inertOffsets_, &inert_, &memoryKeys_, &memoryNormals_,
+        &walkCounts_, &contacts_, &counters_, &lists_, &slots_, &corrections_, &moved_,
+        &phantoms_, &old_};
+    CLOTH_ASSERT(all.size() == kBindings);
+    kernel_.bind(all);
+    fitKernel_.bind(all);
 }
 
 void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
                                 std::uint32_t shift, std::uint32_t flip) const {
-    Push push{job, triangles_, shift, job == kReduce ? groups_ : sortBlocks_, margin_, flip, 0, 0};
-    kernel_.dispatch(cb, &push, groups);
+    Push push{job, triangles_, shift, job == kReduce ? groups_ : sortBlocks_, margin_, flip,
+              vertices_, allVertices_, muS_, muK_, phantomGroups_,
+              std::uint32_t(1) << oldBits_, oldBits_, groups_, 0, 0};
+    if (job == kFit) {
+        // The climb in workgroups of one: llvmpipe runs the invocations of a workgroup as SIMD
+        // lanes in step, and two lanes meeting at a node then both saw the other's arrival as
+        // not yet there (measured: 8% of the nodes never bounded with workgroups of 64).
+        fitKernel_.dispatch(cb, &push, groups);
+    } else {
+        kernel_.dispatch(cb, &push, groups);
+    }
     computeBarrier(cb);
+}
+
+void GpuSelfCollision::dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job) const {
+    Push push{job, triangles_, 0, sortBlocks_, margin_, 0, vertices_, allVertices_, muS_, muK_,
+              phantomGroups_, 0, 0, groups_, 0, 0};
+    kernel_.dispatchIndirect(cb, &push, counters_, kGroupsOffset);
+    computeBarrier(cb);
+}
+
+void GpuSelfCollision::beginFrame() {
+    Counters c{};
+    std::memcpy(&c, counters_.mapped(), sizeof c);
+    c.capacity = capacity_;
+    c.mostTotal = 0;
+    c.memoryBits = memoryBits_;
+    std::memcpy(counters_.mapped(), &c, sizeof c);
+}
+
+GpuSelfCollision::Counters GpuSelfCollision::counters() const {
+    Counters c;
+    std::memcpy(&c, counters_.mapped(), sizeof c);
+    return c;
+}
+
+void GpuSelfCollision::recordSnapshot(VkCommandBuffer cb) const {
+    VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         0, 1, &before, 0, nullptr, 0, nullptr);
+    const VkBufferCopy keys{0, 0, memoryKeys_.size()};
+    const VkBufferCopy normals{0, memoryKeys_.size(), memoryNormals_.size()};
+    vkCmdCopyBuffer(cb, memoryKeys_.get(), old_.get(), 1, &keys);
+    vkCmdCopyBuffer(cb, memoryNormals_.get(), old_.get(), 1, &normals);
+    VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+    after.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         0, 1, &after, 0, nullptr, 0, nullptr);
+}
+
+void GpuSelfCollision::recordStart(VkCommandBuffer cb) const {
+    dispatch(cb, kStart, groupsOf(allVertices_));
 }
 
 void GpuSelfCollision::recordBuild(VkCommandBuffer cb) const {
@@ -99,13 +228,59 @@ void GpuSelfCollision::recordBuild(VkCommandBuffer cb) const {
         dispatch(cb, kSortScatter, groupsOf(sortBlocks_), 8 * pass, flip);
     }
     dispatch(cb, kNodes, groupsOf(2ull * n - 1));
-    // The climb in workgroups of one: llvmpipe runs the invocations of a workgroup as SIMD lanes
-    // in step, and two lanes meeting at a node then both saw the other's arrival as not yet
-    // there (measured: 8% of the nodes never bounded with workgroups of 64).
-    Push push{kFit, triangles_, 0, sortBlocks_, margin_, 0, 0, 0};
-    fitKernel_.dispatch(cb, &push, n);
-    computeBarrier(cb);
+    dispatch(cb, kFit, n);
 }
+
+void GpuSelfCollision::recordDetect(VkCommandBuffer cb) const {
+    recordBuild(cb);
+    dispatch(cb, kWalkCount, groups_);
+    dispatch(cb, kWalkScan, 1);
+    dispatch(cb, kWalkWrite, groups_);
+    dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
+    dispatchOverContacts(cb, kMemoryInsert);
+    dispatch(cb, kListClear, groupsOf(vertices_));
+    dispatchOverContacts(cb, kListCount);
+    dispatch(cb, kListScan, 1);
+    dispatchOverContacts(cb, kListFill);
+    dispatch(cb, kListSort, groupsOf(vertices_));
+}
+
+void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
+    dispatchOverContacts(cb, kSolve);
+    dispatch(cb, kGather, groupsOf(vertices_));
+    if (phantomGroups_) dispatch(cb, kCopies, groupsOf(phantomGroups_));
+}
+
+bool GpuSelfCollision::overflowed() const {
+    return counters().mostTotal > capacity_;
+}
+
+void GpuSelfCollision::grow() {
+    const std::uint32_t need = counters().mostTotal;
+    CLOTH_ASSERT(need > capacity_);
+    allocateContacts(std::bit_ceil(need));
+    oldBits_ = memoryBits_;  // the snapshot's table, to rehash from
+    memoryBits_ = memoryBitsFor(capacity_);
+    const VkDeviceSize slots = VkDeviceSize(1) << memoryBits_;
+    memoryKeys_ = Buffer();
+    memoryNormals_ = Buffer();
+    memoryKeys_ = deviceBuffer(*ctx_, 16 * slots, "self memory keys");
+    memoryNormals_ = deviceBuffer(*ctx_, 16 * slots, "self memory normals");
+    ++growths_;
+    bindAll();
+    beginFrame();
+}
+
+void GpuSelfCollision::recordRestore(VkCommandBuffer cb) const {
+    // The new table from the snapshot: emptied, then every remembered key inserted again (a
+    // lookup finds the same direction in a table of any size).
+    dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
+    dispatch(cb, kMemoryRehash, groupsOf(std::uint64_t(1) << oldBits_));
+}
+
+std::uint32_t GpuSelfCollision::contactCount() const { return counters().total; }
+std::uint32_t GpuSelfCollision::candidatePairs() const { return counters().candidatePairs; }
+std::uint32_t GpuSelfCollision::primitivePairs() const { return counters().primitivePairs; }
 
 GpuSelfCollision::Tree GpuSelfCollision::readTree(OneShot& once) const {
     const std::uint32_t n = triangles_;
@@ -118,10 +293,16 @@ GpuSelfCollision::Tree GpuSelfCollision::readTree(OneShot& once) const {
     t.nodes.resize(nodes);
     download(*ctx_, once, codes_, t.codes.data(), 4ull * n);
     download(*ctx_, once, order_, t.order.data(), 4ull * n);
-    download(*ctx_, once, parent_, t.parent.data(), 4 * nodes);
-    download(*ctx_, once, rangeEnd_, t.rangeEnd.data(), 4 * nodes);
+    download(*ctx_, once, nodeInts_, t.parent.data(), 4 * nodes);
+    download(*ctx_, once, nodeInts_, t.rangeEnd.data(), 4 * nodes, 4 * nodes);
     download(*ctx_, once, nodes_, t.nodes.data(), sizeof(gpu::LbvhNode) * nodes);
     return t;
+}
+
+std::vector<gpu::SelfContact> GpuSelfCollision::readContacts(OneShot& once) const {
+    std::vector<gpu::SelfContact> out(std::min(counters().total, capacity_));
+    download(*ctx_, once, contacts_, out.data(), sizeof(gpu::SelfContact) * out.size());
+    return out;
 }
 
 }  // namespace cloth::vk

@@ -1,7 +1,16 @@
 // Self-collision on the GPU (issue 13): the same steps as the CPU reference
 // (src/cpu/self_collision.h) in one kernel with a job per step (shaders/self_collide.comp),
-// recorded into the solver's command buffer. So far: the linear BVH over the cloth's triangles,
-// built every substep from the positions at its start and predicted, node for node the CPU's.
+// recorded into the solver's command buffer, with the same results bit for bit:
+//  - per substep: the positions at its start; the linear BVH over the cloth's triangles from
+//    them and the predicted positions (node for node the CPU's); per sorted triangle a walk that
+//    counts its contacts, their offsets (so the contacts come out in the CPU's order), the walk
+//    again storing them; the memory of their sides for the next substep; per vertex the list of
+//    its contacts' slots (counted, placed, sorted);
+//  - per iteration, `passes` times: each contact's corrections, each vertex moved by their
+//    weighted mean, phantom copies with their original.
+// The contacts go into a buffer of fixed capacity: more are counted but not stored; after the
+// frame the solver asks overflowed(), grows the buffers (grow()) and redoes the frame from its
+// snapshot, so nothing is dropped.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +18,7 @@
 
 #include "lbvh.h"  // shaders/shared
 #include "prep/prepared.h"
+#include "self_contacts.h"  // shaders/shared
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
 #include "vk/context.h"
@@ -18,36 +28,82 @@ namespace cloth::vk {
 class GpuSelfCollision {
   public:
     // positions, predicted, triangles: the solver's buffers (every vertex; 3 uint per
-    // triangle). p.sim.selfCollision must be set; p's triangles non-empty.
+    // triangle). p.sim.selfCollision must be set; p's triangles non-empty. capacity: contacts
+    // stored at first (0: four per triangle).
     GpuSelfCollision(const Context& ctx, const PreparedCloth& p, const Buffer& positions,
-                     const Buffer& predicted, const Buffer& triangles);
+                     const Buffer& predicted, const Buffer& triangles, std::uint32_t capacity = 0);
 
-    // The positions at the substep's start (every vertex), which the solver copies in.
+    // The positions at the substep's start (every vertex).
     const Buffer& start() const { return start_; }
 
-    // Records the hierarchy's build from start() and the predicted positions (barriers
-    // included; ends with one).
+    // Before a frame is recorded (nothing in flight): the frame's overflow count restarts.
+    void beginFrame();
+    // At the frame's start: the memory table kept, for a redo (transfer; barriers included).
+    void recordSnapshot(VkCommandBuffer cb) const;
+    // Start of each substep: start() from the positions.
+    void recordStart(VkCommandBuffer cb) const;
+    // The hierarchy only (tests).
     void recordBuild(VkCommandBuffer cb) const;
+    // After the prediction: the hierarchy, the contacts, the memory, the lists.
+    void recordDetect(VkCommandBuffer cb) const;
+    // One Jacobi pass over the contacts (the solver records SelfCollisionSettings::passes).
+    void recordSolve(VkCommandBuffer cb) const;
 
-    // The tree after a build (tests): as cpu/lbvh.h's Lbvh.
+    // After the frame: did a substep find more contacts than fit? Then grow() (to the next
+    // power of two holding them; counted in growths()), restore the snapshot
+    // (recordRestore) and the solver's state, and redo the frame.
+    bool overflowed() const;
+    void grow();
+    void recordRestore(VkCommandBuffer cb) const;
+    std::uint32_t capacity() const { return capacity_; }
+    std::uint64_t growths() const { return growths_; }
+
+    // The last substep's counts (after the frame).
+    std::uint32_t contactCount() const;
+    std::uint32_t candidatePairs() const;
+    std::uint32_t primitivePairs() const;
+
+    // Tests: the tree after a build (as cpu/lbvh.h's Lbvh), the contacts of the last substep.
     struct Tree {
         std::vector<std::uint32_t> codes, order, parent, rangeEnd;
         std::vector<gpu::LbvhNode> nodes;
     };
     Tree readTree(OneShot& once) const;
+    std::vector<gpu::SelfContact> readContacts(OneShot& once) const;
 
   private:
+    void allocateContacts(std::uint32_t capacity);
+    void bindAll();
     void dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
                   std::uint32_t shift = 0, std::uint32_t flip = 0) const;
+    void dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job) const;
+    struct Counters {
+        std::uint32_t total, capacity, mostTotal, candidatePairs, primitivePairs, memoryBits;
+        std::uint32_t pad0, pad1;
+        std::uint32_t groups[4];
+    };
+    Counters counters() const;
 
     const Context* ctx_;
-    std::uint32_t triangles_ = 0;
+    std::uint32_t triangles_ = 0, vertices_ = 0, allVertices_ = 0, phantomGroups_ = 0;
     std::uint32_t groups_ = 0;      // workgroups over the triangles (partial boxes)
     std::uint32_t sortBlocks_ = 0;  // radix sort blocks
-    float margin_ = 0.0f;
-    Buffer start_, triInfo_, triThickness_, tight_, boxes_, partials_, scene_;
-    Buffer codes_, order_, codes2_, order2_, histograms_;
-    Buffer nodes_, parent_, rangeEnd_, arrival_;
+    float margin_ = 0.0f, muS_ = 0.0f, muK_ = 0.0f;
+    std::uint32_t capacity_ = 0, memoryBits_ = 0, oldBits_ = 0;
+    std::uint64_t growths_ = 0;
+    const Buffer *positions_, *predicted_, *triangles_buffer_;
+    // Arrays sharing a buffer (self/lbvh_buffers.glsl): work_ the boxes, partial boxes and the
+    // scene's; scratch_ the sort's second keys and histograms; nodeInts_ the parents, range ends
+    // and arrivals; lists_ the per-vertex counts and offsets; phantoms_ the groups and members;
+    // old_ the snapshot's keys and normals.
+    Buffer start_, triInfo_, triThickness_, tight_, work_;
+    Buffer codes_, order_, scratch_;
+    Buffer nodes_, nodeInts_;
+    Buffer restVtOffsets_, restVt_, restEeOffsets_, restEe_, inertOffsets_, inert_;
+    Buffer memoryKeys_, memoryNormals_, old_;
+    Buffer walkCounts_, contacts_, counters_;
+    Buffer lists_, slots_, corrections_, moved_;
+    Buffer phantoms_;
     ComputeKernel kernel_;
     ComputeKernel fitKernel_;  // workgroups of one invocation (FIT)
 };

@@ -1,7 +1,8 @@
 // Self-collision on the GPU (src/vk/self_collision_gpu.h) against the CPU reference
 // (src/cpu/self_collision.h), which it must match bit for bit: the linear BVH built from the
 // same positions is the CPU's node for node (codes, order, children, bounds, parents, range
-// ends), on folded and jittered cloths, two cloths, and boxes with equal codes.
+// ends), and the contacts found are the CPU's in the same order, on folded and jittered cloths,
+// two cloths, and boxes with equal codes.
 #include <cstring>
 #include <random>
 
@@ -35,6 +36,7 @@ Scene clothScene(std::uint32_t n, int cloths) {
 
 class SelfCollisionGpuTest : public test::GpuTest {
   protected:
+    std::size_t contactsSeen_ = 0;
     // Builds both trees from start x and predicted y and compares them.
     void expectSameTree(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                         const std::vector<glm::vec4>& y) {
@@ -52,10 +54,24 @@ class SelfCollisionGpuTest : public test::GpuTest {
         vk::upload(*ctx_, once, positions, x.data(), 16 * x.size());
         vk::upload(*ctx_, once, predicted, y.data(), 16 * y.size());
         vk::upload(*ctx_, once, triangles, p.triangles.data(), 12 * p.triangles.size());
-        vk::GpuSelfCollision gpu(*ctx_, p, positions, predicted, triangles);
-        vk::upload(*ctx_, once, gpu.start(), x.data(), 16 * x.size());
-        once.run([&](VkCommandBuffer cb) { gpu.recordBuild(cb); });
+        vk::GpuSelfCollision gpu(*ctx_, p, positions, predicted, triangles, 1u << 16);
+        gpu.beginFrame();
+        once.run([&](VkCommandBuffer cb) {
+            gpu.recordStart(cb);
+            gpu.recordDetect(cb);
+        });
         const vk::GpuSelfCollision::Tree got = gpu.readTree(once);
+        // The same contacts in the same order, bit for bit.
+        const std::vector<gpu::SelfContact> contacts = gpu.readContacts(once);
+        ASSERT_EQ(contacts.size(), cpu.contacts().size());
+        EXPECT_FALSE(gpu.overflowed());
+        for (std::size_t i = 0; i < contacts.size(); ++i)
+            ASSERT_EQ(0, std::memcmp(&contacts[i], &cpu.contacts()[i], sizeof contacts[i]))
+                << "contact " << i << " of " << contacts.size();
+        const SelfCollisionCounts counts = cpu.counts();
+        EXPECT_EQ(gpu.candidatePairs(), counts.candidatePairs);
+        EXPECT_EQ(gpu.primitivePairs(), counts.primitivePairs);
+        contactsSeen_ += contacts.size();
 
         EXPECT_EQ(got.codes, want.codes);
         EXPECT_EQ(got.order, want.order);
@@ -98,4 +114,5 @@ TEST_F(SelfCollisionGpuTest, TheHierarchyIsTheCpusNodeForNode) {
         // Flat and still: many equal codes (the index breaks the ties).
         expectSameTree(p, p.positions, p.positions);
     }
+    EXPECT_GT(contactsSeen_, 100u);
 }
