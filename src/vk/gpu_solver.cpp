@@ -11,6 +11,7 @@
 #include "vk/device_policy.h"
 #include "vk/limits.h"
 #include "vk/profiler.h"
+#include "vk/self_collision_gpu.h"
 #include "vk/solver_resources.h"
 
 namespace cloth::vk {
@@ -80,6 +81,12 @@ struct GpuSolver::Impl {
     bool anyRestitution = false;
     bool features = false;  // a mesh collider has sharp features: their three passes
     float bounceBelow = 0.0f;  // m/s: restitutionThreshold
+    // Self-collision (vk/self_collision_gpu.h): its passes, and the state at each frame's start
+    // (positions, velocities, contact states) for a redo after its buffers overflowed.
+    std::unique_ptr<GpuSelfCollision> self;
+    int selfPasses = 0;
+    Buffer snapPositions, snapVelocities, snapContacts;
+    double frameStartTime = 0.0;
 
     detail::ChunkTable chunks;
     OneShot once;
@@ -129,6 +136,10 @@ struct GpuSolver::Impl {
     void vertexPass(std::uint32_t stages, float dt);
     gpu::ContactPush contactPush(const StepContext& c) const;
     void contactPass(std::uint32_t job, const StepContext& c, std::uint32_t stages);
+    template <typename F>
+    void selfPass(F&& record);
+    void recordSnapshot();
+    void redoFrame();
     void featurePass(std::uint32_t job, std::uint32_t count, const StepContext& c,
                      std::uint32_t stages);
     template <typename Push>
@@ -155,9 +166,6 @@ std::uint32_t vertexItems(const PreparedCloth& p, std::uint32_t wg, std::uint32_
 
 // Validates `p` against the device before anything is allocated, and returns the context.
 std::shared_ptr<Context> checkedContext(const PreparedCloth& p, const GpuSolverOptions& o) {
-    if (p.sim.selfCollision)
-        throw Error("self-collision runs on the CPU reference only so far (use --backend cpu, "
-                    "or remove the scene's \"self_collision\")");
     auto ctx = contextFor(o);
     checkWorkgroupSize(*ctx, o.workgroupSize);
     if (o.colorRunWorkgroupSize)
@@ -212,6 +220,18 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     bounceBelow = restitutionThreshold(p.sim);
     features = !p.meshFeatures.empty();
     planColorGroups();
+    if (p.sim.selfCollision && !p.triangles.empty()) {
+        self = std::make_unique<GpuSelfCollision>(*ctx, p, buffers[BINDING_POSITIONS],
+                                                  buffers[BINDING_PREDICTED],
+                                                  buffers[BINDING_TRIANGLES],
+                                                  o.selfContactCapacity);
+        selfPasses = p.sim.selfCollision->passes;
+        snapPositions = deviceBuffer(*ctx, buffers[BINDING_POSITIONS].size(), "snapshot positions");
+        snapVelocities =
+            deviceBuffer(*ctx, buffers[BINDING_VELOCITIES].size(), "snapshot velocities");
+        if (colliderCount)
+            snapContacts = deviceBuffer(*ctx, buffers[BINDING_CONTACTS].size(), "snapshot contacts");
+    }
 
     VkDevice dev = ctx->device();
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -425,7 +445,7 @@ void GpuSolver::Impl::recordPhantomsAndGrab(const gpu::SolveParams& sp) {
 // around each vertex, which the prediction moves), nor with colliders (pre-stabilisation comes
 // between them).
 void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
-    const bool fuse = options.fuseStages && !wind && colliderCount == 0;
+    const bool fuse = options.fuseStages && !wind && colliderCount == 0 && !self;
     const std::uint32_t predictNext = (fuse && !c.lastSubstep) ? gpu::VERTEX_PREDICT : 0u;
     // Multipliers: none kept with one iteration; otherwise carried between iterations.
     const std::uint32_t lambda = (c.iteration > 0 ? gpu::LAMBDA_LOAD : 0u) |
@@ -438,6 +458,7 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
                          groupsFor(vertexCount), stage);
             break;
         case Step::Collisions:
+            if (self) selfPass([&] { self->recordStart(cb); });  // before pre-stabilising
             if (colliderCount) contactPass(gpu::CONTACT_BEGIN, c, stage);
             break;
         case Step::Predict:
@@ -455,8 +476,12 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
             if (anyRestitution) contactPass(gpu::CONTACT_RESTITUTE, c, stage);
             break;
         case Step::SelfCollisions:
+            if (self) selfPass([&] { self->recordDetect(cb); });
+            break;
         case Step::SelfContacts:
-            break;  // not on the GPU yet: the constructor refuses such scenes
+            if (self)
+                for (int k = 0; k < selfPasses; ++k) selfPass([&] { self->recordSolve(cb); });
+            break;
         case Step::Colors:
             recordColors(c.solve, lambda);
             break;
@@ -494,8 +519,68 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
     }
 }
 
+// Self-collision's passes bind their own pipeline and set, and end with a barrier.
+template <typename F>
+void GpuSolver::Impl::selfPass(F&& record) {
+    if (needBarrier) barrier();
+    record();
+    bound = VK_NULL_HANDLE;
+    boundSets.reset();
+    needBarrier = false;
+}
+
+namespace {
+
+void copyBuffer(VkCommandBuffer cb, const Buffer& from, const Buffer& to) {
+    const VkBufferCopy copy{0, 0, from.size()};
+    vkCmdCopyBuffer(cb, from.get(), to.get(), 1, &copy);
+}
+
+// Between shader work and copies, both ways.
+void transferBarrier(VkCommandBuffer cb) {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    const VkPipelineStageFlags stages =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    vkCmdPipelineBarrier(cb, stages, stages, 0, 1, &mb, 0, nullptr, 0, nullptr);
+}
+
+}  // namespace
+
+// The state a redo starts from: positions, velocities, contact states, self-collision's memory.
+void GpuSolver::Impl::recordSnapshot() {
+    transferBarrier(cb);
+    copyBuffer(cb, buffers[BINDING_POSITIONS], snapPositions);
+    copyBuffer(cb, buffers[BINDING_VELOCITIES], snapVelocities);
+    if (snapContacts) copyBuffer(cb, buffers[BINDING_CONTACTS], snapContacts);
+    self->recordSnapshot(cb);
+    transferBarrier(cb);
+    counters.barriers += 2;
+}
+
+// The frame just finished stored fewer self-collision contacts than it found: the buffers grow,
+// the state returns to the frame's start and the frame runs again (until nothing overflows).
+void GpuSolver::Impl::redoFrame() {
+    self->grow();
+    once.run([&](VkCommandBuffer cmd) {
+        transferBarrier(cmd);
+        copyBuffer(cmd, snapPositions, buffers[BINDING_POSITIONS]);
+        copyBuffer(cmd, snapVelocities, buffers[BINDING_VELOCITIES]);
+        if (snapContacts) copyBuffer(cmd, snapContacts, buffers[BINDING_CONTACTS]);
+        transferBarrier(cmd);
+        self->recordRestore(cmd);
+    });
+    time = frameStartTime;
+    recordFrame();
+    submit();
+}
+
 void GpuSolver::Impl::recordFrame() {
     counters = {};
+    frameStartTime = time;
+    if (self) self->beginFrame();
     bound = VK_NULL_HANDLE;
     cb = frameCmd;
     VK_CHECK(vkResetCommandBuffer(cb, 0));
@@ -525,6 +610,7 @@ void GpuSolver::Impl::recordFrame() {
                              nullptr);
         ++counters.barriers;
     }
+    if (self) recordSnapshot();
     boundSets.reset();  // a new command buffer has no sets bound
     profiler.beginFrame(cb, timed);
     needBarrier = false;
@@ -559,6 +645,10 @@ void GpuSolver::Impl::wait() {
     VK_CHECK(vkResetFences(ctx->device(), 1, &fence));
     inFlight = false;
     profiler.collect();
+    if (self && self->overflowed()) {
+        redoFrame();
+        wait();
+    }
 }
 
 void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out) {
@@ -640,6 +730,22 @@ void GpuSolver::readPositions(std::vector<glm::vec4>& out) {
 
 void GpuSolver::readVelocities(std::vector<glm::vec4>& out) {
     impl_->readBuffer(BINDING_VELOCITIES, 16 * std::size_t(impl_->vertexCount), out);
+}
+
+Solver::SelfCounts GpuSolver::selfCounts() const {
+    if (!impl_->self) return {};
+    impl_->wait();
+    return {impl_->self->candidatePairs(), impl_->self->primitivePairs(),
+            impl_->self->contactCount()};
+}
+
+std::uint32_t GpuSolver::selfContactCapacity() const {
+    return impl_->self ? impl_->self->capacity() : 0;
+}
+
+std::uint64_t GpuSolver::selfGrowths() const {
+    impl_->wait();
+    return impl_->self ? impl_->self->growths() : 0;
 }
 
 std::uint32_t GpuSolver::contactCount() const {

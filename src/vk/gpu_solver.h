@@ -63,6 +63,9 @@ struct GpuSolverOptions {
     // Wait for the GPU at the end of stepFrame(). When false, stepFrame() returns after the
     // submission and the next stepFrame() or read waits (lets the CPU run ahead, e.g. to render).
     bool synchronous = true;
+    // Self-collision: contacts the buffers hold at first (0: automatic, four per triangle).
+    // More are counted, the buffers grow and the frame is redone (selfGrowths()).
+    std::uint32_t selfContactCapacity = 0;
 };
 
 // A buffer range another pipeline may read (vertex, index or storage buffer).
@@ -119,6 +122,11 @@ class GpuSolver : public Solver {
 
     void setGrab(std::optional<Grab> grab) override;
     std::uint32_t contactCount() const override;
+    SelfCounts selfCounts() const override;
+    // Self-collision: the contact buffers' capacity now, and how often they grew (each time the
+    // frame was redone).
+    std::uint32_t selfContactCapacity() const;
+    std::uint64_t selfGrowths() const;
 
     // ---- Vulkan specifics ----
     const std::shared_ptr<Context>& context() const;
