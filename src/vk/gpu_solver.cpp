@@ -572,6 +572,7 @@ void GpuSolver::Impl::redoFrame() {
         transferBarrier(cmd);
         self->recordRestore(cmd);
     });
+    self->finishGrowth();
     time = frameStartTime;
     recordFrame();
     submit();

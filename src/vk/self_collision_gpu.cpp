@@ -271,6 +271,13 @@ void GpuSelfCollision::grow() {
     beginFrame();
 }
 
+void GpuSelfCollision::finishGrowth() {
+    old_ = Buffer();
+    old_ = deviceBuffer(*ctx_, 32 * (VkDeviceSize(1) << memoryBits_), "self memory (snapshot)");
+    oldBits_ = memoryBits_;
+    bindAll();
+}
+
 void GpuSelfCollision::recordRestore(VkCommandBuffer cb) const {
     // The new table from the snapshot: emptied, then every remembered key inserted again (a
     // lookup finds the same direction in a table of any size).

@@ -51,10 +51,12 @@ class GpuSelfCollision {
 
     // After the frame: did a substep find more contacts than fit? Then grow() (to the next
     // power of two holding them; counted in growths()), restore the snapshot
-    // (recordRestore) and the solver's state, and redo the frame.
+    // (recordRestore, run before finishGrowth) and the solver's state, and redo the frame.
     bool overflowed() const;
     void grow();
     void recordRestore(VkCommandBuffer cb) const;
+    // After the restore has run: the snapshot's buffer at the new table's size.
+    void finishGrowth();
     std::uint32_t capacity() const { return capacity_; }
     std::uint64_t growths() const { return growths_; }
 

@@ -2,14 +2,18 @@
 // (src/cpu/self_collision.h), which it must match bit for bit: the linear BVH built from the
 // same positions is the CPU's node for node (codes, order, children, bounds, parents, range
 // ends), and the contacts found are the CPU's in the same order, on folded and jittered cloths,
-// two cloths, and boxes with equal codes.
+// two cloths, and boxes with equal codes; the whole solver gives the CPU's positions; buffers
+// that overflow grow and the frame is redone, with the result of large buffers.
 #include <cstring>
 #include <random>
 
+#include "../common/triangle_intersections.h"
 #include "gpu_test.h"
+#include "cpu/cpu_solver.h"
 #include "cpu/self_collision.h"
 #include "cpu/thread_pool.h"
 #include "prep/prepare.h"
+#include "vk/gpu_solver.h"
 #include "vk/self_collision_gpu.h"
 
 using namespace cloth;
@@ -115,4 +119,84 @@ TEST_F(SelfCollisionGpuTest, TheHierarchyIsTheCpusNodeForNode) {
         expectSameTree(p, p.positions, p.positions);
     }
     EXPECT_GT(contactsSeen_, 100u);
+}
+
+namespace {
+
+// Two cloths dropped crosswise onto a sphere on the ground: self-collision within each and
+// between the two, colliders, phantoms.
+Scene dropScene() {
+    Scene s = clothScene(10, 2);
+    for (std::size_t k = 0; k < s.cloths.size(); ++k) {
+        s.cloths[k].transform.rotateDegrees = glm::vec3(-90.0f, 35.0f * float(k), 0.0f);
+        s.cloths[k].transform.translate = glm::vec3(0.0f, 0.45f + 0.08f * float(k), 0.0f);
+        s.cloths[k].material.bendCompliance = 10.0f;
+    }
+    ColliderDesc ball;
+    ball.shape = ColliderShape::Sphere;
+    ball.radius = 0.12f;
+    ball.transform.translate = glm::vec3(0.0f, 0.12f, 0.0f);
+    ColliderDesc ground;
+    ground.shape = ColliderShape::Plane;
+    s.colliders = {ball, ground};
+    s.sim.substeps = 4;
+    s.sim.iterations = 2;
+    s.phantoms = {PhantomMode::Target, 6};
+    return s;
+}
+
+}  // namespace
+
+// The whole solver: the GPU's positions are the CPU reference's, bit for bit, frame after frame,
+// with the same contact counts, through the layers' landing on each other; and no two triangles
+// pass through each other in any checked frame of the GPU's run.
+TEST_F(SelfCollisionGpuTest, TheSolverGivesTheCpusBits) {
+    const PreparedCloth p = prepareScene(dropScene());
+    ASSERT_GT(p.phantomGroups.size(), 0u);
+    auto cpu = makeCpuSolver(p, 2);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver gpu(p, o);
+    std::vector<glm::vec4> a, b;
+    std::uint64_t most = 0;
+    for (int f = 1; f <= 45; ++f) {
+        cpu->stepFrame();
+        gpu.stepFrame();
+        const Solver::SelfCounts c = cpu->selfCounts(), g = gpu.selfCounts();
+        EXPECT_EQ(g.contacts, c.contacts) << f;
+        EXPECT_EQ(g.candidatePairs, c.candidatePairs) << f;
+        EXPECT_EQ(g.primitivePairs, c.primitivePairs) << f;
+        most = std::max<std::uint64_t>(most, c.contacts);
+        if (f % 5 != 0) continue;
+        cpu->readPositions(a);
+        gpu.readPositions(b);
+        ASSERT_EQ(a.size(), b.size());
+        ASSERT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4))) << "frame " << f;
+        EXPECT_EQ(test::intersectingTrianglePairs(p.triangles, b).size(), 0u) << "frame " << f;
+    }
+    EXPECT_GT(most, 50u);
+    EXPECT_EQ(gpu.selfGrowths(), 0u);
+}
+
+// Contact buffers far too small at first: the first frames overflow, the buffers grow and the
+// frames run again, and the run ends where one with large buffers does, bit for bit.
+TEST_F(SelfCollisionGpuTest, AnOverflowGrowsTheBuffersAndRedoesTheFrame) {
+    const PreparedCloth p = prepareScene(dropScene());
+    std::vector<glm::vec4> results[2];
+    std::uint64_t growths[2];
+    for (int run = 0; run < 2; ++run) {
+        vk::GpuSolverOptions o;
+        o.context = ctx_;
+        o.selfContactCapacity = run == 0 ? 8u : (1u << 16);
+        vk::GpuSolver gpu(p, o);
+        for (int f = 0; f < 40; ++f) gpu.stepFrame();
+        gpu.readPositions(results[run]);
+        growths[run] = gpu.selfGrowths();
+        if (run == 0) EXPECT_GT(gpu.selfContactCapacity(), 8u);
+    }
+    EXPECT_GT(growths[0], 0u);
+    EXPECT_EQ(growths[1], 0u);
+    ASSERT_EQ(results[0].size(), results[1].size());
+    EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(),
+                             results[0].size() * sizeof(glm::vec4)));
 }
