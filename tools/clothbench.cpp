@@ -93,7 +93,6 @@ usage: clothbench [options]
                            four layers 1.27 edges apart (joined by half circles), which settle
                            on each other (thickness and margin a quarter of an edge each), timed
                            per stage with self-collision and, in the same run, without it
-                           (CPU only so far)
   --substeps N             substeps per frame (default: 10)
   --iterations N           iterations per substep (default: 1)
   --warmup N               frames before timing (default: 10)
@@ -370,7 +369,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
 
 // --collisions: the self-collision run's stages per substep, the hierarchy's build rate, the
 // candidates and contacts per vertex, and the same cloth's frame without self-collision.
-void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver& solver,
+void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver::SelfCounts& c,
                          const nlohmann::json& without, const BenchOptions& o) {
     const nlohmann::json& st = r["stages_ms"];
     double build = 0.0, self = 0.0;
@@ -379,7 +378,6 @@ void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver
     for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
         self += st[kStageNames[i]].get<double>();
     const double perStep = 1.0 / o.substeps;
-    const Solver::SelfCounts c = solver.selfCounts();
     const double vertices = double(p.originalVertexCount);
     nlohmann::json steps = nlohmann::json::object();
     for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
@@ -412,7 +410,7 @@ nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa ke
     auto solver = makeCpuSolver(p, threads, kernels);
     nlohmann::json r = record(p, grid, *solver, measure(*solver, o), o);
     r["cpu_kernels"] = batchIsaName(kernels);
-    if (p.sim.selfCollision) addCollisionFigures(r, p, *solver, without, o);
+    if (p.sim.selfCollision) addCollisionFigures(r, p, solver->selfCounts(), without, o);
     return r;
 }
 
@@ -477,10 +475,19 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     if (o.colorRunItems) options.colorRunItems = static_cast<std::uint32_t>(*o.colorRunItems);
     if (o.colorRunWorkgroup)
         options.colorRunWorkgroupSize = static_cast<std::uint32_t>(*o.colorRunWorkgroup);
+    nlohmann::json without;
+    if (p.sim.selfCollision) {  // the same folded cloth without self-collision first
+        PreparedCloth plain = p;
+        plain.sim.selfCollision.reset();
+        vk::GpuSolver solver(plain, options);
+        without = record(plain, grid, solver, measure(solver, o), o);
+    }
     nlohmann::json r;
+    Solver::SelfCounts selfCounts;
     {
         vk::GpuSolver solver(p, options);
         r = record(p, grid, solver, measure(solver, o), o);
+        selfCounts = solver.selfCounts();
         const vk::FrameCounters c = solver.counters();
         r["workgroup_size"] = wg;
         r["dispatches_per_frame"] = c.dispatches;
@@ -492,6 +499,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["color_run_workgroup_size"] = solver.colorRunWorkgroupSize();
     }
     r["stages_ms"] = profileStages(p, options, o);
+    if (p.sim.selfCollision) addCollisionFigures(r, p, selfCounts, without, o);
     return r;
 }
 
@@ -529,9 +537,6 @@ int benchMain(int argc, char** argv) {
     const BenchOptions o = parseBenchOptions(argc, argv);
     if (o.tunePhantoms) return tunePhantoms(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
-    if (o.collisions && gpu)
-        throw Error("--collisions: self-collision runs on the CPU reference only so far (use "
-                    "--backend cpu)");
     std::shared_ptr<vk::Context> ctx;
     std::vector<int> sizes;
     if (gpu) {

@@ -257,10 +257,12 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
         // type and the phantom averaging; then attachments, tethers, contacts (four passes with
         // sharp features), phantoms and one spare.
         std::uint32_t perIteration =
-            static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 8;
+            static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * colorCount + 8 +
+            static_cast<std::uint32_t>(p.sim.selfCollision ? p.sim.selfCollision->passes : 0);
         profiler = detail::DispatchProfiler(
             *ctx, static_cast<std::uint32_t>(sim.substeps) *
-                          (static_cast<std::uint32_t>(sim.iterations) * perIteration + 10) +
+                          (static_cast<std::uint32_t>(sim.iterations) * perIteration + 10 +
+                           (p.sim.selfCollision ? 7u : 0u)) +
                       5);
     }
 }
@@ -458,7 +460,11 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
                          groupsFor(vertexCount), stage);
             break;
         case Step::Collisions:
-            if (self) selfPass([&] { self->recordStart(cb); });  // before pre-stabilising
+            if (self)  // before pre-stabilising
+                selfPass([&] {
+                    self->recordStart(cb);
+                    profiler.afterDispatch(cb, 1u << kStageSelfCodes);
+                });
             if (colliderCount) contactPass(gpu::CONTACT_BEGIN, c, stage);
             break;
         case Step::Predict:
@@ -476,11 +482,20 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
             if (anyRestitution) contactPass(gpu::CONTACT_RESTITUTE, c, stage);
             break;
         case Step::SelfCollisions:
-            if (self) selfPass([&] { self->recordDetect(cb); });
+            if (self)
+                selfPass([&] {
+                    self->recordDetect(cb, [&](int phase) {
+                        profiler.afterDispatch(cb, 1u << (kStageSelfCodes + phase));
+                    });
+                });
             break;
         case Step::SelfContacts:
             if (self)
-                for (int k = 0; k < selfPasses; ++k) selfPass([&] { self->recordSolve(cb); });
+                for (int k = 0; k < selfPasses; ++k)
+                    selfPass([&] {
+                        self->recordSolve(cb);
+                        profiler.afterDispatch(cb, 1u << kStageSelfContacts);
+                    });
             break;
         case Step::Colors:
             recordColors(c.solve, lambda);

@@ -216,10 +216,19 @@ void GpuSelfCollision::recordStart(VkCommandBuffer cb) const {
 }
 
 void GpuSelfCollision::recordBuild(VkCommandBuffer cb) const {
+    recordBuildPhases(cb, {});
+}
+
+void GpuSelfCollision::recordBuildPhases(VkCommandBuffer cb,
+                                         const std::function<void(int)>& phaseDone) const {
+    auto done = [&](int k) {
+        if (phaseDone) phaseDone(k);
+    };
     const std::uint32_t n = triangles_;
     dispatch(cb, kBoxes, groups_);
     dispatch(cb, kReduce, 1);
     dispatch(cb, kCodes, groups_);
+    done(0);
     // Four stable passes of 8 bits, ping-pong: the sorted keys end in codes/order.
     for (std::uint32_t pass = 0; pass < 4; ++pass) {
         const std::uint32_t flip = pass % 2;
@@ -227,15 +236,20 @@ void GpuSelfCollision::recordBuild(VkCommandBuffer cb) const {
         dispatch(cb, kSortScan, 1, 8 * pass, flip);
         dispatch(cb, kSortScatter, groupsOf(sortBlocks_), 8 * pass, flip);
     }
+    done(1);
     dispatch(cb, kNodes, groupsOf(2ull * n - 1));
+    done(2);
     dispatch(cb, kFit, n);
+    done(3);
 }
 
-void GpuSelfCollision::recordDetect(VkCommandBuffer cb) const {
-    recordBuild(cb);
+void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
+                                    const std::function<void(int)>& phaseDone) const {
+    recordBuildPhases(cb, phaseDone);
     dispatch(cb, kWalkCount, groups_);
     dispatch(cb, kWalkScan, 1);
     dispatch(cb, kWalkWrite, groups_);
+    if (phaseDone) phaseDone(4);
     dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
     dispatchOverContacts(cb, kMemoryInsert);
     dispatch(cb, kListClear, groupsOf(vertices_));
@@ -243,6 +257,7 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb) const {
     dispatch(cb, kListScan, 1);
     dispatchOverContacts(cb, kListFill);
     dispatch(cb, kListSort, groupsOf(vertices_));
+    if (phaseDone) phaseDone(5);
 }
 
 void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "lbvh.h"  // shaders/shared
@@ -44,8 +45,10 @@ class GpuSelfCollision {
     void recordStart(VkCommandBuffer cb) const;
     // The hierarchy only (tests).
     void recordBuild(VkCommandBuffer cb) const;
-    // After the prediction: the hierarchy, the contacts, the memory, the lists.
-    void recordDetect(VkCommandBuffer cb) const;
+    // After the prediction: the hierarchy, the contacts, the memory, the lists; `phaseDone(k)`
+    // after each phase k as the CPU's stages number them (0 boxes and codes, 1 sort,
+    // 2 hierarchy, 3 bounds, 4 walk and narrow phase, 5 memory and lists), e.g. for timestamps.
+    void recordDetect(VkCommandBuffer cb, const std::function<void(int)>& phaseDone = {}) const;
     // One Jacobi pass over the contacts (the solver records SelfCollisionSettings::passes).
     void recordSolve(VkCommandBuffer cb) const;
 
@@ -75,6 +78,7 @@ class GpuSelfCollision {
 
   private:
     void allocateContacts(std::uint32_t capacity);
+    void recordBuildPhases(VkCommandBuffer cb, const std::function<void(int)>& phaseDone) const;
     void bindAll();
     void dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
                   std::uint32_t shift = 0, std::uint32_t flip = 0) const;
