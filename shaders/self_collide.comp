@@ -23,9 +23,9 @@ const uint JOB_SORT_SCATTER = 5u;
 const uint JOB_NODES = 6u;
 const uint JOB_FIT = 7u;
 const uint JOB_START = 8u;          // per vertex: its position at the substep's start
-const uint JOB_WALK_COUNT = 9u;     // per sorted position: its contacts, counted
-const uint JOB_WALK_SCAN = 10u;     // their offsets, the total, the dispatch over the contacts
-const uint JOB_WALK_WRITE = 11u;    // per sorted position: its contacts, stored
+const uint JOB_WALK_COUNT = 9u;     // per sorted position: its close pairs, counted
+const uint JOB_WALK_SCAN = 10u;     // their offsets, the total, the dispatch over the pairs
+const uint JOB_WALK_WRITE = 11u;    // per sorted position: its close pairs, stored
 const uint JOB_MEMORY_CLEAR = 12u;  // per slot of the memory table
 const uint JOB_MEMORY_INSERT = 13u; // per contact: its key and direction, for the next substep
 const uint JOB_LIST_CLEAR = 14u;    // per original vertex: no slots
@@ -37,6 +37,9 @@ const uint JOB_SOLVE = 19u;         // per contact: its corrections
 const uint JOB_GATHER = 20u;        // per original vertex: moved by their weighted mean
 const uint JOB_COPIES = 21u;        // per phantom group: its copies moved as the original
 const uint JOB_MEMORY_REHASH = 22u; // per slot of the old table (after a growth): reinserted
+const uint JOB_NARROW_COUNT = 23u;  // per stored pair: its contacts, counted
+const uint JOB_NARROW_SCAN = 24u;   // their offsets, the total, the dispatch over the contacts
+const uint JOB_NARROW_WRITE = 25u;  // per stored pair: its contacts, stored
 
 layout(push_constant) uniform Push {
     uint job;
@@ -272,18 +275,16 @@ void jobStart() {
 }
 
 // Triangle order[i] against the triangles after it in sorted order whose boxes overlap its own
-// (lbvhWalkAfter of cpu/lbvh.h: depth first, left child first), each close pair's owned
-// primitive pairs in order. Counts them, or stores them from `offset` (below the capacity).
+// (lbvhWalkAfter of cpu/lbvh.h: depth first, left child first): the pairs whose primitives may
+// collide (not inert), counted, or stored from `offset` (below the capacity).
 uint walk(uint i, bool store, uint offset) {
     uint n = pc.count;
     if (n < 2u) return 0u;
     uint a = lbvhOrder[i];
     vec3 lo = vec3(work[2u * a]);
     vec3 hi = vec3(work[2u * a + 1u]);
-    uint bits = counters.memoryBits;
     uint found = 0u;
-    uint pairs = 0u;
-    uint tested = 0u;
+    uint overlapping = 0u;
     // The depth is at most the keys' 62 bits plus one (each level of Karras' tree splits a
     // longer common prefix), so 64 entries never overflow.
     uint stack[64];
@@ -297,14 +298,11 @@ uint walk(uint i, bool store, uint offset) {
         if (lbvhRangeEnd(node) > i && overlaps) {
             if (k.right == LBVH_LEAF) {
                 uint other = k.left;
-                pairs += 1u;
+                overlapping += 1u;
                 if (!selfInertPair(a, other)) {
-                    for (uint p = 0u; p < 15u; ++p) {
-                        SelfContact c;
-                        if (!selfPrimitivePair(a, other, p, pc.margin, bits, c, tested)) continue;
-                        if (store && offset + found < counters.capacity) contacts[offset + found] = c;
-                        found += 1u;
-                    }
+                    if (store && offset + found < counters.pairCapacity)
+                        pairs[offset + found] = uvec2(a, other);
+                    found += 1u;
                 }
             } else {
                 stack[top] = k.right;
@@ -319,10 +317,7 @@ uint walk(uint i, bool store, uint offset) {
             node = stack[top];
         }
     }
-    if (!store && pairs > 0u) {
-        atomicAdd(counters.candidatePairs, pairs);
-        atomicAdd(counters.primitivePairs, tested);
-    }
+    if (!store && overlapping > 0u) atomicAdd(counters.candidatePairs, overlapping);
     return found;
 }
 
@@ -332,7 +327,7 @@ void jobWalkCount() {
 }
 
 // One invocation: exclusive offsets per sorted position, the total, the dispatch over the
-// contacts stored (at most the capacity).
+// pairs stored (at most the capacity).
 void jobWalkScan() {
     if (gl_GlobalInvocationID.x != 0u) return;
     uint sum = 0u;
@@ -341,15 +336,59 @@ void jobWalkScan() {
         walkCounts[i] = sum;
         sum += c;
     }
+    counters.totalPairs = sum;
+    counters.mostPairs = max(counters.mostPairs, sum);
+    uint stored = min(sum, counters.pairCapacity);
+    counters.pairGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
+}
+
+void jobWalkWrite() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < pc.count) walk(i, true, walkCounts[i]);
+}
+
+uint storedPairs() { return min(counters.totalPairs, counters.pairCapacity); }
+
+// Pair q's owned primitive pairs (self_contacts.h), counted or stored from `offset`.
+uint narrow(uint q, bool store, uint offset) {
+    uvec2 ab = pairs[q];
+    uint bits = counters.memoryBits;
+    uint found = 0u;
+    uint tested = 0u;
+    for (uint p = 0u; p < 15u; ++p) {
+        SelfContact c;
+        if (!selfPrimitivePair(ab.x, ab.y, p, pc.margin, bits, c, tested)) continue;
+        if (store && offset + found < counters.capacity) contacts[offset + found] = c;
+        found += 1u;
+    }
+    if (!store && tested > 0u) atomicAdd(counters.primitivePairs, tested);
+    return found;
+}
+
+void jobNarrowCount() {
+    uint q = gl_GlobalInvocationID.x;
+    if (q < storedPairs()) pairCounts[q] = narrow(q, false, 0u);
+}
+
+// One invocation: exclusive offsets per pair, the total, the dispatch over the contacts stored.
+void jobNarrowScan() {
+    if (gl_GlobalInvocationID.x != 0u) return;
+    uint sum = 0u;
+    uint n = storedPairs();
+    for (uint q = 0u; q < n; ++q) {
+        uint c = pairCounts[q];
+        pairCounts[q] = sum;
+        sum += c;
+    }
     counters.total = sum;
     counters.mostTotal = max(counters.mostTotal, sum);
     uint stored = min(sum, counters.capacity);
     counters.contactGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
 }
 
-void jobWalkWrite() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i < pc.count) walk(i, true, walkCounts[i]);
+void jobNarrowWrite() {
+    uint q = gl_GlobalInvocationID.x;
+    if (q < storedPairs()) narrow(q, true, pairCounts[q]);
 }
 
 uint storedContacts() { return min(counters.total, counters.capacity); }
@@ -481,6 +520,9 @@ void main() {
         case JOB_WALK_COUNT: jobWalkCount(); break;
         case JOB_WALK_SCAN: jobWalkScan(); break;
         case JOB_WALK_WRITE: jobWalkWrite(); break;
+        case JOB_NARROW_COUNT: jobNarrowCount(); break;
+        case JOB_NARROW_SCAN: jobNarrowScan(); break;
+        case JOB_NARROW_WRITE: jobNarrowWrite(); break;
         case JOB_MEMORY_CLEAR: jobMemoryClear(); break;
         case JOB_MEMORY_INSERT: jobMemoryInsert(); break;
         case JOB_MEMORY_REHASH: jobMemoryRehash(); break;

@@ -44,9 +44,10 @@ layout(std430, set = 0, binding = 21) buffer WalkCounts { uint walkCounts[]; };
 #include "self_contacts.h"
 
 layout(std430, set = 0, binding = 22) buffer Contacts { SelfContact contacts[]; };
-// Counters: total contacts of the substep, the capacity, the most of any substep of the frame,
-// triangle pairs and primitive pairs tested (last substep), the memory's bits; at 32 the
-// dispatch over the stored contacts (x, y, z).
+// Counters: total contacts of the substep, their capacity, the most of any substep of the
+// frame, triangle pairs and primitive pairs tested (last substep), the memory's bits, the close
+// triangle pairs to test and their capacity; at 32 the dispatch over the stored contacts, at
+// 48 over the stored pairs (x, y, z); the most pairs of any substep.
 layout(std430, set = 0, binding = 23) buffer Counters {
     uint total;
     uint capacity;
@@ -54,9 +55,14 @@ layout(std430, set = 0, binding = 23) buffer Counters {
     uint candidatePairs;
     uint primitivePairs;
     uint memoryBits;
+    uint totalPairs;
+    uint pairCapacity;
+    uvec4 contactGroups;
+    uvec4 pairGroups;
+    uint mostPairs;
     uint pad0;
     uint pad1;
-    uvec4 contactGroups;
+    uint pad2;
 } counters;
 // per original vertex its count (then cursor), then the lists' offsets (vertices + 1).
 layout(std430, set = 0, binding = 24) buffer Lists { uint lists[]; };
@@ -67,6 +73,10 @@ layout(std430, set = 0, binding = 27) buffer Moved { vec4 moved[]; };
 layout(std430, set = 0, binding = 28) readonly buffer Phantoms { uint phantoms[]; };
 // the memory table kept at the frame's start: keys, then normals (as bits).
 layout(std430, set = 0, binding = 29) readonly buffer Old { uvec4 old[]; };
+// The close triangle pairs to test (not inert), in walk order: (a, b); per pair its contacts'
+// count, then offset.
+layout(std430, set = 0, binding = 30) buffer Pairs { uvec2 pairs[]; };
+layout(std430, set = 0, binding = 31) buffer PairCounts { uint pairCounts[]; };
 
 #define CLOTH_HAS_SELF_ARRAYS
 #include "self_contacts.h"

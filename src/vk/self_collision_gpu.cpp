@@ -17,7 +17,8 @@ constexpr std::uint32_t kSortBlock = 256;  // SORT_BLOCK of self_collide.comp
 enum Job : std::uint32_t {
     kBoxes = 0, kReduce, kCodes, kSortCount, kSortScan, kSortScatter, kNodes, kFit, kStart,
     kWalkCount, kWalkScan, kWalkWrite, kMemoryClear, kMemoryInsert, kListClear, kListCount,
-    kListScan, kListFill, kListSort, kSolve, kGather, kCopies, kMemoryRehash
+    kListScan, kListFill, kListSort, kSolve, kGather, kCopies, kMemoryRehash, kNarrowCount,
+    kNarrowScan, kNarrowWrite
 };
 
 struct Push {
@@ -29,8 +30,9 @@ struct Push {
 };
 static_assert(sizeof(Push) == 64);
 
-constexpr std::uint32_t kBindings = 30;
-constexpr VkDeviceSize kGroupsOffset = 32;  // Counters::groups
+constexpr std::uint32_t kBindings = 32;
+constexpr VkDeviceSize kGroupsOffset = 32;      // Counters::groups
+constexpr VkDeviceSize kPairGroupsOffset = 48;  // Counters::pairGroups
 
 std::uint32_t groupsOf(std::uint64_t n) {
     return static_cast<std::uint32_t>((n + kWorkgroup - 1) / kWorkgroup);
@@ -110,6 +112,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     phantoms_ = uploaded(ctx, once, phantoms, "self phantoms");
     capacity_ = capacity ? capacity : std::max(1024u, 4 * n);
     allocateContacts(capacity_);
+    allocatePairs(capacity ? capacity : std::max(1024u, 16 * n));
     memoryBits_ = memoryBitsFor(capacity_);
     const VkDeviceSize slots = VkDeviceSize(1) << memoryBits_;
     memoryKeys_ = deviceBuffer(ctx, 16 * slots, "self memory keys");
@@ -127,6 +130,18 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     });
     oldBits_ = memoryBits_;
     bindAll();
+}
+
+void GpuSelfCollision::allocatePairs(std::uint32_t capacity) {
+    if (8ull * capacity > ctx_->limits().maxStorageBufferRange)
+        throw Error("self-collision: " + std::to_string(capacity) +
+                    " close triangle pairs exceed the storage-buffer limit of " +
+                    ctx_->info().name);
+    pairs_ = Buffer();
+    pairCounts_ = Buffer();
+    pairs_ = deviceBuffer(*ctx_, 8ull * capacity, "self close pairs");
+    pairCounts_ = deviceBuffer(*ctx_, 4ull * capacity, "self pair counts");
+    pairCapacity_ = capacity;
 }
 
 void GpuSelfCollision::allocateContacts(std::uint32_t capacity) {
@@ -150,7 +165,7 @@ void GpuSelfCollision::bindAll() {
         &work_, &codes_, &order_, &scratch_, &nodes_, &nodeInts_, &restVtOffsets_, &restVt_,
         &restEeOffsets_, &restEe_, &inertOffsets_, &inert_, &memoryKeys_, &memoryNormals_,
         &walkCounts_, &contacts_, &counters_, &lists_, &slots_, &corrections_, &moved_,
-        &phantoms_, &old_};
+        &phantoms_, &old_, &pairs_, &pairCounts_};
     CLOTH_ASSERT(all.size() == kBindings);
     kernel_.bind(all);
     fitKernel_.bind(all);
@@ -172,10 +187,11 @@ void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint
     computeBarrier(cb);
 }
 
-void GpuSelfCollision::dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job) const {
+void GpuSelfCollision::dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job,
+                                            bool overPairs) const {
     Push push{job, triangles_, 0, sortBlocks_, margin_, 0, vertices_, allVertices_, muS_, muK_,
               phantomGroups_, 0, 0, groups_, 0, 0};
-    kernel_.dispatchIndirect(cb, &push, counters_, kGroupsOffset);
+    kernel_.dispatchIndirect(cb, &push, counters_, overPairs ? kPairGroupsOffset : kGroupsOffset);
     computeBarrier(cb);
 }
 
@@ -185,6 +201,8 @@ void GpuSelfCollision::beginFrame() {
     c.capacity = capacity_;
     c.mostTotal = 0;
     c.memoryBits = memoryBits_;
+    c.pairCapacity = pairCapacity_;
+    c.mostPairs = 0;
     std::memcpy(counters_.mapped(), &c, sizeof c);
 }
 
@@ -249,6 +267,9 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
     dispatch(cb, kWalkCount, groups_);
     dispatch(cb, kWalkScan, 1);
     dispatch(cb, kWalkWrite, groups_);
+    dispatchOverContacts(cb, kNarrowCount, true);
+    dispatch(cb, kNarrowScan, 1);
+    dispatchOverContacts(cb, kNarrowWrite, true);
     if (phaseDone) phaseDone(4);
     dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
     dispatchOverContacts(cb, kMemoryInsert);
@@ -267,13 +288,17 @@ void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
 }
 
 bool GpuSelfCollision::overflowed() const {
-    return counters().mostTotal > capacity_;
+    const Counters c = counters();
+    return c.mostTotal > capacity_ || c.mostPairs > pairCapacity_;
 }
 
 void GpuSelfCollision::grow() {
-    const std::uint32_t need = counters().mostTotal;
-    CLOTH_ASSERT(need > capacity_);
-    allocateContacts(std::bit_ceil(need));
+    const Counters c = counters();
+    CLOTH_ASSERT(c.mostTotal > capacity_ || c.mostPairs > pairCapacity_);
+    if (c.mostPairs > pairCapacity_) allocatePairs(std::bit_ceil(c.mostPairs));
+    // (A substep whose pairs overflowed counted only the stored pairs' contacts: the redo may
+    // overflow the contacts next, and grows them then.)
+    if (c.mostTotal > capacity_) allocateContacts(std::bit_ceil(c.mostTotal));
     oldBits_ = memoryBits_;  // the snapshot's table, to rehash from
     memoryBits_ = memoryBitsFor(capacity_);
     const VkDeviceSize slots = VkDeviceSize(1) << memoryBits_;

@@ -3,14 +3,15 @@
 // recorded into the solver's command buffer, with the same results bit for bit:
 //  - per substep: the positions at its start; the linear BVH over the cloth's triangles from
 //    them and the predicted positions (node for node the CPU's); per sorted triangle a walk that
-//    counts its contacts, their offsets (so the contacts come out in the CPU's order), the walk
-//    again storing them; the memory of their sides for the next substep; per vertex the list of
-//    its contacts' slots (counted, placed, sorted);
+//    counts its close pairs, their offsets, the walk again storing them (in the CPU's order);
+//    per pair the narrow phase counting its contacts, their offsets, again storing them (so the
+//    contacts come out in the CPU's order); the memory of their sides for the next substep; per
+//    vertex the list of its contacts' slots (counted, placed, sorted);
 //  - per iteration, `passes` times: each contact's corrections, each vertex moved by their
 //    weighted mean, phantom copies with their original.
-// The contacts go into a buffer of fixed capacity: more are counted but not stored; after the
-// frame the solver asks overflowed(), grows the buffers (grow()) and redoes the frame from its
-// snapshot, so nothing is dropped.
+// The pairs and the contacts go into buffers of fixed capacity: more are counted but not
+// stored; after the frame the solver asks overflowed(), grows the buffers (grow()) and redoes
+// the frame from its snapshot, so nothing is dropped.
 #pragma once
 
 #include <cstdint>
@@ -78,15 +79,17 @@ class GpuSelfCollision {
 
   private:
     void allocateContacts(std::uint32_t capacity);
+    void allocatePairs(std::uint32_t capacity);
     void recordBuildPhases(VkCommandBuffer cb, const std::function<void(int)>& phaseDone) const;
     void bindAll();
     void dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
                   std::uint32_t shift = 0, std::uint32_t flip = 0) const;
-    void dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job) const;
-    struct Counters {
+    void dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job, bool overPairs = false) const;
+    struct Counters {  // self/lbvh_buffers.glsl
         std::uint32_t total, capacity, mostTotal, candidatePairs, primitivePairs, memoryBits;
-        std::uint32_t pad0, pad1;
-        std::uint32_t groups[4];
+        std::uint32_t totalPairs, pairCapacity;
+        std::uint32_t groups[4], pairGroups[4];
+        std::uint32_t mostPairs, pad0, pad1, pad2;
     };
     Counters counters() const;
 
@@ -95,7 +98,7 @@ class GpuSelfCollision {
     std::uint32_t groups_ = 0;      // workgroups over the triangles (partial boxes)
     std::uint32_t sortBlocks_ = 0;  // radix sort blocks
     float margin_ = 0.0f, muS_ = 0.0f, muK_ = 0.0f;
-    std::uint32_t capacity_ = 0, memoryBits_ = 0, oldBits_ = 0;
+    std::uint32_t capacity_ = 0, pairCapacity_ = 0, memoryBits_ = 0, oldBits_ = 0;
     std::uint64_t growths_ = 0;
     const Buffer *positions_, *predicted_, *triangles_buffer_;
     // Arrays sharing a buffer (self/lbvh_buffers.glsl): work_ the boxes, partial boxes and the
@@ -110,6 +113,7 @@ class GpuSelfCollision {
     Buffer walkCounts_, contacts_, counters_;
     Buffer lists_, slots_, corrections_, moved_;
     Buffer phantoms_;
+    Buffer pairs_, pairCounts_;  // the close triangle pairs (not inert), per pair its count
     ComputeKernel kernel_;
     ComputeKernel fitKernel_;  // workgroups of one invocation (FIT)
 };
