@@ -9,8 +9,6 @@ namespace cloth {
 
 namespace {
 
-constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-
 glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 // The arrays of self_contacts.h's narrow phase (CLOTH_SELF_PARAMS), from a SelfCollision's
