@@ -205,12 +205,15 @@ CLOTH_NAMESPACE_END
 // cloth's; tight: per triangle its corners' box at the start and predicted (lo, hi); start,
 // predicted: per vertex; restVt*, restEe*, inert*: the rest-mesh neighbours (CSR, sorted:
 // cpu/self_collision.h's RestNeighbours); memoryKeys, memoryNormals: the last substep's table.
-#define CLOTH_SELF_PARAMS                                                                      \
-    const uint *triangles, const uint *triInfo, const float *triThickness, const vec4 *tight, \
-        const vec4 *start, const vec4 *predicted, const uint *restVtOffsets,                  \
-        const uint *restVt, const uint *restEeOffsets, const uint *restEe,                    \
-        const uint *inertOffsets, const uint *inert, const uvec4 *memoryKeys,                 \
-        const vec4 *memoryNormals,
+// (maybe_unused: each function reads only some of them.)
+#define CLOTH_SELF_PARAMS                                                                  \
+    [[maybe_unused]] const uint *triangles, [[maybe_unused]] const uint *triInfo,         \
+        [[maybe_unused]] const float *triThickness, [[maybe_unused]] const vec4 *tight,   \
+        [[maybe_unused]] const vec4 *start, [[maybe_unused]] const vec4 *predicted,       \
+        [[maybe_unused]] const uint *restVtOffsets, [[maybe_unused]] const uint *restVt,  \
+        [[maybe_unused]] const uint *restEeOffsets, [[maybe_unused]] const uint *restEe,  \
+        [[maybe_unused]] const uint *inertOffsets, [[maybe_unused]] const uint *inert,    \
+        [[maybe_unused]] const uvec4 *memoryKeys, [[maybe_unused]] const vec4 *memoryNormals,
 #define CLOTH_SELF_ARGS                                                                       \
     triangles, triInfo, triThickness, tight, start, predicted, restVtOffsets, restVt,         \
         restEeOffsets, restEe, inertOffsets, inert, memoryKeys, memoryNormals,
