@@ -134,12 +134,38 @@ CLOTH_FN bool selfContactFrom(vec3 r0, vec3 r1, vec3 axis, float keep, float mar
     return gap < keep + margin;
 }
 
-// Vertex p against triangle (t0, t1, t2): x at the substep's start, y predicted. Fills the
-// contact's weights and direction (normal.w = keep) when the pair is one.
+// Closest-point parameters closer than this to an end of their range (a barycentric weight or
+// an edge's s, t) count as lying on the boundary feature there (an edge, a vertex, an end).
+const float SELF_FEATURE_SNAP = 1e-3f;
+
+// Does a vertex-triangle pair whose closest point has barycentric weights b belong to this
+// triangle? Inside the face: yes. On an edge or at a corner (weights below SELF_FEATURE_SNAP
+// taken as 0): only when the triangle owns that feature (`owned`: triangleFeatureInfo's bits
+// 0-2 edges (k, k + 1), 3-5 corners). Every triangle around an edge or a corner finds the same
+// closest point there, so the feature's owner alone keeps it: each local minimum of a vertex's
+// distance to a cloth is one contact, not one per triangle around it.
+CLOTH_FN bool selfClosestFeatureOwned(vec3 b, uint owned) {
+    bool z0 = b.x < SELF_FEATURE_SNAP;
+    bool z1 = b.y < SELF_FEATURE_SNAP;
+    bool z2 = b.z < SELF_FEATURE_SNAP;
+    uint zeros = (z0 ? 1u : 0u) + (z1 ? 1u : 0u) + (z2 ? 1u : 0u);
+    if (zeros == 0u) return true;
+    uint bit;
+    if (zeros == 1u)
+        bit = z2 ? 0u : (z0 ? 1u : 2u);  // the edge opposite the zero weight's corner
+    else
+        bit = TRIANGLE_OWNS_VERTEX_SHIFT + (!z0 ? 0u : (!z1 ? 1u : 2u));
+    return (owned & (1u << bit)) != 0u;
+}
+
+// Vertex p against triangle (t0, t1, t2), which owns the features `owned` (as
+// selfClosestFeatureOwned): x at the substep's start, y predicted. Fills the contact's weights
+// and direction (normal.w = keep) when the pair is one.
 CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, vec3 y0, vec3 y1,
-                                 vec3 y2, float keep, float margin, CLOTH_OUT(vec4) weights,
-                                 CLOTH_OUT(vec4) normal) {
+                                 vec3 y2, uint owned, float keep, float margin,
+                                 CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
     vec3 b = selfClosestBarycentric(xp, x0, x1, x2);
+    if (!selfClosestFeatureOwned(b, owned)) return false;
     vec3 r0 = xp - (x0 * b.x + x1 * b.y + x2 * b.z);
     vec3 r1 = yp - (y0 * b.x + y1 * b.y + y2 * b.z);
     vec3 n;
@@ -149,12 +175,17 @@ CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, ve
     return true;
 }
 
-// Edge (p0, p1) against edge (q0, q1), as selfVertexTriangle.
+// Edge (p0, p1) against edge (q0, q1), as selfVertexTriangle. Only closest points inside both
+// edges (s and t at least SELF_FEATURE_SNAP from 0 and 1): at an end the pair is a vertex's
+// distance to an edge or a vertex, which the vertex's contact with a triangle there keeps.
 CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec3 yp1, vec3 yq0,
                            vec3 yq1, float keep, float margin, CLOTH_OUT(vec4) weights,
                            CLOTH_OUT(vec4) normal) {
     float s, t;
     segmentClosest(xp0, xp1, xq0, xq1, s, t);
+    if (s < SELF_FEATURE_SNAP || s > 1.0f - SELF_FEATURE_SNAP || t < SELF_FEATURE_SNAP ||
+        t > 1.0f - SELF_FEATURE_SNAP)
+        return false;
     vec3 r0 = (xp0 * (1.0f - s) + xp1 * s) - (xq0 * (1.0f - t) + xq1 * t);
     vec3 r1 = (yp0 * (1.0f - s) + yp1 * s) - (yq0 * (1.0f - t) + yq1 * t);
     vec3 n;
@@ -328,8 +359,8 @@ CLOTH_FN bool selfPrimitivePair(CLOTH_SELF_PARAMS uint a, uint b, uint k, float 
         c.info = uvec4(SELF_VERTEX_TRIANGLE, v, other, 1u);
         if (!selfVertexTriangle(vec3(start[v]), vec3(start[t.x]), vec3(start[t.y]),
                                 vec3(start[t.z]), vec3(predicted[v]), vec3(predicted[t.x]),
-                                vec3(predicted[t.y]), vec3(predicted[t.z]), keep, margin,
-                                c.weights, c.normal))
+                                vec3(predicted[t.y]), vec3(predicted[t.z]), triInfo[other],
+                                keep, margin, c.weights, c.normal))
             return false;
         selfRemember(CLOTH_SELF_ARGS c, memoryBits);
         return true;

@@ -12,6 +12,7 @@
 //    triangle-triangle test), while the same scenes without self-collision do;
 //  - any thread count gives the same bits.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <cmath>
 #include <map>
@@ -30,6 +31,13 @@
 using namespace cloth;
 
 namespace {
+
+std::uint64_t edgeKey(std::uint32_t a, std::uint32_t b) {
+    return (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
+}
+
+// A lone triangle owns all its edges and corners (self_contacts.h's selfClosestFeatureOwned).
+constexpr std::uint32_t kAllOwned = 0x3Fu;
 
 glm::vec3 randomPoint(std::mt19937& rng, float r) {
     std::uniform_real_distribution<float> u(-r, r);
@@ -120,8 +128,8 @@ TEST(SelfContacts, VertexTriangleProjectionLandsOnItsConstraintAndKeepsMomentum)
         const float keep = 0.01f, margin = 0.005f;
         gpu::SelfContact c;
         c.vertices = glm::uvec4(0, 1, 2, 3);
-        ASSERT_TRUE(gpu::selfVertexTriangle(xp, t0, t1, t2, yp, t0, t1, t2, keep, margin,
-                                            c.weights, c.normal));
+        ASSERT_TRUE(gpu::selfVertexTriangle(xp, t0, t1, t2, yp, t0, t1, t2, kAllOwned, keep,
+                                            margin, c.weights, c.normal));
         EXPECT_NEAR(c.weights.x + c.weights.y + c.weights.z + c.weights.w, 0.0f, 1e-6f);
         if (c.weights.y > -1e-3f || c.weights.z > -1e-3f || c.weights.w > -1e-3f) continue;
         ++found;
@@ -185,8 +193,8 @@ TEST(SelfContacts, FrictionKeepsOrTakesTheSlideAsComputedByHand) {
     gpu::SelfContact c;
     c.vertices = glm::uvec4(0, 1, 2, 3);
     const glm::vec3 start(0.0f, 0.0f, 0.008f), now(0.001f, 0.0f, 0.008f);
-    ASSERT_TRUE(gpu::selfVertexTriangle(start, t0, t1, t2, now, t0, t1, t2, 0.01f, 0.005f,
-                                        c.weights, c.normal));
+    ASSERT_TRUE(gpu::selfVertexTriangle(start, t0, t1, t2, now, t0, t1, t2, kAllOwned, 0.01f,
+                                        0.005f, c.weights, c.normal));
     const std::array<glm::vec4, 4> x = {glm::vec4(now, 1.0f), glm::vec4(t0, 0.0f),
                                         glm::vec4(t1, 0.0f), glm::vec4(t2, 0.0f)};
     const std::array<glm::vec3, 4> s = {start, t0, t1, t2};
@@ -208,9 +216,10 @@ TEST(SelfContacts, PairsThatNeverComeWithinReachAreNoContacts) {
     glm::vec4 w, n;
     // 2 cm above and staying: no (reach 1.5 cm). Approaching to 1.4 cm: yes.
     const glm::vec3 p(0.0f, 0.0f, 0.02f);
-    EXPECT_FALSE(gpu::selfVertexTriangle(p, t0, t1, t2, p, t0, t1, t2, 0.01f, 0.005f, w, n));
+    EXPECT_FALSE(gpu::selfVertexTriangle(p, t0, t1, t2, p, t0, t1, t2, kAllOwned, 0.01f, 0.005f,
+                                         w, n));
     EXPECT_TRUE(gpu::selfVertexTriangle(p, t0, t1, t2, glm::vec3(0, 0, 0.014f), t0, t1, t2,
-                                        0.01f, 0.005f, w, n));
+                                        kAllOwned, 0.01f, 0.005f, w, n));
     // Swept boxes 1.6 cm apart along x never come within 1.5 cm.
     EXPECT_TRUE(gpu::selfBoxesApart(glm::vec3(0.0f), glm::vec3(0.01f), glm::vec3(0.026f, 0, 0),
                                     glm::vec3(0.03f), 0.015f));
@@ -218,13 +227,135 @@ TEST(SelfContacts, PairsThatNeverComeWithinReachAreNoContacts) {
                                      glm::vec3(0.03f), 0.015f));
 }
 
+// A point 6 mm above a flat 6 x 6 grid (10 cm edges, contacts within 1.5 cm), against every
+// triangle: the contacts kept hold the point right below (the closest, 6 mm away), never the
+// same point twice (a point on an edge or at a corner is every triangle's around it), and no
+// more than the triangles' distinct closest points within reach (merged here).
+TEST(SelfContacts, AClothsClosestPointsAreEachOneContactAtMost) {
+    const PreparedCloth p = prepareScene(gridScene("patch", 6, 0.6f));
+    std::vector<glm::vec3> x(p.originalVertexCount);
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) x[v] = glm::vec3(p.positions[v]);
+    const glm::uvec3 t0 = p.triangles[0];
+    const glm::vec3 up = glm::normalize(glm::cross(x[t0.y] - x[t0.x], x[t0.z] - x[t0.x]));
+    const float keep = 0.01f, margin = 0.005f, height = 0.006f;
+    std::vector<glm::vec3> below;  // points on the cloth: corners, edge middles, random
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) below.push_back(x[v]);
+    for (const glm::uvec3& t : p.triangles) below.push_back((x[t.x] + x[t.y]) * 0.5f);
+    std::mt19937 rng(21);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int k = 0; k < 400; ++k) {
+        const glm::uvec3 t = p.triangles[rng() % p.triangles.size()];
+        float a = u(rng), b = u(rng);
+        if (a + b > 1.0f) a = 1.0f - a, b = 1.0f - b;
+        below.push_back(x[t.x] + a * (x[t.y] - x[t.x]) + b * (x[t.z] - x[t.x]));
+    }
+    std::size_t total = 0, distinct = 0;
+    for (const glm::vec3& q : below) {
+        const glm::vec3 v = q + height * up;
+        std::vector<glm::vec3> kept, points;
+        for (std::uint32_t i = 0; i < p.triangles.size(); ++i) {
+            const glm::uvec3 t = p.triangles[i];
+            glm::vec4 w, n;
+            if (gpu::selfVertexTriangle(v, x[t.x], x[t.y], x[t.z], v, x[t.x], x[t.y], x[t.z],
+                                        p.triangleFeatureInfo[i], keep, margin, w, n))
+                kept.push_back(-(w.y * x[t.x] + w.z * x[t.y] + w.w * x[t.z]));
+            const glm::vec3 b = gpu::selfClosestBarycentric(v, x[t.x], x[t.y], x[t.z]);
+            const glm::vec3 c = b.x * x[t.x] + b.y * x[t.y] + b.z * x[t.z];
+            if (glm::length(v - c) >= keep + margin) continue;
+            bool seen = false;
+            for (const glm::vec3& o : points) seen = seen || glm::length(o - c) < 1e-5f;
+            if (!seen) points.push_back(c);
+        }
+        ASSERT_FALSE(kept.empty()) << q.x << " " << q.y << " " << q.z;
+        float nearest = 1e30f;
+        for (std::size_t a = 0; a < kept.size(); ++a) {
+            nearest = std::min(nearest, glm::length(v - kept[a]));
+            for (std::size_t b = a + 1; b < kept.size(); ++b)
+                EXPECT_GT(glm::length(kept[a] - kept[b]), 1e-5f) << "the same point twice";
+        }
+        EXPECT_NEAR(nearest, height, 1e-6f);
+        EXPECT_LE(kept.size(), points.size());
+        total += kept.size();
+        distinct += points.size();
+    }
+    // Far fewer than one per triangle within reach, and fewer than the distinct points.
+    EXPECT_LT(double(total) / double(below.size()), 4.0);
+    EXPECT_LT(total, distinct);
+    std::printf("contacts per point: %.2f kept, %.2f distinct closest points\n",
+                double(total) / double(below.size()), double(distinct) / double(below.size()));
+}
+
+// Edges 6 mm above the same grid: one lying along a grid edge has no edge-edge contact (its
+// closest points are ends: its vertices' contacts hold it); one crossing the grid has one per
+// grid edge it crosses inside both (a crossing found here in the plane).
+TEST(SelfContacts, EdgesTouchWhereTheyCrossInsideBoth) {
+    const PreparedCloth p = prepareScene(gridScene("patch", 6, 0.6f));
+    std::vector<glm::vec3> x(p.originalVertexCount);
+    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) x[v] = glm::vec3(p.positions[v]);
+    const glm::uvec3 t0 = p.triangles[0];
+    const glm::vec3 e1 = glm::normalize(x[t0.y] - x[t0.x]);
+    const glm::vec3 up = glm::normalize(glm::cross(e1, x[t0.z] - x[t0.x]));
+    const glm::vec3 e2 = glm::cross(up, e1);
+    std::map<std::uint64_t, glm::uvec2> edges;
+    for (const glm::uvec3& t : p.triangles)
+        for (int k = 0; k < 3; ++k)
+            edges.emplace(edgeKey(t[k], t[(k + 1) % 3]), glm::uvec2(t[k], t[(k + 1) % 3]));
+    const float keep = 0.01f, margin = 0.005f, height = 0.006f;
+    auto contacts = [&](glm::vec3 a, glm::vec3 b) {
+        int n = 0;
+        for (const auto& [key, e] : edges) {
+            glm::vec4 w, nr;
+            n += gpu::selfEdgeEdge(a, b, x[e.x], x[e.y], a, b, x[e.x], x[e.y], keep, margin, w,
+                                   nr)
+                     ? 1
+                     : 0;
+        }
+        return n;
+    };
+    for (const auto& [key, e] : edges)
+        EXPECT_EQ(contacts(x[e.x] + height * up, x[e.y] + height * up), 0);
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<float> u(-0.28f, 0.28f);
+    const glm::vec3 o = 0.5f * (*std::min_element(x.begin(), x.end(), [&](auto& a, auto& b) {
+        return glm::dot(a, e1 + e2) < glm::dot(b, e1 + e2);
+    }) + *std::max_element(x.begin(), x.end(), [&](auto& a, auto& b) {
+        return glm::dot(a, e1 + e2) < glm::dot(b, e1 + e2);
+    }));
+    int tried = 0, total = 0;
+    while (tried < 100) {
+        const glm::vec2 a(u(rng), u(rng)), b(u(rng), u(rng));
+        // Crossings in the plane: a + s (b - a) = c + t (d - c), s and t in (0, 1).
+        int crossings = 0;
+        bool clear = true;
+        for (const auto& [key, e] : edges) {
+            const glm::vec2 c(glm::dot(x[e.x] - o, e1), glm::dot(x[e.x] - o, e2));
+            const glm::vec2 d(glm::dot(x[e.y] - o, e1), glm::dot(x[e.y] - o, e2));
+            const glm::vec2 r = b - a, q = d - c;
+            const float den = r.x * q.y - r.y * q.x;
+            if (std::abs(den) < 1e-6f) continue;
+            const float s = ((c.x - a.x) * q.y - (c.y - a.y) * q.x) / den;
+            const float t = ((c.x - a.x) * r.y - (c.y - a.y) * r.x) / den;
+            if (s > 0.0f && s < 1.0f && t > 0.0f && t < 1.0f) ++crossings;
+            // Keep away from ends: there the edges' vertices hold them instead.
+            const float near = 0.01f;
+            if ((std::abs(s) < near || std::abs(s - 1.0f) < near) && t > -near && t < 1 + near)
+                clear = false;
+            if ((std::abs(t) < near || std::abs(t - 1.0f) < near) && s > -near && s < 1 + near)
+                clear = false;
+        }
+        if (!clear) continue;
+        ++tried;
+        const glm::vec3 a3 = o + a.x * e1 + a.y * e2 + height * up;
+        const glm::vec3 b3 = o + b.x * e1 + b.y * e2 + height * up;
+        EXPECT_EQ(contacts(a3, b3), crossings) << tried;
+        total += crossings;
+    }
+    EXPECT_GT(total, 100);
+}
+
 namespace {
 
 using Key = std::tuple<int, std::uint64_t, std::uint64_t>;
-
-std::uint64_t edgeKey(std::uint32_t a, std::uint32_t b) {
-    return (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
-}
 
 Key keyOf(const gpu::SelfContact& c, bool edges) {
     if (!edges)
@@ -297,8 +428,9 @@ std::map<Key, gpu::SelfContact> bruteForceContacts(const PreparedCloth& p,
             c.vertices = glm::uvec4(v, t.x, t.y, t.z);
             c.info = glm::uvec4(gpu::SELF_VERTEX_TRIANGLE, 0u, 0u, 0u);
             if (!gpu::selfVertexTriangle(v3(x[v]), v3(x[t.x]), v3(x[t.y]), v3(x[t.z]), v3(y[v]),
-                                         v3(y[t.x]), v3(y[t.y]), v3(y[t.z]), keep, margin,
-                                         c.weights, c.normal))
+                                         v3(y[t.x]), v3(y[t.y]), v3(y[t.z]),
+                                         p.triangleFeatureInfo[i], keep, margin, c.weights,
+                                         c.normal))
                 continue;
             if (sameCloth(triOf[v], i) && restClose(c, false, keep + margin)) continue;
             out.emplace(keyOf(c, false), c);
