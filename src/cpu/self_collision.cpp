@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 
 #include "core/error.h"
 
@@ -300,8 +301,17 @@ void SelfCollision::narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec
                                 const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
                                 std::uint64_t& tested) const {
     const glm::vec4* predicted = pred;
+    // Only the k whose primitives a and b own (selfPrimitivePair returns false at once for the
+    // others), in increasing order: bits 0-2 a's corners, 3-5 b's, 6-14 edge pairs.
+    const std::uint32_t ia = p_.triangleFeatureInfo[a], ib = p_.triangleFeatureInfo[b];
+    std::uint32_t live = ((ia >> gpu::TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) |
+                         (((ib >> gpu::TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) << 3);
+    for (std::uint32_t ea = 0; ea < 3; ++ea)
+        if ((ia >> ea) & 1u) live |= (ib & 7u) << (6 + 3 * ea);
     std::uint32_t count = 0;
-    for (std::uint32_t k = 0; k < 15; ++k) {
+    while (live != 0) {
+        const auto k = static_cast<std::uint32_t>(std::countr_zero(live));
+        live &= live - 1;
         gpu::SelfContact c;
         if (gpu::selfPrimitivePair(SELF_ARGS a, b, k, margin_, memoryBits_, c, count))
             out.push_back(c);
