@@ -40,6 +40,9 @@ const uint JOB_MEMORY_REHASH = 22u; // per slot of the old table (after a growth
 const uint JOB_NARROW_COUNT = 23u;  // per stored pair: its contacts, counted
 const uint JOB_NARROW_SCAN = 24u;   // their offsets, the total, the dispatch over the contacts
 const uint JOB_NARROW_WRITE = 25u;  // per stored pair: its contacts, stored
+const uint JOB_COLOR_CLEAR = 26u;   // per original vertex: no colours taken
+const uint JOB_COLOR = 27u;         // one invocation: the contacts' colours, sorted by colour
+const uint JOB_SOLVE_COLORS = 28u;  // one workgroup: a Gauss-Seidel pass, colour by colour
 
 layout(push_constant) uniform Push {
     uint job;
@@ -71,6 +74,9 @@ uint nodeCount() { return 2u * pc.count - 1u; }
 #define lbvhOrder2(k) scratch[pc.count + (k)]
 #define histogram(k) scratch[2u * pc.count + (k)]
 #define vertexCounts(v) lists[(v)]
+#define colorOrder(i) slots[(i)]
+#define colorOf(i) slots[counters.capacity + (i)]
+#define colorOffset(k) slots[4u * counters.capacity + (k)]
 #define listOffsets(v) lists[pc.vertices + (v)]
 
 const uint SORT_BLOCK = 256u;
@@ -514,6 +520,99 @@ void jobCopies() {
     }
 }
 
+void jobColorClear() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= pc.vertices) return;
+    lists[2u * v] = 0u;
+    lists[2u * v + 1u] = 0u;
+}
+
+// As cpu/self_collision.cpp's colorContacts: greedy in contact order, then sorted by colour.
+void jobColor() {
+    if (gl_GlobalInvocationID.x != 0u) return;
+    uint n = storedContacts();
+    for (uint k = 0u; k <= SELF_COLORS + 1u; ++k) colorOffset(k) = 0u;
+    for (uint i = 0u; i < n; ++i) {
+        uvec4 v = contacts[i].vertices;
+        uvec2 used = uvec2(0u);
+        for (uint k = 0u; k < 4u; ++k) used |= uvec2(lists[2u * v[k]], lists[2u * v[k] + 1u]);
+        uint color = SELF_COLORS;
+        if (used.x != 0xFFFFFFFFu)
+            color = uint(findLSB(~used.x));
+        else if (used.y != 0xFFFFFFFFu)
+            color = 32u + uint(findLSB(~used.y));
+        if (color < SELF_COLORS) {
+            uint word = color / 32u;
+            uint bit = 1u << (color % 32u);
+            for (uint k = 0u; k < 4u; ++k) lists[2u * v[k] + word] |= bit;
+        }
+        colorOf(i) = color;
+        colorOffset(color + 1u) += 1u;
+    }
+    for (uint k = 0u; k <= SELF_COLORS; ++k) colorOffset(k + 1u) += colorOffset(k);
+    // The cursors in the colours' offsets, moved back after (each ends at the next's start).
+    for (uint i = 0u; i < n; ++i) {
+        uint color = colorOf(i);
+        colorOrder(colorOffset(color)) = i;
+        colorOffset(color) += 1u;
+    }
+    for (uint k = SELF_COLORS + 1u; k > 0u; --k) colorOffset(k) = colorOffset(k - 1u);
+    colorOffset(0u) = 0u;
+}
+
+// Contact i's projection from the positions now, each vertex moved by its own correction.
+void projectContact(uint i) {
+    SelfContact k = contacts[i];
+    uvec4 v = k.vertices;
+    vec4 d[4];
+    selfContactCorrections(k, positions[v.x], positions[v.y], positions[v.z], positions[v.w],
+                           vec3(start[v.x]), vec3(start[v.y]), vec3(start[v.z]),
+                           vec3(start[v.w]), pc.muS, pc.muK, d[0], d[1], d[2], d[3]);
+    for (uint j = 0u; j < 4u; ++j) {
+        vec4 m = featureMean(d[j]);
+        if (m.w > 0.0 && positions[v[j]].w > 0.0) positions[v[j]] += vec4(vec3(m), 0.0);
+    }
+}
+
+// As cpu/self_collision.cpp's solveColored, in one workgroup: the colours in turn, a barrier
+// after each.
+void jobSolveColors() {
+    uint l = gl_LocalInvocationID.x;
+    uint w = gl_WorkGroupSize.x;
+    bool anyPhantoms = pc.phantomGroupCount > 0u;
+    if (anyPhantoms) {
+        for (uint v = l; v < pc.vertices; v += w) moved[v] = positions[v];
+        memoryBarrierBuffer();
+        barrier();
+    }
+    for (uint k = 0u; k < SELF_COLORS; ++k) {
+        uint first = colorOffset(k);
+        uint end = colorOffset(k + 1u);
+        if (first == end) continue;
+        for (uint i = first + l; i < end; i += w) projectContact(colorOrder(i));
+        memoryBarrierBuffer();
+        barrier();
+    }
+    if (colorOffset(SELF_COLORS) != colorOffset(SELF_COLORS + 1u)) {
+        if (l == 0u)
+            for (uint i = colorOffset(SELF_COLORS); i < colorOffset(SELF_COLORS + 1u); ++i)
+                projectContact(colorOrder(i));
+        memoryBarrierBuffer();
+        barrier();
+    }
+    if (!anyPhantoms) return;
+    uint base = 2u * pc.phantomGroupCount;  // the members after the groups
+    for (uint g = l; g < pc.phantomGroupCount; g += w) {
+        uvec2 group = uvec2(phantoms[2u * g], phantoms[2u * g + 1u]);
+        uint o = phantoms[base + group.x];
+        vec4 d = vec4(vec3(positions[o]) - vec3(moved[o]), 0.0);
+        for (uint k = 1u; k < group.y; ++k) {
+            uint v = phantoms[base + group.x + k];
+            if (positions[v].w > 0.0) positions[v] += d;
+        }
+    }
+}
+
 void main() {
     switch (pc.job) {
         case JOB_START: jobStart(); break;
@@ -542,6 +641,9 @@ void main() {
         case JOB_SORT_SCATTER: sortScatter(); break;
         case JOB_NODES: jobNodes(); break;
         case JOB_FIT: jobFit(); break;
+        case JOB_COLOR_CLEAR: jobColorClear(); break;
+        case JOB_COLOR: jobColor(); break;
+        case JOB_SOLVE_COLORS: jobSolveColors(); break;
         default: break;
     }
 }

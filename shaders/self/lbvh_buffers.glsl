@@ -6,7 +6,9 @@
 
 #include "common.h"
 
-layout(std430, set = 0, binding = 0) buffer Positions { vec4 positions[]; };
+// coherent: the colored solve's invocations read what others of the workgroup wrote before a
+// barrier().
+layout(std430, set = 0, binding = 0) coherent buffer Positions { vec4 positions[]; };
 layout(std430, set = 0, binding = 1) buffer Start { vec4 start[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Predicted { vec4 predicted[]; };
 layout(std430, set = 0, binding = 3) readonly buffer Triangles { uint triangles[]; };
@@ -64,11 +66,15 @@ layout(std430, set = 0, binding = 23) buffer Counters {
     uint pad1;
     uint pad2;
 } counters;
-// per original vertex its count (then cursor), then the lists' offsets (vertices + 1).
+// Jacobi: per original vertex its count (then cursor), then the lists' offsets (vertices + 1).
+// Colored: per original vertex the colours its contacts took (two words).
 layout(std430, set = 0, binding = 24) buffer Lists { uint lists[]; };
+// Jacobi: the lists' slots (4 per contact). Colored: the contacts by colour, then (from the
+// capacity) each contact's colour, then (from 4 x the capacity) the colours' offsets.
 layout(std430, set = 0, binding = 25) buffer Slots { uint slots[]; };
 layout(std430, set = 0, binding = 26) buffer Corrections { vec4 corrections[]; };
-layout(std430, set = 0, binding = 27) buffer Moved { vec4 moved[]; };
+// Jacobi: per original vertex what it moved by; colored: where it was before the pass.
+layout(std430, set = 0, binding = 27) coherent buffer Moved { vec4 moved[]; };
 // phantom groups (first, count), then their members.
 layout(std430, set = 0, binding = 28) readonly buffer Phantoms { uint phantoms[]; };
 // the memory table kept at the frame's start: keys, then normals (as bits).

@@ -56,6 +56,12 @@ CLOTH_CHECK_SIZE(SelfContact, 64)
 const uint SELF_VERTEX_TRIANGLE = 0u;
 const uint SELF_EDGE_EDGE = 1u;
 
+// The coloured Gauss-Seidel order (SelfCollisionSettings::Order::Colored): each substep the
+// contacts, in their order, take the lowest colour none of their vertices has yet (a bit per
+// colour and vertex), so no two contacts of a colour share a vertex. One that finds all
+// SELF_COLORS taken takes colour SELF_COLORS, whose contacts are solved one after another.
+const uint SELF_COLORS = 64u;
+
 // Per cloth triangle (PreparedCloth::triangleFeatureInfo): bit 3 + k set when it owns its corner
 // k (each vertex belongs to its lowest-indexed triangle: representative triangles, 000 §6.4);
 // bits 0-2 its edges (feature_contacts.h).

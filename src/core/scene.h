@@ -62,8 +62,23 @@ struct SelfCollisionSettings {
     // 10 frames with 1 pass, none with 2; multiple_objects.json, three 64^2 cloths, kept 6
     // crossing triangle pairs at the cube's edge from frame 35 with 2 passes, none with 4).
     int passes = 4;
+    // The order of the passes' projections.
+    //  - Colored: Gauss-Seidel by colours. Each substep the contacts are coloured (greedily, in
+    //    their order: the same colours on every backend and thread count) so that no two of a
+    //    colour share a vertex; each colour is projected in parallel from the positions the
+    //    colours before it left.
+    //  - Jacobi: every contact from the same positions, each vertex moved by the |g|-weighted
+    //    mean of its contacts' corrections (parallel).
+    //  - Sequential: one contact after another in the contacts' order (Gauss-Seidel on one
+    //    thread; the CPU reference only): what the other two are measured against.
+    enum class Order { Colored, Jacobi, Sequential };
+    Order order = Order::Jacobi;
     bool operator==(const SelfCollisionSettings&) const = default;
 };
+
+const char* selfContactOrderName(SelfCollisionSettings::Order o);
+// "colored" | "jacobi" | "sequential", else cloth::Error
+SelfCollisionSettings::Order parseSelfContactOrder(const std::string& name);
 
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};

@@ -415,7 +415,7 @@ WindSettings readWind(const JsonNode& n) {
 }
 
 SelfCollisionSettings readSelfCollision(const JsonNode& n) {
-    n.allowOnly({"friction", "static_friction", "kinetic_friction", "margin", "passes"});
+    n.allowOnly({"friction", "static_friction", "kinetic_friction", "margin", "passes", "order"});
     SelfCollisionSettings c;
     readFriction(n, c.staticFriction, c.kineticFriction);
     if (n.has("margin")) {
@@ -424,6 +424,14 @@ SelfCollisionSettings readSelfCollision(const JsonNode& n) {
                                        "m is beyond the sane range of a contact margin");
     }
     if (n.has("passes")) c.passes = int(n["passes"].intAtLeast(1, kMaxCount));
+    if (n.has("order")) {
+        JsonNode o = n["order"];
+        try {
+            c.order = parseSelfContactOrder(o.string());
+        } catch (const Error& e) {
+            o.fail(e.what());
+        }
+    }
     return c;
 }
 

@@ -221,7 +221,8 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
         j["self_collision"] = {{"static_friction", num(c->staticFriction)},
                                {"kinetic_friction", num(c->kineticFriction)},
                                {"margin", num(c->margin)},
-                               {"passes", c->passes}};
+                               {"passes", c->passes},
+                               {"order", selfContactOrderName(c->order)}};
     Json cloths = Json::array();
     for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
     j["cloths"] = cloths;

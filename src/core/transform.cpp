@@ -25,6 +25,26 @@ SolverMode parseSolverMode(const std::string& name) {
     throw Error("unknown solver mode '" + name + "' (expected xpbd or pbd)");
 }
 
+const char* selfContactOrderName(SelfCollisionSettings::Order o) {
+    switch (o) {
+        case SelfCollisionSettings::Order::Colored:
+            return "colored";
+        case SelfCollisionSettings::Order::Jacobi:
+            return "jacobi";
+        case SelfCollisionSettings::Order::Sequential:
+            return "sequential";
+    }
+    return "?";
+}
+
+SelfCollisionSettings::Order parseSelfContactOrder(const std::string& name) {
+    if (name == "colored") return SelfCollisionSettings::Order::Colored;
+    if (name == "jacobi") return SelfCollisionSettings::Order::Jacobi;
+    if (name == "sequential") return SelfCollisionSettings::Order::Sequential;
+    throw Error("unknown self-contact order '" + name +
+                "' (expected colored, jacobi or sequential)");
+}
+
 const char* motionTypeName(MotionType t) {
     switch (t) {
         case MotionType::Static:

@@ -200,8 +200,20 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             return;  // marks its own stages
         case Step::SelfContacts:
             if (!self_) return;
-            for (int k = 0; k < p_.sim.selfCollision->passes; ++k)
-                self_->solve(pool_, member, size, pos_.data(), start_.data());
+            for (int k = 0; k < p_.sim.selfCollision->passes; ++k) {
+                switch (p_.sim.selfCollision->order) {
+                    case SelfCollisionSettings::Order::Colored:
+                        self_->solveColored(pool_, member, size, pos_.data(), start_.data());
+                        break;
+                    case SelfCollisionSettings::Order::Jacobi:
+                        self_->solve(pool_, member, size, pos_.data(), start_.data());
+                        break;
+                    case SelfCollisionSettings::Order::Sequential:
+                        if (member == 0) self_->solveSequential(pos_.data(), start_.data());
+                        pool_.barrier();
+                        break;
+                }
+            }
             break;
         case Step::Contacts:
             if (p_.colliders.empty()) return;

@@ -27,6 +27,7 @@ SelfCollision::SelfCollision(const PreparedCloth& p) : p_(p), rest_(findRestNeig
     margin_ = p.sim.selfCollision->margin;
     muS_ = p.sim.selfCollision->staticFriction;
     muK_ = p.sim.selfCollision->kineticFriction;
+    order_ = p.sim.selfCollision->order;
     const auto triCount = static_cast<std::uint32_t>(p.triangles.size());
     triThickness_ = triangleThicknesses(p);
     boxes_.resize(triCount);
@@ -249,6 +250,16 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
     std::size_t first = 0;
     for (int m = 0; m < member; ++m) first += work_[m].found.size();
     std::copy(out.begin(), out.end(), contacts_.begin() + std::ptrdiff_t(first));
+    if (order_ != SelfCollisionSettings::Order::Jacobi) {
+        // Gauss-Seidel needs no per-vertex lists: the colours instead.
+        pool.barrier();
+        if (member == 0) {
+            if (order_ == SelfCollisionSettings::Order::Colored) colorContacts();
+            rememberContacts();
+        }
+        stage(5);
+        return;
+    }
     for (const gpu::SelfContact& c : out)
         for (int k = 0; k < 4; ++k)
             std::atomic_ref<std::uint32_t>(fill_[c.vertices[k]]).fetch_add(1, std::memory_order_relaxed);
@@ -274,22 +285,50 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
         std::sort(slots_.begin() + listOffsets_[v], slots_.begin() + listOffsets_[v + 1]);
         fill_[v] = 0;
     }
-    if (member == 0) {
-        // The memory: the contacts' keys in a table at most half full (self_contacts.h).
-        std::uint32_t bits = 6;
-        while ((std::size_t(1) << bits) < 2 * contacts_.size()) ++bits;
-        memoryBits_ = bits;
-        memoryKeys_.assign(std::size_t(1) << bits, glm::uvec4(0u));
-        memoryNormals_.assign(std::size_t(1) << bits, glm::vec4(0.0f));
-        const std::uint32_t mask = (1u << bits) - 1;
-        for (const gpu::SelfContact& c : contacts_) {
-            std::uint32_t slot = gpu::selfMemorySlot(c.info.x, c.info.y, c.info.z, bits);
-            while (memoryKeys_[slot].x != 0u) slot = (slot + 1) & mask;
-            memoryKeys_[slot] = glm::uvec4(c.info.x + 1u, c.info.y, c.info.z, 0u);
-            memoryNormals_[slot] = glm::vec4(gpu::selfKeyNormal(c), 0.0f);
-        }
-    }
+    if (member == 0) rememberContacts();
     stage(5);
+}
+
+// The memory: the contacts' keys in a table at most half full (self_contacts.h).
+void SelfCollision::rememberContacts() {
+    std::uint32_t bits = 6;
+    while ((std::size_t(1) << bits) < 2 * contacts_.size()) ++bits;
+    memoryBits_ = bits;
+    memoryKeys_.assign(std::size_t(1) << bits, glm::uvec4(0u));
+    memoryNormals_.assign(std::size_t(1) << bits, glm::vec4(0.0f));
+    const std::uint32_t mask = (1u << bits) - 1;
+    for (const gpu::SelfContact& c : contacts_) {
+        std::uint32_t slot = gpu::selfMemorySlot(c.info.x, c.info.y, c.info.z, bits);
+        while (memoryKeys_[slot].x != 0u) slot = (slot + 1) & mask;
+        memoryKeys_[slot] = glm::uvec4(c.info.x + 1u, c.info.y, c.info.z, 0u);
+        memoryNormals_[slot] = glm::vec4(gpu::selfKeyNormal(c), 0.0f);
+    }
+}
+
+// Greedy, in contact order (self_contacts.h's SELF_COLORS): each contact the lowest colour
+// none of its vertices has; then the contacts sorted by colour, stably.
+void SelfCollision::colorContacts() {
+    const auto n = static_cast<std::uint32_t>(contacts_.size());
+    colorMasks_.assign(p_.originalVertexCount, 0);
+    colorOf_.resize(n);
+    colorOrder_.resize(n);
+    colorOffsets_.assign(gpu::SELF_COLORS + 2, 0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const glm::uvec4 v = contacts_[i].vertices;
+        const std::uint64_t used =
+            colorMasks_[v.x] | colorMasks_[v.y] | colorMasks_[v.z] | colorMasks_[v.w];
+        std::uint32_t color = gpu::SELF_COLORS;
+        if (~used != 0) {
+            color = static_cast<std::uint32_t>(std::countr_zero(~used));
+            const std::uint64_t bit = std::uint64_t(1) << color;
+            for (int k = 0; k < 4; ++k) colorMasks_[v[k]] |= bit;
+        }
+        colorOf_[i] = color;
+        ++colorOffsets_[color + 1];
+    }
+    for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) colorOffsets_[k + 1] += colorOffsets_[k];
+    std::vector<std::uint32_t> cursor(colorOffsets_.begin(), colorOffsets_.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i) colorOrder_[cursor[colorOf_[i]]++] = i;
 }
 
 
@@ -358,6 +397,79 @@ void SelfCollision::solve(ThreadPool& pool, int member, int size, glm::vec4* pos
         }
     }
     pool.barrier();
+}
+
+// Contact i's projection from the positions now, each vertex moved by its own correction.
+void SelfCollision::projectContact(std::uint32_t i, glm::vec4* pos, const glm::vec4* start) const {
+    const gpu::SelfContact& c = contacts_[i];
+    const glm::uvec4 v = c.vertices;
+    glm::vec4 d[4];
+    gpu::selfContactCorrections(c, pos[v.x], pos[v.y], pos[v.z], pos[v.w], xyz(start[v.x]),
+                                xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), muS_, muK_,
+                                d[0], d[1], d[2], d[3]);
+    for (int k = 0; k < 4; ++k) {
+        const glm::vec4 m = gpu::featureMean(d[k]);
+        if (m.w > 0.0f && pos[v[k]].w > 0.0f) pos[v[k]] += glm::vec4(glm::vec3(m), 0.0f);
+    }
+}
+
+// Gauss-Seidel passes: the originals' positions before the pass (with phantoms; then a
+// barrier), and after it their copies moved by what the original moved.
+void SelfCollision::keepBefore(int member, int size, const glm::vec4* pos) {
+    if (p_.phantomGroups.empty()) return;
+    std::uint32_t b, e;
+    ThreadPool::split(p_.originalVertexCount, member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) moved_[v] = pos[v];
+}
+
+void SelfCollision::moveCopies(int member, int size, glm::vec4* pos) {
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(p_.phantomGroups.size()), member, size, b, e);
+    for (std::uint32_t g = b; g < e; ++g) {
+        const gpu::PhantomGroup group = p_.phantomGroups[g];
+        const std::uint32_t o = p_.phantomMembers[group.first];
+        const glm::vec4 d(xyz(pos[o]) - xyz(moved_[o]), 0.0f);
+        for (std::uint32_t k = 1; k < group.count; ++k) {
+            const std::uint32_t v = p_.phantomMembers[group.first + k];
+            if (pos[v].w > 0.0f) pos[v] += d;
+        }
+    }
+}
+
+void SelfCollision::solveColored(ThreadPool& pool, int member, int size, glm::vec4* pos,
+                                 const glm::vec4* start) {
+    const bool phantoms = !p_.phantomGroups.empty();
+    if (phantoms) {
+        keepBefore(member, size, pos);
+        pool.barrier();
+    }
+    for (std::uint32_t k = 0; k < gpu::SELF_COLORS; ++k) {
+        const std::uint32_t first = colorOffsets_[k], end = colorOffsets_[k + 1];
+        if (first == end) continue;  // the same for every member
+        std::uint32_t b, e;
+        ThreadPool::split(end - first, member, size, b, e);
+        for (std::uint32_t i = first + b; i < first + e; ++i)
+            projectContact(colorOrder_[i], pos, start);
+        pool.barrier();
+    }
+    // Contacts that found no colour free: one after another.
+    if (colorOffsets_[gpu::SELF_COLORS] != colorOffsets_[gpu::SELF_COLORS + 1]) {
+        if (member == 0)
+            for (std::uint32_t i = colorOffsets_[gpu::SELF_COLORS];
+                 i < colorOffsets_[gpu::SELF_COLORS + 1]; ++i)
+                projectContact(colorOrder_[i], pos, start);
+        pool.barrier();
+    }
+    if (phantoms) {
+        moveCopies(member, size, pos);
+        pool.barrier();
+    }
+}
+
+void SelfCollision::solveSequential(glm::vec4* pos, const glm::vec4* start) {
+    keepBefore(0, 1, pos);
+    for (std::uint32_t i = 0; i < contacts_.size(); ++i) projectContact(i, pos, start);
+    if (!p_.phantomGroups.empty()) moveCopies(0, 1, pos);
 }
 
 SelfCollisionCounts SelfCollision::counts() const {

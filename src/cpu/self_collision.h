@@ -73,12 +73,33 @@ public:
     // start: the positions at the substep's start.
     void solve(ThreadPool& pool, int member, int size, glm::vec4* pos, const glm::vec4* start);
 
+    // One Gauss-Seidel pass by colours instead (SelfCollisionSettings::Order::Colored; ends
+    // with a barrier): colour by colour, each colour's contacts in parallel, each moving its
+    // vertices by its own corrections; phantom copies then move as their original did.
+    void solveColored(ThreadPool& pool, int member, int size, glm::vec4* pos,
+                      const glm::vec4* start);
+
+    // One sequential Gauss-Seidel pass (SelfCollisionSettings::Order::Sequential): the contacts
+    // one after another in their order, on one thread; phantom copies then move as above.
+    void solveSequential(glm::vec4* pos, const glm::vec4* start);
+
+    // Colored order: per contact its colour (0..SELF_COLORS), and the contacts by colour (in
+    // contact order within one) with each colour's offset (SELF_COLORS + 2 of them).
+    const std::vector<std::uint32_t>& colors() const { return colorOf_; }
+    const std::vector<std::uint32_t>& colorOrder() const { return colorOrder_; }
+    const std::vector<std::uint32_t>& colorOffsets() const { return colorOffsets_; }
+
     const std::vector<gpu::SelfContact>& contacts() const { return contacts_; }
     SelfCollisionCounts counts() const;
     const Lbvh& tree() const { return tree_; }
     const std::vector<Aabb>& boxes() const { return boxes_; }
 
 private:
+    void colorContacts();
+    void rememberContacts();
+    void projectContact(std::uint32_t i, glm::vec4* pos, const glm::vec4* start) const;
+    void keepBefore(int member, int size, const glm::vec4* pos);
+    void moveCopies(int member, int size, glm::vec4* pos);
     void narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec4* start,
                      const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
                      std::uint64_t& tested) const;
@@ -113,7 +134,12 @@ private:
     std::vector<std::uint32_t> fill_;  // scratch, per original vertex (0 between detections)
     // Solve.
     std::vector<glm::vec4> corrections_;  // per slot
-    std::vector<glm::vec4> moved_;        // per original vertex: what it moved by (phantoms)
+    std::vector<glm::vec4> moved_;        // per original vertex: what it moved by (phantoms);
+                                          // Gauss-Seidel: where it was before the pass
+    SelfCollisionSettings::Order order_;
+    // Colored order (colorContacts): per original vertex the colours its contacts took.
+    std::vector<std::uint64_t> colorMasks_;
+    std::vector<std::uint32_t> colorOf_, colorOrder_, colorOffsets_;
 };
 
 // The contacts of one detection, computed on `threads` threads (tests).

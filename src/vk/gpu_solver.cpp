@@ -221,6 +221,11 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     features = !p.meshFeatures.empty();
     planColorGroups();
     if (p.sim.selfCollision && !p.triangles.empty()) {
+        if (p.sim.selfCollision->order == SelfCollisionSettings::Order::Sequential)
+            throw Error(
+                "self_collision.order \"sequential\" is the CPU reference's one-thread "
+                "Gauss-Seidel order; the GPU solves \"colored\" (Gauss-Seidel by colours) or "
+                "\"jacobi\" passes");
         self = std::make_unique<GpuSelfCollision>(*ctx, p, buffers[BINDING_POSITIONS],
                                                   buffers[BINDING_PREDICTED],
                                                   buffers[BINDING_TRIANGLES],

@@ -18,7 +18,7 @@ enum Job : std::uint32_t {
     kBoxes = 0, kReduce, kCodes, kSortCount, kSortScan, kSortScatter, kNodes, kFit, kStart,
     kWalkCount, kWalkScan, kWalkWrite, kMemoryClear, kMemoryInsert, kListClear, kListCount,
     kListScan, kListFill, kListSort, kSolve, kGather, kCopies, kMemoryRehash, kNarrowCount,
-    kNarrowScan, kNarrowWrite
+    kNarrowScan, kNarrowWrite, kColorClear, kColor, kSolveColors
 };
 
 struct Push {
@@ -75,6 +75,8 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     margin_ = p.sim.selfCollision->margin;
     muS_ = p.sim.selfCollision->staticFriction;
     muK_ = p.sim.selfCollision->kineticFriction;
+    CLOTH_ASSERT(p.sim.selfCollision->order != SelfCollisionSettings::Order::Sequential);
+    colored_ = p.sim.selfCollision->order == SelfCollisionSettings::Order::Colored;
     const std::uint64_t nodes = 2ull * n - 1;
     OneShot once(ctx, "self-collision upload");
     start_ = deviceBuffer(ctx, 16ull * allVertices_, "self start");
@@ -154,7 +156,9 @@ void GpuSelfCollision::allocateContacts(std::uint32_t capacity) {
     slots_ = Buffer();
     corrections_ = Buffer();
     contacts_ = deviceBuffer(*ctx_, bytes, "self contacts");
-    slots_ = deviceBuffer(*ctx_, 16ull * capacity, "self list slots");
+    // (Colored: the colours' offsets after 4 words per contact.)
+    slots_ = deviceBuffer(*ctx_, 16ull * capacity + 4ull * (gpu::SELF_COLORS + 2),
+                          "self list slots");
     corrections_ = deviceBuffer(*ctx_, 64ull * capacity, "self corrections");
     capacity_ = capacity;
 }
@@ -273,15 +277,24 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
     if (phaseDone) phaseDone(4);
     dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
     dispatchOverContacts(cb, kMemoryInsert);
-    dispatch(cb, kListClear, groupsOf(vertices_));
-    dispatchOverContacts(cb, kListCount);
-    dispatch(cb, kListScan, 1);
-    dispatchOverContacts(cb, kListFill);
-    dispatch(cb, kListSort, groupsOf(vertices_));
+    if (colored_) {
+        dispatch(cb, kColorClear, groupsOf(vertices_));
+        dispatch(cb, kColor, 1);
+    } else {
+        dispatch(cb, kListClear, groupsOf(vertices_));
+        dispatchOverContacts(cb, kListCount);
+        dispatch(cb, kListScan, 1);
+        dispatchOverContacts(cb, kListFill);
+        dispatch(cb, kListSort, groupsOf(vertices_));
+    }
     if (phaseDone) phaseDone(5);
 }
 
 void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
+    if (colored_) {
+        dispatch(cb, kSolveColors, 1);
+        return;
+    }
     dispatchOverContacts(cb, kSolve);
     dispatch(cb, kGather, groupsOf(vertices_));
     if (phantomGroups_) dispatch(cb, kCopies, groupsOf(phantomGroups_));

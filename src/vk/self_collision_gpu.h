@@ -5,10 +5,14 @@
 //    them and the predicted positions (node for node the CPU's); per sorted triangle a walk that
 //    counts its close pairs, their offsets, the walk again storing them (in the CPU's order);
 //    per pair the narrow phase counting its contacts, their offsets, again storing them (so the
-//    contacts come out in the CPU's order); the memory of their sides for the next substep; per
-//    vertex the list of its contacts' slots (counted, placed, sorted);
-//  - per iteration, `passes` times: each contact's corrections, each vertex moved by their
-//    weighted mean, phantom copies with their original.
+//    contacts come out in the CPU's order); the memory of their sides for the next substep;
+//    Jacobi order: per vertex the list of its contacts' slots (counted, placed, sorted);
+//    colored order: the contacts' colours (one invocation, greedy in contact order as the CPU
+//    colours them), the contacts sorted by colour;
+//  - per iteration, `passes` times: Jacobi: each contact's corrections, each vertex moved by
+//    their weighted mean, phantom copies with their original; colored: one workgroup projects
+//    the colours in turn (a colour's contacts in parallel, a barrier after each), then the
+//    phantom copies. (The sequential order is the CPU's alone: the solver refuses it.)
 // The pairs and the contacts go into buffers of fixed capacity: more are counted but not
 // stored; after the frame the solver asks overflowed(), grows the buffers (grow()) and redoes
 // the frame from its snapshot, so nothing is dropped.
@@ -50,7 +54,8 @@ class GpuSelfCollision {
     // after each phase k as the CPU's stages number them (0 boxes and codes, 1 sort,
     // 2 hierarchy, 3 bounds, 4 walk and narrow phase, 5 memory and lists), e.g. for timestamps.
     void recordDetect(VkCommandBuffer cb, const std::function<void(int)>& phaseDone = {}) const;
-    // One Jacobi pass over the contacts (the solver records SelfCollisionSettings::passes).
+    // One pass over the contacts in the scene's order (the solver records
+    // SelfCollisionSettings::passes).
     void recordSolve(VkCommandBuffer cb) const;
 
     // After the frame: did a substep find more contacts than fit? Then grow() (to the next
@@ -98,6 +103,7 @@ class GpuSelfCollision {
     std::uint32_t groups_ = 0;      // workgroups over the triangles (partial boxes)
     std::uint32_t sortBlocks_ = 0;  // radix sort blocks
     float margin_ = 0.0f, muS_ = 0.0f, muK_ = 0.0f;
+    bool colored_ = false;  // SelfCollisionSettings::Order::Colored, else Jacobi
     std::uint32_t capacity_ = 0, pairCapacity_ = 0, memoryBits_ = 0, oldBits_ = 0;
     std::uint64_t growths_ = 0;
     const Buffer *positions_, *predicted_, *triangles_buffer_;

@@ -321,11 +321,17 @@ TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(on.sim.selfCollision->kineticFriction, 0.3f);
     EXPECT_EQ(on.sim.selfCollision->margin, 0.005f);
     EXPECT_EQ(on.sim.selfCollision->passes, 4);
+    EXPECT_EQ(on.sim.selfCollision->order, SelfCollisionSettings::Order::Jacobi);
     EXPECT_EQ(parse(sceneToJson(on, "")), on);
     const Scene s = parse(R"({"self_collision": {"static_friction": 0.6, "kinetic_friction": 0.4,
         "margin": 0.002, "passes": 3}, "cloths": [{"grid": {}}]})");
     EXPECT_EQ(*s.sim.selfCollision, (SelfCollisionSettings{0.6f, 0.4f, 0.002f, 3}));
     EXPECT_EQ(parse(sceneToJson(s, "")), s);
+    const Scene seq =
+        parse(R"({"self_collision": {"order": "sequential"}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(seq.sim.selfCollision->order, SelfCollisionSettings::Order::Sequential);
+    EXPECT_NE(sceneToJson(seq, "").find("\"sequential\""), std::string::npos);
+    EXPECT_EQ(parse(sceneToJson(seq, "")), seq);
     const Scene both = parse(R"({"self_collision": {"friction": 0.1}, "cloths": [{"grid": {}}]})");
     EXPECT_EQ(both.sim.selfCollision->staticFriction, 0.1f);
     EXPECT_EQ(both.sim.selfCollision->kineticFriction, 0.1f);
@@ -377,6 +383,8 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "kinetic friction 0.5 exceeds static friction 0.3 (the default)"},
         {R"({"self_collision": {"friction": 0.5, "static_friction": 0.5},
              "cloths": [{"grid": {}}]})", "self_collision.friction: give either"},
+        {R"({"self_collision": {"order": "coloured"}, "cloths": [{"grid": {}}]})",
+         "self_collision.order: unknown self-contact order 'coloured' (expected colored, jacobi"},
         {R"({"self_collision": {"thickness": 1}, "cloths": [{"grid": {}}]})",
          "self_collision.thickness: unknown key"},
         {R"({"self_collision": true, "cloths": [{"grid": {}}]})",

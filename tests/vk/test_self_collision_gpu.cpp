@@ -150,32 +150,39 @@ Scene dropScene() {
 // The whole solver: the GPU's positions are the CPU reference's, bit for bit, frame after frame,
 // with the same contact counts, through the layers' landing on each other; and no two triangles
 // pass through each other in any checked frame of the GPU's run.
+// In both of the GPU's orders: Jacobi, and Gauss-Seidel by colours.
 TEST_F(SelfCollisionGpuTest, TheSolverGivesTheCpusBits) {
-    const PreparedCloth p = prepareScene(dropScene());
-    ASSERT_GT(p.phantomGroups.size(), 0u);
-    auto cpu = makeCpuSolver(p, 2);
-    vk::GpuSolverOptions o;
-    o.context = ctx_;
-    vk::GpuSolver gpu(p, o);
-    std::vector<glm::vec4> a, b;
-    std::uint64_t most = 0;
-    for (int f = 1; f <= 45; ++f) {
-        cpu->stepFrame();
-        gpu.stepFrame();
-        const Solver::SelfCounts c = cpu->selfCounts(), g = gpu.selfCounts();
-        EXPECT_EQ(g.contacts, c.contacts) << f;
-        EXPECT_EQ(g.candidatePairs, c.candidatePairs) << f;
-        EXPECT_EQ(g.primitivePairs, c.primitivePairs) << f;
-        most = std::max<std::uint64_t>(most, c.contacts);
-        if (f % 5 != 0) continue;
-        cpu->readPositions(a);
-        gpu.readPositions(b);
-        ASSERT_EQ(a.size(), b.size());
-        ASSERT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4))) << "frame " << f;
-        EXPECT_EQ(test::intersectingTrianglePairs(p.triangles, b).size(), 0u) << "frame " << f;
+    for (SelfCollisionSettings::Order order :
+         {SelfCollisionSettings::Order::Jacobi, SelfCollisionSettings::Order::Colored}) {
+        SCOPED_TRACE(selfContactOrderName(order));
+        Scene scene = dropScene();
+        scene.sim.selfCollision->order = order;
+        const PreparedCloth p = prepareScene(scene);
+        ASSERT_GT(p.phantomGroups.size(), 0u);
+        auto cpu = makeCpuSolver(p, 2);
+        vk::GpuSolverOptions o;
+        o.context = ctx_;
+        vk::GpuSolver gpu(p, o);
+        std::vector<glm::vec4> a, b;
+        std::uint64_t most = 0;
+        for (int f = 1; f <= 45; ++f) {
+            cpu->stepFrame();
+            gpu.stepFrame();
+            const Solver::SelfCounts c = cpu->selfCounts(), g = gpu.selfCounts();
+            EXPECT_EQ(g.contacts, c.contacts) << f;
+            EXPECT_EQ(g.candidatePairs, c.candidatePairs) << f;
+            EXPECT_EQ(g.primitivePairs, c.primitivePairs) << f;
+            most = std::max<std::uint64_t>(most, c.contacts);
+            if (f % 5 != 0) continue;
+            cpu->readPositions(a);
+            gpu.readPositions(b);
+            ASSERT_EQ(a.size(), b.size());
+            ASSERT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4))) << "frame " << f;
+            EXPECT_EQ(test::intersectingTrianglePairs(p.triangles, b).size(), 0u) << "frame " << f;
+        }
+        EXPECT_GT(most, 50u);
+        EXPECT_EQ(gpu.selfGrowths(), 0u);
     }
-    EXPECT_GT(most, 50u);
-    EXPECT_EQ(gpu.selfGrowths(), 0u);
 }
 
 // Contact buffers far too small at first: the first frames overflow, the buffers grow and the
@@ -192,11 +199,32 @@ TEST_F(SelfCollisionGpuTest, AnOverflowGrowsTheBuffersAndRedoesTheFrame) {
         for (int f = 0; f < 40; ++f) gpu.stepFrame();
         gpu.readPositions(results[run]);
         growths[run] = gpu.selfGrowths();
-        if (run == 0) EXPECT_GT(gpu.selfContactCapacity(), 8u);
+        if (run == 0) {
+            EXPECT_GT(gpu.selfContactCapacity(), 8u);
+        }
     }
     EXPECT_GT(growths[0], 0u);
     EXPECT_EQ(growths[1], 0u);
     ASSERT_EQ(results[0].size(), results[1].size());
     EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(),
                              results[0].size() * sizeof(glm::vec4)));
+}
+
+// The sequential (Gauss-Seidel) order is the CPU reference's alone: the GPU refuses it with a
+// message naming the key and the orders it solves, rather than solving another silently.
+TEST_F(SelfCollisionGpuTest, TheSequentialOrderIsRefusedWithAReason) {
+    Scene s = dropScene();
+    s.sim.selfCollision->order = SelfCollisionSettings::Order::Sequential;
+    const PreparedCloth p = prepareScene(s);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    try {
+        vk::GpuSolver gpu(p, o);
+        ADD_FAILURE() << "the GPU solver took the sequential order";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("self_collision.order \"sequential\""),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("\"colored\""), std::string::npos) << e.what();
+    }
 }
