@@ -42,7 +42,9 @@ const uint JOB_NARROW_SCAN = 24u;   // their offsets, the total, the dispatch ov
 const uint JOB_NARROW_WRITE = 25u;  // per stored pair: its contacts, stored
 const uint JOB_COLOR_CLEAR = 26u;   // per original vertex: no colours taken
 const uint JOB_COLOR = 27u;         // one invocation: the contacts' colours, sorted by colour
-const uint JOB_SOLVE_COLORS = 28u;  // one workgroup: a Gauss-Seidel pass, colour by colour
+const uint JOB_COLOR_KEEP = 28u;    // per original vertex: where it is before the pass
+const uint JOB_SOLVE_COLOR = 29u;   // per contact of colour pc.color: its projection
+const uint JOB_COLOR_COPIES = 30u;  // per phantom group: copies moved as the original was
 
 layout(push_constant) uniform Push {
     uint job;
@@ -59,7 +61,7 @@ layout(push_constant) uniform Push {
     uint oldSlots;          // MEMORY_REHASH: the old table's slots
     uint oldBits;
     uint partialCount;  // workgroups of BOXES (partial boxes)
-    uint pad1;
+    uint color;         // SOLVE_COLOR
     uint pad2;
 } pc;
 
@@ -558,6 +560,12 @@ void jobColor() {
     }
     for (uint k = SELF_COLORS + 1u; k > 0u; --k) colorOffset(k) = colorOffset(k - 1u);
     colorOffset(0u) = 0u;
+    for (uint k = 0u; k <= SELF_COLORS; ++k) {
+        uint count = colorOffset(k + 1u) - colorOffset(k);
+        uint groups = k < SELF_COLORS ? (count + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x
+                                      : (count > 0u ? 1u : 0u);
+        counters.colorGroups[k] = uvec4(groups, 1u, 1u, 0u);
+    }
 }
 
 // Contact i's projection from the positions now, each vertex moved by its own correction.
@@ -574,42 +582,34 @@ void projectContact(uint i) {
     }
 }
 
-// As cpu/self_collision.cpp's solveColored, in one workgroup: the colours in turn, a barrier
-// after each.
-void jobSolveColors() {
-    uint l = gl_LocalInvocationID.x;
-    uint w = gl_WorkGroupSize.x;
-    bool anyPhantoms = pc.phantomGroupCount > 0u;
-    if (anyPhantoms) {
-        for (uint v = l; v < pc.vertices; v += w) moved[v] = positions[v];
-        memoryBarrierBuffer();
-        barrier();
+// As cpu/self_collision.cpp's solveColored: KEEP, then SOLVE_COLOR for each colour in turn
+// (each dispatched over its contacts, the last colour's one after another), then COPIES.
+void jobColorKeep() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v < pc.vertices) moved[v] = positions[v];
+}
+
+void jobSolveColor() {
+    uint i = gl_GlobalInvocationID.x;
+    if (pc.color < SELF_COLORS) {
+        if (colorOffset(pc.color) + i < colorOffset(pc.color + 1u))
+            projectContact(colorOrder(colorOffset(pc.color) + i));
+    } else if (i == 0u) {
+        for (uint k = colorOffset(SELF_COLORS); k < colorOffset(SELF_COLORS + 1u); ++k)
+            projectContact(colorOrder(k));
     }
-    for (uint k = 0u; k < SELF_COLORS; ++k) {
-        uint first = colorOffset(k);
-        uint end = colorOffset(k + 1u);
-        if (first == end) continue;
-        for (uint i = first + l; i < end; i += w) projectContact(colorOrder(i));
-        memoryBarrierBuffer();
-        barrier();
-    }
-    if (colorOffset(SELF_COLORS) != colorOffset(SELF_COLORS + 1u)) {
-        if (l == 0u)
-            for (uint i = colorOffset(SELF_COLORS); i < colorOffset(SELF_COLORS + 1u); ++i)
-                projectContact(colorOrder(i));
-        memoryBarrierBuffer();
-        barrier();
-    }
-    if (!anyPhantoms) return;
+}
+
+void jobColorCopies() {
+    uint g = gl_GlobalInvocationID.x;
+    if (g >= pc.phantomGroupCount) return;
     uint base = 2u * pc.phantomGroupCount;  // the members after the groups
-    for (uint g = l; g < pc.phantomGroupCount; g += w) {
-        uvec2 group = uvec2(phantoms[2u * g], phantoms[2u * g + 1u]);
-        uint o = phantoms[base + group.x];
-        vec4 d = vec4(vec3(positions[o]) - vec3(moved[o]), 0.0);
-        for (uint k = 1u; k < group.y; ++k) {
-            uint v = phantoms[base + group.x + k];
-            if (positions[v].w > 0.0) positions[v] += d;
-        }
+    uvec2 group = uvec2(phantoms[2u * g], phantoms[2u * g + 1u]);
+    uint o = phantoms[base + group.x];
+    vec4 d = vec4(vec3(positions[o]) - vec3(moved[o]), 0.0);
+    for (uint k = 1u; k < group.y; ++k) {
+        uint v = phantoms[base + group.x + k];
+        if (positions[v].w > 0.0) positions[v] += d;
     }
 }
 
@@ -643,7 +643,9 @@ void main() {
         case JOB_FIT: jobFit(); break;
         case JOB_COLOR_CLEAR: jobColorClear(); break;
         case JOB_COLOR: jobColor(); break;
-        case JOB_SOLVE_COLORS: jobSolveColors(); break;
+        case JOB_COLOR_KEEP: jobColorKeep(); break;
+        case JOB_SOLVE_COLOR: jobSolveColor(); break;
+        case JOB_COLOR_COPIES: jobColorCopies(); break;
         default: break;
     }
 }

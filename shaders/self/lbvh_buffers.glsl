@@ -6,9 +6,7 @@
 
 #include "common.h"
 
-// coherent: the colored solve's invocations read what others of the workgroup wrote before a
-// barrier().
-layout(std430, set = 0, binding = 0) coherent buffer Positions { vec4 positions[]; };
+layout(std430, set = 0, binding = 0) buffer Positions { vec4 positions[]; };
 layout(std430, set = 0, binding = 1) buffer Start { vec4 start[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Predicted { vec4 predicted[]; };
 layout(std430, set = 0, binding = 3) readonly buffer Triangles { uint triangles[]; };
@@ -49,7 +47,8 @@ layout(std430, set = 0, binding = 22) buffer Contacts { SelfContact contacts[]; 
 // Counters: total contacts of the substep, their capacity, the most of any substep of the
 // frame, triangle pairs and primitive pairs tested (last substep), the memory's bits, the close
 // triangle pairs to test and their capacity; at 32 the dispatch over the stored contacts, at
-// 48 over the stored pairs (x, y, z); the most pairs of any substep.
+// 48 over the stored pairs (x, y, z); the most pairs of any substep; from 80 the colored
+// order's dispatch over each colour (the last: one invocation when any).
 layout(std430, set = 0, binding = 23) buffer Counters {
     uint total;
     uint capacity;
@@ -65,6 +64,7 @@ layout(std430, set = 0, binding = 23) buffer Counters {
     uint pad0;
     uint pad1;
     uint pad2;
+    uvec4 colorGroups[SELF_COLORS + 1u];
 } counters;
 // Jacobi: per original vertex its count (then cursor), then the lists' offsets (vertices + 1).
 // Colored: per original vertex the colours its contacts took (two words).
@@ -74,7 +74,7 @@ layout(std430, set = 0, binding = 24) buffer Lists { uint lists[]; };
 layout(std430, set = 0, binding = 25) buffer Slots { uint slots[]; };
 layout(std430, set = 0, binding = 26) buffer Corrections { vec4 corrections[]; };
 // Jacobi: per original vertex what it moved by; colored: where it was before the pass.
-layout(std430, set = 0, binding = 27) coherent buffer Moved { vec4 moved[]; };
+layout(std430, set = 0, binding = 27) buffer Moved { vec4 moved[]; };
 // phantom groups (first, count), then their members.
 layout(std430, set = 0, binding = 28) readonly buffer Phantoms { uint phantoms[]; };
 // the memory table kept at the frame's start: keys, then normals (as bits).

@@ -72,7 +72,7 @@ struct SelfCollisionSettings {
     //  - Sequential: one contact after another in the contacts' order (Gauss-Seidel on one
     //    thread; the CPU reference only): what the other two are measured against.
     enum class Order { Colored, Jacobi, Sequential };
-    Order order = Order::Jacobi;
+    Order order = Order::Colored;
     bool operator==(const SelfCollisionSettings&) const = default;
 };
 

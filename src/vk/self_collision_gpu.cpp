@@ -1,5 +1,6 @@
 #include "vk/self_collision_gpu.h"
 
+#include <cstddef>
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -18,7 +19,7 @@ enum Job : std::uint32_t {
     kBoxes = 0, kReduce, kCodes, kSortCount, kSortScan, kSortScatter, kNodes, kFit, kStart,
     kWalkCount, kWalkScan, kWalkWrite, kMemoryClear, kMemoryInsert, kListClear, kListCount,
     kListScan, kListFill, kListSort, kSolve, kGather, kCopies, kMemoryRehash, kNarrowCount,
-    kNarrowScan, kNarrowWrite, kColorClear, kColor, kSolveColors
+    kNarrowScan, kNarrowWrite, kColorClear, kColor, kColorKeep, kSolveColor, kColorCopies
 };
 
 struct Push {
@@ -26,13 +27,14 @@ struct Push {
     float margin;
     std::uint32_t flip, vertices, allVertices;
     float muS, muK;
-    std::uint32_t phantomGroupCount, oldSlots, oldBits, partialCount, pad1, pad2;
+    std::uint32_t phantomGroupCount, oldSlots, oldBits, partialCount, color, pad2;
 };
 static_assert(sizeof(Push) == 64);
 
 constexpr std::uint32_t kBindings = 32;
 constexpr VkDeviceSize kGroupsOffset = 32;      // Counters::groups
 constexpr VkDeviceSize kPairGroupsOffset = 48;  // Counters::pairGroups
+constexpr VkDeviceSize kColorGroupsOffset = 80;  // Counters::colorGroups
 
 std::uint32_t groupsOf(std::uint64_t n) {
     return static_cast<std::uint32_t>((n + kWorkgroup - 1) / kWorkgroup);
@@ -211,6 +213,7 @@ void GpuSelfCollision::beginFrame() {
 }
 
 GpuSelfCollision::Counters GpuSelfCollision::counters() const {
+    static_assert(offsetof(Counters, colorGroups) == kColorGroupsOffset);
     Counters c;
     std::memcpy(&c, counters_.mapped(), sizeof c);
     return c;
@@ -292,7 +295,14 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
 
 void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
     if (colored_) {
-        dispatch(cb, kSolveColors, 1);
+        if (phantomGroups_) dispatch(cb, kColorKeep, groupsOf(vertices_));
+        for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) {
+            Push push{kSolveColor, triangles_, 0, sortBlocks_, margin_, 0, vertices_,
+                      allVertices_, muS_, muK_, phantomGroups_, 0, 0, groups_, k, 0};
+            kernel_.dispatchIndirect(cb, &push, counters_, kColorGroupsOffset + 16ull * k);
+            computeBarrier(cb);
+        }
+        if (phantomGroups_) dispatch(cb, kColorCopies, groupsOf(phantomGroups_));
         return;
     }
     dispatchOverContacts(cb, kSolve);

@@ -10,9 +10,9 @@
 //    colored order: the contacts' colours (one invocation, greedy in contact order as the CPU
 //    colours them), the contacts sorted by colour;
 //  - per iteration, `passes` times: Jacobi: each contact's corrections, each vertex moved by
-//    their weighted mean, phantom copies with their original; colored: one workgroup projects
-//    the colours in turn (a colour's contacts in parallel, a barrier after each), then the
-//    phantom copies. (The sequential order is the CPU's alone: the solver refuses it.)
+//    their weighted mean, phantom copies with their original; colored: a dispatch per colour
+//    over its contacts (indirect: the colouring writes their sizes; the last colour's
+//    contacts, those that found no colour free, one after another), then the phantom copies. (The sequential order is the CPU's alone: the solver refuses it.)
 // The pairs and the contacts go into buffers of fixed capacity: more are counted but not
 // stored; after the frame the solver asks overflowed(), grows the buffers (grow()) and redoes
 // the frame from its snapshot, so nothing is dropped.
@@ -95,6 +95,7 @@ class GpuSelfCollision {
         std::uint32_t totalPairs, pairCapacity;
         std::uint32_t groups[4], pairGroups[4];
         std::uint32_t mostPairs, pad0, pad1, pad2;
+        std::uint32_t colorGroups[4 * (gpu::SELF_COLORS + 1)];
     };
     Counters counters() const;
 

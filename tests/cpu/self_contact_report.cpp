@@ -1,12 +1,12 @@
 // self_contact_report: how the self contacts' solve order and passes trade crossings for time,
 // for the README. Not a test (times are measured); build it in Release and run
-//   build/tests/self_contact_report [SCENE.json] [--frames N] [--every K]
+//   build/tests/self_contact_report [SCENE.json] [--frames N] [--every K] [--order O]
 // (default assets/scenes/multiple_objects.json, 60 frames, every 5th checked). For colored
 // (Gauss-Seidel by colours) and sequential (Gauss-Seidel in contact order) with 1, 2 and 4
 // passes and Jacobi with 1, 2, 4 and 8, on the CPU reference
 // with 2 threads: the most crossing triangle pairs in a checked frame (brute force,
 // tests/common/triangle_intersections.h), the checked frames with any, the self-contact solve's
-// share of the frame and the frame's time.
+// share of the frame and the frame's time. --order: only that order's rows.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,11 +23,14 @@ using namespace cloth;
 int main(int argc, char** argv) {
     std::string path = std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/multiple_objects.json";
     int frames = 60, every = 5;
+    std::string only;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--every") && i + 1 < argc)
             every = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--order") && i + 1 < argc)
+            only = argv[++i];
         else
             path = argv[i];
     }
@@ -45,6 +48,7 @@ int main(int argc, char** argv) {
         using Order = SelfCollisionSettings::Order;
         for (Order order : {Order::Colored, Order::Jacobi, Order::Sequential})
             for (int passes : {1, 2, 4, 8}) {
+                if (!only.empty() && only != selfContactOrderName(order)) continue;
                 if (order != Order::Jacobi && passes == 8) continue;
                 Scene s = base;
                 s.sim.selfCollision->order = order;
