@@ -252,11 +252,10 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
     std::copy(out.begin(), out.end(), contacts_.begin() + std::ptrdiff_t(first));
     if (order_ != SelfCollisionSettings::Order::Jacobi) {
         // Gauss-Seidel needs no per-vertex lists: the colours instead.
+        // Two serial jobs, on two members where there are two.
         pool.barrier();
-        if (member == 0) {
-            if (order_ == SelfCollisionSettings::Order::Colored) colorContacts();
-            rememberContacts();
-        }
+        if (member == 0 && order_ == SelfCollisionSettings::Order::Colored) colorContacts();
+        if (member == (size > 1 ? 1 : 0)) rememberContacts();
         stage(5);
         return;
     }
@@ -329,6 +328,9 @@ void SelfCollision::colorContacts() {
     for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) colorOffsets_[k + 1] += colorOffsets_[k];
     std::vector<std::uint32_t> cursor(colorOffsets_.begin(), colorOffsets_.end() - 1);
     for (std::uint32_t i = 0; i < n; ++i) colorOrder_[cursor[colorOf_[i]]++] = i;
+    // The contacts themselves in that order, so each colour's pass streams through memory.
+    byColor_.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) byColor_[i] = contacts_[colorOrder_[i]];
 }
 
 
@@ -399,9 +401,9 @@ void SelfCollision::solve(ThreadPool& pool, int member, int size, glm::vec4* pos
     pool.barrier();
 }
 
-// Contact i's projection from the positions now, each vertex moved by its own correction.
-void SelfCollision::projectContact(std::uint32_t i, glm::vec4* pos, const glm::vec4* start) const {
-    const gpu::SelfContact& c = contacts_[i];
+// A contact's projection from the positions now, each vertex moved by its own correction.
+void SelfCollision::projectContact(const gpu::SelfContact& c, glm::vec4* pos,
+                                   const glm::vec4* start) const {
     const glm::uvec4 v = c.vertices;
     glm::vec4 d[4];
     gpu::selfContactCorrections(c, pos[v.x], pos[v.y], pos[v.z], pos[v.w], xyz(start[v.x]),
@@ -449,7 +451,7 @@ void SelfCollision::solveColored(ThreadPool& pool, int member, int size, glm::ve
         std::uint32_t b, e;
         ThreadPool::split(end - first, member, size, b, e);
         for (std::uint32_t i = first + b; i < first + e; ++i)
-            projectContact(colorOrder_[i], pos, start);
+            projectContact(byColor_[i], pos, start);
         pool.barrier();
     }
     // Contacts that found no colour free: one after another.
@@ -457,7 +459,7 @@ void SelfCollision::solveColored(ThreadPool& pool, int member, int size, glm::ve
         if (member == 0)
             for (std::uint32_t i = colorOffsets_[gpu::SELF_COLORS];
                  i < colorOffsets_[gpu::SELF_COLORS + 1]; ++i)
-                projectContact(colorOrder_[i], pos, start);
+                projectContact(byColor_[i], pos, start);
         pool.barrier();
     }
     if (phantoms) {
@@ -468,7 +470,7 @@ void SelfCollision::solveColored(ThreadPool& pool, int member, int size, glm::ve
 
 void SelfCollision::solveSequential(glm::vec4* pos, const glm::vec4* start) {
     keepBefore(0, 1, pos);
-    for (std::uint32_t i = 0; i < contacts_.size(); ++i) projectContact(i, pos, start);
+    for (const gpu::SelfContact& c : contacts_) projectContact(c, pos, start);
     if (!p_.phantomGroups.empty()) moveCopies(0, 1, pos);
 }
 

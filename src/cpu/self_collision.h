@@ -97,7 +97,7 @@ public:
 private:
     void colorContacts();
     void rememberContacts();
-    void projectContact(std::uint32_t i, glm::vec4* pos, const glm::vec4* start) const;
+    void projectContact(const gpu::SelfContact& c, glm::vec4* pos, const glm::vec4* start) const;
     void keepBefore(int member, int size, const glm::vec4* pos);
     void moveCopies(int member, int size, glm::vec4* pos);
     void narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec4* start,
@@ -140,6 +140,7 @@ private:
     // Colored order (colorContacts): per original vertex the colours its contacts took.
     std::vector<std::uint64_t> colorMasks_;
     std::vector<std::uint32_t> colorOf_, colorOrder_, colorOffsets_;
+    std::vector<gpu::SelfContact> byColor_;  // contacts_ in colorOrder_
 };
 
 // The contacts of one detection, computed on `threads` threads (tests).
