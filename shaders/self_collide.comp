@@ -560,12 +560,15 @@ void jobColor() {
     }
     for (uint k = SELF_COLORS + 1u; k > 0u; --k) colorOffset(k) = colorOffset(k - 1u);
     colorOffset(0u) = 0u;
+    uint used = 0u;
     for (uint k = 0u; k <= SELF_COLORS; ++k) {
         uint count = colorOffset(k + 1u) - colorOffset(k);
+        if (k < SELF_COLORS && count > 0u) used = k + 1u;
         uint groups = k < SELF_COLORS ? (count + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x
                                       : (count > 0u ? 1u : 0u);
         counters.colorGroups[k] = uvec4(groups, 1u, 1u, 0u);
     }
+    counters.mostColors = max(counters.mostColors, used);
 }
 
 // Contact i's projection from the positions now, each vertex moved by its own correction.

@@ -47,7 +47,8 @@ layout(std430, set = 0, binding = 22) buffer Contacts { SelfContact contacts[]; 
 // Counters: total contacts of the substep, their capacity, the most of any substep of the
 // frame, triangle pairs and primitive pairs tested (last substep), the memory's bits, the close
 // triangle pairs to test and their capacity; at 32 the dispatch over the stored contacts, at
-// 48 over the stored pairs (x, y, z); the most pairs of any substep; from 80 the colored
+// 48 over the stored pairs (x, y, z); the most pairs and the most colours (below the last) of
+// any substep; from 80 the colored
 // order's dispatch over each colour (the last: one invocation when any).
 layout(std430, set = 0, binding = 23) buffer Counters {
     uint total;
@@ -61,7 +62,7 @@ layout(std430, set = 0, binding = 23) buffer Counters {
     uvec4 contactGroups;
     uvec4 pairGroups;
     uint mostPairs;
-    uint pad0;
+    uint mostColors;  // colored: the most colours below SELF_COLORS any substep of the frame used
     uint pad1;
     uint pad2;
     uvec4 colorGroups[SELF_COLORS + 1u];

@@ -764,6 +764,11 @@ std::uint32_t GpuSolver::selfContactCapacity() const {
     return impl_->self ? impl_->self->capacity() : 0;
 }
 
+std::uint32_t GpuSolver::selfColorsRecorded() const {
+    impl_->wait();
+    return impl_->self ? impl_->self->colorsRecorded() : 0;
+}
+
 std::uint64_t GpuSolver::selfGrowths() const {
     impl_->wait();
     return impl_->self ? impl_->self->growths() : 0;

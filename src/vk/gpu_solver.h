@@ -127,6 +127,9 @@ class GpuSolver : public Solver {
     // frame was redone).
     std::uint32_t selfContactCapacity() const;
     std::uint64_t selfGrowths() const;
+    // Colored order: the colours each pass dispatches now (grown like the buffers, up to 64,
+    // when a frame needed more; not counted in selfGrowths()).
+    std::uint32_t selfColorsRecorded() const;
 
     // ---- Vulkan specifics ----
     const std::shared_ptr<Context>& context() const;

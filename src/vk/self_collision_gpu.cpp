@@ -209,6 +209,7 @@ void GpuSelfCollision::beginFrame() {
     c.memoryBits = memoryBits_;
     c.pairCapacity = pairCapacity_;
     c.mostPairs = 0;
+    c.mostColors = 0;
     std::memcpy(counters_.mapped(), &c, sizeof c);
 }
 
@@ -297,6 +298,7 @@ void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
     if (colored_) {
         if (phantomGroups_) dispatch(cb, kColorKeep, groupsOf(vertices_));
         for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) {
+            if (k >= colorsRecorded_ && k < gpu::SELF_COLORS) continue;
             Push push{kSolveColor, triangles_, 0, sortBlocks_, margin_, 0, vertices_,
                       allVertices_, muS_, muK_, phantomGroups_, 0, 0, groups_, k, 0};
             kernel_.dispatchIndirect(cb, &push, counters_, kColorGroupsOffset + 16ull * k);
@@ -312,12 +314,19 @@ void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
 
 bool GpuSelfCollision::overflowed() const {
     const Counters c = counters();
-    return c.mostTotal > capacity_ || c.mostPairs > pairCapacity_;
+    return c.mostTotal > capacity_ || c.mostPairs > pairCapacity_ ||
+           (colored_ && c.mostColors > colorsRecorded_);
 }
 
 void GpuSelfCollision::grow() {
     const Counters c = counters();
-    CLOTH_ASSERT(c.mostTotal > capacity_ || c.mostPairs > pairCapacity_);
+    if (colored_ && c.mostColors > colorsRecorded_)
+        colorsRecorded_ = std::min(gpu::SELF_COLORS, std::bit_ceil(c.mostColors));
+    if (c.mostTotal <= capacity_ && c.mostPairs <= pairCapacity_) {  // the colours only
+        oldBits_ = memoryBits_;
+        beginFrame();
+        return;
+    }
     if (c.mostPairs > pairCapacity_) allocatePairs(std::bit_ceil(c.mostPairs));
     // (A substep whose pairs overflowed counted only the stored pairs' contacts: the redo may
     // overflow the contacts next, and grows them then.)

@@ -58,8 +58,9 @@ class GpuSelfCollision {
     // SelfCollisionSettings::passes).
     void recordSolve(VkCommandBuffer cb) const;
 
-    // After the frame: did a substep find more contacts than fit? Then grow() (to the next
-    // power of two holding them; counted in growths()), restore the snapshot
+    // After the frame: did a substep find more contacts than fit, or use more colours than the
+    // passes record? Then grow() (buffers to the next power of two holding them, counted in
+    // growths(); the colours recorded likewise, up to SELF_COLORS), restore the snapshot
     // (recordRestore, run before finishGrowth) and the solver's state, and redo the frame.
     bool overflowed() const;
     void grow();
@@ -68,6 +69,7 @@ class GpuSelfCollision {
     void finishGrowth();
     std::uint32_t capacity() const { return capacity_; }
     std::uint64_t growths() const { return growths_; }
+    std::uint32_t colorsRecorded() const { return colorsRecorded_; }
 
     // The last substep's counts (after the frame).
     std::uint32_t contactCount() const;
@@ -94,7 +96,7 @@ class GpuSelfCollision {
         std::uint32_t total, capacity, mostTotal, candidatePairs, primitivePairs, memoryBits;
         std::uint32_t totalPairs, pairCapacity;
         std::uint32_t groups[4], pairGroups[4];
-        std::uint32_t mostPairs, pad0, pad1, pad2;
+        std::uint32_t mostPairs, mostColors, pad1, pad2;
         std::uint32_t colorGroups[4 * (gpu::SELF_COLORS + 1)];
     };
     Counters counters() const;
@@ -105,6 +107,10 @@ class GpuSelfCollision {
     std::uint32_t sortBlocks_ = 0;  // radix sort blocks
     float margin_ = 0.0f, muS_ = 0.0f, muK_ = 0.0f;
     bool colored_ = false;  // SelfCollisionSettings::Order::Colored, else Jacobi
+    // Colored: the colours whose dispatches a pass records (then the last colour's), as many as
+    // a frame has needed (a frame that needs more redoes itself with more, as after an
+    // overflow); empty dispatches cost even with nothing to do.
+    std::uint32_t colorsRecorded_ = 8;
     std::uint32_t capacity_ = 0, pairCapacity_ = 0, memoryBits_ = 0, oldBits_ = 0;
     std::uint64_t growths_ = 0;
     const Buffer *positions_, *predicted_, *triangles_buffer_;
