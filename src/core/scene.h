@@ -56,11 +56,10 @@ struct SelfCollisionSettings {
     // keep plus this, at the substep's start or at their predicted positions (seed 000 §6.2's
     // critical distance); it covers what the solve moves them beyond the prediction.
     float margin = 0.005f;
-    // Jacobi passes over the contacts in each solver iteration: each pass moves a vertex by the
-    // mean of its contacts' corrections, which converges slowly where contacts stack up and
-    // are pinned against a collider (measured: three 20^2 cloths on a cube kept a crossing for
-    // 10 frames with 1 pass, none with 2; multiple_objects.json, three 64^2 cloths, kept 6
-    // crossing triangle pairs at the cube's edge from frame 35 with 2 passes, none with 4).
+    // Passes over the contacts in each solver iteration, in `order` (measured on
+    // multiple_objects.json, three 64^2 cloths on a cube, README: colored left no crossing
+    // triangle pair with 1 or 4 passes and one with 2; Jacobi, whose mean converges slowly where
+    // contacts stack up against a collider, left 14, 6 and 0 with 1, 2 and 4).
     int passes = 4;
     // The order of the passes' projections.
     //  - Colored: Gauss-Seidel by colours. Each substep the contacts are coloured (greedily, in
