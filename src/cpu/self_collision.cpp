@@ -243,8 +243,10 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
         std::size_t total = 0;
         for (int m = 0; m < size; ++m) total += work_[m].found.size();
         contacts_.resize(total);
-        slots_.resize(4 * total);
-        corrections_.resize(4 * total);
+        if (order_ == SelfCollisionSettings::Order::Jacobi) {  // the lists are Jacobi's alone
+            slots_.resize(4 * total);
+            corrections_.resize(4 * total);
+        }
     }
     pool.barrier();
     std::size_t first = 0;

@@ -693,6 +693,14 @@ TEST(SelfCollision, ThreeClothsOnACubeNeverPassThroughEachOther) {
 
 // The collision scenes of assets/scenes: no two triangles sharing no vertex pass through each
 // other in any checked frame, and each scene has contacts (it tests something).
+// One detection of sc from start x and predicted y on the pool's members.
+static void detectOn(ThreadPool& pool, SelfCollision& sc, const std::vector<glm::vec4>& x,
+              const std::vector<glm::vec4>& y) {
+    pool.run([&](int member, int size) {
+        sc.detect(pool, member, size, x.data(), y.data(), [&](int) { pool.barrier(); });
+    });
+}
+
 // The colored order's colours against their definition, checked pair by pair: each contact has
 // the lowest colour no earlier contact sharing a vertex with it has (SELF_COLORS when all are
 // taken), so no two contacts of a colour share a vertex; colorOrder() lists the contacts by
@@ -705,9 +713,7 @@ TEST(SelfCollision, ContactsTakeTheLowestColourTheirEarlierNeighboursLeave) {
     accordion(p, 1.0f, 0.008f, 0.006f, 1, x, y);
     SelfCollision sc(p);
     ThreadPool pool(2);
-    pool.run([&](int member, int size) {
-        sc.detect(pool, member, size, x.data(), y.data(), [&](int) { pool.barrier(); });
-    });
+    detectOn(pool, sc, x, y);
     const std::vector<gpu::SelfContact>& c = sc.contacts();
     const std::vector<std::uint32_t>& colors = sc.colors();
     ASSERT_GT(c.size(), 500u);
@@ -776,9 +782,7 @@ TEST(SelfCollision, GaussSeidelPassesConvergeFasterThanJacobiPasses) {
     accordion(p, 1.0f, 0.008f, 0.003f, 7, x, y);
     SelfCollision sc(p);
     ThreadPool pool(2);
-    pool.run([&](int member, int size) {
-        sc.detect(pool, member, size, x.data(), y.data(), [&](int) { pool.barrier(); });
-    });
+    detectOn(pool, sc, x, y);
     ASSERT_GT(sc.contacts().size(), 500u);
     const double initial = violation(sc.contacts(), y, false);
     ASSERT_GT(initial, 1e-3);
@@ -787,9 +791,7 @@ TEST(SelfCollision, GaussSeidelPassesConvergeFasterThanJacobiPasses) {
     cs.sim.selfCollision->order = SelfCollisionSettings::Order::Colored;
     const PreparedCloth cp = prepareScene(cs);
     SelfCollision colored(cp);
-    pool.run([&](int member, int size) {
-        colored.detect(pool, member, size, x.data(), y.data(), [&](int) { pool.barrier(); });
-    });
+    detectOn(pool, colored, x, y);
     ASSERT_EQ(colored.contacts().size(), sc.contacts().size());
     std::vector<glm::vec4> jacobi = y, sequential = y, byColour = y;
     double lastJ = initial, lastS = initial, lastC = initial;
