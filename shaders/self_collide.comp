@@ -18,19 +18,19 @@ const uint JOB_BOXES = 0u;
 const uint JOB_REDUCE = 1u;
 const uint JOB_CODES = 2u;
 const uint JOB_SORT_COUNT = 3u;
-const uint JOB_SORT_SCAN = 4u;
+const uint JOB_SORT_SCAN = 4u;      // (unused: SCAN_* with SCAN_SORT)
 const uint JOB_SORT_SCATTER = 5u;
 const uint JOB_NODES = 6u;
 const uint JOB_FIT = 7u;
 const uint JOB_START = 8u;          // per vertex: its position at the substep's start
 const uint JOB_WALK_COUNT = 9u;     // per sorted position: its close pairs, counted
-const uint JOB_WALK_SCAN = 10u;     // their offsets, the total, the dispatch over the pairs
+const uint JOB_WALK_SCAN = 10u;     // (unused: SCAN_* with SCAN_WALK)
 const uint JOB_WALK_WRITE = 11u;    // per sorted position: its close pairs, stored
 const uint JOB_MEMORY_CLEAR = 12u;  // per slot of the memory table
 const uint JOB_MEMORY_INSERT = 13u; // per contact: its key and direction, for the next substep
 const uint JOB_LIST_CLEAR = 14u;    // per original vertex: no slots
 const uint JOB_LIST_COUNT = 15u;    // per contact: its vertices' counts
-const uint JOB_LIST_SCAN = 16u;     // the lists' offsets, the cursors
+const uint JOB_LIST_SCAN = 16u;     // (unused: SCAN_* with SCAN_LISTS)
 const uint JOB_LIST_FILL = 17u;     // per contact: its slots into its vertices' lists
 const uint JOB_LIST_SORT = 18u;     // per original vertex: its list in contact order
 const uint JOB_SOLVE = 19u;         // per contact: its corrections
@@ -38,13 +38,19 @@ const uint JOB_GATHER = 20u;        // per original vertex: moved by their weigh
 const uint JOB_COPIES = 21u;        // per phantom group: its copies moved as the original
 const uint JOB_MEMORY_REHASH = 22u; // per slot of the old table (after a growth): reinserted
 const uint JOB_NARROW_COUNT = 23u;  // per stored pair: its contacts, counted
-const uint JOB_NARROW_SCAN = 24u;   // their offsets, the total, the dispatch over the contacts
+const uint JOB_NARROW_SCAN = 24u;   // (unused: SCAN_* with SCAN_PAIRS)
 const uint JOB_NARROW_WRITE = 25u;  // per stored pair: its contacts, stored
 const uint JOB_COLOR_CLEAR = 26u;   // per original vertex: no colours taken
-const uint JOB_COLOR = 27u;         // one invocation: the contacts' colours, sorted by colour
+const uint JOB_COLOR = 27u;         // one invocation per chunk: its contacts' colours, counted
 const uint JOB_COLOR_KEEP = 28u;    // per original vertex: where it is before the pass
 const uint JOB_SOLVE_COLOR = 29u;   // per contact of colour pc.color: its projection
 const uint JOB_COLOR_COPIES = 30u;  // per phantom group: copies moved as the original was
+const uint JOB_COLOR_OFFSETS = 31u; // one invocation: the colours' starts (cursors)
+const uint JOB_COLOR_PLACE = 32u;   // one invocation per chunk: its contacts in colour order
+const uint JOB_COLOR_END = 33u;     // one invocation: the offsets back, the colours' dispatches
+const uint JOB_SCAN_BLOCKS = 34u;   // per block of an array to scan: its sum
+const uint JOB_SCAN_SUMS = 35u;     // one invocation: the blocks' offsets, the total and its use
+const uint JOB_SCAN_APPLY = 36u;    // per block: its items replaced by their offsets
 
 layout(push_constant) uniform Push {
     uint job;
@@ -61,9 +67,22 @@ layout(push_constant) uniform Push {
     uint oldSlots;          // MEMORY_REHASH: the old table's slots
     uint oldBits;
     uint partialCount;  // workgroups of BOXES (partial boxes)
-    uint color;         // SOLVE_COLOR
-    uint pad2;
+    uint color;         // SOLVE_COLOR: the colour; COLOR, COLOR_PLACE: the chunk
+    uint scan;          // SCAN_*: the array (SCAN_SORT, SCAN_WALK, SCAN_PAIRS, SCAN_LISTS)
 } pc;
+
+// llvmpipe (lavapipe) ends every loop of a shader invocation once the invocation has run 65535
+// loop iterations in all (gallivm's loop limiter), silently. So no invocation here loops more
+// than a few thousand times: the prefix sums run by blocks of SCAN_BLOCK items (SCAN_*), the
+// colouring by chunks of COLOR_CHUNK contacts, one dispatch each; loops whose length the data
+// decides (a walk, a list's sort, the last colour) set counters.truncated when they stop short,
+// and the host refuses the frame.
+const uint SCAN_BLOCK = 1024u;
+const uint COLOR_CHUNK = 8192u;
+const uint SCAN_SORT = 0u;    // the radix sort's histograms (block sums in walkCounts)
+const uint SCAN_WALK = 1u;    // per sorted position its close pairs (block sums in scratch)
+const uint SCAN_PAIRS = 2u;   // per stored pair its contacts (block sums in scratch)
+const uint SCAN_LISTS = 3u;   // per original vertex its contacts' slots (block sums in scratch)
 
 // Where the shared buffers' arrays start.
 uint partialBase() { return 2u * pc.count; }
@@ -183,19 +202,6 @@ void sortCount() {
     for (uint d = 0u; d < SORT_BUCKETS; ++d) histogram(d * pc.blocks + block) = counts[d];
 }
 
-// One invocation: the exclusive prefix sums of the histograms, bucket-major, so each
-// (bucket, block) learns where its items start.
-void sortScan() {
-    if (gl_GlobalInvocationID.x != 0u) return;
-    uint sum = 0u;
-    uint n = SORT_BUCKETS * pc.blocks;
-    for (uint k = 0u; k < n; ++k) {
-        uint c = histogram(k);
-        histogram(k) = sum;
-        sum += c;
-    }
-}
-
 // Per block, its items in order to their places: stable.
 void sortScatter() {
     uint block = gl_GlobalInvocationID.x;
@@ -298,6 +304,7 @@ uint walk(uint i, bool store, uint offset) {
     uint stack[64];
     uint top = 0u;
     uint node = 0u;
+    bool done = false;
     for (;;) {
         LbvhNode k = lbvhNodes[node];
         bool overlaps = k.minX <= hi.x && k.minY <= hi.y && k.minZ <= hi.z && k.maxX >= lo.x &&
@@ -320,11 +327,15 @@ uint walk(uint i, bool store, uint offset) {
             }
         }
         if (!descend) {
-            if (top == 0u) break;
+            if (top == 0u) {
+                done = true;
+                break;
+            }
             top -= 1u;
             node = stack[top];
         }
     }
+    if (!done) counters.truncated |= 8u;
     if (!store && overlapping > 0u) atomicAdd(counters.candidatePairs, overlapping);
     return found;
 }
@@ -332,22 +343,6 @@ uint walk(uint i, bool store, uint offset) {
 void jobWalkCount() {
     uint i = gl_GlobalInvocationID.x;
     if (i < pc.count) walkCounts[i] = walk(i, false, 0u);
-}
-
-// One invocation: exclusive offsets per sorted position, the total, the dispatch over the
-// pairs stored (at most the capacity).
-void jobWalkScan() {
-    if (gl_GlobalInvocationID.x != 0u) return;
-    uint sum = 0u;
-    for (uint i = 0u; i < pc.count; ++i) {
-        uint c = walkCounts[i];
-        walkCounts[i] = sum;
-        sum += c;
-    }
-    counters.totalPairs = sum;
-    counters.mostPairs = max(counters.mostPairs, sum);
-    uint stored = min(sum, counters.pairCapacity);
-    counters.pairGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
 }
 
 void jobWalkWrite() {
@@ -376,22 +371,6 @@ uint narrow(uint q, bool store, uint offset) {
 void jobNarrowCount() {
     uint q = gl_GlobalInvocationID.x;
     if (q < storedPairs()) pairCounts[q] = narrow(q, false, 0u);
-}
-
-// One invocation: exclusive offsets per pair, the total, the dispatch over the contacts stored.
-void jobNarrowScan() {
-    if (gl_GlobalInvocationID.x != 0u) return;
-    uint sum = 0u;
-    uint n = storedPairs();
-    for (uint q = 0u; q < n; ++q) {
-        uint c = pairCounts[q];
-        pairCounts[q] = sum;
-        sum += c;
-    }
-    counters.total = sum;
-    counters.mostTotal = max(counters.mostTotal, sum);
-    uint stored = min(sum, counters.capacity);
-    counters.contactGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
 }
 
 void jobNarrowWrite() {
@@ -449,16 +428,91 @@ void jobListCount() {
     atomicAdd(vertexCounts(v.w), 1u);
 }
 
-void jobListScan() {
-    if (gl_GlobalInvocationID.x != 0u) return;
+// ---- prefix sums by blocks (SCAN_BLOCKS, SCAN_SUMS, SCAN_APPLY over the array pc.scan):
+// exclusive offsets in item order, as one serial loop would give them (integer sums) ----
+
+uint scanCount() {
+    if (pc.scan == SCAN_SORT) return SORT_BUCKETS * pc.blocks;  // bucket-major
+    if (pc.scan == SCAN_WALK) return pc.count;
+    if (pc.scan == SCAN_PAIRS) return storedPairs();
+    return pc.vertices;
+}
+
+uint scanGet(uint i) {
+    if (pc.scan == SCAN_SORT) return histogram(i);
+    if (pc.scan == SCAN_WALK) return walkCounts[i];
+    if (pc.scan == SCAN_PAIRS) return pairCounts[i];
+    return vertexCounts(i);
+}
+
+void scanSet(uint i, uint offset) {
+    if (pc.scan == SCAN_SORT) {
+        histogram(i) = offset;
+    } else if (pc.scan == SCAN_WALK) {
+        walkCounts[i] = offset;
+    } else if (pc.scan == SCAN_PAIRS) {
+        pairCounts[i] = offset;
+    } else {
+        listOffsets(i) = offset;
+        vertexCounts(i) = offset;  // the cursor
+    }
+}
+
+// The blocks' sums, then offsets: in walkCounts while the sort runs, else at scratch's start
+// (the sort's second keys, free once it has run).
+uint blockSum(uint b) { return pc.scan == SCAN_SORT ? walkCounts[b] : scratch[b]; }
+void setBlockSum(uint b, uint v) {
+    if (pc.scan == SCAN_SORT) walkCounts[b] = v; else scratch[b] = v;
+}
+
+void jobScanBlocks() {
+    uint b = gl_GlobalInvocationID.x;
+    uint n = scanCount();
+    if (b * SCAN_BLOCK >= n) return;
+    uint end = min(n, (b + 1u) * SCAN_BLOCK);
     uint sum = 0u;
-    for (uint v = 0u; v < pc.vertices; ++v) {
-        uint c = vertexCounts(v);
-        listOffsets(v) = sum;
-        vertexCounts(v) = sum;  // the cursor
+    for (uint i = b * SCAN_BLOCK; i < end; ++i) sum += scanGet(i);
+    setBlockSum(b, sum);
+}
+
+void jobScanSums() {
+    if (gl_GlobalInvocationID.x != 0u) return;
+    uint n = scanCount();
+    uint blocks = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK;
+    uint sum = 0u;
+    uint b = 0u;
+    for (; b < blocks; ++b) {
+        uint c = blockSum(b);
+        setBlockSum(b, sum);
         sum += c;
     }
-    listOffsets(pc.vertices) = sum;
+    if (b < blocks) counters.truncated |= 1u;
+    if (pc.scan == SCAN_WALK) {  // the pairs: the total, the dispatch over those stored
+        counters.totalPairs = sum;
+        counters.mostPairs = max(counters.mostPairs, sum);
+        uint stored = min(sum, counters.pairCapacity);
+        counters.pairGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
+    } else if (pc.scan == SCAN_PAIRS) {  // the contacts: the total, the dispatch over those stored
+        counters.total = sum;
+        counters.mostTotal = max(counters.mostTotal, sum);
+        uint stored = min(sum, counters.capacity);
+        counters.contactGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
+    } else if (pc.scan == SCAN_LISTS) {
+        listOffsets(pc.vertices) = sum;
+    }
+}
+
+void jobScanApply() {
+    uint b = gl_GlobalInvocationID.x;
+    uint n = scanCount();
+    if (b * SCAN_BLOCK >= n) return;
+    uint end = min(n, (b + 1u) * SCAN_BLOCK);
+    uint sum = blockSum(b);
+    for (uint i = b * SCAN_BLOCK; i < end; ++i) {
+        uint c = scanGet(i);
+        scanSet(i, sum);
+        sum += c;
+    }
 }
 
 void jobListFill() {
@@ -473,7 +527,8 @@ void jobListSort() {
     if (v >= pc.vertices) return;
     uint begin = listOffsets(v);
     uint end = listOffsets(v + 1u);
-    for (uint k = begin + 1u; k < end; ++k) {
+    uint k = begin + 1u;
+    for (; k < end; ++k) {
         uint x = slots[k];
         uint j = k;
         while (j > begin && slots[j - 1u] > x) {
@@ -482,6 +537,7 @@ void jobListSort() {
         }
         slots[j] = x;
     }
+    if (k < end) counters.truncated |= 4u;
 }
 
 void jobSolve() {
@@ -524,20 +580,27 @@ void jobCopies() {
 
 void jobColorClear() {
     uint v = gl_GlobalInvocationID.x;
+    if (v <= SELF_COLORS + 1u) colorOffset(v) = 0u;
     if (v >= pc.vertices) return;
     lists[2u * v] = 0u;
     lists[2u * v + 1u] = 0u;
 }
 
-// As cpu/self_collision.cpp's colorContacts: greedy in contact order, then sorted by colour.
+// As cpu/self_collision.cpp's colorContacts: greedy in contact order, then sorted by colour;
+// COLOR_CLEAR, COLOR per chunk of COLOR_CHUNK contacts in order, COLOR_OFFSETS, COLOR_PLACE per
+// chunk in order, COLOR_END.
+uint chunkEnd(uint chunk) { return min(storedContacts(), (chunk + 1u) * COLOR_CHUNK); }
+
 void jobColor() {
     if (gl_GlobalInvocationID.x != 0u) return;
-    uint n = storedContacts();
-    for (uint k = 0u; k <= SELF_COLORS + 1u; ++k) colorOffset(k) = 0u;
-    for (uint i = 0u; i < n; ++i) {
+    uint end = chunkEnd(pc.color);
+    for (uint i = pc.color * COLOR_CHUNK; i < end; ++i) {
         uvec4 v = contacts[i].vertices;
-        uvec2 used = uvec2(0u);
-        for (uint k = 0u; k < 4u; ++k) used |= uvec2(lists[2u * v[k]], lists[2u * v[k] + 1u]);
+        // (unrolled: every loop iteration counts against the limit)
+        uvec2 used = uvec2(lists[2u * v.x], lists[2u * v.x + 1u]) |
+                     uvec2(lists[2u * v.y], lists[2u * v.y + 1u]) |
+                     uvec2(lists[2u * v.z], lists[2u * v.z + 1u]) |
+                     uvec2(lists[2u * v.w], lists[2u * v.w + 1u]);
         uint color = SELF_COLORS;
         if (used.x != 0xFFFFFFFFu)
             color = uint(findLSB(~used.x));
@@ -546,18 +609,34 @@ void jobColor() {
         if (color < SELF_COLORS) {
             uint word = color / 32u;
             uint bit = 1u << (color % 32u);
-            for (uint k = 0u; k < 4u; ++k) lists[2u * v[k] + word] |= bit;
+            lists[2u * v.x + word] |= bit;
+            lists[2u * v.y + word] |= bit;
+            lists[2u * v.z + word] |= bit;
+            lists[2u * v.w + word] |= bit;
         }
         colorOf(i) = color;
         colorOffset(color + 1u) += 1u;
     }
+}
+
+void jobColorOffsets() {
+    if (gl_GlobalInvocationID.x != 0u) return;
     for (uint k = 0u; k <= SELF_COLORS; ++k) colorOffset(k + 1u) += colorOffset(k);
-    // The cursors in the colours' offsets, moved back after (each ends at the next's start).
-    for (uint i = 0u; i < n; ++i) {
+}
+
+// The cursors in the colours' offsets, moved back by COLOR_END (each ends at the next's start).
+void jobColorPlace() {
+    if (gl_GlobalInvocationID.x != 0u) return;
+    uint end = chunkEnd(pc.color);
+    for (uint i = pc.color * COLOR_CHUNK; i < end; ++i) {
         uint color = colorOf(i);
         colorOrder(colorOffset(color)) = i;
         colorOffset(color) += 1u;
     }
+}
+
+void jobColorEnd() {
+    if (gl_GlobalInvocationID.x != 0u) return;
     for (uint k = SELF_COLORS + 1u; k > 0u; --k) colorOffset(k) = colorOffset(k - 1u);
     colorOffset(0u) = 0u;
     uint used = 0u;
@@ -598,8 +677,10 @@ void jobSolveColor() {
         if (colorOffset(pc.color) + i < colorOffset(pc.color + 1u))
             projectContact(colorOrder(colorOffset(pc.color) + i));
     } else if (i == 0u) {
-        for (uint k = colorOffset(SELF_COLORS); k < colorOffset(SELF_COLORS + 1u); ++k)
-            projectContact(colorOrder(k));
+        uint end = colorOffset(SELF_COLORS + 1u);
+        uint k = colorOffset(SELF_COLORS);
+        for (; k < end; ++k) projectContact(colorOrder(k));
+        if (k < end) counters.truncated |= 2u;
     }
 }
 
@@ -620,17 +701,14 @@ void main() {
     switch (pc.job) {
         case JOB_START: jobStart(); break;
         case JOB_WALK_COUNT: jobWalkCount(); break;
-        case JOB_WALK_SCAN: jobWalkScan(); break;
         case JOB_WALK_WRITE: jobWalkWrite(); break;
         case JOB_NARROW_COUNT: jobNarrowCount(); break;
-        case JOB_NARROW_SCAN: jobNarrowScan(); break;
         case JOB_NARROW_WRITE: jobNarrowWrite(); break;
         case JOB_MEMORY_CLEAR: jobMemoryClear(); break;
         case JOB_MEMORY_INSERT: jobMemoryInsert(); break;
         case JOB_MEMORY_REHASH: jobMemoryRehash(); break;
         case JOB_LIST_CLEAR: jobListClear(); break;
         case JOB_LIST_COUNT: jobListCount(); break;
-        case JOB_LIST_SCAN: jobListScan(); break;
         case JOB_LIST_FILL: jobListFill(); break;
         case JOB_LIST_SORT: jobListSort(); break;
         case JOB_SOLVE: jobSolve(); break;
@@ -640,7 +718,6 @@ void main() {
         case JOB_REDUCE: jobReduce(); break;
         case JOB_CODES: jobCodes(); break;
         case JOB_SORT_COUNT: sortCount(); break;
-        case JOB_SORT_SCAN: sortScan(); break;
         case JOB_SORT_SCATTER: sortScatter(); break;
         case JOB_NODES: jobNodes(); break;
         case JOB_FIT: jobFit(); break;
@@ -649,6 +726,12 @@ void main() {
         case JOB_COLOR_KEEP: jobColorKeep(); break;
         case JOB_SOLVE_COLOR: jobSolveColor(); break;
         case JOB_COLOR_COPIES: jobColorCopies(); break;
+        case JOB_COLOR_OFFSETS: jobColorOffsets(); break;
+        case JOB_COLOR_PLACE: jobColorPlace(); break;
+        case JOB_COLOR_END: jobColorEnd(); break;
+        case JOB_SCAN_BLOCKS: jobScanBlocks(); break;
+        case JOB_SCAN_SUMS: jobScanSums(); break;
+        case JOB_SCAN_APPLY: jobScanApply(); break;
         default: break;
     }
 }

@@ -63,7 +63,7 @@ layout(std430, set = 0, binding = 23) buffer Counters {
     uvec4 pairGroups;
     uint mostPairs;
     uint mostColors;  // colored: the most colours below SELF_COLORS any substep of the frame used
-    uint pad1;
+    uint truncated;   // nonzero when a loop stopped before its end (self_collide.comp, SERIAL_BUDGET)
     uint pad2;
     uvec4 colorGroups[SELF_COLORS + 1u];
 } counters;

@@ -666,6 +666,11 @@ void GpuSolver::Impl::wait() {
     VK_CHECK(vkResetFences(ctx->device(), 1, &fence));
     inFlight = false;
     profiler.collect();
+    if (self && self->truncated())
+        throw Error("self-collision: a loop on " + ctx->info().name +
+                    " stopped before its end (flags " + std::to_string(self->truncated()) +
+                    "; llvmpipe ends a shader invocation's loops after 65535 iterations): the "
+                    "frame's contacts are incomplete");
     if (self && self->overflowed()) {
         redoFrame();
         wait();

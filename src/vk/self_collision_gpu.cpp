@@ -15,19 +15,27 @@ namespace {
 constexpr std::uint32_t kWorkgroup = 64;
 constexpr std::uint32_t kSortBlock = 256;  // SORT_BLOCK of self_collide.comp
 
+// (kSortScan, kWalkScan, kListScan, kNarrowScan: retired, the scans run by blocks: scan().)
 enum Job : std::uint32_t {
     kBoxes = 0, kReduce, kCodes, kSortCount, kSortScan, kSortScatter, kNodes, kFit, kStart,
     kWalkCount, kWalkScan, kWalkWrite, kMemoryClear, kMemoryInsert, kListClear, kListCount,
     kListScan, kListFill, kListSort, kSolve, kGather, kCopies, kMemoryRehash, kNarrowCount,
-    kNarrowScan, kNarrowWrite, kColorClear, kColor, kColorKeep, kSolveColor, kColorCopies
+    kNarrowScan, kNarrowWrite, kColorClear, kColor, kColorKeep, kSolveColor, kColorCopies,
+    kColorOffsets, kColorPlace, kColorEnd, kScanBlocks, kScanSums, kScanApply
 };
+
+// self_collide.comp's SCAN_* arrays, block and colour chunk (the loops llvmpipe allows, see
+// there).
+enum Scan : std::uint32_t { kScanSort = 0, kScanWalk, kScanPairs, kScanLists };
+constexpr std::uint32_t kScanBlock = 1024;
+constexpr std::uint32_t kColorChunk = 8192;
 
 struct Push {
     std::uint32_t job, count, shift, blocks;
     float margin;
     std::uint32_t flip, vertices, allVertices;
     float muS, muK;
-    std::uint32_t phantomGroupCount, oldSlots, oldBits, partialCount, color, pad2;
+    std::uint32_t phantomGroupCount, oldSlots, oldBits, partialCount, color, scan;
 };
 static_assert(sizeof(Push) == 64);
 
@@ -58,7 +66,8 @@ std::uint32_t memoryBitsFor(std::uint32_t capacity) {
 
 GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
                                    const Buffer& positions, const Buffer& predicted,
-                                   const Buffer& triangles, std::uint32_t capacity)
+                                   const Buffer& triangles, std::uint32_t capacity,
+                                   std::uint32_t pairCapacity)
     : ctx_(&ctx),
       positions_(&positions),
       predicted_(&predicted),
@@ -88,7 +97,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     work_ = deviceBuffer(ctx, 32ull * n + 32ull * groups_ + 32, "self boxes");
     codes_ = deviceBuffer(ctx, 4ull * n, "lbvh codes");
     order_ = deviceBuffer(ctx, 4ull * n, "lbvh order");
-    scratch_ = deviceBuffer(ctx, 8ull * n + 4ull * 256 * sortBlocks_, "lbvh sort scratch");
+    scratch_ = deviceBuffer(ctx, scratchBytes(0), "lbvh sort scratch");
     nodes_ = deviceBuffer(ctx, sizeof(gpu::LbvhNode) * nodes, "lbvh nodes");
     nodeInts_ = deviceBuffer(ctx, 12 * nodes, "lbvh parents, range ends, arrivals");
     const RestNeighbours rest = findRestNeighbours(p);
@@ -116,7 +125,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     phantoms_ = uploaded(ctx, once, phantoms, "self phantoms");
     capacity_ = capacity ? capacity : std::max(1024u, 4 * n);
     allocateContacts(capacity_);
-    allocatePairs(capacity ? capacity : std::max(1024u, 16 * n));
+    allocatePairs(pairCapacity ? pairCapacity : capacity ? capacity : std::max(1024u, 16 * n));
     memoryBits_ = memoryBitsFor(capacity_);
     const VkDeviceSize slots = VkDeviceSize(1) << memoryBits_;
     memoryKeys_ = deviceBuffer(ctx, 16 * slots, "self memory keys");
@@ -136,6 +145,15 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     bindAll();
 }
 
+// The sort's second keys and histograms; after the sort, the scans' block sums (SCAN_WALK,
+// SCAN_PAIRS over `pairCapacity` pairs, SCAN_LISTS).
+VkDeviceSize GpuSelfCollision::scratchBytes(std::uint32_t pairCapacity) const {
+    const std::uint64_t most = std::max({std::uint64_t(pairCapacity), std::uint64_t(vertices_),
+                                         std::uint64_t(triangles_)});
+    return std::max<VkDeviceSize>(8ull * triangles_ + 4ull * 256 * sortBlocks_,
+                                  4 * ((most + kScanBlock - 1) / kScanBlock));
+}
+
 void GpuSelfCollision::allocatePairs(std::uint32_t capacity) {
     if (8ull * capacity > ctx_->limits().maxStorageBufferRange)
         throw Error("self-collision: " + std::to_string(capacity) +
@@ -143,6 +161,10 @@ void GpuSelfCollision::allocatePairs(std::uint32_t capacity) {
                     ctx_->info().name);
     pairs_ = Buffer();
     pairCounts_ = Buffer();
+    if (scratch_.size() < scratchBytes(capacity)) {  // the pairs' scan keeps its sums there
+        scratch_ = Buffer();
+        scratch_ = deviceBuffer(*ctx_, scratchBytes(capacity), "lbvh sort scratch");
+    }
     pairs_ = deviceBuffer(*ctx_, 8ull * capacity, "self close pairs");
     pairCounts_ = deviceBuffer(*ctx_, 4ull * capacity, "self pair counts");
     pairCapacity_ = capacity;
@@ -178,10 +200,11 @@ void GpuSelfCollision::bindAll() {
 }
 
 void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
-                                std::uint32_t shift, std::uint32_t flip) const {
+                                std::uint32_t shift, std::uint32_t flip, std::uint32_t color,
+                                std::uint32_t scanArray) const {
     Push push{job, triangles_, shift, job == kReduce ? groups_ : sortBlocks_, margin_, flip,
               vertices_, allVertices_, muS_, muK_, phantomGroups_,
-              std::uint32_t(1) << oldBits_, oldBits_, groups_, 0, 0};
+              std::uint32_t(1) << oldBits_, oldBits_, groups_, color, scanArray};
     if (job == kFit) {
         // The climb in workgroups of one: llvmpipe runs the invocations of a workgroup as SIMD
         // lanes in step, and two lanes meeting at a node then both saw the other's arrival as
@@ -191,6 +214,14 @@ void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint
         kernel_.dispatch(cb, &push, groups);
     }
     computeBarrier(cb);
+}
+
+void GpuSelfCollision::scan(VkCommandBuffer cb, std::uint32_t array, std::uint64_t most,
+                            std::uint32_t shift, std::uint32_t flip) const {
+    const std::uint32_t blocks = static_cast<std::uint32_t>((most + kScanBlock - 1) / kScanBlock);
+    dispatch(cb, kScanBlocks, groupsOf(blocks), shift, flip, 0, array);
+    dispatch(cb, kScanSums, 1, shift, flip, 0, array);
+    dispatch(cb, kScanApply, groupsOf(blocks), shift, flip, 0, array);
 }
 
 void GpuSelfCollision::dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job,
@@ -210,6 +241,7 @@ void GpuSelfCollision::beginFrame() {
     c.pairCapacity = pairCapacity_;
     c.mostPairs = 0;
     c.mostColors = 0;
+    c.truncated = 0;
     std::memcpy(counters_.mapped(), &c, sizeof c);
 }
 
@@ -259,7 +291,7 @@ void GpuSelfCollision::recordBuildPhases(VkCommandBuffer cb,
     for (std::uint32_t pass = 0; pass < 4; ++pass) {
         const std::uint32_t flip = pass % 2;
         dispatch(cb, kSortCount, groupsOf(sortBlocks_), 8 * pass, flip);
-        dispatch(cb, kSortScan, 1, 8 * pass, flip);
+        scan(cb, kScanSort, 256ull * sortBlocks_, 8 * pass, flip);
         dispatch(cb, kSortScatter, groupsOf(sortBlocks_), 8 * pass, flip);
     }
     done(1);
@@ -273,21 +305,25 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
                                     const std::function<void(int)>& phaseDone) const {
     recordBuildPhases(cb, phaseDone);
     dispatch(cb, kWalkCount, groups_);
-    dispatch(cb, kWalkScan, 1);
+    scan(cb, kScanWalk, triangles_);
     dispatch(cb, kWalkWrite, groups_);
     dispatchOverContacts(cb, kNarrowCount, true);
-    dispatch(cb, kNarrowScan, 1);
+    scan(cb, kScanPairs, pairCapacity_);
     dispatchOverContacts(cb, kNarrowWrite, true);
     if (phaseDone) phaseDone(4);
     dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
     dispatchOverContacts(cb, kMemoryInsert);
     if (colored_) {
-        dispatch(cb, kColorClear, groupsOf(vertices_));
-        dispatch(cb, kColor, 1);
+        dispatch(cb, kColorClear, groupsOf(std::max(vertices_, gpu::SELF_COLORS + 2)));
+        const std::uint32_t chunks = (capacity_ + kColorChunk - 1) / kColorChunk;
+        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, kColor, 1, 0, 0, c);
+        dispatch(cb, kColorOffsets, 1);
+        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, kColorPlace, 1, 0, 0, c);
+        dispatch(cb, kColorEnd, 1);
     } else {
         dispatch(cb, kListClear, groupsOf(vertices_));
         dispatchOverContacts(cb, kListCount);
-        dispatch(cb, kListScan, 1);
+        scan(cb, kScanLists, vertices_);
         dispatchOverContacts(cb, kListFill);
         dispatch(cb, kListSort, groupsOf(vertices_));
     }
@@ -311,6 +347,8 @@ void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
     dispatch(cb, kGather, groupsOf(vertices_));
     if (phantomGroups_) dispatch(cb, kCopies, groupsOf(phantomGroups_));
 }
+
+std::uint32_t GpuSelfCollision::truncated() const { return counters().truncated; }
 
 bool GpuSelfCollision::overflowed() const {
     const Counters c = counters();
@@ -382,6 +420,18 @@ std::vector<gpu::SelfContact> GpuSelfCollision::readContacts(OneShot& once) cons
     std::vector<gpu::SelfContact> out(std::min(counters().total, capacity_));
     download(*ctx_, once, contacts_, out.data(), sizeof(gpu::SelfContact) * out.size());
     return out;
+}
+
+GpuSelfCollision::Colors GpuSelfCollision::readColors(OneShot& once) const {
+    const std::size_t n = std::min(counters().total, capacity_);
+    Colors c;
+    c.order.resize(n);
+    c.colorOf.resize(n);
+    c.offsets.resize(gpu::SELF_COLORS + 2);
+    download(*ctx_, once, slots_, c.order.data(), 4 * n);
+    download(*ctx_, once, slots_, c.colorOf.data(), 4 * n, 4ull * capacity_);
+    download(*ctx_, once, slots_, c.offsets.data(), 4 * c.offsets.size(), 16ull * capacity_);
+    return c;
 }
 
 }  // namespace cloth::vk

@@ -37,7 +37,8 @@ class GpuSelfCollision {
     // triangle). p.sim.selfCollision must be set; p's triangles non-empty. capacity: contacts
     // stored at first (0: four per triangle).
     GpuSelfCollision(const Context& ctx, const PreparedCloth& p, const Buffer& positions,
-                     const Buffer& predicted, const Buffer& triangles, std::uint32_t capacity = 0);
+                     const Buffer& predicted, const Buffer& triangles, std::uint32_t capacity = 0,
+                     std::uint32_t pairCapacity = 0);
 
     // The positions at the substep's start (every vertex).
     const Buffer& start() const { return start_; }
@@ -63,6 +64,9 @@ class GpuSelfCollision {
     // growths(); the colours recorded likewise, up to SELF_COLORS), restore the snapshot
     // (recordRestore, run before finishGrowth) and the solver's state, and redo the frame.
     bool overflowed() const;
+    // Nonzero when a loop of the last frame stopped before its end (a driver's limit on loop
+    // iterations per invocation, self_collide.comp): its results are incomplete.
+    std::uint32_t truncated() const;
     void grow();
     void recordRestore(VkCommandBuffer cb) const;
     // After the restore has run: the snapshot's buffer at the new table's size.
@@ -83,6 +87,11 @@ class GpuSelfCollision {
     };
     Tree readTree(OneShot& once) const;
     std::vector<gpu::SelfContact> readContacts(OneShot& once) const;
+    // Colored order: as SelfCollision::colors(), colorOrder(), colorOffsets() (tests).
+    struct Colors {
+        std::vector<std::uint32_t> colorOf, order, offsets;
+    };
+    Colors readColors(OneShot& once) const;
 
   private:
     void allocateContacts(std::uint32_t capacity);
@@ -90,13 +99,19 @@ class GpuSelfCollision {
     void recordBuildPhases(VkCommandBuffer cb, const std::function<void(int)>& phaseDone) const;
     void bindAll();
     void dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
-                  std::uint32_t shift = 0, std::uint32_t flip = 0) const;
+                  std::uint32_t shift = 0, std::uint32_t flip = 0, std::uint32_t color = 0,
+                  std::uint32_t scanArray = 0) const;
+    // Exclusive prefix sums of self_collide.comp's array `array` (at most `most` items) by
+    // blocks: three dispatches.
+    void scan(VkCommandBuffer cb, std::uint32_t array, std::uint64_t most, std::uint32_t shift = 0,
+              std::uint32_t flip = 0) const;
+    VkDeviceSize scratchBytes(std::uint32_t pairCapacity) const;
     void dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job, bool overPairs = false) const;
     struct Counters {  // self/lbvh_buffers.glsl
         std::uint32_t total, capacity, mostTotal, candidatePairs, primitivePairs, memoryBits;
         std::uint32_t totalPairs, pairCapacity;
         std::uint32_t groups[4], pairGroups[4];
-        std::uint32_t mostPairs, mostColors, pad1, pad2;
+        std::uint32_t mostPairs, mostColors, truncated, pad2;
         std::uint32_t colorGroups[4 * (gpu::SELF_COLORS + 1)];
     };
     Counters counters() const;

@@ -4,6 +4,7 @@
 // ends), and the contacts found are the CPU's in the same order, on folded and jittered cloths,
 // two cloths, and boxes with equal codes; the whole solver gives the CPU's positions; buffers
 // that overflow grow and the frame is redone, with the result of large buffers.
+#include <cstdio>
 #include <cstring>
 #include <random>
 
@@ -43,7 +44,8 @@ class SelfCollisionGpuTest : public test::GpuTest {
     std::size_t contactsSeen_ = 0;
     // Builds both trees from start x and predicted y and compares them.
     void expectSameTree(const PreparedCloth& p, const std::vector<glm::vec4>& x,
-                        const std::vector<glm::vec4>& y) {
+                        const std::vector<glm::vec4>& y, std::uint32_t capacity = 1u << 16,
+                        std::uint32_t pairCapacity = 0) {
         SelfCollision cpu(p);
         ThreadPool pool(2);
         pool.run([&](int member, int size) {
@@ -58,7 +60,8 @@ class SelfCollisionGpuTest : public test::GpuTest {
         vk::upload(*ctx_, once, positions, x.data(), 16 * x.size());
         vk::upload(*ctx_, once, predicted, y.data(), 16 * y.size());
         vk::upload(*ctx_, once, triangles, p.triangles.data(), 12 * p.triangles.size());
-        vk::GpuSelfCollision gpu(*ctx_, p, positions, predicted, triangles, 1u << 16);
+        vk::GpuSelfCollision gpu(*ctx_, p, positions, predicted, triangles, capacity,
+                                 pairCapacity);
         gpu.beginFrame();
         once.run([&](VkCommandBuffer cb) {
             gpu.recordStart(cb);
@@ -67,11 +70,21 @@ class SelfCollisionGpuTest : public test::GpuTest {
         const vk::GpuSelfCollision::Tree got = gpu.readTree(once);
         // The same contacts in the same order, bit for bit.
         const std::vector<gpu::SelfContact> contacts = gpu.readContacts(once);
+        EXPECT_EQ(gpu.truncated(), 0u);
+        EXPECT_EQ(gpu.candidatePairs(), cpu.counts().candidatePairs);
+        EXPECT_EQ(gpu.primitivePairs(), cpu.counts().primitivePairs);
         ASSERT_EQ(contacts.size(), cpu.contacts().size());
         EXPECT_LE(gpu.contactCount(), gpu.capacity());  // (overflowed() also counts colours)
         for (std::size_t i = 0; i < contacts.size(); ++i)
             ASSERT_EQ(0, std::memcmp(&contacts[i], &cpu.contacts()[i], sizeof contacts[i]))
                 << "contact " << i << " of " << contacts.size();
+        if (p.sim.selfCollision->order == SelfCollisionSettings::Order::Colored) {
+            // The same colours, in the same order.
+            const vk::GpuSelfCollision::Colors colors = gpu.readColors(once);
+            EXPECT_EQ(colors.colorOf, cpu.colors());
+            EXPECT_EQ(colors.order, cpu.colorOrder());
+            EXPECT_EQ(colors.offsets, cpu.colorOffsets());
+        }
         const SelfCollisionCounts counts = cpu.counts();
         EXPECT_EQ(gpu.candidatePairs(), counts.candidatePairs);
         EXPECT_EQ(gpu.primitivePairs(), counts.primitivePairs);
@@ -119,6 +132,49 @@ TEST_F(SelfCollisionGpuTest, TheHierarchyIsTheCpusNodeForNode) {
         expectSameTree(p, p.positions, p.positions);
     }
     EXPECT_GT(contactsSeen_, 100u);
+}
+
+// More work per serial loop than llvmpipe allows one invocation (65535 loop iterations, after
+// which it ends every loop silently): a cloth folded in three layers 9 mm apart, more than 65535
+// close pairs (scanned) and contacts in several chunks of the colouring. Both backends give the
+// same contacts and colours, and no loop reports stopping short.
+TEST_F(SelfCollisionGpuTest, ScansAndColoursLongerThanADriversLoopLimitRunToTheirEnd) {
+    const PreparedCloth p = prepareScene(clothScene(80, 1));
+    // The grid's plane: the axis along which the cloth is flat is its normal.
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::vec4& v : p.positions) {
+        lo = glm::min(lo, glm::vec3(v));
+        hi = glm::max(hi, glm::vec3(v));
+    }
+    const glm::vec3 extent = hi - lo;
+    const int normal = extent.x < extent.y ? (extent.x < extent.z ? 0 : 2) : (extent.y < extent.z ? 1 : 2);
+    const int along = (normal + 1) % 3;  // folded across this in-plane axis
+    const float layer = extent[along] / 3.0f;
+    std::mt19937 rng(7);
+    std::vector<glm::vec4> x = p.positions, y = p.positions;
+    for (std::size_t v = 0; v < x.size(); ++v) {
+        glm::vec3 r(x[v]);
+        const float u = r[along] - lo[along];
+        const int k = std::min(2, static_cast<int>(u / layer));
+        const float w = u - layer * float(k);
+        r[along] = lo[along] + (k % 2 == 0 ? w : layer - w);
+        r[normal] = lo[normal] + 0.009f * float(k);
+        x[v] = glm::vec4(r + jitter(rng, 0.0005f), x[v].w);
+        y[v] = x[v] + glm::vec4(jitter(rng, 0.001f), 0.0f);
+    }
+    const std::size_t before = contactsSeen_;
+    expectSameTree(p, x, y, 1u << 17, 1u << 21);
+    const std::size_t contacts = contactsSeen_ - before;
+    EXPECT_GT(contacts, 2u * 8192u);  // three chunks of the colouring
+    SelfCollision cpu(p);
+    ThreadPool pool(2);
+    pool.run([&](int member, int size) {
+        cpu.detect(pool, member, size, x.data(), y.data(), [&](int) { pool.barrier(); });
+    });
+    EXPECT_GT(cpu.counts().candidatePairs, 65535u);
+    EXPECT_GT(contacts, 0u);
+    std::printf("folded cloth: %llu candidate pairs, %zu contacts\n",
+                static_cast<unsigned long long>(cpu.counts().candidatePairs), contacts);
 }
 
 namespace {
