@@ -45,6 +45,17 @@ public:
     double simTime() const override { return time_; }
     void readPositions(std::vector<glm::vec4>& out) override { out = pos_; }
     void readVelocities(std::vector<glm::vec4>& out) override { out = vel_; }
+    void keepMultipliers(bool) override {}  // always kept
+    void readMultipliers(std::size_t type, std::vector<glm::vec4>& out) override {
+        CLOTH_ASSERT(type < gpu::kConstraintTypeCount);
+        gpu::forEachConstraintType([&](auto t) {
+            using T = decltype(t);
+            if (T::kIndex != type) return;
+            const auto& lambdas = std::get<T::kIndex>(lambdas_);
+            out.assign(lambdas.size(), glm::vec4(0.0f));
+            for (std::size_t i = 0; i < lambdas.size(); ++i) out[i] = glm::vec4(lambdas[i]);
+        });
+    }
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
     std::vector<StageTime> stageTimes() const override;
     void setGrab(std::optional<Grab> grab) override;

@@ -89,6 +89,14 @@ public:
     // Unit normals of the original vertices, as of the last stepFrame().
     virtual void readNormals(std::vector<glm::vec4>& out) = 0;
 
+    // XPBD multipliers of constraint type `type` (constraint_types.h's index), per item in
+    // PreparedCloth's table order, after the last iteration of the last substep of the most
+    // recent frame: x for a float multiplier, xyzw for a vec4 one. A backend that keeps them only
+    // between iterations (the GPU) keeps the last ones too while keepMultipliers(true) is set, from
+    // the next frame on (for the convergence metrics).
+    virtual void keepMultipliers(bool keep) = 0;
+    virtual void readMultipliers(std::size_t type, std::vector<glm::vec4>& out) = 0;
+
     // Milliseconds per stage of the most recent frame, in kStageNames order.
     virtual std::vector<StageTime> stageTimes() const = 0;
 

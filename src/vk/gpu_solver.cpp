@@ -149,6 +149,8 @@ struct GpuSolver::Impl {
     void submit();
     void wait();
     void readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out);
+    void readBytes(int binding, std::size_t bytes, void* dst);
+    bool keepMultipliers = false;  // GpuSolver::keepMultipliers
 };
 
 namespace {
@@ -455,8 +457,10 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
     const bool fuse = options.fuseStages && !wind && colliderCount == 0 && !self;
     const std::uint32_t predictNext = (fuse && !c.lastSubstep) ? gpu::VERTEX_PREDICT : 0u;
     // Multipliers: none kept with one iteration; otherwise carried between iterations.
+    // With keepMultipliers, the last substep's last iteration stores them too (readMultipliers).
+    const bool store = c.iteration + 1 < sim.iterations || (keepMultipliers && c.lastSubstep);
     const std::uint32_t lambda = (c.iteration > 0 ? gpu::LAMBDA_LOAD : 0u) |
-                                 (c.iteration + 1 < sim.iterations ? gpu::LAMBDA_STORE : 0u);
+                                 (store ? gpu::LAMBDA_STORE : 0u);
     const std::uint32_t stage = 1u << e.stage;
     switch (e.step) {
         case Step::Wind:
@@ -678,24 +682,33 @@ void GpuSolver::Impl::wait() {
 }
 
 void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out) {
-    wait();
     out.resize((bytes + sizeof(glm::vec4) - 1) / sizeof(glm::vec4));
-    if (bytes == 0) return;
-    once.run([&](VkCommandBuffer cmd) {
-        VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
-        VkBufferCopy copy{0, 0, bytes};
-        vkCmdCopyBuffer(cmd, buffers[binding].get(), readback.get(), 1, &copy);
-        VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
-                             &after, 0, nullptr, 0, nullptr);
-    });
-    std::memcpy(out.data(), readback.mapped(), bytes);
+    readBytes(binding, bytes, out.data());
+}
+
+// Through the readback buffer, in pieces of its size.
+void GpuSolver::Impl::readBytes(int binding, std::size_t bytes, void* dst) {
+    wait();
+    for (std::size_t offset = 0; offset < bytes;) {
+        const std::size_t n = std::min<std::size_t>(bytes - offset, readback.size());
+        once.run([&](VkCommandBuffer cmd) {
+            VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+            before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0,
+                                 nullptr);
+            VkBufferCopy copy{offset, 0, n};
+            vkCmdCopyBuffer(cmd, buffers[binding].get(), readback.get(), 1, &copy);
+            VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                                 0, 1, &after, 0, nullptr, 0, nullptr);
+        });
+        std::memcpy(static_cast<char*>(dst) + offset, readback.mapped(), n);
+        offset += n;
+    }
 }
 
 // ---- GpuSolver ----------------------------------------------------------------------------------
@@ -786,6 +799,22 @@ std::uint32_t GpuSolver::contactCount() const {
     std::uint32_t n = 0;
     std::memcpy(&n, &word[0], 4);
     return n;
+}
+
+void GpuSolver::keepMultipliers(bool keep) { impl_->keepMultipliers = keep; }
+
+void GpuSolver::readMultipliers(std::size_t type, std::vector<glm::vec4>& out) {
+    CLOTH_ASSERT(type < gpu::kConstraintTypeCount);
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        if (T::kIndex != type) return;
+        using Lambda = typename T::Lambda;
+        const auto& offsets = impl_->offsets[T::kIndex];  // per colour: the items are all of them
+        std::vector<Lambda> raw(offsets.empty() ? 0 : offsets.back());
+        impl_->readBytes(BINDING_TYPE_LAMBDAS(T::kIndex), sizeof(Lambda) * raw.size(), raw.data());
+        out.assign(raw.size(), glm::vec4(0.0f));
+        for (std::size_t i = 0; i < raw.size(); ++i) out[i] = glm::vec4(raw[i]);
+    });
 }
 
 void GpuSolver::readNormals(std::vector<glm::vec4>& out) {

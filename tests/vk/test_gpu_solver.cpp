@@ -513,6 +513,46 @@ TEST_F(GpuSolverTest, RefusesBadWorkgroupSizesAndGrabs) {
 }
 
 // The built-in scenes as prepareScene() builds them (at a lower resolution, for test time).
+// Solver::readMultipliers: the GPU keeps the last iteration's multipliers when asked (with one
+// iteration too, where it otherwise stores none), and they are the CPU reference's,
+// for every constraint type (continuum.json has all five: stretch and dihedral bending on the
+// creased cloth with its fixed angles, StVK and isometric bending on the other two).
+TEST_F(GpuSolverTest, MultipliersAreTheCpusForEveryType) {
+    for (int iterations : {2, 1}) {
+        SCOPED_TRACE(std::to_string(iterations) + " iterations");
+        Scene scene =
+            loadSceneFile(std::string(CLOTH_TEST_SOURCE_DIR) + "/tests/data/gpu/continuum.json");
+        scene.sim.iterations = iterations;
+        const PreparedCloth p = prepareScene(scene);
+        vk::GpuSolverOptions o;
+        o.context = ctx_;
+        vk::GpuSolver gpu(p, o);
+        gpu.keepMultipliers(true);
+        auto cpu = makeCpuSolver(p, 2);
+        for (int f = 0; f < 5; ++f) {
+            gpu.stepFrame();
+            cpu->stepFrame();
+        }
+        for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t) {
+            SCOPED_TRACE("type " + std::to_string(t));
+            std::vector<glm::vec4> g, c;
+            gpu.readMultipliers(t, g);
+            cpu->readMultipliers(t, c);
+            ASSERT_EQ(g.size(), c.size());
+            ASSERT_GT(c.size(), 0u);
+            // Equal values (bits but for the sign of a zero: with one iteration the driver
+            // folds the multiplier's 0 + dl into dl, which keeps a -0 that the CPU's sum turns
+            // into +0; the positions are the same bits either way).
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < g.size(); ++i) differ += g[i] != c[i];
+            EXPECT_EQ(differ, 0u);
+            std::size_t nonzero = 0;
+            for (const glm::vec4& l : c) nonzero += l != glm::vec4(0.0f);
+            EXPECT_GT(nonzero, c.size() / 2);  // the cloths hang: nearly every constraint pulls
+        }
+    }
+}
+
 TEST_F(GpuSolverTest, BuiltinScenesMatchTheCpuReference) {
     for (const std::string& name : builtinSceneNames()) {
         SCOPED_TRACE(name);
