@@ -87,10 +87,15 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
 }
 
 int runClothsim(Options options, bool noArguments, std::ostream& out, std::ostream& notices) {
+    if (!options.metricsFile.empty() && wantsImages(options))
+        throw Error("--metrics is written by plain headless runs (without --screenshot or --record)");
     if (!options.headless) {
         std::string why;
         if (auto video = SdlVideo::tryStart(&why)) {
             video.reset();  // WindowApp starts its own
+            if (!options.metricsFile.empty())
+                throw Error("--metrics is written by headless runs: add --headless (the window "
+                            "does not plot them yet)");
             if (!noArguments) return WindowApp(options, out, notices).run();
             try {
                 return WindowApp(options, out, notices).run();

@@ -97,6 +97,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--export-every",
          [&](const std::string& v) { o.exportEvery = parseInt("--export-every", v, 1); }},
         {"--stats", [&](const std::string& v) { o.statsFile = v; }},
+        {"--metrics", [&](const std::string& v) { o.metricsFile = v; }},
         // rendering (issue 5)
         {"--screenshot", [&](const std::string& v) { o.screenshot = v; }},
         {"--record", [&](const std::string& v) { o.recordDir = v; }},
@@ -178,6 +179,9 @@ output
   --export-obj DIR         write DIR/frame_NNNN.obj (frame 0 = initial state)
   --export-every K         export (OBJ and --record) every K-th frame (default 1)
   --stats FILE.json        write statistics (counts, timings per stage) as JSON
+  --metrics FILE           per frame: XPBD residual (2-norm, max), residual strain, elastic
+                           and kinetic energy, largest and mean edge stretch; FILE.csv or
+                           FILE.json (plain headless runs)
   --help                   show this text
 
 window: left drag on the cloth grabs it, elsewhere orbits; right/middle drag pans; wheel zooms;

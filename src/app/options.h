@@ -35,6 +35,7 @@ struct Options {
     std::string exportObjDir;
     int exportEvery = 1;
     std::string statsFile;
+    std::string metricsFile;  // --metrics FILE.csv|FILE.json (app/metrics.h)
 
     // ---- rendering and window (issue 5) ----
     std::string screenshot;  // --screenshot FILE.png: the last frame

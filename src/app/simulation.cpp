@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include "app/backend.h"
 #include "app/frame_stats.h"
+#include "app/metrics.h"
 #include "app/phantom_tuning.h"
 #include "core/error.h"
 #include "app/sewing_step.h"
@@ -95,6 +97,8 @@ void ObjExporter::write(int frame, const std::vector<glm::vec4>& positions) {
 }
 
 int runHeadless(const Options& options, std::ostream& out, std::ostream& notices) {
+    std::optional<MetricsWriter> metrics;  // (a bad path is refused before the run)
+    if (!options.metricsFile.empty()) metrics.emplace(options.metricsFile);
     Simulation sim = loadSimulation(options, notices);
     const PreparedCloth& p = sim.prepared;  // replaced in place when seams merge
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
@@ -108,11 +112,13 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     int lastMergeFrame = 0;
     double sewingMs = 0.0;  // finding the pairs to merge, merging and re-creating the solver
     for (int frame = 1; frame <= frames; ++frame) {
+        if (metrics) sim.solver->keepMultipliers(true);  // (sewing re-creates the solver)
         const auto t0 = std::chrono::steady_clock::now();
         sim.solver->stepFrame();
         const auto t1 = std::chrono::steady_clock::now();
         stats.add(std::chrono::duration<double, std::milli>(t1 - t0).count(),
                   sim.solver->stageTimes());
+        if (metrics) metrics->add(frame, sim.solver->simTime(), measureFrame(p, *sim.solver));
         if (sewAfterFrame(sim, notices) > 0) lastMergeFrame = frame;
         sewingMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1)
                         .count();
@@ -135,6 +141,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
             << sewingMs << " ms in all to check and merge)\n";
     if (!options.statsFile.empty())
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
+    if (metrics) metrics->write(sim.scene.name);
     if (sim.backend.validation) {  // --validate: a validation message fails the run
         sim.solver.reset();
         const auto count = sim.backend.validation->count.load();

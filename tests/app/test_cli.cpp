@@ -116,7 +116,7 @@ TEST(Cli, HelpAndSceneListSucceed) {
     for (const char* flag : {"--headless", "--scene", "--frames", "--backend", "--mesh", "--substeps",
                              "--iterations", "--solver", "--threads", "--stretch-compliance",
                              "--bend-compliance", "--export-obj", "--export-every", "--stats",
-                             "--list-scenes"})
+                             "--metrics", "--list-scenes"})
         EXPECT_NE(help.output.find(flag), std::string::npos) << flag;
     const auto list = runProgram("clothsim", "--list-scenes");
     EXPECT_EQ(list.exitCode, 0);
