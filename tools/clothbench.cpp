@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/frame_stats.h"
+#include "app/metrics.h"
 #include "app/phantom_tuning.h"
 #include "bench.h"
 #include "core/error.h"
@@ -367,6 +368,30 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"prepare_ms", p.stats.prepareMs}};
 }
 
+// What the timed cloth looks like: one more frame after the timing (so that keeping the
+// multipliers costs the timed frames nothing), its convergence metrics (app/metrics.h) and how
+// far its lowest vertex has dropped below its rest height. Throughput is only half of a
+// solver's worth: a cloth that stretches to many times its size is cheap but not cloth.
+nlohmann::json accuracy(const PreparedCloth& p, Solver& solver, const BenchOptions& o) {
+    solver.keepMultipliers(true);
+    solver.stepFrame();
+    const FrameMetrics m = measureFrame(p, solver);
+    std::vector<glm::vec4> x;
+    solver.readPositions(x);
+    float low = 1e30f, rest = 1e30f;
+    for (std::uint32_t i = 0; i < p.originalVertexCount; ++i) {
+        low = std::min(low, x[i].y);
+        rest = std::min(rest, p.positions[i].y);
+    }
+    return {{"after_frames", o.warmup + o.repeats * o.frames + 1},
+            {"residual_l2", m.residualNorm},
+            {"residual_max", m.residualMax},
+            {"max_stretch", m.maxStretch},
+            {"mean_stretch", m.meanStretch},
+            {"kinetic_energy", m.kineticEnergy},
+            {"lowest_drop_m", double(rest) - double(low)}};
+}
+
 // --collisions: the self-collision run's stages per substep, the hierarchy's build rate, the
 // candidates and contacts per vertex, and the same cloth's frame without self-collision.
 void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver::SelfCounts& c,
@@ -411,6 +436,7 @@ nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa ke
     nlohmann::json r = record(p, grid, *solver, measure(*solver, o), o);
     r["cpu_kernels"] = batchIsaName(kernels);
     if (p.sim.selfCollision) addCollisionFigures(r, p, solver->selfCounts(), without, o);
+    r["accuracy"] = accuracy(p, *solver, o);
     return r;
 }
 
@@ -497,6 +523,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["wide_memory_access"] = solver.wideMemoryAccess();
         r["color_run_items"] = solver.colorRunItems();
         r["color_run_workgroup_size"] = solver.colorRunWorkgroupSize();
+        r["accuracy"] = accuracy(p, solver, o);
     }
     r["stages_ms"] = profileStages(p, options, o);
     if (p.sim.selfCollision) addCollisionFigures(r, p, selfCounts, without, o);
@@ -513,6 +540,14 @@ void printRow(const nlohmann::json& r) {
                 gpu ? std::to_string(r["workgroup_size"].get<int>()).c_str()
                     : r["cpu_kernels"].get<std::string>().c_str(),
                 gpu ? std::to_string(r["dispatches_per_frame"].get<int>()).c_str() : "-");
+    if (r.contains("accuracy")) {
+        const nlohmann::json& a = r["accuracy"];
+        std::printf("      after %d frames: edge stretch largest %.3g%%, mean %.3g%%; XPBD "
+                    "residual largest %.3g; lowest vertex %.3g m below its rest height\n",
+                    a["after_frames"].get<int>(), 100.0 * a["max_stretch"].get<double>(),
+                    100.0 * a["mean_stretch"].get<double>(), a["residual_max"].get<double>(),
+                    a["lowest_drop_m"].get<double>());
+    }
     if (r.contains("self_collision")) {
         const nlohmann::json& c = r["self_collision"];
         const nlohmann::json& st = c["stage_ms_per_substep"];

@@ -46,6 +46,13 @@ TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
                     std::to_string(run["grid"].get<int>()) + "/" +
                     std::to_string(run["threads"].get<int>()));
         EXPECT_GT(run["solves_per_second"].get<double>(), 0.0);
+        // What the timed cloth looks like one frame after the timing (app/metrics.h).
+        const nlohmann::json& a = run["accuracy"];
+        EXPECT_EQ(a["after_frames"].get<int>(), 0 + 1 * 1 + 1);
+        EXPECT_GE(a["max_stretch"].get<double>(), a["mean_stretch"].get<double>());
+        EXPECT_GT(a["lowest_drop_m"].get<double>(), 0.0);  // it hangs from two corners
+        EXPECT_GT(a["kinetic_energy"].get<double>(), 0.0);
+        EXPECT_GE(a["residual_max"].get<double>(), 0.0);
         EXPECT_EQ(
             run["constraints"]["distance"].get<int>() + run["constraints"]["bending"].get<int>(),
             run["constraints"]["total"].get<int>());

@@ -59,7 +59,7 @@ TEST(CpuConvergence, XpbdSagIsIndependentOfIterationsUnlikePbd) {
     }
     for (float s : xpbd) EXPECT_GT(s, 0.01f);  // it does sag
     const float xSpread = relativeSpread(xpbd), pSpread = relativeSpread(pbd);
-    EXPECT_LT(xSpread, 0.05f);
+    EXPECT_LT(xSpread, 0.01f);  // issue 14: within 1% from 20 to 160 iterations
     EXPECT_GT(pSpread, 2.0f * xSpread);
     EXPECT_GT(pSpread, 0.05f);
     std::printf("sag spread over 20..160 iterations: XPBD %.2f%%, PBD %.2f%%\n", 100 * xSpread,
