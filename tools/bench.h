@@ -23,6 +23,7 @@ struct BenchOptions {
     std::vector<BatchIsa> cpuKernels;  // default: bestBatchIsa()
     int substeps = 10;
     int iterations = 1;
+    SolverMode mode = SolverMode::Xpbd;  // --solver xpbd|pbd
     int warmup = 10;
     int frames = 10;  // frames per repeat
     int repeats = 5;

@@ -96,6 +96,7 @@ usage: clothbench [options]
                            per stage with self-collision and, in the same run, without it
   --substeps N             substeps per frame (default: 10)
   --iterations N           iterations per substep (default: 1)
+  --solver xpbd|pbd        constraint solver (default: xpbd; PBD uses the stiffnesses k)
   --warmup N               frames before timing (default: 10)
   --frames N               frames per timed repeat (default: 10)
   --repeats N              timed repeats; min and median are reported (default: 5)
@@ -162,6 +163,11 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             o.substeps = parseList(a, v, 1, kMaxSteps).at(0);
         else if (a == "--iterations")
             o.iterations = parseList(a, v, 1, kMaxSteps).at(0);
+        else if (a == "--solver") {
+            if (v != "xpbd" && v != "pbd")
+                throw Error("--solver: expected xpbd or pbd, got '" + v + "'");
+            o.mode = v == "pbd" ? SolverMode::Pbd : SolverMode::Xpbd;
+        }
         else if (a == "--warmup") o.warmup = parseList(a, v, 0).at(0);
         else if (a == "--frames") o.frames = parseList(a, v, 1).at(0);
         else if (a == "--repeats") o.repeats = parseList(a, v, 1).at(0);
@@ -204,6 +210,7 @@ Scene gridScene(int n, const BenchOptions& o) {
     s.name = "grid" + std::to_string(n);
     s.sim.substeps = o.substeps;
     s.sim.iterations = o.iterations;
+    s.sim.mode = o.mode;
     s.phantoms = o.phantoms;
     s.sim.averagePhantomsEachColor = o.phantomsEachColor;
     ClothDesc c;
@@ -357,6 +364,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"phantom_averaging", p.sim.averagePhantomsEachColor ? "color" : "iteration"},
             {"substeps", o.substeps},
             {"iterations", o.iterations},
+            {"solver", p.sim.mode == SolverMode::Pbd ? "pbd" : "xpbd"},
             {"ms_per_frame", {{"min", minMs}, {"median", medMs}}},
             {"ms_per_substep", medMs / o.substeps},
             {"ms_per_substep_min", minMs / o.substeps},
@@ -542,8 +550,8 @@ void printRow(const nlohmann::json& r) {
                 gpu ? std::to_string(r["dispatches_per_frame"].get<int>()).c_str() : "-");
     if (r.contains("accuracy")) {
         const nlohmann::json& a = r["accuracy"];
-        std::printf("      after %d frames: edge stretch largest %.3g%%, mean %.3g%%; XPBD "
-                    "residual largest %.3g; lowest vertex %.3g m below its rest height\n",
+        std::printf("      after %d frames: edge stretch largest %.3g%%, mean %.3g%%; residual "
+                    "largest %.3g; lowest vertex %.3g m below its rest height\n",
                     a["after_frames"].get<int>(), 100.0 * a["max_stretch"].get<double>(),
                     100.0 * a["mean_stretch"].get<double>(), a["residual_max"].get<double>(),
                     a["lowest_drop_m"].get<double>());

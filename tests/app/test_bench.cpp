@@ -78,4 +78,20 @@ TEST(Clothbench, BadOptionsAreRefused) {
     expectRefused("--threads 1,1000000", "--threads: must be at most 1024, got 1000000");
     expectRefused("--frames 99999999999", "--frames: must be at most 2147483647");
     expectRefused("--no-such-option 1", "unknown option '--no-such-option'");
+    expectRefused("--solver gs", "--solver: expected xpbd or pbd");
+}
+
+// --solver pbd: the rows say so, and PBD's residual is C alone (the metrics still come).
+TEST(Clothbench, PbdRunsAreRecordedAsPbd) {
+    const fs::path json = scratchDir("pbd") / "bench.json";
+    const auto r = runProgram("clothbench", "--grids 4 --threads 1 --solver pbd --iterations 3"
+                                            " --warmup 0 --frames 1 --repeats 1 --json " +
+                                                json.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(json);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_EQ(doc["runs"].size(), 1u);
+    EXPECT_EQ(doc["runs"][0]["solver"], "pbd");
+    EXPECT_EQ(doc["runs"][0]["iterations"], 3);
+    EXPECT_GT(doc["runs"][0]["accuracy"]["residual_max"].get<double>(), 0.0);
 }
