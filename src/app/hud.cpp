@@ -1,5 +1,10 @@
 #include "app/hud.h"
 
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <deque>
 #include <string>
 
 #include <imgui.h>
@@ -49,6 +54,33 @@ void statusSection(const HudInput& in) {
     }
     ImGui::Text("solver: %s on %s", sim.solver().backendName(), sim.solver().deviceName().c_str());
     ImGui::Text("render: %s", in.renderDevice.c_str());
+}
+
+// The convergence metrics of the last frames (ViewerSim::metrics) as small live plots.
+void convergenceSection(const HudInput& in, HudActions& out) {
+    const ViewerSim& sim = *in.sim;
+    bool on = sim.metricsOn();
+    if (ImGui::Checkbox("plot (reads the state back every frame)", &on)) out.metrics = on;
+    const std::deque<FrameMetrics>& m = sim.metrics();
+    if (m.empty()) return;
+    auto plot = [&](const char* label, auto value, const char* format) {
+        std::vector<float> v;
+        v.reserve(m.size());
+        for (const FrameMetrics& f : m) v.push_back(static_cast<float>(value(f)));
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, format, v.back());
+        ImGui::PlotLines(label, v.data(), static_cast<int>(v.size()), 0, overlay, FLT_MAX,
+                         FLT_MAX, ImVec2(220, 40));
+    };
+    plot("log10 residual max", [](const FrameMetrics& f) {
+        return std::log10(std::max(f.residualMax, 1e-30));
+    }, "%.2f");
+    plot("max stretch %", [](const FrameMetrics& f) { return 100.0 * f.maxStretch; }, "%.3g");
+    plot("mean stretch %", [](const FrameMetrics& f) { return 100.0 * f.meanStretch; }, "%.3g");
+    plot("kinetic energy J", [](const FrameMetrics& f) { return f.kineticEnergy; }, "%.3g");
+    if (m.back().elasticEnergy)
+        plot("elastic energy J", [](const FrameMetrics& f) { return f.elasticEnergy.value_or(0.0); },
+             "%.3g");
 }
 
 void timesSection(const HudInput& in) {
@@ -134,6 +166,8 @@ HudActions drawHud(const HudInput& in, HudState& st, render::ShadingSettings& sh
     if (ImGui::CollapsingHeader("times", ImGuiTreeNodeFlags_DefaultOpen)) timesSection(in);
     if (ImGui::CollapsingHeader("scene", ImGuiTreeNodeFlags_DefaultOpen)) sceneSection(in, out);
     if (ImGui::CollapsingHeader("settings")) controlsSection(st, out, shading);
+    if (in.sim->metricsOn()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    if (ImGui::CollapsingHeader("convergence")) convergenceSection(in, out);
     if (ImGui::CollapsingHeader("keys and mouse")) {
         ImGui::TextDisabled("left drag on the cloth: grab it; elsewhere: orbit");
         ImGui::TextDisabled("right or middle drag (or shift + left): pan; wheel: zoom");

@@ -32,6 +32,7 @@ struct HudActions {
     bool resetCamera = false;
     std::optional<std::string> scene;
     std::optional<SimControls> apply;  // settings changed (applied when an edit completes)
+    std::optional<bool> metrics;       // the convergence plots switched on or off
 };
 
 // Keeps the edited settings between frames.

@@ -1,5 +1,6 @@
 #include "app/viewer_sim.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include "app/backend.h"
@@ -79,6 +80,7 @@ ViewerSim::ViewerSim(const Options& options, std::shared_ptr<vk::Context> ctx,
 ViewerSim::~ViewerSim() = default;
 
 void ViewerSim::loadScene(const std::string& nameOrPath) {
+    metrics_.clear();
     Scene scene = resolveScene(nameOrPath);
     applyOverrides(options_, scene);
     scene_ = std::move(scene);
@@ -139,6 +141,7 @@ void ViewerSim::prepare(bool keepState) {
 }
 
 void ViewerSim::reset() {
+    metrics_.clear();
     if (!prepared_.seamPairs.empty()) {  // sewing replaced prepared_: start from the scene again
         prepare(false);
         return;
@@ -212,9 +215,21 @@ void ViewerSim::apply(const SimControls& c) {
     prepare(true);
 }
 
+void ViewerSim::setMetrics(bool on, std::size_t frames) {
+    metricsOn_ = on;
+    metricsFrames_ = std::max<std::size_t>(1, frames);
+    while (metrics_.size() > metricsFrames_) metrics_.pop_front();
+    if (!on) metrics_.clear();
+}
+
 void ViewerSim::step() {
+    if (metricsOn_) solver_->keepMultipliers(true);  // (solvers are re-created often)
     solver_->stepFrame();
     ++frame_;
+    if (metricsOn_) {
+        metrics_.push_back(measureFrame(prepared_, *solver_));
+        if (metrics_.size() > metricsFrames_) metrics_.pop_front();
+    }
     // Sewing: pairs that came close enough merge; the renderer re-reads the new triangles.
     if (std::optional<PreparedCloth> sewn = sewCloseSeams(prepared_, *solver_)) {
         solver_.reset();

@@ -10,6 +10,7 @@
 // (prep/sewing.h), which replaces the solver and counts as a new generation.
 #pragma once
 
+#include <deque>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -18,6 +19,7 @@
 
 #include <glm/glm.hpp>
 
+#include "app/metrics.h"
 #include "app/options.h"
 #include "core/scene.h"
 #include "prep/prepared.h"
@@ -58,6 +60,14 @@ class ViewerSim {
     void step();  // one frame of 1/60 s
     int frame() const { return frame_; }
 
+    // The HUD's convergence plots (app/metrics.h): when on, every step reads the state back
+    // (multipliers included) and keeps the metrics of the last `frames` frames, oldest first.
+    // Cleared by reset() and loadScene().
+    static constexpr std::size_t kMetricsFrames = 300;
+    void setMetrics(bool on, std::size_t frames = kMetricsFrames);
+    bool metricsOn() const { return metricsOn_; }
+    const std::deque<FrameMetrics>& metrics() const { return metrics_; }
+
     Solver& solver() { return *solver_; }
     const Solver& solver() const { return *solver_; }
     const Scene& scene() const { return scene_; }
@@ -89,6 +99,9 @@ class ViewerSim {
     int frame_ = 0;
     int generation_ = 0;
     std::optional<Grab> grab_;  // applied again when sewing re-creates the solver
+    bool metricsOn_ = false;
+    std::size_t metricsFrames_ = kMetricsFrames;
+    std::deque<FrameMetrics> metrics_;
 };
 
 // The solver for `backend` ("cpu" or "gpu"); the GPU one runs on `ctx` (shared with rendering).

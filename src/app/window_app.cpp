@@ -313,6 +313,7 @@ struct WindowApp::Impl {
             releaseGrab();
             sim->apply(*a.apply);
         }
+        if (a.metrics) sim->setMetrics(*a.metrics);
         renderer->setShading(shading);
     }
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <imgui.h>
+
+#include "app/hud.h"
 #include "app/phantom_tuning.h"
 #include "app/viewer_sim.h"
 #include "cli_run.h"
@@ -41,6 +44,80 @@ TEST_F(RenderGpuTest, SettingsChangeKeepsStateAndAppliesSettings) {
     sim.read(after, normals);
     for (std::uint32_t i = 0; i < sim.prepared().originalVertexCount; ++i)
         ASSERT_EQ(glm::vec3(after[i]), glm::vec3(before[i])) << "vertex " << i;
+}
+
+// The HUD's convergence plots: with metrics on, each step keeps that frame's metrics (the same
+// as measuring the solver afterwards, on either backend, bit for bit between them), at most
+// as many as asked; reset clears them and switching off stops them.
+TEST_F(RenderGpuTest, MetricsAreKeptPerFrameWhileSwitchedOn) {
+    std::ostringstream notices;
+    ViewerSim cpu = makeSim(ctx_, notices);
+    ViewerSim gpu = makeSim(ctx_, notices);
+    gpu.setBackend("gpu");
+    for (ViewerSim* sim : {&cpu, &gpu}) {
+        sim->step();  // off: nothing kept
+        EXPECT_TRUE(sim->metrics().empty());
+        sim->setMetrics(true);
+        for (int i = 0; i < 5; ++i) sim->step();
+        ASSERT_EQ(sim->metrics().size(), 5u);
+        const FrameMetrics now = measureFrame(sim->prepared(), sim->solver());
+        EXPECT_EQ(sim->metrics().back().residualNorm, now.residualNorm);
+        EXPECT_EQ(sim->metrics().back().kineticEnergy, now.kineticEnergy);
+        EXPECT_GT(now.kineticEnergy, 0.0);
+        EXPECT_GT(now.residualMax, 0.0);
+    }
+    for (std::size_t k = 0; k < 5; ++k) {  // the same state on both backends, the same metrics
+        EXPECT_EQ(cpu.metrics()[k].residualNorm, gpu.metrics()[k].residualNorm) << k;
+        EXPECT_EQ(cpu.metrics()[k].maxStretch, gpu.metrics()[k].maxStretch) << k;
+        EXPECT_EQ(*cpu.metrics()[k].elasticEnergy, *gpu.metrics()[k].elasticEnergy) << k;
+    }
+    cpu.reset();
+    EXPECT_TRUE(cpu.metrics().empty());
+    cpu.step();
+    EXPECT_EQ(cpu.metrics().size(), 1u);
+    cpu.setMetrics(true, 3);  // (the HUD keeps kMetricsFrames)
+    for (int i = 0; i < 4; ++i) cpu.step();
+    ASSERT_EQ(cpu.metrics().size(), 3u);  // the oldest dropped
+    EXPECT_EQ(cpu.metrics().back().kineticEnergy,
+              measureFrame(cpu.prepared(), cpu.solver()).kineticEnergy);
+    cpu.setMetrics(false);
+    cpu.step();
+    EXPECT_TRUE(cpu.metrics().empty());
+}
+
+// The HUD draws the plots (Dear ImGui without a window: a context, its fonts and a few frames):
+// with metrics on, the convergence section opens and its plots add to what is drawn.
+TEST_F(RenderGpuTest, TheHudPlotsTheMetrics) {
+    std::ostringstream notices;
+    ViewerSim sim = makeSim(ctx_, notices);
+    sim.setMetrics(true);
+    for (int i = 0; i < 3; ++i) sim.step();
+    auto hudVertices = [&] {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(1280, 4000);  // tall: nothing clipped
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        HudInput in;
+        in.sim = &sim;
+        HudState state;
+        render::ShadingSettings shading;
+        for (int frame = 0; frame < 3; ++frame) {  // (an auto-sized window shows from the 2nd)
+            ImGui::NewFrame();
+            const HudActions a = drawHud(in, state, shading);
+            EXPECT_FALSE(a.metrics.has_value());  // nothing clicked
+            ImGui::Render();
+        }
+        const int vertices = ImGui::GetDrawData()->TotalVtxCount;
+        ImGui::DestroyContext();
+        return vertices;
+    };
+    const int with = hudVertices();
+    sim.setMetrics(false);
+    const int without = hudVertices();
+    EXPECT_GT(without, 0);
+    EXPECT_GT(with, without + 500);  // five plots of three frames, their labels and the checkbox
 }
 
 TEST_F(RenderGpuTest, BackendSwitchCarriesTheStateExactly) {
