@@ -70,15 +70,17 @@ Json material(const Material& m) {
               {"thickness", num(m.thickness)}};
     // The continuum models only when used (older files stay as they were).
     if (!m.preset.empty()) j["preset"] = m.preset;
-    if (m.stretchModel != StretchModel::Distance || !m.preset.empty()) {
-        j["stretch"] = stretchModelName(m.stretchModel);
+    const bool continuum = m.stretchModel != StretchModel::Distance || !m.preset.empty();
+    if (continuum) j["stretch"] = stretchModelName(m.stretchModel);
+    // The membrane and the weft angle also when set without StVK stretch: they are read, so they
+    // must survive the round trip (fuzz_scene_roundtrip found a lost weft angle).
+    if (continuum || !(m.membrane == Material{}.membrane))
         j["membrane"] = {{"ex", num(m.membrane.ex)},
                          {"ey", num(m.membrane.ey)},
                          {"nu_xy", num(m.membrane.nuXY)},
                          {"nu_yx", num(m.membrane.nuYX)},
                          {"g", num(m.membrane.g)}};
-        j["weft_angle"] = num(m.weftAngleDegrees);
-    }
+    if (continuum || m.weftAngleDegrees != 0.0f) j["weft_angle"] = num(m.weftAngleDegrees);
     if (m.bendModel != BendModel::Dihedral) j["bending"] = bendModelName(m.bendModel);
     // Also when set without isometric bending (it is read, so it must survive the round trip).
     if (m.bendModel != BendModel::Dihedral || m.bendRigidity != Material{}.bendRigidity)

@@ -202,6 +202,22 @@ TEST(SceneFiles, BendRigidityWithoutIsometricBendingSurvivesTheRoundTrip) {
     EXPECT_EQ(parse(sceneToJson(s, "")), s);
 }
 
+TEST(SceneFiles, WeftAngleAndMembraneWithoutStvkSurviveTheRoundTrip) {
+    // Found by fuzz_scene_roundtrip (tests/data/fuzz/scene/weft_angle_without_stvk.json): the
+    // writer wrote the weft angle and the membrane only with StVK stretch or a preset.
+    const Scene s = parse(R"({"name": "w", "cloths": [{"name": "c",
+        "grid": {"width": 1, "height": 1, "resolution": [2, 2]},
+        "material": {"weft_angle": 30, "membrane": {"ex": 50, "ey": 40, "nu_xy": 0.2,
+                     "nu_yx": 0.25, "g": 10}}}]})");
+    ASSERT_EQ(s.cloths[0].material.weftAngleDegrees, 30.0f);
+    ASSERT_EQ(s.cloths[0].material.stretchModel, StretchModel::Distance);
+    EXPECT_EQ(parse(sceneToJson(s, "")), s);
+    // And each alone.
+    const Scene w = parse(R"({"name": "w", "cloths": [{"name": "c",
+        "grid": {"width": 1, "height": 1, "resolution": [2, 2]}, "material": {"weft_angle": 30}}]})");
+    EXPECT_EQ(parse(sceneToJson(w, "")), w);
+}
+
 TEST(SceneFiles, DefaultsAndPhantomForms) {
     Scene s = parse(R"({"cloths": [{"grid": {}}]})");
     EXPECT_EQ(s.name, "inline");
