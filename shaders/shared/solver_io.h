@@ -7,6 +7,7 @@
 #include "types.h"
 #include "constraint_types.h"
 #include "wind.h"
+#include "jacobi.h"
 
 // Descriptor sets, one per group of buffers (bindings are numbered across all sets, so a
 // binding's number names its buffer; bindingSet() below gives its set):
@@ -61,12 +62,21 @@
                                                         // owns, its segment (feature_contacts.h)
 #define BINDING_FEATURE_SUMS (BINDING_COLLIDERS + 7)    // vec4 per cloth triangle corner (3 per
                                                         // triangle), then per original vertex
-#define BINDING_COUNT (BINDING_COLLIDERS + 8)
+// Jacobi and Chebyshev iterations (shaders/shared/jacobi.h, prep/jacobi_layout.h), in
+// SET_CONSTRAINTS: placeholders with Gauss-Seidel.
+#define BINDING_JACOBI_BASE (BINDING_COLLIDERS + 8)
+#define BINDING_JACOBI_DELTAS BINDING_JACOBI_BASE              // vec4 per item vertex
+#define BINDING_JACOBI_VERTICES (BINDING_JACOBI_BASE + 1)      // JacobiVertex per vertex
+#define BINDING_JACOBI_SOURCES (BINDING_JACOBI_BASE + 2)       // uint: delta slots per vertex
+#define BINDING_JACOBI_PREV_POSITIONS (BINDING_JACOBI_BASE + 3)  // vec4 per vertex: q^(k-1)
+#define BINDING_JACOBI_PREV_LAMBDAS (BINDING_JACOBI_BASE + 4)    // vec4 per item: lambda^(k-1)
+#define BINDING_COUNT (BINDING_JACOBI_BASE + 5)
 
 #ifdef __cplusplus
 // The set of binding b (buffers.glsl declares each buffer with the same).
 inline constexpr int bindingSet(int b) {
     if (b <= BINDING_NORMALS) return SET_STATE;
+    if (b >= BINDING_JACOBI_BASE) return SET_CONSTRAINTS;
     if (b >= BINDING_COLLIDERS) return SET_COLLISIONS;
     if (b == BINDING_COLOR_RANGES || b >= BINDING_TYPES_BASE) return SET_CONSTRAINTS;
     return SET_VERTEX;

@@ -70,10 +70,10 @@ u64vec2 wideOf(vec4 v) {
     return u64vec2(packUint2x32(uvec2(u.x, u.y)), packUint2x32(uvec2(u.z, u.w)));
 }
 
-vec4 loadPosition(uint v) { return vec4Of(positions[v]); }
+vec4 loadStatePosition(uint v) { return vec4Of(positions[v]); }
 vec4 loadPredicted(uint v) { return vec4Of(predicted[v]); }
 vec4 loadVelocity(uint v) { return vec4Of(velocities[v]); }
-void storePosition(uint v, vec4 x) { positions[v] = wideOf(x); }
+void storeStatePosition(uint v, vec4 x) { positions[v] = wideOf(x); }
 void storePredicted(uint v, vec4 x) { predicted[v] = wideOf(x); }
 void storeVelocity(uint v, vec4 x) { velocities[v] = wideOf(x); }
 void storeNormal(uint v, vec4 x) { normals[v] = wideOf(x); }
@@ -89,14 +89,30 @@ layout(std430, set = SET_STATE, binding = BINDING_NORMALS) writeonly buffer Norm
 CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
 
-vec4 loadPosition(uint v) { return positions[v]; }
+vec4 loadStatePosition(uint v) { return positions[v]; }
 vec4 loadPredicted(uint v) { return predicted[v]; }
 vec4 loadVelocity(uint v) { return velocities[v]; }
-void storePosition(uint v, vec4 x) { positions[v] = x; }
+void storeStatePosition(uint v, vec4 x) { positions[v] = x; }
 void storePredicted(uint v, vec4 x) { predicted[v] = x; }
 void storeVelocity(uint v, vec4 x) { velocities[v] = x; }
 void storeNormal(uint v, vec4 x) { normals[v] = x; }
 
+#endif
+
+// What the shared solves (CLOTH_LOAD / CLOTH_STORE) load and store positions through: the state
+// buffer, or, in the Jacobi kernel's item pass (CLOTH_JACOBI_LOCAL), the item's own local copies
+// (jacobiIndex[j]: its j-th vertex; jacobiLocal[j]: that vertex's copy), found by vertex index.
+#ifdef CLOTH_JACOBI_LOCAL
+uint jacobiIndex[4];
+vec4 jacobiLocal[4];
+uint jacobiSlot(uint v) {
+    return v == jacobiIndex[0] ? 0u : v == jacobiIndex[1] ? 1u : v == jacobiIndex[2] ? 2u : 3u;
+}
+vec4 loadPosition(uint v) { return jacobiLocal[jacobiSlot(v)]; }
+void storePosition(uint v, vec4 x) { jacobiLocal[jacobiSlot(v)] = x; }
+#else
+vec4 loadPosition(uint v) { return loadStatePosition(v); }
+void storePosition(uint v, vec4 x) { storeStatePosition(v, x); }
 #endif
 
 // The maths, and now that positions can be loaded and stored, each type's per-item solve.

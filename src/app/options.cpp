@@ -44,6 +44,15 @@ float parseCompliance(const std::string& flag, const std::string& text) {
     return static_cast<float>(value);
 }
 
+// A finite number (the iteration scheme's parameters; applyOverrides checks their ranges).
+float parseFinite(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value))
+        throw Error(flag + ": expected a finite number, got '" + text + "'");
+    return static_cast<float>(value);
+}
+
 // "WxH" with both at least 16 and at most 16384.
 std::pair<int, int> parseSize(const std::string& text) {
     const auto x = text.find('x');
@@ -75,6 +84,13 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--iterations",
          [&](const std::string& v) { o.iterations = parseInt("--iterations", v, 1, kMaxSteps); }},
         {"--solver", [&](const std::string& v) { o.solver = parseSolverMode(v); }},
+        {"--iteration",
+         [&](const std::string& v) { o.iterationScheme = parseIterationScheme(v); }},
+        {"--relaxation",
+         [&](const std::string& v) { o.relaxation = parseFinite("--relaxation", v); }},
+        {"--rho", [&](const std::string& v) { o.rho = parseFinite("--rho", v); }},
+        {"--warmup",
+         [&](const std::string& v) { o.warmup = parseInt("--warmup", v, 1, kMaxSteps); }},
         {"--threads",
          [&](const std::string& v) { o.threads = parseInt("--threads", v, 1, kMaxThreads); }},
         {"--stretch-compliance",
@@ -129,6 +145,12 @@ void applyOverrides(const Options& o, Scene& scene) {
     if (o.solver) scene.sim.mode = *o.solver;
     if (o.phantoms) scene.phantoms = *o.phantoms;
     if (o.phantomsEachColor) scene.sim.averagePhantomsEachColor = *o.phantomsEachColor;
+    IterationSettings& it = scene.sim.iteration;
+    if (o.iterationScheme) it.scheme = *o.iterationScheme;
+    if (o.relaxation) it.relaxation = *o.relaxation;
+    if (o.rho) it.rho = *o.rho;
+    if (o.warmup) it.warmup = *o.warmup;
+    if (o.relaxation || o.rho || o.warmup) checkIterationSettings(it, "--relaxation/--rho/--warmup");
     for (ClothDesc& cloth : scene.cloths) {
         if (!o.mesh.empty()) {
             cloth.grid.reset();
@@ -158,6 +180,12 @@ solver
   --solver xpbd|pbd        constraint solver (default: the scene's, normally xpbd)
   --substeps N             substeps per frame
   --iterations N           constraint iterations per substep
+  --iteration S            how they update positions: gs (Gauss-Seidel by colours, default),
+                           jacobi (all constraints from the same positions, mass splitting)
+                           or chebyshev (Chebyshev-accelerated Jacobi)
+  --relaxation X           Jacobi and Chebyshev: relaxation gamma in (0, 2) (default 1)
+  --rho X                  Chebyshev: spectral radius estimate in [0, 1) (default 0.9)
+  --warmup N               Chebyshev: plain Jacobi iterations before acceleration (default 2)
   --threads N              CPU worker threads (default: all hardware threads)
   --stretch-compliance X   override every cloth's stretch compliance (m/N)
   --bend-compliance X      override every cloth's bending compliance (1/(N m))

@@ -25,6 +25,9 @@ struct Options {
     std::optional<int> substeps;
     std::optional<int> iterations;
     std::optional<SolverMode> solver;
+    std::optional<IterationScheme> iterationScheme;  // --iteration
+    std::optional<float> relaxation, rho;            // --relaxation, --rho
+    std::optional<int> warmup;                       // --warmup
     std::optional<int> threads;
     std::optional<float> stretchCompliance;
     std::optional<float> bendCompliance;

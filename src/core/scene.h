@@ -21,6 +21,33 @@ enum class SolverMode { Xpbd, Pbd };
 const char* solverModeName(SolverMode m);
 SolverMode parseSolverMode(const std::string& name);  // "xpbd" | "pbd", else cloth::Error
 
+// How the constraint iterations of a substep update the positions (sim/iteration.h):
+//  - GaussSeidel: colour by colour, each constraint seeing its colour's predecessors' moves;
+//  - Jacobi: every constraint from the same positions, the corrections added per vertex with
+//    mass splitting (a vertex in n constraints counts n times heavier in each), relaxed;
+//  - Chebyshev: Jacobi accelerated by Chebyshev's semi-iteration (seed 002 Alg. 2.2, after
+//    Wang 2015), on positions and multipliers alike.
+enum class IterationScheme { GaussSeidel, Jacobi, Chebyshev };
+const char* iterationSchemeName(IterationScheme s);          // "gs" | "jacobi" | "chebyshev"
+IterationScheme parseIterationScheme(const std::string& name);  // else cloth::Error
+
+// Defaults for what seed 002 leaves open (NOTES.md): the relaxation gamma of the Jacobi step,
+// the spectral radius rho of Chebyshev's weights and its warm-up S (iterations of plain Jacobi
+// before the weights start). 002 sets gamma = rho; these are our measured choices (README).
+inline constexpr float kDefaultRelaxation = 1.0f;
+inline constexpr float kDefaultChebyshevRho = 0.9f;
+inline constexpr int kDefaultChebyshevWarmup = 2;
+
+struct IterationSettings {
+    IterationScheme scheme = IterationScheme::GaussSeidel;
+    float relaxation = kDefaultRelaxation;  // gamma, in (0, 2): Jacobi and Chebyshev
+    float rho = kDefaultChebyshevRho;       // in [0, 1): Chebyshev
+    int warmup = kDefaultChebyshevWarmup;   // S >= 1: Chebyshev
+    bool operator==(const IterationSettings&) const = default;
+};
+// Throws cloth::Error naming `where` for a value out of range.
+void checkIterationSettings(const IterationSettings& s, const std::string& where);
+
 // Seeded gusts: the wind's speed is scaled by 1 + amplitude g(t), with g in [-1, 1] a sum of
 // three sines whose periods (about `period`, period/2 and period/4) and phases come from `seed`
 // (sim/gusts.h). The same in space; a function of the time alone, so every backend agrees.
@@ -88,6 +115,7 @@ struct SimSettings {
     // Phantom copies are averaged after every iteration (all colours), or also after every
     // colour: tighter coupling, one more pass per colour.
     bool averagePhantomsEachColor = false;
+    IterationSettings iteration;
     std::optional<WindSettings> wind;  // none: no air at all (not even drag)
     std::optional<SelfCollisionSettings> selfCollision;  // none: layers pass through each other
     bool operator==(const SimSettings&) const = default;

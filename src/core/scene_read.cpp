@@ -435,7 +435,36 @@ SelfCollisionSettings readSelfCollision(const JsonNode& n) {
     return c;
 }
 
+// "iteration": "gs" | "jacobi" | "chebyshev", or an object with the scheme and its parameters.
+IterationSettings readIteration(const JsonNode& n) {
+    IterationSettings it;
+    auto scheme = [&](const JsonNode& v) {
+        try {
+            it.scheme = parseIterationScheme(v.string());
+        } catch (const Error& e) {
+            v.fail(e.what());
+        }
+    };
+    if (n.isString()) {
+        scheme(n);
+        return it;
+    }
+    n.allowOnly({"scheme", "relaxation", "rho", "warmup"});
+    if (n.has("scheme")) scheme(n["scheme"]);
+    if (n.has("relaxation"))
+        it.relaxation = n["relaxation"].inRange(0.0f, 2.0f, "is outside (0, 2)");
+    if (n.has("rho")) it.rho = n["rho"].inRange(0.0f, 1.0f, "is outside [0, 1)");
+    if (n.has("warmup")) it.warmup = int(n["warmup"].intAtLeast(1, kMaxCount));
+    try {
+        checkIterationSettings(it, "iteration");
+    } catch (const Error& e) {
+        n.fail(e.what());
+    }
+    return it;
+}
+
 void readSettings(const JsonNode& root, Scene& s) {
+    if (root.has("iteration")) s.sim.iteration = readIteration(root["iteration"]);
     if (root.has("wind")) s.sim.wind = readWind(root["wind"]);
     if (root.has("self_collision")) s.sim.selfCollision = readSelfCollision(root["self_collision"]);
     if (root.has("gravity")) {
@@ -531,7 +560,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
         throw Error(source + ": malformed JSON: " + what);
     }
     JsonNode root(doc, source);
-    root.allowOnly({"name", "gravity", "substeps", "iterations", "solver", "phantoms", "wind",
+    root.allowOnly({"name", "gravity", "substeps", "iterations", "iteration", "solver", "phantoms", "wind",
                     "self_collision", "cloths", "seams", "colliders"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();

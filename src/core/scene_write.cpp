@@ -217,6 +217,13 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
               {"iterations", scene.sim.iterations},
               {"solver", solverModeName(scene.sim.mode)},
               {"phantoms", phantoms(scene.phantoms)}};
+    // Only when not Gauss-Seidel (older files stay as they were).
+    if (const IterationSettings& it = scene.sim.iteration;
+        it.scheme != IterationScheme::GaussSeidel)
+        j["iteration"] = {{"scheme", iterationSchemeName(it.scheme)},
+                          {"relaxation", num(it.relaxation)},
+                          {"rho", num(it.rho)},
+                          {"warmup", it.warmup}};
     // Only when there is wind (older files stay as they were).
     if (scene.sim.wind) j["wind"] = wind(*scene.sim.wind);
     if (const auto& c = scene.sim.selfCollision)  // only when on (older files stay as they were)

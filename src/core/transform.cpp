@@ -25,6 +25,36 @@ SolverMode parseSolverMode(const std::string& name) {
     throw Error("unknown solver mode '" + name + "' (expected xpbd or pbd)");
 }
 
+const char* iterationSchemeName(IterationScheme s) {
+    switch (s) {
+        case IterationScheme::Jacobi:
+            return "jacobi";
+        case IterationScheme::Chebyshev:
+            return "chebyshev";
+        default:
+            return "gs";
+    }
+}
+
+IterationScheme parseIterationScheme(const std::string& name) {
+    if (name == "gs") return IterationScheme::GaussSeidel;
+    if (name == "jacobi") return IterationScheme::Jacobi;
+    if (name == "chebyshev") return IterationScheme::Chebyshev;
+    throw Error("unknown iteration scheme '" + name + "' (expected gs, jacobi or chebyshev)");
+}
+
+void checkIterationSettings(const IterationSettings& s, const std::string& where) {
+    if (!(s.relaxation > 0.0f && s.relaxation < 2.0f))
+        throw Error(where + ": relaxation " + std::to_string(s.relaxation) +
+                    " is outside (0, 2), where a relaxed Jacobi step can converge");
+    if (!(s.rho >= 0.0f && s.rho < 1.0f))
+        throw Error(where + ": rho " + std::to_string(s.rho) +
+                    " is outside [0, 1) (a spectral radius of a convergent iteration)");
+    if (s.warmup < 1 || s.warmup > 1000000)
+        throw Error(where + ": warmup " + std::to_string(s.warmup) +
+                    " must be at least 1 (the first iteration has no previous one)");
+}
+
 const char* selfContactOrderName(SelfCollisionSettings::Order o) {
     switch (o) {
         case SelfCollisionSettings::Order::Colored:

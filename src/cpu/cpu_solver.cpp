@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <type_traits>
 
 #include "collider.h"
 #include "feature_contacts.h"
@@ -15,6 +16,8 @@
 #include "cpu/float_env.h"
 #include "cpu/self_collision.h"
 #include "cpu/thread_pool.h"
+#include "jacobi.h"
+#include "prep/jacobi_layout.h"
 #include "sim/schedule.h"
 
 namespace cloth {
@@ -23,6 +26,25 @@ namespace {
 using gpu::RigidMotion;
 using gpu::RigidSums;
 using Clock = std::chrono::steady_clock;
+
+// What a Jacobi local solve loads and stores positions through: the item's vertices, gathered
+// (with their scaled inverse masses) into local copies. Found by vertex index, as the shader's
+// (shaders/solver/jacobi.glsl) are.
+struct JacobiLocal {
+    std::uint32_t index[4];
+    glm::vec4 p[4];
+    int count;
+};
+inline int jacobiSlot(const JacobiLocal& l, std::uint32_t v) {
+    for (int j = 0; j < l.count; ++j)
+        if (l.index[j] == v) return j;
+    CLOTH_ASSERT(false);
+    return 0;
+}
+inline glm::vec4 clothLoad(JacobiLocal& l, std::uint32_t v) { return l.p[jacobiSlot(l, v)]; }
+inline void clothStore(JacobiLocal& l, std::uint32_t v, const glm::vec4& x) {
+    l.p[jacobiSlot(l, v)] = x;
+}
 
 template <class Item>
 using LambdaVector = std::vector<BatchLambda<Item>>;
@@ -76,6 +98,7 @@ private:
     void solveFeatureContacts(int member, int size);
     void restitute(int member, int size);
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
+    void solveJacobi(int member, int size, const StepContext& c, Clock::time_point& last);
     void solveAttachments(int member, int size, const gpu::SolveParams& sp);
     void solveTethers(int member, int size);
     void applyGrab(const gpu::SolveParams& sp);
@@ -114,6 +137,10 @@ private:
     bool anyRestitution_ = false;
     bool anyMoving_ = false;  // a collider moves or spins: pre-stabilisation has work
     float bounceBelow_ = 0.0f;  // m/s: restitutionThreshold
+    // Jacobi and Chebyshev iterations (shaders/shared/jacobi.h): the layout, each item's moves,
+    // the previous iterate's positions and multipliers (one vec4 per item).
+    std::unique_ptr<JacobiLayout> jacobi_;
+    std::vector<glm::vec4> deltas_, prevPositions_, prevLambdas_;
     BatchIsa isa_;
     std::array<double, kStageCount> stageMs_{};
     ThreadPool pool_;
@@ -172,6 +199,13 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
     }
     segmentSums_.resize(p_.segments.size());
     motions_.resize(p_.segments.size());
+    if (p_.sim.iteration.scheme != IterationScheme::GaussSeidel) {
+        checkIterationSettings(p_.sim.iteration, "iteration");
+        jacobi_ = std::make_unique<JacobiLayout>(buildJacobiLayout(p_));
+        deltas_.assign(jacobi_->deltaCount, glm::vec4(0.0f));
+        prevLambdas_.assign(jacobi_->lambdaCount, glm::vec4(0.0f));
+        prevPositions_ = pos_;
+    }
     computeNormals(0, 1);
 }
 
@@ -235,7 +269,10 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             restitute(member, size);
             break;
         case Step::Colors:
-            solveColours(member, size, c.solve, last);
+            if (jacobi_)
+                solveJacobi(member, size, c, last);
+            else
+                solveColours(member, size, c.solve, last);
             return;  // marks its own stages
         case Step::Attachments:
             solveAttachments(member, size, c.solve);
@@ -442,6 +479,65 @@ void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
             mark(member, kStagePhantoms, last);
         }
     }
+}
+
+// Both passes of a Jacobi or Chebyshev iteration (shaders/shared/jacobi.h), in the order of the
+// shader's: every item of each type (any split of them gives the same bits: each writes its own
+// slots), then every vertex.
+void CpuSolver::solveJacobi(int member, int size, const StepContext& ctx, Clock::time_point& last) {
+    const gpu::SolveParams& sp = ctx.solve;
+    const JacobiLayout& L = *jacobi_;
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        using Item = typename T::Item;
+        using Lambda = typename T::Lambda;
+        constexpr int V = T::kVertices;
+        const std::vector<Item>& items = p_.items<Item>();
+        auto& lambdas = std::get<T::kIndex>(lambdas_);
+        std::uint32_t b, e;
+        ThreadPool::split(static_cast<std::uint32_t>(items.size()), member, size, b, e);
+        glm::vec4* deltas = deltas_.data() + L.deltaBase[T::kIndex];
+        glm::vec4* prevLambdas = prevLambdas_.data() + L.lambdaBase[T::kIndex];
+        for (std::uint32_t k = b; k < e; ++k) {
+            const Item& item = items[k];
+            JacobiLocal local;
+            local.count = V;
+            glm::vec4 before[V];
+            for (int j = 0; j < V; ++j) {
+                const std::uint32_t v = gpu::itemVertex(item, j);
+                glm::vec4 p = pos_[v];
+                p.w *= L.vertices[v].scale;
+                local.index[j] = v;
+                local.p[j] = p;
+                before[j] = p;
+            }
+            const Lambda current = sp.firstIteration ? Lambda(0.0f) : lambdas[k];
+            Lambda lambda = lambdas[k];
+            T::solve(local, item, lambda, sp);
+            for (int j = 0; j < V; ++j) deltas[k * V + j] = gpu::jacobiDelta(local.p[j], before[j]);
+            Lambda previous;
+            if constexpr (std::is_same_v<Lambda, float>)
+                previous = prevLambdas[k].x;
+            else
+                previous = prevLambdas[k];
+            lambdas[k] = gpu::jacobiCombine(lambda, current, previous, ctx.omega, ctx.gamma);
+            prevLambdas[k] = glm::vec4(current);
+        }
+        addTime(member, kStageFirstType + static_cast<int>(T::kIndex), last);
+    });
+    mark(member, kStageColourWaits, last);
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) {
+        const gpu::JacobiVertex jv = L.vertices[v];
+        glm::vec3 sum(0.0f);
+        for (std::uint32_t s = jv.begin; s < jv.end; ++s) sum += glm::vec3(deltas_[L.sources[s]]);
+        const glm::vec4 next =
+            gpu::jacobiVertexPosition(pos_[v], prevPositions_[v], sum, jv, ctx.omega, ctx.gamma);
+        prevPositions_[v] = pos_[v];
+        pos_[v] = next;
+    }
+    mark(member, kStageJacobiSums, last);
 }
 
 void CpuSolver::solveAttachments(int member, int size, const gpu::SolveParams& sp) {

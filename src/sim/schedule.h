@@ -24,8 +24,11 @@ enum class Step : std::uint8_t {
     Predict,      // v += g dt, x += v dt (vertices with mass); predicted = x
     SelfCollisions,  // scenes with self-collision: the contacts of the substep, from the
                      // positions at its start and predicted (cpu/self_collision.h)
-    Colors,       // every colour in order: each constraint type's items (table order), then, with
-                  // SimSettings::averagePhantomsEachColor, the phantom averaging
+    Colors,       // Gauss-Seidel: every colour in order: each constraint type's items (table
+                  // order), then, with
+                  // SimSettings::averagePhantomsEachColor, the phantom averaging. Jacobi and
+                  // Chebyshev: every item from the same positions, then every vertex moved by
+                  // its corrections (shaders/shared/jacobi.h)
     Attachments,  // kinematic attachments to their moving targets
     Tethers,      // long-range attachments (unilateral)
     Contacts,     // scenes with colliders: every vertex against every collider in scene order
@@ -75,7 +78,21 @@ struct StepContext {
     gpu::SolveParams solve{};  // invDt2, mode, firstIteration, time = end of the substep
     gpu::WindParams wind{};    // scenes with wind: its velocity at the start of the substep
     bool lastSubstep = false;
+    // Jacobi and Chebyshev iterations (shaders/shared/jacobi.h): the Chebyshev weight of this
+    // iteration (1 for Jacobi, and for Chebyshev's warm-up) and the relaxation gamma.
+    float omega = 1.0f;
+    float gamma = 1.0f;
 };
+
+// Chebyshev's weight for iteration `it` (0-based: it computes q^(it+1) from q^it) from the
+// previous one (seed 002 Alg. 2.2, lines 7-15, with k = it): 1 during the warm-up it < S, then
+// 2 / (2 - rho^2) at it = S, then 4 / (4 - rho^2 omega_prev). Jacobi and Gauss-Seidel: 1.
+inline float iterationOmega(const IterationSettings& s, int it, float previous) {
+    if (s.scheme != IterationScheme::Chebyshev || it < s.warmup) return 1.0f;
+    const float r2 = s.rho * s.rho;
+    if (it == s.warmup) return 2.0f / (2.0f - r2);
+    return 4.0f / (4.0f - r2 * previous);
+}
 
 // The substep length of a frame, as every backend computes it.
 inline float substepDt(const SimSettings& sim) {
@@ -127,12 +144,15 @@ void forEachStep(const SimSettings& sim, double time, F&& run) {
             }
             int end = i;  // the run of Iteration entries [i, end)
             while (end < n && kSchedule[end].loop == Loop::Iteration) ++end;
+            c.gamma = sim.iteration.relaxation;
             for (int it = 0; it < sim.iterations; ++it) {
                 c.iteration = it;
+                c.omega = iterationOmega(sim.iteration, it, c.omega);
                 c.solve.firstIteration = it == 0 ? 1u : 0u;
                 for (int k = i; k < end; ++k) run(kSchedule[k], c);
             }
             c.iteration = 0;
+            c.omega = 1.0f;
             c.solve.firstIteration = 0u;
             i = end;
         }

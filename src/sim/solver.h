@@ -27,7 +27,7 @@ inline constexpr const char* kStageNames[] = {
 #define CLOTH_X(I, Name, name, Item, V, W, Lam) #name,
     CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
-    "colour_waits", "attachments", "tethers", "contacts", "phantoms", "velocities", "damping",
+    "colour_waits", "jacobi_sums", "attachments", "tethers", "contacts", "phantoms", "velocities", "damping",
     "self_codes", "self_sort", "self_hierarchy", "self_bounds", "self_walk", "self_lists",
     "self_contacts", "normals"};
 inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
@@ -39,7 +39,10 @@ inline constexpr int kStageFirstType = 3;  // + the type's index
 // wait for the others); kept apart so that they are not billed to the colour's last type. 0 on
 // the GPU, whose colour passes are timed from the first dispatch to the last.
 inline constexpr int kStageColourWaits = kStageFirstType + CLOTH_CONSTRAINT_TYPE_COUNT;
-inline constexpr int kStageAttachments = kStageColourWaits + 1;
+// Jacobi and Chebyshev iterations: the per-vertex pass that adds each vertex's moves (the items'
+// own pass is billed to their types).
+inline constexpr int kStageJacobiSums = kStageColourWaits + 1;
+inline constexpr int kStageAttachments = kStageJacobiSums + 1;
 inline constexpr int kStageTethers = kStageAttachments + 1;
 inline constexpr int kStageContacts = kStageAttachments + 2;  // projection and restitution
 inline constexpr int kStagePhantoms = kStageAttachments + 3;

@@ -88,6 +88,11 @@ struct GpuSolver::Impl {
     Buffer snapPositions, snapVelocities, snapContacts;
     double frameStartTime = 0.0;
 
+    // Jacobi and Chebyshev iterations (null with Gauss-Seidel): where each type's deltas and
+    // previous multipliers start, and each type's item count.
+    std::unique_ptr<JacobiLayout> jacobi;
+    std::array<std::uint32_t, gpu::kConstraintTypeCount> typeItems{};
+
     detail::ChunkTable chunks;
     OneShot once;
     detail::SolverBuffers buffers;
@@ -129,6 +134,7 @@ struct GpuSolver::Impl {
     void recordColor(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t c);
     void recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t begin,
                         std::uint32_t end);
+    void recordJacobi(const StepContext& c);
     void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda);
     void recordPhantomsAndGrab(const gpu::SolveParams& sp);
     void recordFrame();
@@ -190,10 +196,13 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
       runItems(chooseRunItems(*ctx, o)),
       runWg(chooseRunWorkgroup(*ctx, o)),
       wide(chooseWide(*ctx, o.memoryAccess)),
+      jacobi(p.sim.iteration.scheme == IterationScheme::GaussSeidel
+                 ? nullptr
+                 : std::make_unique<JacobiLayout>(buildJacobiLayout(p))),
       chunks(detail::buildChunks(
           p, o.workgroupSize * vertexItems(p, o.workgroupSize, items, minGroups))),
       once(*ctx, "solver transfers"),
-      buffers(detail::createBuffers(*ctx, p, chunks, once)),
+      buffers(detail::createBuffers(*ctx, p, chunks, jacobi.get(), once)),
       pipelines(*ctx, buffers, o.workgroupSize, runWg, wide),
       readback(stagingBuffer(*ctx, std::max<std::size_t>(16, 16 * p.positions.size()),
                              "solver read-back")) {
@@ -207,6 +216,8 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
         offsets[t.kIndex] = p.set<typename decltype(t)::Item>().colorOffsets;
         CLOTH_ASSERT(offsets[t.kIndex].size() == colorCount + 1u);
         if (offsets[t.kIndex].back() > offsets[t.kIndex].front()) presentTypes |= 1u << t.kIndex;
+        typeItems[t.kIndex] =
+            static_cast<std::uint32_t>(p.items<typename decltype(t)::Item>().size());
     });
     attachmentCount = static_cast<std::uint32_t>(p.attachments.size());
     tetherCount = static_cast<std::uint32_t>(p.tethers.size());
@@ -415,6 +426,26 @@ void GpuSolver::Impl::recordColor(const gpu::SolveParams& sp, std::uint32_t lamb
     }
 }
 
+// A Jacobi or Chebyshev iteration (shaders/solver/jacobi.glsl): each type's items, then every
+// vertex.
+void GpuSolver::Impl::recordJacobi(const StepContext& c) {
+    gpu::JacobiPush push{};
+    push.solve = c.solve;
+    push.omega = c.omega;
+    push.gamma = c.gamma;
+    for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t) {
+        if (!typeItems[t]) continue;
+        push.count = typeItems[t];
+        push.deltaBase = jacobi->deltaBase[t];
+        push.lambdaBase = jacobi->lambdaBase[t];
+        dispatch(pipelines.get(Kernel::Jacobi, spec(1u << t)), push, groupsFor(typeItems[t]),
+                 typeStageBit(t));
+    }
+    push.count = vertexCount;
+    dispatch(pipelines.get(Kernel::Jacobi, spec(gpu::JACOBI_APPLY)), push, groupsFor(vertexCount),
+             1u << kStageJacobiSums);
+}
+
 void GpuSolver::Impl::recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda) {
     gpu::AttachPush att{};
     att.solve = sp;
@@ -507,7 +538,10 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
                     });
             break;
         case Step::Colors:
-            recordColors(c.solve, lambda);
+            if (jacobi)
+                recordJacobi(c);
+            else
+                recordColors(c.solve, lambda);
             break;
         case Step::Attachments:
             recordAttachments(c.solve, lambda);

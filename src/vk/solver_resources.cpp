@@ -32,10 +32,16 @@ constexpr const char* kCollisionBufferNames[] = {"colliders", "contacts", "mesh 
                                                   "mesh triangles", "contact count",
                                                   "mesh features", "triangle edges",
                                                   "feature sums"};
-static_assert(std::size(kCollisionBufferNames) == BINDING_COUNT - BINDING_COLLIDERS);
+static_assert(std::size(kCollisionBufferNames) == BINDING_JACOBI_BASE - BINDING_COLLIDERS);
+
+constexpr const char* kJacobiBufferNames[] = {"jacobi deltas", "jacobi vertices",
+                                              "jacobi sources", "jacobi previous positions",
+                                              "jacobi previous multipliers"};
+static_assert(std::size(kJacobiBufferNames) == BINDING_COUNT - BINDING_JACOBI_BASE);
 
 std::string bufferName(int binding) {
     if (binding < BINDING_TYPES_BASE) return kFixedBufferNames[binding];
+    if (binding >= BINDING_JACOBI_BASE) return kJacobiBufferNames[binding - BINDING_JACOBI_BASE];
     if (binding >= BINDING_COLLIDERS) return kCollisionBufferNames[binding - BINDING_COLLIDERS];
     const int type = (binding - BINDING_TYPES_BASE) / 2;
     std::string name;
@@ -73,7 +79,7 @@ ChunkTable buildChunks(const PreparedCloth& p, std::uint32_t wg) {
 }
 
 SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const ChunkTable& chunks,
-                            OneShot& once) {
+                            const JacobiLayout* jacobi, OneShot& once) {
     std::vector<std::uint32_t> triangles;
     triangles.reserve(3 * p.triangles.size());
     for (const auto& t : p.triangles) triangles.insert(triangles.end(), {t.x, t.y, t.z});
@@ -121,6 +127,13 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     bytes[BINDING_TRIANGLE_EDGES] = p.meshFeatures.empty() ? 0 : bytesOf(p.triangleFeatureInfo);
     bytes[BINDING_FEATURE_SUMS] =
         p.meshFeatures.empty() ? 0 : 16 * (3 * p.triangles.size() + p.originalVertexCount);
+    if (jacobi) {
+        bytes[BINDING_JACOBI_DELTAS] = 16 * std::size_t(jacobi->deltaCount);
+        bytes[BINDING_JACOBI_VERTICES] = bytesOf(jacobi->vertices);
+        bytes[BINDING_JACOBI_SOURCES] = bytesOf(jacobi->sources);
+        bytes[BINDING_JACOBI_PREV_POSITIONS] = bytesOf(p.positions);
+        bytes[BINDING_JACOBI_PREV_LAMBDAS] = 16 * std::size_t(jacobi->lambdaCount);
+    }
 
     SolverBuffers b;
     for (int i = 0; i < BINDING_COUNT; ++i) {
@@ -164,6 +177,12 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     put(BINDING_MESH_TRIANGLES, p.meshTriangles.data(), bytes[BINDING_MESH_TRIANGLES]);
     put(BINDING_MESH_FEATURES, p.meshFeatures.data(), bytes[BINDING_MESH_FEATURES]);
     put(BINDING_TRIANGLE_EDGES, p.triangleFeatureInfo.data(), bytes[BINDING_TRIANGLE_EDGES]);
+    if (jacobi) {
+        put(BINDING_JACOBI_VERTICES, jacobi->vertices.data(), bytes[BINDING_JACOBI_VERTICES]);
+        put(BINDING_JACOBI_SOURCES, jacobi->sources.data(), bytes[BINDING_JACOBI_SOURCES]);
+        put(BINDING_JACOBI_PREV_POSITIONS, p.positions.data(),
+            bytes[BINDING_JACOBI_PREV_POSITIONS]);
+    }
     if (!p.colliders.empty()) {  // every vertex's contact state starts where it is
         std::vector<gpu::ContactState> contacts(p.positions.size());
         for (std::size_t i = 0; i < contacts.size(); ++i)
@@ -173,7 +192,8 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     // Defined contents for everything else (normals before the first frame, multipliers, ...).
     once.run([&](VkCommandBuffer cb) {
         for (int i : {BINDING_NORMALS, BINDING_LAMBDA_ATTACH, BINDING_RIGID_PARTIALS,
-                      BINDING_RIGID_MOTIONS, BINDING_CONTACT_COUNT, BINDING_FEATURE_SUMS})
+                      BINDING_RIGID_MOTIONS, BINDING_CONTACT_COUNT, BINDING_FEATURE_SUMS,
+                      BINDING_JACOBI_DELTAS, BINDING_JACOBI_PREV_LAMBDAS})
             vkCmdFillBuffer(cb, b[i].get(), 0, VK_WHOLE_SIZE, 0);
         for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t)
             vkCmdFillBuffer(cb, b[BINDING_TYPE_LAMBDAS(t)].get(), 0, VK_WHOLE_SIZE, 0);
@@ -186,7 +206,7 @@ namespace {
 constexpr std::uint32_t kPushBytes =
     std::max({sizeof(gpu::ColorPush), sizeof(gpu::AttachPush), sizeof(gpu::PhantomPush),
               sizeof(gpu::VertexPush), sizeof(gpu::CountPush), sizeof(gpu::WindPush),
-              sizeof(gpu::ContactPush)});
+              sizeof(gpu::ContactPush), sizeof(gpu::JacobiPush)});
 
 }  // namespace
 
@@ -248,9 +268,11 @@ PipelineRef SolverPipelines::get(Kernel kernel, Spec spec) {
     // By Kernel.
     static const char* const kShaders[] = {"colors",     "colors_run", "attach",  "tethers",
                                            "phantoms",   "rigid_sums", "rigid",   "normals",
-                                           "vertices",   "wind",       "contacts"};
-    static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Contacts) + 1);
-    const LayoutKind kind = kernel == Kernel::Colors || kernel == Kernel::ColorRun
+                                           "vertices",   "wind",       "contacts",
+                                           "jacobi"};
+    static_assert(std::size(kShaders) == static_cast<std::size_t>(Kernel::Jacobi) + 1);
+    const LayoutKind kind = kernel == Kernel::Colors || kernel == Kernel::ColorRun ||
+                                    kernel == Kernel::Jacobi
                                 ? LayoutKind::Colors
                             : kernel == Kernel::Contacts ? LayoutKind::Collisions
                                                          : LayoutKind::Vertex;

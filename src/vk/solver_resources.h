@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "prep/jacobi_layout.h"
 #include "prep/prepared.h"
 #include "solver_io.h"
 #include "vk/buffer.h"
@@ -30,12 +31,13 @@ struct SolverBuffers {
     std::array<Buffer, BINDING_COUNT> byBinding;  // indexed by BINDING_*
     const Buffer& operator[](int binding) const { return byBinding[binding]; }
 };
+// `jacobi`: the Jacobi iteration's layout (null with Gauss-Seidel: placeholder buffers).
 SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
-                            const ChunkTable& chunks, OneShot& once);
+                            const ChunkTable& chunks, const JacobiLayout* jacobi, OneShot& once);
 
 enum class Kernel {
     Colors, ColorRun, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices, Wind,
-    Contacts
+    Contacts, Jacobi
 };
 
 // Specialization constants of a pipeline besides the workgroup size (see solver_io.h).
@@ -46,7 +48,7 @@ struct Spec {
     auto operator<=>(const Spec&) const = default;
 };
 
-// A kernel's pipeline layout: the colour kernels use SET_STATE and SET_CONSTRAINTS, the contact
+// A kernel's pipeline layout: the colour and Jacobi kernels use SET_STATE and SET_CONSTRAINTS, the contact
 // kernel SET_STATE, SET_VERTEX and SET_COLLISIONS, every other kernel SET_STATE and SET_VERTEX
 // (solver_io.h). All have the same push-constant range.
 enum class LayoutKind { Vertex, Colors, Collisions };

@@ -710,3 +710,60 @@ TEST_F(GpuSolverTest, SharpFeatureContactsGiveTheSameBitsAsTheCpu) {
     EXPECT_EQ(gpu.contactCount(), cpu->contactCount());
 }
 
+
+// Jacobi and Chebyshev iterations (shaders/solver/jacobi.glsl): the same bits as the CPU
+// reference, positions, velocities and multipliers, on every constraint type (continuum.json)
+// and on a grid with every per-vertex feature (attachments on moving targets, tethers, damping,
+// phantom copies), with plain and wide memory access and several items per invocation.
+TEST_F(GpuSolverTest, JacobiAndChebyshevGiveTheSameBitsAsTheCpu) {
+    Scene continuum =
+        loadSceneFile(std::string(CLOTH_TEST_SOURCE_DIR) + "/tests/data/gpu/continuum.json");
+    HandScene grid;
+    grid.cloths.push_back(everyFeatureGrid());
+    for (IterationScheme scheme : {IterationScheme::Jacobi, IterationScheme::Chebyshev}) {
+        SCOPED_TRACE(iterationSchemeName(scheme));
+        continuum.sim.iteration.scheme = scheme;
+        continuum.sim.iteration.warmup = 1;  // Chebyshev's weights from the second iteration on
+        continuum.sim.iterations = 4;
+        PreparedCloth ps[2] = {prepareScene(continuum), test::buildHandScene(grid)};
+        ps[1].sim.iteration = continuum.sim.iteration;
+        ps[1].sim.iterations = 4;
+        for (const PreparedCloth& p : ps) {
+            for (int variant = 0; variant < 3; ++variant) {
+                vk::GpuSolverOptions o;
+                o.context = ctx_;
+                if (variant == 1 && !ctx_->features().shaderInt64) continue;
+                o.memoryAccess = variant == 1 ? vk::MemoryAccess::Wide : vk::MemoryAccess::Plain;
+                if (variant == 2) o.itemsPerInvocation = 3;
+                SCOPED_TRACE("variant " + std::to_string(variant));
+                vk::GpuSolver gpu(p, o);
+                auto cpu = makeCpuSolver(p, 2);
+                for (int f = 0; f < 8; ++f) {
+                    gpu.stepFrame();
+                    cpu->stepFrame();
+                }
+                std::vector<glm::vec4> g, c;
+                gpu.readPositions(g);
+                cpu->readPositions(c);
+                ASSERT_EQ(g.size(), c.size());
+                std::size_t differ = 0;
+                for (std::size_t i = 0; i < g.size(); ++i) differ += g[i] != c[i];
+                EXPECT_EQ(differ, 0u) << "positions";
+                EXPECT_GT(compare(c, p.positions).maxAbs, 1e-3f) << "nothing moved";
+                gpu.readVelocities(g);
+                cpu->readVelocities(c);
+                differ = 0;
+                for (std::size_t i = 0; i < g.size(); ++i) differ += g[i] != c[i];
+                EXPECT_EQ(differ, 0u) << "velocities";
+                for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t) {
+                    gpu.readMultipliers(t, g);
+                    cpu->readMultipliers(t, c);
+                    ASSERT_EQ(g.size(), c.size());
+                    differ = 0;
+                    for (std::size_t i = 0; i < g.size(); ++i) differ += g[i] != c[i];
+                    EXPECT_EQ(differ, 0u) << "multipliers of type " << t;
+                }
+            }
+        }
+    }
+}

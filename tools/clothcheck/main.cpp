@@ -3,6 +3,7 @@
 //
 //   clothcheck --scene NAME|FILE --frames N [--tolerance T] [--phantoms off|auto|N]
 //              [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]
+//              [--iteration gs|jacobi|chebyshev] [--iterations N]
 //
 // Exit status: 0 when the largest relative distance stays within the tolerance (and, with
 // --validate, no validation message appeared); 1 when not; 2 for bad input; 77 when no Vulkan
@@ -42,18 +43,21 @@ struct Args {
     int threads = 0;
     int every = 1;
     bool skipWithoutDevice = false;
+    std::optional<IterationScheme> iteration;
+    std::optional<int> iterations;
 };
 
 const char* kUsage =
     "usage: clothcheck --scene NAME|FILE [--frames N] [--tolerance T] [--phantoms off|auto|N]\n"
     "                  [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]\n"
-    "                  [--skip-without-device]\n"
+    "                  [--skip-without-device] [--iteration gs|jacobi|chebyshev] [--iterations N]\n"
     "Runs the scene on the CPU reference and on the Vulkan solver from the same prepared data and\n"
     "prints per frame the largest and RMS distance between matching original vertices, in metres\n"
     "and relative to the cloth's bounding-box diagonal (rest state). Exits 1 when the largest\n"
     "relative distance exceeds the tolerance (default 1e-4; 0: equal positions), or on a\n"
     "validation message.\n"
-    "--phantoms auto takes the GPU's target from the tuning file (clothsim --help, --tuning).\n";
+    "--phantoms auto takes the GPU's target from the tuning file (clothsim --help, --tuning).\n"
+    "--iteration and --iterations override the scene's iteration scheme and count.\n";
 
 long parseInt(const std::string& flag, const std::string& text, long lo, long hi) {
     std::size_t used = 0;
@@ -113,6 +117,10 @@ Args parseArgs(int argc, char** argv) {
             a.threads = static_cast<int>(parseInt(f, value(), 1, 1024));
         } else if (f == "--every") {
             a.every = static_cast<int>(parseInt(f, value(), 1, 1000000));
+        } else if (f == "--iteration") {
+            a.iteration = parseIterationScheme(value());
+        } else if (f == "--iterations") {
+            a.iterations = static_cast<int>(parseInt(f, value(), 1, 100000));
         } else if (f == "--skip-without-device") {
             a.skipWithoutDevice = true;
         } else {
@@ -141,6 +149,8 @@ int run(const Args& args) {
     gpuOptions.workgroupSize = args.workgroupSize;
 
     Scene scene = resolveScene(args.scene);
+    if (args.iteration) scene.sim.iteration.scheme = *args.iteration;
+    if (args.iterations) scene.sim.iterations = *args.iterations;
     PrepareOptions prepOptions;
     prepOptions.phantoms = args.phantoms;
     const AutoPhantomContext tuning{"clothcheck", tuningPath(args.tuning), "gpu",
