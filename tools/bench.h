@@ -53,6 +53,17 @@ struct BenchOptions {
     // --collisions: self-collision on a cloth folded on itself (see gridScene), timed per stage
     // with and without self-collision in the same run.
     bool collisions = false;
+    std::optional<float> stretchCompliance, bendCompliance;  // the grid's material (m/N, 1/(N m))
+    // --convergence (tools/convergence_bench.cpp)
+    bool convergence = false;
+    std::vector<std::string> convergenceSchemes = {"gs", "jacobi", "chebyshev:0.6",
+                                                   "chebyshev:0.9", "phantoms:8"};
+    float relaxation = kDefaultRelaxation;
+    int chebyshevWarmup = kDefaultChebyshevWarmup;
+    int settleFrames = 60, settleSubsteps = 10, settleIterations = 20;
+    int maxIterations = 1024;
+    int timeIterations = 32;
+    std::vector<double> reachFractions = {1e-1, 1e-2, 1e-3};
 };
 
 // A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.
@@ -78,5 +89,8 @@ std::shared_ptr<vk::Context> openGpu(const BenchOptions& o);
 
 // --tune-phantoms. Returns the exit code.
 int tunePhantoms(const BenchOptions& o);
+
+// --convergence. Returns the exit code.
+int convergenceBench(const BenchOptions& o);
 
 }  // namespace cloth::bench

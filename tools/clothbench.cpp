@@ -149,6 +149,10 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             o.collisions = true;
             continue;
         }
+        if (a == "--convergence") {
+            o.convergence = true;
+            continue;
+        }
         if (i + 1 >= argc) throw Error(a + ": missing value (or unknown option; see --help)");
         const std::string v = argv[++i];
         if (a == "--backend") {
@@ -179,6 +183,33 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             o.phantomsEachColor = v == "color";
         }
         else if (a == "--json") o.json = v;
+        else if (a == "--schemes") {
+            o.convergenceSchemes.clear();
+            for (std::size_t b = 0; b <= v.size();) {
+                std::size_t e = v.find(',', b);
+                if (e == std::string::npos) e = v.size();
+                o.convergenceSchemes.push_back(v.substr(b, e - b));
+                b = e + 1;
+            }
+        }
+        else if (a == "--relaxation") {
+            o.relaxation = std::strtof(v.c_str(), nullptr);
+            checkIterationSettings({IterationScheme::Jacobi, o.relaxation}, "--relaxation");
+        }
+        else if (a == "--stretch-compliance" || a == "--bend-compliance") {
+            char* end = nullptr;
+            const double c = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !(c >= 0.0 && c <= limits::kMaxCompliance))
+                throw Error(a + ": expected a compliance in [0, 1e6], got '" + v + "'");
+            (a == "--stretch-compliance" ? o.stretchCompliance : o.bendCompliance) = float(c);
+        }
+        else if (a == "--chebyshev-warmup") o.chebyshevWarmup = parseList(a, v, 1).at(0);
+        else if (a == "--settle-frames") o.settleFrames = parseList(a, v, 0).at(0);
+        else if (a == "--settle-substeps") o.settleSubsteps = parseList(a, v, 1, kMaxSteps).at(0);
+        else if (a == "--settle-iterations")
+            o.settleIterations = parseList(a, v, 1, kMaxSteps).at(0);
+        else if (a == "--max-iterations") o.maxIterations = parseList(a, v, 1, kMaxSteps).at(0);
+        else if (a == "--time-iterations") o.timeIterations = parseList(a, v, 2, kMaxSteps).at(0);
         else if (a == "--tuning") o.tuning = v;
         else if (a == "--tune-targets") o.tuneTargets = parseList(a, v, 1);
         else if (a == "--tune-margin") o.tuneMarginPercent = parseList(a, v, 0).at(0);
@@ -221,6 +252,8 @@ Scene gridScene(int n, const BenchOptions& o) {
     c.transform.translate = glm::vec3(0.0f, 1.5f, 0.0f);
     c.pins.regions = {"top_corners"};
     c.tethers = false;
+    if (o.stretchCompliance) c.material.stretchCompliance = *o.stretchCompliance;
+    if (o.bendCompliance) c.material.bendCompliance = *o.bendCompliance;
     if (o.collisions) {
         c.pins = {};
         c.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
@@ -579,6 +612,7 @@ void printRow(const nlohmann::json& r) {
 int benchMain(int argc, char** argv) {
     const BenchOptions o = parseBenchOptions(argc, argv);
     if (o.tunePhantoms) return tunePhantoms(o);
+    if (o.convergence) return convergenceBench(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
     std::shared_ptr<vk::Context> ctx;
     std::vector<int> sizes;

@@ -73,6 +73,15 @@ TEST(Cli, ParsesEveryFlag) {
     const Options q = parseOptions({"--phantom-method", "cliques", "--phantom-averaging", "color"});
     EXPECT_EQ(*q.phantomMethod, PhantomMethod::Cliques);
     EXPECT_TRUE(*q.phantomsEachColor);
+    const Options it = parseOptions(
+        {"--iteration", "chebyshev", "--relaxation", "1.2", "--rho", "0.95", "--warmup", "3"});
+    EXPECT_EQ(*it.iterationScheme, IterationScheme::Chebyshev);
+    Scene scene = builtinScene("hanging");
+    applyOverrides(it, scene);
+    EXPECT_EQ(scene.sim.iteration.scheme, IterationScheme::Chebyshev);
+    EXPECT_EQ(scene.sim.iteration.relaxation, 1.2f);
+    EXPECT_EQ(scene.sim.iteration.rho, 0.95f);
+    EXPECT_EQ(scene.sim.iteration.warmup, 3);
 }
 
 TEST(Cli, RefusesBadFlagsInProcess) {
@@ -92,6 +101,14 @@ TEST(Cli, RefusesBadFlagsInProcess) {
     EXPECT_THROW(parseOptions({"--phantoms", "many"}), Error);
     EXPECT_THROW(parseOptions({"--phantom-method", "greedy"}), Error);
     EXPECT_THROW(parseOptions({"--phantom-averaging", "sometimes"}), Error);
+    EXPECT_THROW(parseOptions({"--iteration", "sor"}), Error);
+    EXPECT_THROW(parseOptions({"--rho", "x"}), Error);
+    EXPECT_THROW(parseOptions({"--warmup", "0"}), Error);
+    for (auto bad : {std::vector<std::string>{"--rho", "1"}, {"--relaxation", "2.5"},
+                     {"--relaxation", "-1"}}) {
+        Scene scene = builtinScene("hanging");
+        EXPECT_THROW(applyOverrides(parseOptions(bad), scene), Error) << bad[0];
+    }
 }
 
 TEST(Cli, BadFlagsExitNonZeroWithAMessage) {
@@ -102,6 +119,7 @@ TEST(Cli, BadFlagsExitNonZeroWithAMessage) {
     expectFailure("--threads 0", "must be at least 1");
     expectFailure("--stretch-compliance -3", "must not be negative");
     expectFailure("--bend-compliance nan", "expected a finite number");
+    expectFailure("--headless --frames 1 --iteration chebyshev --rho 1.5", "rho 1.500000 is outside");
     expectFailure("--headless --scene no_such_scene", "no_such_scene");
     expectFailure("--headless --scene /nonexistent/scene.json", "/nonexistent/scene.json");
     expectFailure("--headless --mesh /nonexistent/cloth.obj", "/nonexistent/cloth.obj");

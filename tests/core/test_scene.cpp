@@ -218,6 +218,30 @@ TEST(SceneFiles, WeftAngleAndMembraneWithoutStvkSurviveTheRoundTrip) {
     EXPECT_EQ(parse(sceneToJson(w, "")), w);
 }
 
+// The iteration scheme (issue 14): a string or an object with its parameters, written only when
+// not Gauss-Seidel, refused out of range.
+TEST(SceneFiles, IterationSchemeSurvivesTheRoundTrip) {
+    const Scene j = parse(R"({"iteration": "jacobi", "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(j.sim.iteration.scheme, IterationScheme::Jacobi);
+    EXPECT_EQ(j.sim.iteration.relaxation, kDefaultRelaxation);
+    EXPECT_EQ(parse(sceneToJson(j, "")), j);
+    const Scene c = parse(R"({"iteration": {"scheme": "chebyshev", "relaxation": 1.5,
+        "rho": 0.95, "warmup": 4}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(c.sim.iteration.scheme, IterationScheme::Chebyshev);
+    EXPECT_EQ(c.sim.iteration.relaxation, 1.5f);
+    EXPECT_EQ(c.sim.iteration.rho, 0.95f);
+    EXPECT_EQ(c.sim.iteration.warmup, 4);
+    EXPECT_EQ(parse(sceneToJson(c, "")), c);
+    const Scene g = parse(R"({"cloths": [{"grid": {}}]})");
+    EXPECT_EQ(sceneToJson(g, "").find("\"iteration\""), std::string::npos);
+    for (const char* bad : {R"({"iteration": {"relaxation": 2}, "cloths": [{"grid": {}}]})",
+                            R"({"iteration": {"relaxation": 0}, "cloths": [{"grid": {}}]})",
+                            R"({"iteration": {"warmup": 0}, "cloths": [{"grid": {}}]})",
+                            R"({"iteration": {"omega": 1}, "cloths": [{"grid": {}}]})",
+                            R"({"iteration": 3, "cloths": [{"grid": {}}]})"})
+        EXPECT_THROW(parse(bad), Error) << bad;
+}
+
 TEST(SceneFiles, DefaultsAndPhantomForms) {
     Scene s = parse(R"({"cloths": [{"grid": {}}]})");
     EXPECT_EQ(s.name, "inline");
