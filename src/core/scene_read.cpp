@@ -456,9 +456,10 @@ IterationSettings readIteration(const JsonNode& n) {
     if (n.has("rho")) it.rho = n["rho"].inRange(0.0f, 1.0f, "is outside [0, 1)");
     if (n.has("warmup")) it.warmup = int(n["warmup"].intAtLeast(1, kMaxCount));
     try {
-        checkIterationSettings(it, "iteration");
+        checkIterationSettings(it, "");
     } catch (const Error& e) {
-        n.fail(e.what());
+        std::string what = e.what();
+        n.fail(what.substr(what.find(": ") + 2));  // the node names where
     }
     return it;
 }

@@ -43,7 +43,8 @@ IterationScheme parseIterationScheme(const std::string& name) {
     throw Error("unknown iteration scheme '" + name + "' (expected gs, jacobi or chebyshev)");
 }
 
-void checkIterationSettings(const IterationSettings& s, const std::string& where) {
+void checkIterationSettings(const IterationSettings& s, const std::string& whereText) {
+    const std::string where = whereText.empty() ? std::string("iteration") : whereText;
     if (!(s.relaxation > 0.0f && s.relaxation < 2.0f))
         throw Error(where + ": relaxation " + std::to_string(s.relaxation) +
                     " is outside (0, 2), where a relaxed Jacobi step can converge");
