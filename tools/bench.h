@@ -53,6 +53,10 @@ struct BenchOptions {
     // --collisions: self-collision on a cloth folded on itself (see gridScene), timed per stage
     // with and without self-collision in the same run.
     bool collisions = false;
+    // Tethers (long-range attachments to the pins): on by default, the cure for stretch at few
+    // iterations (README, "Iteration schemes": chosen by measurement); off for the tables
+    // measured before (--tethers off).
+    bool tethers = true;
     std::optional<float> stretchCompliance, bendCompliance;  // the grid's material (m/N, 1/(N m))
     // --convergence (tools/convergence_bench.cpp)
     bool convergence = false;
@@ -66,7 +70,8 @@ struct BenchOptions {
     std::vector<double> reachFractions = {1e-1, 1e-2, 1e-3};
 };
 
-// A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, no tethers.
+// A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, tethers to the
+// pins unless --tethers off.
 // With a collider: the cloth lies horizontal, unpinned, just above a sphere of radius 0.35 m
 // (analytic, or the mesh scaled to the same bounding radius), on which it drapes.
 // With collisions: the cloth lies horizontal on the ground with self-collision on;

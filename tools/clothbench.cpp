@@ -94,6 +94,8 @@ usage: clothbench [options]
                            four layers 1.27 edges apart (joined by half circles), which settle
                            on each other (thickness and margin a quarter of an edge each), timed
                            per stage with self-collision and, in the same run, without it
+  --tethers on|off         tethers from every vertex to the pins (default: on; the tables of
+                           earlier sessions were measured without them)
   --substeps N             substeps per frame (default: 10)
   --iterations N           iterations per substep (default: 1)
   --solver xpbd|pbd        constraint solver (default: xpbd; PBD uses the stiffnesses k)
@@ -114,8 +116,31 @@ phantom tuning
                            CPU with the largest of --threads, GPU with workgroup size 64, as
                            clothsim runs them), and write the fastest into the tuning file
   --tune-targets LIST      colour targets to try (default: 6,8,10,12,16)
-  --tune-margin PERCENT    a target wins over phantoms off only when its fastest repeat is
-                           this much faster than off's (default: 5)
+  --tune-margin PERCENT    a target wins over phantoms off only when it reaches off's
+                           accuracy this much faster than off (default: 5). Accuracy: from one
+                           start (off settled for --settle-frames frames), the XPBD residual
+                           after one substep at --iterations; a target whose residual is higher
+                           is charged the iterations it needs to match off's (its fastest frame
+                           time scaled by them), and never wins if 16x the iterations do not
+convergence
+  --convergence            per grid and backend: residual against iterations (1, 2, 4, ..,
+                           --max-iterations) and against time for each of --schemes, from one
+                           start (the grid settled by Gauss-Seidel); one substep of the settle's
+                           length per measurement; the iterations and ms each scheme needs to
+                           bring the residual to 1e-1, 1e-2 and 1e-3 of the initial one; time
+                           per frame from --warmup/--frames/--repeats runs at 1 and
+                           --time-iterations iterations (tools/plot_convergence.py plots it)
+  --schemes LIST           gs, jacobi, chebyshev:RHO, phantoms:TARGET (Gauss-Seidel with
+                           phantoms) (default: gs,jacobi,chebyshev:0.6,chebyshev:0.9,phantoms:8)
+  --relaxation X           Jacobi and Chebyshev relaxation gamma (default: 1)
+  --chebyshev-warmup S     Chebyshev's plain iterations before acceleration (default: 2)
+  --settle-frames N        frames of the start (default: 60)
+  --settle-substeps N      ... their substeps (default: 10; also the measured substep's length)
+  --settle-iterations N    ... and iterations (default: 20)
+  --max-iterations N       the longest measurement (default: 1024)
+  --time-iterations N      (default: 32)
+  --stretch-compliance X   the grid's stretch compliance in m/N (default: the material's, 1e-8)
+  --bend-compliance X      the grid's bending compliance in 1/(N m) (default: 1e-3)
 gpu
   --workgroup-sizes LIST   compute workgroup sizes (default: 32,64,128,256,512, those the
                            device allows)
@@ -196,6 +221,11 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             o.relaxation = std::strtof(v.c_str(), nullptr);
             checkIterationSettings({IterationScheme::Jacobi, o.relaxation}, "--relaxation");
         }
+        else if (a == "--tethers") {
+            if (v != "on" && v != "off")
+                throw Error("--tethers: expected on or off, got '" + v + "'");
+            o.tethers = v == "on";
+        }
         else if (a == "--stretch-compliance" || a == "--bend-compliance") {
             char* end = nullptr;
             const double c = std::strtod(v.c_str(), &end);
@@ -251,7 +281,7 @@ Scene gridScene(int n, const BenchOptions& o) {
     c.grid = g;
     c.transform.translate = glm::vec3(0.0f, 1.5f, 0.0f);
     c.pins.regions = {"top_corners"};
-    c.tethers = false;
+    c.tethers = o.tethers;
     if (o.stretchCompliance) c.material.stretchCompliance = *o.stretchCompliance;
     if (o.bendCompliance) c.material.bendCompliance = *o.bendCompliance;
     if (o.collisions) {
@@ -405,6 +435,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"solves_per_second_max", solvesPerFrame / (minMs / 1000.0)},
             {"stages_ms", stages},
             {"collider", o.collider},
+            {"tethers", o.tethers},
             {"vertices_in_contact", solver.contactCount()},
             {"prepare_ms", p.stats.prepareMs}};
 }
@@ -416,9 +447,8 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
 nlohmann::json accuracy(const PreparedCloth& p, Solver& solver, const BenchOptions& o) {
     solver.keepMultipliers(true);
     solver.stepFrame();
-    const FrameMetrics m = measureFrame(p, solver);
     std::vector<glm::vec4> x;
-    solver.readPositions(x);
+    const FrameMetrics m = measureFrame(p, solver, &x);
     float low = 1e30f, rest = 1e30f;
     for (std::uint32_t i = 0; i < p.originalVertexCount; ++i) {
         low = std::min(low, x[i].y);

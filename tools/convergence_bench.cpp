@@ -68,6 +68,7 @@ std::vector<Scheme> schemesOf(const BenchOptions& o) {
 double frameMs(const PreparedCloth& start, const SolverFactory& make, const Scheme& s,
                int iterations, const BenchOptions& o) {
     PreparedCloth p = start;
+    p.sim.frameDt = start.sim.frameDt / static_cast<float>(start.sim.substeps);
     p.sim.substeps = 1;
     p.sim.iterations = iterations;
     p.sim.iteration = s.iteration;

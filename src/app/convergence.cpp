@@ -43,8 +43,21 @@ void copyStateOntoPhantoms(const PreparedCloth& from, PreparedCloth& to) {
     to.startTime = from.startTime;
 }
 
-double initialResidual(const PreparedCloth& start) {
-    const float dt = start.sim.frameDt;  // one substep, as measureConvergence runs
+namespace {
+
+// `start` as a measurement runs it: one substep of start's substep length (frameDt / substeps).
+PreparedCloth oneSubstep(const PreparedCloth& start) {
+    PreparedCloth p = start;
+    p.sim.frameDt = start.sim.frameDt / static_cast<float>(start.sim.substeps);
+    p.sim.substeps = 1;
+    return p;
+}
+
+}  // namespace
+
+double initialResidual(const PreparedCloth& startState) {
+    const PreparedCloth start = oneSubstep(startState);
+    const float dt = start.sim.frameDt;
     std::vector<glm::vec4> x = start.positions, v = start.velocities, predicted(x.size());
     v.resize(x.size(), glm::vec4(0.0f));
     for (std::size_t i = 0; i < x.size(); ++i)
@@ -58,8 +71,7 @@ double initialResidual(const PreparedCloth& start) {
 
 ConvergencePoint measureConvergence(const PreparedCloth& start, const SolverFactory& make,
                                     const IterationSettings& scheme, int iterations) {
-    PreparedCloth p = start;
-    p.sim.substeps = 1;
+    PreparedCloth p = oneSubstep(start);
     p.sim.iterations = iterations;
     p.sim.iteration = scheme;
     std::unique_ptr<Solver> solver = make(p);

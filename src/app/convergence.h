@@ -1,7 +1,8 @@
 // How fast each iteration scheme converges (issue 14; clothbench --convergence, the tests).
 //
-// One measurement: from a common start state (positions and velocities), a solver runs ONE frame
-// of ONE substep with K iterations, and the frame's XPBD residual r = C + alpha~ lambda
+// One measurement: from a common start state (positions and velocities), a solver runs ONE
+// substep (of the start's substep length, frameDt / substeps: the frame is cut to that one
+// substep) with K iterations, and the frame's XPBD residual r = C + alpha~ lambda
 // (app/metrics.h) is read back, with the solve time of the frame (the sum of the solver's stage
 // times: wall time on the CPU, device timestamps on the GPU, so the first frame's pipeline
 // builds do not count). Residual against K and against time, per scheme; the same nonlinear
@@ -44,7 +45,8 @@ void copyStateOntoPhantoms(const PreparedCloth& from, PreparedCloth& to);
 // The residual 2-norm of the prediction with multipliers 0 (see above).
 double initialResidual(const PreparedCloth& start);
 
-// One measurement: `start`, one substep of `iterations` iterations with `scheme`.
+// One measurement: `start`, one substep (of start's length) of `iterations` iterations with
+// `scheme`.
 ConvergencePoint measureConvergence(const PreparedCloth& start, const SolverFactory& make,
                                     const IterationSettings& scheme, int iterations);
 

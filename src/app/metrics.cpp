@@ -136,7 +136,8 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
     return m;
 }
 
-FrameMetrics measureFrame(const PreparedCloth& p, Solver& solver) {
+FrameMetrics measureFrame(const PreparedCloth& p, Solver& solver,
+                          std::vector<glm::vec4>* positions) {
     std::vector<glm::vec4> x, v;
     solver.readPositions(x);
     solver.readVelocities(v);
@@ -146,7 +147,9 @@ FrameMetrics measureFrame(const PreparedCloth& p, Solver& solver) {
             solver.readMultipliers(t, lambdas[t]);
     x.resize(p.positions.size());
     v.resize(p.positions.size());
-    return computeMetrics(p, x, v, lambdas);
+    FrameMetrics m = computeMetrics(p, x, v, lambdas);
+    if (positions) *positions = std::move(x);
+    return m;
 }
 
 MetricsWriter::MetricsWriter(std::string path) : path_(std::move(path)) {

@@ -47,7 +47,9 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
 
 // Reads the solver's state and computes the metrics (the solver must keep its multipliers:
 // Solver::keepMultipliers(true) before the frame).
-FrameMetrics measureFrame(const PreparedCloth& p, Solver& solver);
+// `positions`, if given, receives the positions read (every vertex).
+FrameMetrics measureFrame(const PreparedCloth& p, Solver& solver,
+                          std::vector<glm::vec4>* positions = nullptr);
 
 // The --metrics file: one row per frame, CSV or JSON by the path's extension (.csv, .json;
 // anything else is refused when the writer is made, before the run).

@@ -57,6 +57,11 @@ struct At {
                  ", got " + value.dump());
         return v;
     }
+    double nonNegative() const {
+        if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+            fail("expected a number >= 0");
+        return value.get<double>();
+    }
     double milliseconds() const {
         if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
             fail("expected a time in ms (a number >= 0)");
@@ -81,6 +86,12 @@ TuningCandidate parseCandidate(const At& c) {
     const At ms = c.field("ms_per_frame");
     out.msMin = ms.field("min").milliseconds();
     out.msMedian = ms.field("median").milliseconds();
+    if (c.has("accuracy")) {
+        const At a = c.field("accuracy");
+        out.residual = a.field("residual").nonNegative();
+        out.iterationsToMatch = static_cast<int>(a.field("iterations_to_match").integer(-1, kMaxCount));
+        if (a.has("ms_to_match")) out.msToMatch = a.field("ms_to_match").milliseconds();
+    }
     return out;
 }
 
@@ -126,10 +137,16 @@ TuningDevice parseDevice(const At& d) {
 using ojson = nlohmann::ordered_json;
 
 ojson candidateJson(const TuningCandidate& c) {
-    return {{"phantoms", c.target ? ojson(c.target) : ojson("off")},
-            {"colors", c.colors},
-            {"phantom_vertices", c.phantomVertices},
-            {"ms_per_frame", {{"min", c.msMin}, {"median", c.msMedian}}}};
+    ojson j = {{"phantoms", c.target ? ojson(c.target) : ojson("off")},
+               {"colors", c.colors},
+               {"phantom_vertices", c.phantomVertices},
+               {"ms_per_frame", {{"min", c.msMin}, {"median", c.msMedian}}}};
+    if (c.residual && c.iterationsToMatch) {
+        ojson a = {{"residual", *c.residual}, {"iterations_to_match", *c.iterationsToMatch}};
+        if (c.msToMatch) a["ms_to_match"] = *c.msToMatch;
+        j["accuracy"] = a;
+    }
+    return j;
 }
 
 ojson sizeJson(const TuningSize& s) {

@@ -28,6 +28,13 @@ struct TuningCandidate {
     std::uint32_t phantomVertices = 0;
     double msMin = 0.0;     // fastest repeat's mean frame time
     double msMedian = 0.0;  // median over repeats
+    // Accuracy (clothbench --tune-phantoms; absent in older files): the XPBD residual after one
+    // substep from a common start (app/convergence.h) at the tuned iterations, the iterations
+    // this candidate needs to reach phantoms-off's residual there (-1: not within 16 times the
+    // tuned count), and the frame time that takes (msMin scaled by iterations, conservatively).
+    std::optional<double> residual;
+    std::optional<int> iterationsToMatch;
+    std::optional<double> msToMatch;
     bool operator==(const TuningCandidate&) const = default;
 };
 

@@ -206,12 +206,15 @@ TEST(IterationSchemes, EverySchemeSettlesAtTheSameFixedPoint) {
 }
 
 // Seed 002: Chebyshev with rho 0.9 converges in fewer iterations than plain Jacobi. On the
-// hanging 64^2 cloth (soft: compliance 1 m/N, so that the Jacobi family gets anywhere at all),
-// from a settled state, one substep: both reach 1e-1 of the initial residual, Chebyshev in at
-// most half of Jacobi's iterations. (1e-3, the level, is out of reach for both within
-// 4096 iterations here, where Gauss-Seidel needs 3303: README, "Iteration schemes".)
-TEST(IterationSchemes, ChebyshevReachesATenthInFewerIterationsThanJacobi) {
-    PreparedCloth base = prepareScene(hanging(64, 1.0f));
+// hanging 64^2 cloth (a cloth-like stretch compliance of 1e-3 m/N, no tethers), from a state
+// settled by Gauss-Seidel, one substep of 1/600 s: neither reaches 1e-3 of the initial residual
+// within 1024 iterations (Gauss-Seidel needs 657), so that claim cannot be tested as stated.
+// What holds, measured: after 1024 iterations Chebyshev (rho 0.9) has half plain Jacobi's
+// residual (0.24 against 0.49 of the initial), and Chebyshev with rho 0.99 (nearer Jacobi's own
+// spectral radius here) gets below a tenth of the initial residual (at 549 iterations), which
+// Jacobi does not.
+TEST(IterationSchemes, ChebyshevConvergesFasterThanJacobi) {
+    PreparedCloth base = prepareScene(hanging(64, 1e-3f));
     base.sim.substeps = 10;
     base.sim.iterations = 20;
     auto make = [](const PreparedCloth& p) { return makeCpuSolver(p, 2); };
@@ -228,15 +231,37 @@ TEST(IterationSchemes, ChebyshevReachesATenthInFewerIterationsThanJacobi) {
     IterationSettings chebyshev = jacobi;
     chebyshev.scheme = IterationScheme::Chebyshev;
     chebyshev.rho = 0.9f;
-    const auto j = iterationsToReach(start, make, jacobi, 0.1 * initial, 512);
-    const auto c = iterationsToReach(start, make, chebyshev, 0.1 * initial, 512);
-    ASSERT_TRUE(j.has_value());
-    ASSERT_TRUE(c.has_value());
-    std::printf("to 1e-1 of the initial residual: Jacobi %d iterations, Chebyshev (rho 0.9) %d\n",
-                j->iterations, c->iterations);
-    EXPECT_LE(2 * c->iterations, j->iterations);
-    // The search's answer is right: one fewer iteration does not reach the level.
-    EXPECT_GT(measureConvergence(start, make, chebyshev, c->iterations - 1).residual,
-              0.1 * initial);
-    EXPECT_LE(c->residual, 0.1 * initial);
+    const double j = measureConvergence(start, make, jacobi, 1024).residual / initial;
+    const double c = measureConvergence(start, make, chebyshev, 1024).residual / initial;
+    chebyshev.rho = 0.99f;
+    const double c99 = measureConvergence(start, make, chebyshev, 1024).residual / initial;
+    std::printf("after 1024 iterations, residual / initial: Jacobi %.3f, Chebyshev rho 0.9 %.3f, "
+                "rho 0.99 %.3f\n", j, c, c99);
+    EXPECT_LT(c, j / 1.5);
+    EXPECT_GT(j, 0.1);
+    EXPECT_LT(c99, 0.1);
+}
+
+// iterationsToReach finds the fewest iterations: the level is reached there and not one
+// iteration before (Gauss-Seidel on a small cloth, where the residual falls steadily).
+TEST(IterationSchemes, IterationsToReachFindsTheFewest) {
+    PreparedCloth base = prepareScene(hanging(12, 1e-3f));
+    base.sim.substeps = 10;
+    base.sim.iterations = 10;
+    auto make = [](const PreparedCloth& p) { return makeCpuSolver(p, 1); };
+    PreparedCloth start;
+    {
+        auto settle = make(base);
+        for (int f = 0; f < 30; ++f) settle->stepFrame();
+        start = withSolverState(base, *settle);
+    }
+    const double target = 1e-2 * initialResidual(start);
+    const IterationSettings gs;
+    const auto r = iterationsToReach(start, make, gs, target, 4096);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_GT(r->iterations, 4);
+    EXPECT_LE(r->residual, target);
+    EXPECT_LE(measureConvergence(start, make, gs, r->iterations).residual, target);
+    EXPECT_GT(measureConvergence(start, make, gs, r->iterations - 1).residual, target);
+    EXPECT_FALSE(iterationsToReach(start, make, gs, 1e-30, 8).has_value());
 }
