@@ -53,9 +53,13 @@ TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
         EXPECT_GT(a["lowest_drop_m"].get<double>(), 0.0);  // it hangs from two corners
         EXPECT_GT(a["kinetic_energy"].get<double>(), 0.0);
         EXPECT_GE(a["residual_max"].get<double>(), 0.0);
-        EXPECT_EQ(
-            run["constraints"]["distance"].get<int>() + run["constraints"]["bending"].get<int>(),
-            run["constraints"]["total"].get<int>());
+        // Stretch, bending and (the default) tethers to the two pins.
+        EXPECT_TRUE(run["tethers"].get<bool>());
+        EXPECT_GT(run["constraints"]["tethers"].get<int>(), 0);
+        EXPECT_EQ(run["constraints"]["distance"].get<int>() +
+                      run["constraints"]["bending"].get<int>() +
+                      run["constraints"]["tethers"].get<int>(),
+                  run["constraints"]["total"].get<int>());
     }
     const std::string best = batchIsaName(bestBatchIsa());
     for (const std::string& k : {std::string("scalar"), best})

@@ -316,6 +316,18 @@ void tuneThenRun(const std::string& backend, const std::string& name) {
         EXPECT_EQ(s.candidates[0].target, 0u);
         EXPECT_EQ(s.candidates[0].phantomVertices, 0u);
         for (const TuningCandidate& c : s.candidates) EXPECT_LE(c.colors, c.target ? c.target : 99);
+        // Judged by accuracy too: off's residual, each target's iterations to reach it (or -1),
+        // and the best one reaches it (off does at its own iterations, 1 here).
+        for (const TuningCandidate& c : s.candidates) {
+            ASSERT_TRUE(c.residual.has_value());
+            ASSERT_TRUE(c.iterationsToMatch.has_value());
+            EXPECT_TRUE(*c.iterationsToMatch == -1 || *c.iterationsToMatch >= 1);
+            EXPECT_EQ(c.msToMatch.has_value(), *c.iterationsToMatch >= 1);
+            if (*c.residual <= *s.candidates[0].residual) EXPECT_EQ(*c.iterationsToMatch, 1);
+        }
+        EXPECT_EQ(*s.candidates[0].iterationsToMatch, 1);
+        for (const TuningCandidate& c : s.candidates)
+            if (c.target == s.best) EXPECT_TRUE(c.msToMatch.has_value());
     }
 
     const RunStats measured = runAuto(backend, tuning, dir);
