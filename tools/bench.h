@@ -67,6 +67,7 @@ struct BenchOptions {
     int settleFrames = 60, settleSubsteps = 10, settleIterations = 20;
     int maxIterations = 1024;
     int timeIterations = 32;
+    std::string experiment = "substep";  // substep | horizontal | kick
     std::vector<double> reachFractions = {1e-1, 1e-2, 1e-3};
 };
 

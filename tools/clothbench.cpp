@@ -130,6 +130,11 @@ convergence
                            bring the residual to 1e-1, 1e-2 and 1e-3 of the initial one; time
                            per frame from --warmup/--frames/--repeats runs at 1 and
                            --time-iterations iterations (tools/plot_convergence.py plots it)
+  --experiment E           substep (the above, default), or seed 002's frame-by-frame ones on a
+                           horizontal cloth pinned at its four corners: horizontal (it falls
+                           and hangs) or kick (no gravity, its centre starts at 0.2 m/s down):
+                           per frame the residual, residual strain and energies of each scheme
+                           (--frames frames at --substeps x --iterations)
   --schemes LIST           gs, jacobi, chebyshev:RHO, phantoms:TARGET (Gauss-Seidel with
                            phantoms) (default: gs,jacobi,chebyshev:0.6,chebyshev:0.9,phantoms:8)
   --relaxation X           Jacobi and Chebyshev relaxation gamma (default: 1)
@@ -233,6 +238,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
                 throw Error(a + ": expected a compliance in [0, 1e6], got '" + v + "'");
             (a == "--stretch-compliance" ? o.stretchCompliance : o.bendCompliance) = float(c);
         }
+        else if (a == "--experiment") o.experiment = v;
         else if (a == "--chebyshev-warmup") o.chebyshevWarmup = parseList(a, v, 1).at(0);
         else if (a == "--settle-frames") o.settleFrames = parseList(a, v, 0).at(0);
         else if (a == "--settle-substeps") o.settleSubsteps = parseList(a, v, 1, kMaxSteps).at(0);

@@ -172,9 +172,96 @@ nlohmann::json runBackend(const std::string& backend, int n, const SolverFactory
             {"schemes", schemes}};
 }
 
+// --experiment horizontal | kick: seed 002's other two experiments, frame by frame. A horizontal
+// n x n cloth at 1.5 m pinned at its four corners, no tethers; "horizontal": it falls under
+// gravity and hangs; "kick": no gravity, and the vertices within 0.1 m of its centre start at
+// kKickSpeed downward. Each scheme runs --frames frames at --substeps x --iterations; per frame the
+// metrics of app/metrics.h (and the total energy, kinetic + elastic, for the kick).
+constexpr float kKickSpeed = 0.2f;  // m/s: the kicked disc moves a fifth of an edge per frame
+
+nlohmann::json runFrames(const std::string& backend, int n, const SolverFactory& make,
+                         const std::string& device, const BenchOptions& o) {
+    Scene scene = gridScene(n, o);
+    ClothDesc& c = scene.cloths[0];
+    c.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
+    c.transform.translate = glm::vec3(0.0f, 1.5f, 0.0f);
+    c.pins.regions = {"top_corners", "bottom_corners"};
+    c.tethers = false;
+    const bool kick = o.experiment == "kick";
+    if (kick) scene.sim.gravity = glm::vec3(0.0f);
+    PrepareOptions popt;
+    popt.phantoms = PhantomSetting{PhantomMode::Off, 0};
+    const PreparedCloth base = prepareScene(scene, popt);
+    PreparedCloth kicked = base;
+    glm::vec3 centre(0.0f);
+    for (std::uint32_t i = 0; i < base.originalVertexCount; ++i)
+        centre += glm::vec3(base.positions[i]) / float(base.originalVertexCount);
+    std::uint32_t moving = 0;
+    if (kick)
+        for (std::uint32_t i = 0; i < base.originalVertexCount; ++i)
+            if (glm::length(glm::vec3(base.positions[i]) - centre) < 0.1f &&
+                base.positions[i].w > 0.0f) {
+                kicked.velocities[i] = glm::vec4(0.0f, -kKickSpeed, 0.0f, 0.0f);
+                ++moving;
+            }
+    std::printf("%s grid %d, %s: %u constraints, %d frames of %dx%d%s\n", backend.c_str(), n,
+                o.experiment.c_str(), base.constraintCount(), o.frames, o.substeps, o.iterations,
+                kick ? (", " + std::to_string(moving) + " vertices kicked at " + std::to_string(kKickSpeed).substr(0, 4) + " m/s").c_str()
+                     : "");
+    nlohmann::json schemes = nlohmann::json::array();
+    for (const Scheme& s : schemesOf(o)) {
+        PreparedCloth p = kicked;
+        if (s.phantomTarget) {
+            PrepareOptions ph;
+            ph.phantoms = PhantomSetting{PhantomMode::Target, s.phantomTarget};
+            p = prepareScene(scene, ph);
+            copyStateOntoPhantoms(kicked, p);
+        }
+        p.sim.iteration = s.iteration;
+        auto solver = make(p);
+        solver->keepMultipliers(true);
+        nlohmann::json frames = nlohmann::json::array();
+        FrameMetrics m;
+        int diverged = 0;
+        for (int f = 1; f <= o.frames; ++f) {
+            solver->stepFrame();
+            m = measureFrame(p, *solver);
+            if (!std::isfinite(m.residualNorm) || !std::isfinite(m.kineticEnergy)) {
+                diverged = f;  // NaN or infinite positions: the scheme blew up
+                break;
+            }
+            frames.push_back({{"frame", f},
+                              {"residual", m.residualNorm},
+                              {"residual_strain", m.residualStrain},
+                              {"kinetic_energy", m.kineticEnergy},
+                              {"elastic_energy", m.elasticEnergy.value_or(0.0)},
+                              {"energy", m.kineticEnergy + m.elasticEnergy.value_or(0.0)}});
+        }
+        if (diverged)
+            std::printf("  %-20s diverged (non-finite positions) at frame %d\n", s.label.c_str(),
+                        diverged);
+        else
+            std::printf("  %-20s last frame: residual %.4g, residual strain %.4g, energy %.4g J\n",
+                        s.label.c_str(), m.residualNorm, m.residualStrain,
+                        m.kineticEnergy + m.elasticEnergy.value_or(0.0));
+        std::fflush(stdout);
+        schemes.push_back({{"label", s.label},
+                           {"colours", p.colorCount},
+                           {"diverged_at_frame", diverged ? nlohmann::json(diverged) : nullptr},
+                           {"frames", frames}});
+    }
+    return {{"backend", backend}, {"device", device},       {"grid", n},
+            {"experiment", o.experiment}, {"substeps", o.substeps}, {"iterations", o.iterations},
+            {"constraints", base.constraintCount()}, {"schemes", schemes}};
+}
+
 }  // namespace
 
 int convergenceBench(const BenchOptions& o) {
+    if (o.experiment != "substep" && o.experiment != "horizontal" && o.experiment != "kick")
+        throw Error("--experiment: expected substep, horizontal or kick, got '" + o.experiment +
+                    "'");
+    auto run = o.experiment == "substep" ? runBackend : runFrames;
     nlohmann::json runs = nlohmann::json::array();
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
     std::shared_ptr<vk::Context> ctx;
@@ -185,7 +272,7 @@ int convergenceBench(const BenchOptions& o) {
             SolverFactory make = [&](const PreparedCloth& p) {
                 return makeCpuSolver(p, threads, o.cpuKernels.front());
             };
-            runs.push_back(runBackend("cpu", n, make,
+            runs.push_back(run("cpu", n, make,
                                       cpuModelName() + ", " + std::to_string(threads) + " threads",
                                       o));
         }
@@ -195,12 +282,13 @@ int convergenceBench(const BenchOptions& o) {
                 g.context = ctx;
                 return std::make_unique<vk::GpuSolver>(p, g);
             };
-            runs.push_back(runBackend("gpu", n, make, ctx->info().name, o));
+            runs.push_back(run("gpu", n, make, ctx->info().name, o));
         }
     }
     if (!o.json.empty())
         writeJsonFile(o.json, {{"device", cpuModelName()},
                                {"gpu", ctx ? ctx->info().name : ""},
+                               {"experiment", o.experiment},
                                {"settle", {{"frames", o.settleFrames},
                                            {"substeps", o.settleSubsteps},
                                            {"iterations", o.settleIterations}}},

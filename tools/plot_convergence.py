@@ -3,6 +3,9 @@
 
   convergence_<backend>_<grid>.png   residual (relative to the initial) against iterations and
                                      against solve time, one line per scheme
+  <experiment>_<backend>_<grid>.png  --experiment horizontal|kick: per frame, the residual and
+                                     the residual strain (horizontal) or the kinetic and elastic
+                                     energies (kick)
 
 usage: tools/plot_convergence.py CONVERGENCE.json [OUTDIR] [TAG]   (needs matplotlib)
 TAG, if given, is appended to the file names (e.g. "soft").
@@ -17,6 +20,38 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def plot_frames(run, out, tag):
+    kick = run["experiment"] == "kick"
+    keys = [("residual", "XPBD residual (2-norm)")]
+    if kick:
+        keys += [("kinetic_energy", "kinetic energy (J)"),
+                 ("elastic_energy", "elastic energy, sum C^2 / 2 alpha (J)")]
+    else:
+        keys += [("residual_strain", "residual strain (m^2)")]
+    fig, axes = plt.subplots(1, len(keys), figsize=(5.5 * len(keys), 4.5))
+    for s in run["schemes"]:
+        fs = [f["frame"] for f in s["frames"]]
+        for ax, (key, _) in zip(axes, keys):
+            ax.plot(fs, [max(f[key], 1e-30) for f in s["frames"]],
+                    label="%s (%d colours)" % (s["label"], s["colours"]))
+    for ax, (_, name) in zip(axes, keys):
+        ax.set_yscale("log")
+        ax.set_xlabel("frame (1/60 s)")
+        ax.set_ylabel(name)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize=7)
+    what = ("no gravity, centre kicked down at 0.2 m/s" if kick
+            else "falling under gravity, pinned at its corners")
+    fig.suptitle("%s, %s: horizontal %d x %d cloth, %s; %d substeps x %d iterations"
+                 % (run["backend"], run["device"], run["grid"], run["grid"], what,
+                    run["substeps"], run["iterations"]), fontsize=8)
+    fig.tight_layout()
+    path = os.path.join(out, "%s_%s_%d%s.png" % (run["experiment"], run["backend"], run["grid"],
+                                                  tag))
+    fig.savefig(path, dpi=100)
+    print(path)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -27,6 +62,9 @@ def main():
     os.makedirs(out, exist_ok=True)
     settle = doc.get("settle", {})
     for run in doc["runs"]:
+        if run.get("experiment") in ("horizontal", "kick"):
+            plot_frames(run, out, tag)
+            continue
         fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.5))
         for s in run["schemes"]:
             ks = [p["iterations"] for p in s["curve"]]

@@ -56,7 +56,8 @@ void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, i
             throw Error("the simulation diverged: vertex " + std::to_string(i) + " became " +
                         (nan ? "NaN" : "infinite") + " at frame " + std::to_string(frame) +
                         "; the scene's values are within their sane ranges, so the step is "
-                        "unstable for its stiffness (try more substeps or a larger compliance)");
+                        "unstable for its stiffness (try more substeps or a larger compliance; with "
+                        "--iteration chebyshev, a smaller --rho or a longer --warmup)");
         }
     }
 }
