@@ -323,11 +323,15 @@ void tuneThenRun(const std::string& backend, const std::string& name) {
             ASSERT_TRUE(c.iterationsToMatch.has_value());
             EXPECT_TRUE(*c.iterationsToMatch == -1 || *c.iterationsToMatch >= 1);
             EXPECT_EQ(c.msToMatch.has_value(), *c.iterationsToMatch >= 1);
-            if (*c.residual <= *s.candidates[0].residual) EXPECT_EQ(*c.iterationsToMatch, 1);
+            if (*c.residual <= *s.candidates[0].residual) {
+                EXPECT_EQ(*c.iterationsToMatch, 1);
+            }
         }
         EXPECT_EQ(*s.candidates[0].iterationsToMatch, 1);
         for (const TuningCandidate& c : s.candidates)
-            if (c.target == s.best) EXPECT_TRUE(c.msToMatch.has_value());
+            if (c.target == s.best) {
+                EXPECT_TRUE(c.msToMatch.has_value());
+            }
     }
 
     const RunStats measured = runAuto(backend, tuning, dir);

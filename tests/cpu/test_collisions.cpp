@@ -197,8 +197,9 @@ TEST(Collisions, FastSphereDoesNotPassThroughAHangingCloth) {
         }
         const float ballZ = -0.5f + 10.0f * t;
         // While the ball is near the cloth's plane, the cloth's centre stays in front of it.
-        if (ballZ > -0.2f && ballZ < 0.35f)
+        if (ballZ > -0.2f && ballZ < 0.35f) {
             EXPECT_GE(x[centre].z, ballZ + 0.15f) << "frame " << f;
+        }
     }
     std::printf("sphere at 10 m/s: deepest vertex %.3g mm from the surface (thickness %.1f mm), "
                 "touching vertices leave it at up to %.3f m/s\n",

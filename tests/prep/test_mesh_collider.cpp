@@ -413,8 +413,9 @@ TEST(MeshCollider, NearestTrianglesAreBruteForcesAndTheRivalBoundHolds) {
                 }
                 EXPECT_LE(rival2, all[gpu::MESH_KEEP].first);
                 // keepB.w: a bound on all but the nearest, no greater than the second.
-                if (all[0].first < maxDistance * maxDistance)
+                if (all[0].first < maxDistance * maxDistance) {
                     EXPECT_LE(glm::uintBitsToFloat(c.w), std::sqrt(all[1].first));
+                }
             }
         }
     }

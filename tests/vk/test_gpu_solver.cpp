@@ -598,10 +598,14 @@ TEST_F(GpuSolverTest, WindGivesTheSameBitsAsTheCpu) {
     EXPECT_EQ(windy.counters().dispatches, calm.counters().dispatches + 2 * 4 - 1);
     if (ctx_->timestamps()) {
         for (const auto& t : windy.stageTimes()) {
-            if (t.name == std::string("wind")) EXPECT_GT(t.ms, 0.0);
+            if (t.name == std::string("wind")) {
+                EXPECT_GT(t.ms, 0.0);
+            }
         }
         for (const auto& t : calm.stageTimes()) {
-            if (t.name == std::string("wind")) EXPECT_EQ(t.ms, 0.0);
+            if (t.name == std::string("wind")) {
+                EXPECT_EQ(t.ms, 0.0);
+            }
         }
     }
 }
@@ -674,8 +678,9 @@ TEST_F(GpuSolverTest, CollidersGiveTheSameBitsAsTheCpu) {
     EXPECT_EQ(gpu.contactCount(), cpu->contactCount());
     if (ctx_->timestamps()) {
         for (const auto& t : gpu.stageTimes())
-            if (t.name == std::string("contacts") || t.name == std::string("collisions"))
+            if (t.name == std::string("contacts") || t.name == std::string("collisions")) {
                 EXPECT_GT(t.ms, 0.0) << t.name;
+            }
     }
 }
 
