@@ -112,6 +112,30 @@ void controlsSection(HudState& st, HudActions& out, render::ShadingSettings& sha
     applyAfterEdit(out, c);
     ImGui::SliderInt("iterations", &c.iterations, 1, 32);
     applyAfterEdit(out, c);
+    // The iteration scheme (README, "Iteration schemes and convergence"); applied on choice.
+    static const IterationScheme kSchemes[] = {IterationScheme::GaussSeidel,
+                                               IterationScheme::Jacobi,
+                                               IterationScheme::Chebyshev};
+    if (ImGui::BeginCombo("iteration scheme", iterationSchemeName(c.iteration.scheme))) {
+        for (IterationScheme scheme : kSchemes) {
+            if (ImGui::Selectable(iterationSchemeName(scheme), scheme == c.iteration.scheme) &&
+                scheme != c.iteration.scheme) {
+                c.iteration.scheme = scheme;
+                out.apply = c;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (c.iteration.scheme != IterationScheme::GaussSeidel) {
+        ImGui::SliderFloat("relaxation", &c.iteration.relaxation, 0.1f, 1.9f, "%.2f");
+        applyAfterEdit(out, c);
+    }
+    if (c.iteration.scheme == IterationScheme::Chebyshev) {
+        ImGui::SliderFloat("rho", &c.iteration.rho, 0.0f, 0.999f, "%.3f");
+        applyAfterEdit(out, c);
+        ImGui::SliderInt("warm-up", &c.iteration.warmup, 1, 16);
+        applyAfterEdit(out, c);
+    }
     const ImGuiSliderFlags log = ImGuiSliderFlags_Logarithmic;
     ImGui::SliderFloat("stretch compliance", &c.stretchCompliance, 1e-10f, 1e-2f, "%.1e", log);
     applyAfterEdit(out, c);

@@ -192,6 +192,7 @@ SimControls ViewerSim::controls() const {
     c.substeps = scene_.sim.substeps;
     c.iterations = scene_.sim.iterations;
     c.gravity = scene_.sim.gravity;
+    c.iteration = scene_.sim.iteration;
     if (!scene_.cloths.empty()) {
         const Material& m = scene_.cloths.front().material;
         c.stretchCompliance = m.stretchCompliance;
@@ -206,6 +207,8 @@ void ViewerSim::apply(const SimControls& c) {
     scene_.sim.substeps = c.substeps;
     scene_.sim.iterations = c.iterations;
     scene_.sim.gravity = c.gravity;
+    checkIterationSettings(c.iteration, "iteration");
+    scene_.sim.iteration = c.iteration;
     for (ClothDesc& cloth : scene_.cloths) {
         cloth.material.stretchCompliance = c.stretchCompliance;
         cloth.material.bendCompliance = c.bendCompliance;

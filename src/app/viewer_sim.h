@@ -38,6 +38,7 @@ struct SimControls {
     float linearDamping = 0.0f;
     float rigidDamping = 0.0f;
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
+    IterationSettings iteration;  // scheme, relaxation, rho, warm-up
     bool operator==(const SimControls&) const = default;
 };
 

@@ -83,6 +83,52 @@ TEST(Clothbench, BadOptionsAreRefused) {
     expectRefused("--frames 99999999999", "--frames: must be at most 2147483647");
     expectRefused("--no-such-option 1", "unknown option '--no-such-option'");
     expectRefused("--solver gs", "--solver: expected xpbd or pbd");
+    expectRefused("--tethers maybe", "--tethers: expected on or off");
+    expectRefused("--stretch-compliance -1", "--stretch-compliance: expected a compliance");
+    expectRefused("--convergence --schemes gs,sor",
+                  "--schemes: expected gs, jacobi, chebyshev:RHO or phantoms:TARGET, got 'sor'");
+    expectRefused("--convergence --schemes chebyshev:1.5", "rho 1.500000 is outside [0, 1)");
+    expectRefused("--convergence --experiment storm", "--experiment: expected substep, horizontal");
+    expectRefused("--relaxation 2", "relaxation 2.000000 is outside (0, 2)");
+}
+
+// --convergence on a tiny grid, both kinds: the JSON has a curve per scheme with the residual
+// falling for Gauss-Seidel, the reach table, and the frame experiments' per-frame metrics.
+TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
+    const fs::path json = scratchDir("convergence") / "c.json";
+    const auto r = runProgram("clothbench",
+                              "--convergence --grids 4 --backend cpu --threads 1 --warmup 0"
+                              " --frames 1 --repeats 1 --settle-frames 5 --max-iterations 64"
+                              " --stretch-compliance 1e-3 --schemes gs,jacobi,chebyshev:0.9,"
+                              "phantoms:6 --json " + json.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(json);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_EQ(doc["runs"].size(), 1u);
+    const nlohmann::json& run = doc["runs"][0];
+    EXPECT_GT(run["initial_residual"].get<double>(), 0.0);
+    ASSERT_EQ(run["schemes"].size(), 4u);
+    const nlohmann::json& gs = run["schemes"][0];
+    EXPECT_EQ(gs["label"], "gs");
+    ASSERT_EQ(gs["curve"].size(), 7u);  // 1, 2, 4, .. 64 iterations
+    EXPECT_LT(gs["curve"][6]["relative"].get<double>(), gs["curve"][0]["relative"].get<double>());
+    EXPECT_EQ(run["schemes"][3]["colours"].get<int>(), 6);
+    for (const auto& s : run["schemes"]) EXPECT_EQ(s["reach"].size(), 3u);
+
+    const fs::path frames = scratchDir("convergence") / "k.json";
+    const auto k = runProgram("clothbench",
+                              "--convergence --experiment kick --grids 4 --backend cpu"
+                              " --threads 1 --frames 3 --substeps 2 --iterations 2"
+                              " --schemes gs,jacobi --json " + frames.string());
+    ASSERT_EQ(k.exitCode, 0) << k.output;
+    std::ifstream kin(frames);
+    const nlohmann::json kd = nlohmann::json::parse(kin);
+    const nlohmann::json& kr = kd["runs"][0];
+    EXPECT_EQ(kr["experiment"], "kick");
+    for (const auto& s : kr["schemes"]) {
+        ASSERT_EQ(s["frames"].size(), 3u);
+        EXPECT_GT(s["frames"][0]["kinetic_energy"].get<double>(), 0.0);  // it was kicked
+    }
 }
 
 // --solver pbd: the rows say so, and PBD's residual is C alone (the metrics still come).

@@ -44,6 +44,16 @@ TEST_F(RenderGpuTest, SettingsChangeKeepsStateAndAppliesSettings) {
     sim.read(after, normals);
     for (std::uint32_t i = 0; i < sim.prepared().originalVertexCount; ++i)
         ASSERT_EQ(glm::vec3(after[i]), glm::vec3(before[i])) << "vertex " << i;
+    // The iteration scheme too (the HUD's combo and sliders), and a bad value is refused.
+    c.iteration.scheme = IterationScheme::Chebyshev;
+    c.iteration.rho = 0.8f;
+    sim.apply(c);
+    EXPECT_EQ(sim.prepared().sim.iteration.scheme, IterationScheme::Chebyshev);
+    EXPECT_EQ(sim.prepared().sim.iteration.rho, 0.8f);
+    EXPECT_EQ(sim.controls(), c);
+    sim.step();
+    c.iteration.rho = 1.0f;
+    EXPECT_THROW(sim.apply(c), Error);
 }
 
 // The HUD's convergence plots: with metrics on, each step keeps that frame's metrics (the same
