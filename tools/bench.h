@@ -57,6 +57,7 @@ struct BenchOptions {
     // iterations (README, "Iteration schemes": chosen by measurement); off for the tables
     // measured before (--tethers off).
     bool tethers = true;
+    IterationSettings iteration;  // --iteration, --relaxation, --rho (throughput rows)
     std::optional<float> stretchCompliance, bendCompliance;  // the grid's material (m/N, 1/(N m))
     // --convergence (tools/convergence_bench.cpp)
     bool convergence = false;

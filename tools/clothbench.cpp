@@ -99,6 +99,9 @@ usage: clothbench [options]
   --substeps N             substeps per frame (default: 10)
   --iterations N           iterations per substep (default: 1)
   --solver xpbd|pbd        constraint solver (default: xpbd; PBD uses the stiffnesses k)
+  --iteration S            gs (default), jacobi or chebyshev: the throughput rows' scheme
+  --rho X                  ... Chebyshev's rho (default 0.9; --relaxation and
+                           --chebyshev-warmup below apply too)
   --warmup N               frames before timing (default: 10)
   --frames N               frames per timed repeat (default: 10)
   --repeats N              timed repeats; min and median are reported (default: 5)
@@ -225,6 +228,12 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         else if (a == "--relaxation") {
             o.relaxation = std::strtof(v.c_str(), nullptr);
             checkIterationSettings({IterationScheme::Jacobi, o.relaxation}, "--relaxation");
+            o.iteration.relaxation = o.relaxation;
+        }
+        else if (a == "--iteration") o.iteration.scheme = parseIterationScheme(v);
+        else if (a == "--rho") {
+            o.iteration.rho = std::strtof(v.c_str(), nullptr);
+            checkIterationSettings(o.iteration, "--rho");
         }
         else if (a == "--tethers") {
             if (v != "on" && v != "off")
@@ -239,7 +248,10 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             (a == "--stretch-compliance" ? o.stretchCompliance : o.bendCompliance) = float(c);
         }
         else if (a == "--experiment") o.experiment = v;
-        else if (a == "--chebyshev-warmup") o.chebyshevWarmup = parseList(a, v, 1).at(0);
+        else if (a == "--chebyshev-warmup") {
+            o.chebyshevWarmup = parseList(a, v, 1).at(0);
+            o.iteration.warmup = o.chebyshevWarmup;
+        }
         else if (a == "--settle-frames") o.settleFrames = parseList(a, v, 0).at(0);
         else if (a == "--settle-substeps") o.settleSubsteps = parseList(a, v, 1, kMaxSteps).at(0);
         else if (a == "--settle-iterations")
@@ -278,6 +290,7 @@ Scene gridScene(int n, const BenchOptions& o) {
     s.sim.substeps = o.substeps;
     s.sim.iterations = o.iterations;
     s.sim.mode = o.mode;
+    s.sim.iteration = o.iteration;
     s.phantoms = o.phantoms;
     s.sim.averagePhantomsEachColor = o.phantomsEachColor;
     ClothDesc c;
@@ -434,6 +447,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"substeps", o.substeps},
             {"iterations", o.iterations},
             {"solver", p.sim.mode == SolverMode::Pbd ? "pbd" : "xpbd"},
+            {"iteration", iterationJson(p.sim.iteration)},
             {"ms_per_frame", {{"min", minMs}, {"median", medMs}}},
             {"ms_per_substep", medMs / o.substeps},
             {"ms_per_substep_min", minMs / o.substeps},

@@ -17,6 +17,13 @@ void FrameStats::add(double frameMs, const std::vector<StageTime>& stages) {
     for (size_t i = 0; i < stages.size() && i < stageMs_.size(); ++i) stageMs_[i] += stages[i].ms;
 }
 
+nlohmann::json iterationJson(const IterationSettings& it) {
+    return {{"scheme", iterationSchemeName(it.scheme)},
+            {"relaxation", it.relaxation},
+            {"rho", it.rho},
+            {"warmup", it.warmup}};
+}
+
 nlohmann::json constraintCounts(const PreparedCloth& p) {
     nlohmann::json counts = nlohmann::json::object();
     gpu::forEachConstraintType(
@@ -70,6 +77,7 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"solver", solverModeName(p.sim.mode)},
         {"substeps", p.sim.substeps},
         {"iterations", p.sim.iterations},
+        {"iteration", iterationJson(p.sim.iteration)},
         {"vertices", p.originalVertexCount},
         {"phantom_vertices", p.stats.phantomVertices},
         {"triangles", p.triangles.size()},

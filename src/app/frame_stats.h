@@ -38,4 +38,7 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& prep
 
 void writeJsonFile(const std::string& path, const nlohmann::json& json);
 
+// The iteration scheme and its parameters, as stats and benchmark records give them.
+nlohmann::json iterationJson(const IterationSettings& it);
+
 }  // namespace cloth

@@ -92,6 +92,22 @@ TEST(Clothbench, BadOptionsAreRefused) {
     expectRefused("--relaxation 2", "relaxation 2.000000 is outside (0, 2)");
 }
 
+// --iteration: the throughput rows run and record the scheme.
+TEST(Clothbench, IterationSchemeRowsRecordTheirScheme) {
+    const fs::path json = scratchDir("scheme") / "bench.json";
+    const auto r = runProgram("clothbench", "--grids 4 --threads 1 --iteration chebyshev --rho 0.7"
+                                            " --iterations 3 --warmup 0 --frames 1 --repeats 1"
+                                            " --json " + json.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(json);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_EQ(doc["runs"].size(), 1u);
+    const nlohmann::json& it = doc["runs"][0]["iteration"];
+    EXPECT_EQ(it["scheme"], "chebyshev");
+    EXPECT_FLOAT_EQ(it["rho"].get<float>(), 0.7f);
+    EXPECT_GT(doc["runs"][0]["stages_ms"]["jacobi_sums"].get<double>(), 0.0);
+}
+
 // --convergence on a tiny grid, both kinds: the JSON has a curve per scheme with the residual
 // falling for Gauss-Seidel, the reach table, and the frame experiments' per-frame metrics.
 TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
