@@ -217,9 +217,8 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
               {"iterations", scene.sim.iterations},
               {"solver", solverModeName(scene.sim.mode)},
               {"phantoms", phantoms(scene.phantoms)}};
-    // Only when not Gauss-Seidel (older files stay as they were).
-    if (const IterationSettings& it = scene.sim.iteration;
-        it.scheme != IterationScheme::GaussSeidel)
+    // Only when not the default (older files stay as they were).
+    if (const IterationSettings& it = scene.sim.iteration; it != IterationSettings{})
         j["iteration"] = {{"scheme", iterationSchemeName(it.scheme)},
                           {"relaxation", num(it.relaxation)},
                           {"rho", num(it.rho)},

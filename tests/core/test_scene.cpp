@@ -234,6 +234,10 @@ TEST(SceneFiles, IterationSchemeSurvivesTheRoundTrip) {
     EXPECT_EQ(parse(sceneToJson(c, "")), c);
     const Scene g = parse(R"({"cloths": [{"grid": {}}]})");
     EXPECT_EQ(sceneToJson(g, "").find("\"iteration\""), std::string::npos);
+    // Gauss-Seidel with a parameter set (used only once the scheme changes) keeps it too.
+    const Scene p = parse(R"({"iteration": {"scheme": "gs", "rho": 0.5}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(p.sim.iteration.rho, 0.5f);
+    EXPECT_EQ(parse(sceneToJson(p, "")), p);
     for (const char* bad : {R"({"iteration": {"relaxation": 2}, "cloths": [{"grid": {}}]})",
                             R"({"iteration": {"relaxation": 0}, "cloths": [{"grid": {}}]})",
                             R"({"iteration": {"warmup": 0}, "cloths": [{"grid": {}}]})",
