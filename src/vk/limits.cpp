@@ -55,6 +55,7 @@ SolverCounts countsOf(const PreparedCloth& p) {
     for (std::uint32_t k = 0; k < p.colorCount; ++k) {
         c.largestColor = std::max<std::uint64_t>(c.largestColor, p.colorItems(k));
     }
+    c.jacobi = p.sim.iteration.scheme != IterationScheme::GaussSeidel;
     return c;
 }
 
@@ -73,6 +74,7 @@ SolverCounts estimateCounts(const Scene& scene) {
         c.tethers += v;
     }
     if (scene.sim.wind) c.windVertices = c.vertices;
+    c.jacobi = scene.sim.iteration.scheme != IterationScheme::GaussSeidel;
     c.colliders = scene.colliders.size();
     if (!scene.colliders.empty()) c.contactVertices = c.vertices;
     return c;
@@ -117,6 +119,18 @@ std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
         {"feature sums", 16 * c.featureSums},
     };
     needs.insert(needs.end(), fixed.begin(), fixed.end());
+    if (c.jacobi) {  // shaders/shared/jacobi.h: a slot per item vertex, a list entry per slot
+        std::uint64_t slots = 0, items = 0;
+        gpu::forEachConstraintType([&](auto t) {
+            slots += std::uint64_t(decltype(t)::kVertices) * c.items[decltype(t)::kIndex];
+            items += c.items[decltype(t)::kIndex];
+        });
+        needs.push_back({"jacobi deltas", 16 * slots});
+        needs.push_back({"jacobi vertices", 16 * c.vertices});
+        needs.push_back({"jacobi sources", 4 * slots});
+        needs.push_back({"jacobi previous positions", 16 * c.vertices});
+        needs.push_back({"jacobi previous multipliers", 16 * items});
+    }
     return needs;
 }
 
@@ -140,6 +154,8 @@ void checkFitsDevice(const Context& ctx, const SolverCounts& c, std::uint32_t wg
     std::uint64_t items = std::max({ceilDiv(c.vertices, wg) + 2 * c.segments,
                                     ceilDiv(c.largestColor, wg), ceilDiv(c.tethers, wg),
                                     ceilDiv(c.attachments + 1, wg), ceilDiv(c.phantomGroups, wg)});
+    if (c.jacobi)  // a Jacobi pass takes all items of a type in one dispatch
+        for (std::uint64_t n : c.items) items = std::max(items, ceilDiv(n, wg));
     if (items > maxGroups)
         throw Error(what + " is too large for the GPU " + device + ": a dispatch would need " +
                     std::to_string(items) + " workgroups of " + std::to_string(wg) +

@@ -32,6 +32,7 @@ struct SolverCounts {
     std::uint64_t meshFeatures = 0;  // their sharp features (0 in the estimate)
     std::uint64_t featureSums = 0;   // with features: 3 per triangle + 1 per original vertex
     std::uint64_t largestColor = 0;  // items (all types) of the largest colour; 0 = unknown
+    bool jacobi = false;  // Jacobi or Chebyshev iterations: their deltas, lists and previous state
 };
 
 struct BufferNeed {

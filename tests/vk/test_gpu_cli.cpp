@@ -135,6 +135,26 @@ TEST(GpuCli, SceneTooLargeForTheDeviceIsAClearError) {
     }
 }
 
+// The Jacobi iterations' buffers count too: a grid whose constraints fit but whose Jacobi deltas
+// (a vec4 per item vertex, about 18 n^2 of 16 bytes) do not is refused, naming them.
+TEST(GpuCli, JacobiBuffersTooLargeForTheDeviceAreAClearError) {
+    REQUIRE_VULKAN_DEVICE();
+    cloth::vk::Context ctx;
+    const double range = ctx.limits().maxStorageBufferRange;
+    const int n = static_cast<int>(std::sqrt(range / 288.0)) + 16;
+    ASSERT_LT(96.0 * n * n, range);  // the bending constraints themselves fit
+    const fs::path scene = scratch("jacobi_large") / "jacobi_large.json";
+    std::ofstream(scene) << R"({"name": "jacobi_large", "iteration": "jacobi", "cloths": [)"
+                         << R"({"name": "big", "grid": {"width": 10, "height": 10, "resolution": [)"
+                         << n << ", " << n << R"(]}, "pins": {"regions": ["top_corners"]}}]})";
+    const auto r =
+        runProgram("clothsim", "--headless --frames 1 --backend gpu --scene " + scene.string());
+    EXPECT_EQ(r.exitCode, 1) << r.output;
+    EXPECT_NE(r.output.find("scene 'jacobi_large' is too large for the GPU"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("jacobi deltas need"), std::string::npos) << r.output;
+}
+
 // clothbench --backend all: one CPU record and one GPU record per workgroup size, each GPU
 // record with the keys the issue lists (workgroup size, per-stage times, dispatches) and the
 // colour-run setting it ran with; --color-run-items 0 gives one dispatch per colour.
