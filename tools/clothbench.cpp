@@ -128,7 +128,8 @@ phantom tuning
 convergence
   --convergence            per grid and backend: residual against iterations (1, 2, 4, ..,
                            --max-iterations) and against time for each of --schemes, from one
-                           start (the grid settled by Gauss-Seidel); one substep of the settle's
+                           start (the grid settled by Gauss-Seidel; never tethered: tethers
+                           would hide the convergence); one substep of the settle's
                            length per measurement; the iterations and ms each scheme needs to
                            bring the residual to 1e-1, 1e-2 and 1e-3 of the initial one; time
                            per frame from --warmup/--frames/--repeats runs at 1 and

@@ -86,8 +86,10 @@ double frameMs(const PreparedCloth& start, const SolverFactory& make, const Sche
 
 nlohmann::json runBackend(const std::string& backend, int n, const SolverFactory& make,
                           const std::string& device, const BenchOptions& o) {
-    // The start: the grid settled by Gauss-Seidel at the settle settings.
+    // The start: the grid settled by Gauss-Seidel at the settle settings. No tethers: they
+    // would hide the convergence being measured (they cap the stretch whatever the iterations).
     BenchOptions settleOpt = o;
+    settleOpt.tethers = false;
     settleOpt.phantoms = PhantomSetting{PhantomMode::Off, 0};
     settleOpt.substeps = o.settleSubsteps;
     settleOpt.iterations = o.settleIterations;
