@@ -51,9 +51,12 @@ void checkIterationSettings(const IterationSettings& s, const std::string& where
     if (!(s.rho >= 0.0f && s.rho < 1.0f))
         throw Error(where + ": rho " + std::to_string(s.rho) +
                     " is outside [0, 1) (a spectral radius of a convergent iteration)");
-    if (s.warmup < 1 || s.warmup > 1000000)
+    if (s.warmup < 1)
         throw Error(where + ": warmup " + std::to_string(s.warmup) +
                     " must be at least 1 (the first iteration has no previous one)");
+    if (s.warmup > 1000000)
+        throw Error(where + ": warmup " + std::to_string(s.warmup) +
+                    " is beyond any iteration count (at most 1000000)");
 }
 
 const char* selfContactOrderName(SelfCollisionSettings::Order o) {

@@ -241,9 +241,19 @@ TEST(SceneFiles, IterationSchemeSurvivesTheRoundTrip) {
     for (const char* bad : {R"({"iteration": {"relaxation": 2}, "cloths": [{"grid": {}}]})",
                             R"({"iteration": {"relaxation": 0}, "cloths": [{"grid": {}}]})",
                             R"({"iteration": {"warmup": 0}, "cloths": [{"grid": {}}]})",
+                            R"({"iteration": {"warmup": 2000000}, "cloths": [{"grid": {}}]})",
                             R"({"iteration": {"omega": 1}, "cloths": [{"grid": {}}]})",
                             R"({"iteration": 3, "cloths": [{"grid": {}}]})"})
         EXPECT_THROW(parse(bad), Error) << bad;
+    try {
+        parse(R"({"iteration": {"warmup": 2000000}, "cloths": [{"grid": {}}]})");
+        ADD_FAILURE() << "a warm-up of 2000000 was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("iteration: warmup 2000000 is beyond any iteration "
+                                             "count (at most 1000000)"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(SceneFiles, DefaultsAndPhantomForms) {
