@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/frame_stats.h"
 #include "core/scene.h"
 #include "cpu/batch_kernels.h"
 #include "prep/phantoms.h"
@@ -57,14 +58,14 @@ struct BenchOptions {
     // iterations (README, "Iteration schemes": chosen by measurement); off for the tables
     // measured before (--tethers off).
     bool tethers = true;
-    IterationSettings iteration;  // --iteration, --relaxation, --rho (throughput rows)
+    // --iteration, --relaxation, --rho, --chebyshev-warmup: the throughput rows' scheme; the
+    // relaxation and warm-up also apply to --convergence's Jacobi and Chebyshev schemes.
+    IterationSettings iteration;
     std::optional<float> stretchCompliance, bendCompliance;  // the grid's material (m/N, 1/(N m))
     // --convergence (tools/convergence_bench.cpp)
     bool convergence = false;
     std::vector<std::string> convergenceSchemes = {"gs", "jacobi", "chebyshev:0.6",
                                                    "chebyshev:0.9", "phantoms:8"};
-    float relaxation = kDefaultRelaxation;
-    int chebyshevWarmup = kDefaultChebyshevWarmup;
     int settleFrames = 60, settleSubsteps = 10, settleIterations = 20;
     int maxIterations = 1024;
     int timeIterations = 32;
@@ -86,6 +87,14 @@ PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backe
                           const std::string& device);
 
 double median(std::vector<double> v);
+
+// A solver timed as the throughput rows time it: --warmup frames, then --repeats repeats of
+// --frames frames; the mean frame time of each repeat and the stage times of every frame.
+struct Measured {
+    std::vector<double> frameMs;
+    FrameStats stages;
+};
+Measured measure(Solver& solver, const BenchOptions& o);
 
 // --collisions: the prepared n x n grid's positions folded along x into four layers joined by
 // half circles two edges long, stacked upwards (its rest shape stays flat, so the layers are no

@@ -227,9 +227,8 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
             }
         }
         else if (a == "--relaxation") {
-            o.relaxation = std::strtof(v.c_str(), nullptr);
-            checkIterationSettings({IterationScheme::Jacobi, o.relaxation}, "--relaxation");
-            o.iteration.relaxation = o.relaxation;
+            o.iteration.relaxation = std::strtof(v.c_str(), nullptr);
+            checkIterationSettings(o.iteration, "--relaxation");
         }
         else if (a == "--iteration") o.iteration.scheme = parseIterationScheme(v);
         else if (a == "--rho") {
@@ -250,8 +249,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         }
         else if (a == "--experiment") o.experiment = v;
         else if (a == "--chebyshev-warmup") {
-            o.chebyshevWarmup = parseList(a, v, 1).at(0);
-            o.iteration.warmup = o.chebyshevWarmup;
+            o.iteration.warmup = parseList(a, v, 1).at(0);
         }
         else if (a == "--settle-frames") o.settleFrames = parseList(a, v, 0).at(0);
         else if (a == "--settle-substeps") o.settleSubsteps = parseList(a, v, 1, kMaxSteps).at(0);
@@ -402,13 +400,6 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-namespace {
-
-struct Measured {
-    std::vector<double> frameMs;  // mean frame time of each repeat
-    FrameStats stages;
-};
-
 Measured measure(Solver& solver, const BenchOptions& o) {
     for (int i = 0; i < o.warmup; ++i) solver.stepFrame();
     Measured m;
@@ -426,6 +417,8 @@ Measured measure(Solver& solver, const BenchOptions& o) {
     }
     return m;
 }
+
+namespace {
 
 nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, const Measured& m,
                       const BenchOptions& o) {

@@ -35,8 +35,8 @@ std::vector<Scheme> schemesOf(const BenchOptions& o) {
     std::vector<Scheme> out;
     for (const std::string& s : o.convergenceSchemes) {
         Scheme sc;
-        sc.iteration.relaxation = o.relaxation;
-        sc.iteration.warmup = o.chebyshevWarmup;
+        sc.iteration = o.iteration;  // its relaxation and warm-up
+        sc.iteration.scheme = IterationScheme::GaussSeidel;
         if (s == "gs") {
             sc.label = "gs";
         } else if (s == "jacobi") {
@@ -67,21 +67,24 @@ std::vector<Scheme> schemesOf(const BenchOptions& o) {
 // ms per frame (median of the repeats) of one substep with `iterations` iterations.
 double frameMs(const PreparedCloth& start, const SolverFactory& make, const Scheme& s,
                int iterations, const BenchOptions& o) {
-    PreparedCloth p = start;
-    p.sim.frameDt = start.sim.frameDt / static_cast<float>(start.sim.substeps);
-    p.sim.substeps = 1;
+    PreparedCloth p = oneSubstep(start);
     p.sim.iterations = iterations;
     p.sim.iteration = s.iteration;
     auto solver = make(p);
-    for (int i = 0; i < o.warmup; ++i) solver->stepFrame();
-    std::vector<double> ms;
-    for (int r = 0; r < o.repeats; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int f = 0; f < o.frames; ++f) solver->stepFrame();
-        const auto t1 = std::chrono::steady_clock::now();
-        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() / o.frames);
-    }
-    return median(ms);
+    return median(measure(*solver, o).frameMs);
+}
+
+// The scheme's cloth from `state`: `state` itself, or with phantoms (the scene prepared for the
+// scheme's target, its copies on their originals).
+PreparedCloth schemeCloth(const Scene& scene, const PreparedCloth& state, const Scheme& s,
+                          const BenchOptions& o) {
+    if (!s.phantomTarget) return state;
+    PrepareOptions ph;
+    ph.phantoms = PhantomSetting{PhantomMode::Target, s.phantomTarget};
+    ph.phantomMethod = o.phantomMethod;
+    PreparedCloth p = prepareScene(scene, ph);
+    copyStateOntoPhantoms(state, p);
+    return p;
 }
 
 nlohmann::json runBackend(const std::string& backend, int n, const SolverFactory& make,
@@ -97,12 +100,7 @@ nlohmann::json runBackend(const std::string& backend, int n, const SolverFactory
     popt.phantoms = settleOpt.phantoms;
     const Scene scene = gridScene(n, settleOpt);
     const PreparedCloth base = prepareScene(scene, popt);
-    PreparedCloth start;
-    {
-        auto settle = make(base);
-        for (int f = 0; f < o.settleFrames; ++f) settle->stepFrame();
-        start = withSolverState(base, *settle);
-    }
+    const PreparedCloth start = settledStart(base, make, o.settleFrames);
     const double initial = initialResidual(start);
     std::printf("%s grid %d: %u vertices, %u constraints; start: %d frames of %dx%d Gauss-Seidel; "
                 "initial residual %.4g\n",
@@ -113,14 +111,7 @@ nlohmann::json runBackend(const std::string& backend, int n, const SolverFactory
     std::printf("\n");
     nlohmann::json schemes = nlohmann::json::array();
     for (const Scheme& s : schemesOf(o)) {
-        PreparedCloth p = start;
-        if (s.phantomTarget) {
-            PrepareOptions ph;
-            ph.phantoms = PhantomSetting{PhantomMode::Target, s.phantomTarget};
-            ph.phantomMethod = o.phantomMethod;
-            p = prepareScene(scene, ph);
-            copyStateOntoPhantoms(start, p);
-        }
+        const PreparedCloth p = schemeCloth(scene, start, s, o);
         nlohmann::json curve = nlohmann::json::array();
         ConvergencePoint last;
         for (int k = 1; k <= o.maxIterations; k *= 2) {
@@ -206,19 +197,15 @@ nlohmann::json runFrames(const std::string& backend, int n, const SolverFactory&
                 kicked.velocities[i] = glm::vec4(0.0f, -kKickSpeed, 0.0f, 0.0f);
                 ++moving;
             }
+    const std::string kickText = kick ? ", " + std::to_string(moving) + " vertices kicked at " +
+                                            std::to_string(kKickSpeed).substr(0, 4) + " m/s"
+                                      : std::string();
     std::printf("%s grid %d, %s: %u constraints, %d frames of %dx%d%s\n", backend.c_str(), n,
                 o.experiment.c_str(), base.constraintCount(), o.frames, o.substeps, o.iterations,
-                kick ? (", " + std::to_string(moving) + " vertices kicked at " + std::to_string(kKickSpeed).substr(0, 4) + " m/s").c_str()
-                     : "");
+                kickText.c_str());
     nlohmann::json schemes = nlohmann::json::array();
     for (const Scheme& s : schemesOf(o)) {
-        PreparedCloth p = kicked;
-        if (s.phantomTarget) {
-            PrepareOptions ph;
-            ph.phantoms = PhantomSetting{PhantomMode::Target, s.phantomTarget};
-            p = prepareScene(scene, ph);
-            copyStateOntoPhantoms(kicked, p);
-        }
+        PreparedCloth p = schemeCloth(scene, kicked, s, o);
         p.sim.iteration = s.iteration;
         auto solver = make(p);
         solver->keepMultipliers(true);

@@ -95,12 +95,7 @@ TuningSize tuneSize(int n, const std::vector<Candidate>& cands, Backend& backend
     // residual is above off's is charged the iterations it needs to come down to off's
     // (frame time scaled by iterations: conservative, the fixed part of a frame does not grow).
     const SolverFactory make = [&](const PreparedCloth& p) { return makeSolver(backend, o, p); };
-    PreparedCloth start;
-    {
-        auto settle = make(cands[0].prepared);
-        for (int f = 0; f < o.settleFrames; ++f) settle->stepFrame();
-        start = withSolverState(cands[0].prepared, *settle);
-    }
+    const PreparedCloth start = settledStart(cands[0].prepared, make, o.settleFrames);
     const IterationSettings gs;
     const int k = o.iterations;
     double offResidual = 0.0;

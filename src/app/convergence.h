@@ -31,12 +31,17 @@ struct ConvergencePoint {
     int iterations = 0;
     double residual = 0.0;     // 2-norm
     double residualMax = 0.0;  // largest component
-    double ms = 0.0;           // solve time of the frame
 };
 
 // `p` with its state (positions, velocities, time) replaced by `solver`'s after it ran from p:
 // the start state of the measurements.
 PreparedCloth withSolverState(const PreparedCloth& p, Solver& solver);
+
+// `p` after `frames` frames of its own settings on a solver `make` builds (withSolverState).
+PreparedCloth settledStart(const PreparedCloth& p, const SolverFactory& make, int frames);
+
+// `start` as a measurement runs it: one substep of start's substep length (frameDt / substeps).
+PreparedCloth oneSubstep(const PreparedCloth& start);
 
 // Phantom copies (prepared with phantoms) moved onto their original vertex (xyz, velocities),
 // from the state of a cloth prepared without: the same start for both.

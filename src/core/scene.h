@@ -45,7 +45,8 @@ struct IterationSettings {
     int warmup = kDefaultChebyshevWarmup;   // S >= 1: Chebyshev
     bool operator==(const IterationSettings&) const = default;
 };
-// Throws cloth::Error naming `where` for a value out of range.
+// Throws cloth::Error for a value out of range, its message prefixed by "where: " (none when
+// `where` is empty: a scene file's node names itself).
 void checkIterationSettings(const IterationSettings& s, const std::string& where);
 
 // Seeded gusts: the wind's speed is scaled by 1 + amplitude g(t), with g in [-1, 1] a sum of

@@ -458,8 +458,7 @@ IterationSettings readIteration(const JsonNode& n) {
     try {
         checkIterationSettings(it, "");
     } catch (const Error& e) {
-        std::string what = e.what();
-        n.fail(what.substr(what.find(": ") + 2));  // the node names where
+        n.fail(e.what());
     }
     return it;
 }

@@ -44,18 +44,18 @@ IterationScheme parseIterationScheme(const std::string& name) {
 }
 
 void checkIterationSettings(const IterationSettings& s, const std::string& whereText) {
-    const std::string where = whereText.empty() ? std::string("iteration") : whereText;
+    const std::string where = whereText.empty() ? std::string() : whereText + ": ";
     if (!(s.relaxation > 0.0f && s.relaxation < 2.0f))
-        throw Error(where + ": relaxation " + std::to_string(s.relaxation) +
+        throw Error(where + "relaxation " + std::to_string(s.relaxation) +
                     " is outside (0, 2), where a relaxed Jacobi step can converge");
     if (!(s.rho >= 0.0f && s.rho < 1.0f))
-        throw Error(where + ": rho " + std::to_string(s.rho) +
+        throw Error(where + "rho " + std::to_string(s.rho) +
                     " is outside [0, 1) (a spectral radius of a convergent iteration)");
     if (s.warmup < 1)
-        throw Error(where + ": warmup " + std::to_string(s.warmup) +
+        throw Error(where + "warmup " + std::to_string(s.warmup) +
                     " must be at least 1 (the first iteration has no previous one)");
     if (s.warmup > 1000000)
-        throw Error(where + ": warmup " + std::to_string(s.warmup) +
+        throw Error(where + "warmup " + std::to_string(s.warmup) +
                     " is beyond any iteration count (at most 1000000)");
 }
 

@@ -89,9 +89,8 @@ struct GpuSolver::Impl {
     double frameStartTime = 0.0;
 
     // Jacobi and Chebyshev iterations (null with Gauss-Seidel): where each type's deltas and
-    // previous multipliers start, and each type's item count.
+    // previous multipliers start.
     std::unique_ptr<JacobiLayout> jacobi;
-    std::array<std::uint32_t, gpu::kConstraintTypeCount> typeItems{};
 
     detail::ChunkTable chunks;
     OneShot once;
@@ -215,9 +214,10 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     gpu::forEachConstraintType([&](auto t) {
         offsets[t.kIndex] = p.set<typename decltype(t)::Item>().colorOffsets;
         CLOTH_ASSERT(offsets[t.kIndex].size() == colorCount + 1u);
+        // Every item is in a colour (the Jacobi passes take them all by these offsets).
+        CLOTH_ASSERT(offsets[t.kIndex].front() == 0u &&
+                     offsets[t.kIndex].back() == p.items<typename decltype(t)::Item>().size());
         if (offsets[t.kIndex].back() > offsets[t.kIndex].front()) presentTypes |= 1u << t.kIndex;
-        typeItems[t.kIndex] =
-            static_cast<std::uint32_t>(p.items<typename decltype(t)::Item>().size());
     });
     attachmentCount = static_cast<std::uint32_t>(p.attachments.size());
     tetherCount = static_cast<std::uint32_t>(p.tethers.size());
@@ -434,11 +434,12 @@ void GpuSolver::Impl::recordJacobi(const StepContext& c) {
     push.omega = c.omega;
     push.gamma = c.gamma;
     for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t) {
-        if (!typeItems[t]) continue;
-        push.count = typeItems[t];
+        const std::uint32_t items = offsets[t].back();  // all of the type's items
+        if (!items) continue;
+        push.count = items;
         push.deltaBase = jacobi->deltaBase[t];
         push.lambdaBase = jacobi->lambdaBase[t];
-        dispatch(pipelines.get(Kernel::Jacobi, spec(1u << t)), push, groupsFor(typeItems[t]),
+        dispatch(pipelines.get(Kernel::Jacobi, spec(1u << t)), push, groupsFor(items),
                  typeStageBit(t));
     }
     push.count = vertexCount;

@@ -10,24 +10,18 @@
 #include "app/convergence.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
+#include "../cpu/scenes.h"
 
 using namespace cloth;
 
 namespace {
 
+// The hanging cloth of tests/cpu/scenes.h (1 m, top edge at y = 2), without tethers (they would
+// cap the stretch the iterations are judged by) and with the given stretch compliance.
 Scene hanging(std::uint32_t n, float stretchCompliance) {
-    Scene s;
-    s.name = "hanging";
-    ClothDesc c;
-    c.name = "cloth";
-    GridDesc g;
-    g.resX = g.resY = n;
-    c.grid = g;
-    c.transform.translate = glm::vec3(0.0f, 1.5f, 0.0f);
-    c.pins.regions = {"top_corners"};
-    c.tethers = false;
-    c.material.stretchCompliance = stretchCompliance;
-    s.cloths.push_back(c);
+    Scene s = test::hangingScene(n);
+    s.cloths[0].tethers = false;
+    s.cloths[0].material.stretchCompliance = stretchCompliance;
     return s;
 }
 
@@ -217,12 +211,7 @@ TEST(IterationSchemes, ChebyshevConvergesFasterThanJacobi) {
     base.sim.substeps = 10;
     base.sim.iterations = 20;
     auto make = [](const PreparedCloth& p) { return makeCpuSolver(p, 2); };
-    PreparedCloth start;
-    {
-        auto settle = make(base);
-        for (int f = 0; f < 60; ++f) settle->stepFrame();
-        start = withSolverState(base, *settle);
-    }
+    const PreparedCloth start = settledStart(base, make, 60);
     const double initial = initialResidual(start);
     ASSERT_GT(initial, 0.0);
     IterationSettings jacobi;
@@ -248,12 +237,7 @@ TEST(IterationSchemes, IterationsToReachFindsTheFewest) {
     base.sim.substeps = 10;
     base.sim.iterations = 10;
     auto make = [](const PreparedCloth& p) { return makeCpuSolver(p, 1); };
-    PreparedCloth start;
-    {
-        auto settle = make(base);
-        for (int f = 0; f < 30; ++f) settle->stepFrame();
-        start = withSolverState(base, *settle);
-    }
+    const PreparedCloth start = settledStart(base, make, 30);
     const double target = 1e-2 * initialResidual(start);
     const IterationSettings gs;
     const auto r = iterationsToReach(start, make, gs, target, 4096);
