@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../tests/common/triangle_intersections.h"  // the brute-force crossing test
 #include "app/frame_stats.h"
 #include "app/metrics.h"
 #include "app/phantom_tuning.h"
@@ -93,7 +94,8 @@ usage: clothbench [options]
   --collisions             self-collision: each grid starts just above the ground folded into
                            four layers 1.27 edges apart (joined by half circles), which settle
                            on each other (thickness and margin a quarter of an edge each), timed
-                           per stage with self-collision and, in the same run, without it
+                           per stage with self-collision and, in the same run, without it;
+                           the triangle pairs crossing at the end of the run are counted
   --tethers on|off         tethers from every vertex to the pins (default: on; the tables of
                            earlier sessions were measured without them)
   --substeps N             substeps per frame (default: 10)
@@ -477,10 +479,20 @@ nlohmann::json accuracy(const PreparedCloth& p, Solver& solver, const BenchOptio
             {"lowest_drop_m", double(rest) - double(low)}};
 }
 
+// Triangle pairs sharing no vertex that pass through each other where the solver is now.
+std::size_t crossingPairs(const PreparedCloth& p, Solver& solver) {
+    std::vector<glm::vec4> x;
+    solver.readPositions(x);
+    return test::intersectingTrianglePairs(p.triangles, x).size();
+}
+
 // --collisions: the self-collision run's stages per substep, the hierarchy's build rate, the
 // candidates and contacts per vertex, and the same cloth's frame without self-collision.
+// crossings: triangle pairs sharing no vertex that pass through each other at the end of the
+// timed run (brute force, double precision): what the speed figures' contacts leave undone.
 void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver::SelfCounts& c,
-                         const nlohmann::json& without, const BenchOptions& o) {
+                         std::size_t crossings, const nlohmann::json& without,
+                         const BenchOptions& o) {
     const nlohmann::json& st = r["stages_ms"];
     double build = 0.0, self = 0.0;
     for (const char* k : {"self_codes", "self_sort", "self_hierarchy", "self_bounds"})
@@ -503,6 +515,7 @@ void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver
         {"candidate_pairs_per_vertex", double(c.candidatePairs) / vertices},
         {"primitive_pairs_per_vertex", double(c.primitivePairs) / vertices},
         {"contacts_per_vertex", double(c.contacts) / vertices},
+        {"crossing_triangle_pairs", crossings},
         {"frame_ms_without", withoutMs},
         {"frame_ms_other_stages", r["ms_per_frame"]["median"].get<double>() - self},
         {"self_over_solver_without", self / withoutMs}};
@@ -520,7 +533,8 @@ nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa ke
     auto solver = makeCpuSolver(p, threads, kernels);
     nlohmann::json r = record(p, grid, *solver, measure(*solver, o), o);
     r["cpu_kernels"] = batchIsaName(kernels);
-    if (p.sim.selfCollision) addCollisionFigures(r, p, solver->selfCounts(), without, o);
+    if (p.sim.selfCollision)
+        addCollisionFigures(r, p, solver->selfCounts(), crossingPairs(p, *solver), without, o);
     r["accuracy"] = accuracy(p, *solver, o);
     return r;
 }
@@ -595,10 +609,12 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     }
     nlohmann::json r;
     Solver::SelfCounts selfCounts;
+    std::size_t crossings = 0;
     {
         vk::GpuSolver solver(p, options);
         r = record(p, grid, solver, measure(solver, o), o);
         selfCounts = solver.selfCounts();
+        if (p.sim.selfCollision) crossings = crossingPairs(p, solver);
         const vk::FrameCounters c = solver.counters();
         r["workgroup_size"] = wg;
         r["dispatches_per_frame"] = c.dispatches;
@@ -611,7 +627,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["accuracy"] = accuracy(p, solver, o);
     }
     r["stages_ms"] = profileStages(p, options, o);
-    if (p.sim.selfCollision) addCollisionFigures(r, p, selfCounts, without, o);
+    if (p.sim.selfCollision) addCollisionFigures(r, p, selfCounts, crossings, without, o);
     return r;
 }
 
@@ -638,8 +654,9 @@ void printRow(const nlohmann::json& r) {
         const nlohmann::json& st = c["stage_ms_per_substep"];
         std::printf("      self-collision per substep: %.3f ms (codes %.3f, sort %.3f, hierarchy "
                     "%.3f, bounds %.3f, walk+narrow %.3f, lists %.3f, solve %.3f); build %.1f M "
-                    "triangles/s; per vertex %.2f candidate pairs, %.2f contacts; frame %.2f ms, "
-                    "%.2f ms without: self-collision %.2fx the solver without it\n",
+                    "triangles/s; per vertex %.2f candidate pairs, %.2f contacts; %zu crossing triangle "
+                    "pairs at the end; frame %.2f ms, %.2f ms without: self-collision %.2fx the "
+                    "solver without it\n",
                     c["ms_per_substep"].get<double>(), st["self_codes"].get<double>(),
                     st["self_sort"].get<double>(), st["self_hierarchy"].get<double>(),
                     st["self_bounds"].get<double>(), st["self_walk"].get<double>(),
@@ -647,6 +664,7 @@ void printRow(const nlohmann::json& r) {
                     c["build_mtriangles_per_second"].get<double>(),
                     c["candidate_pairs_per_vertex"].get<double>(),
                     c["contacts_per_vertex"].get<double>(),
+                    c["crossing_triangle_pairs"].get<std::size_t>(),
                     r["ms_per_frame"]["median"].get<double>(), c["frame_ms_without"].get<double>(),
                     c["self_over_solver_without"].get<double>());
     }

@@ -108,6 +108,24 @@ TEST(Clothbench, IterationSchemeRowsRecordTheirScheme) {
     EXPECT_GT(doc["runs"][0]["stages_ms"]["jacobi_sums"].get<double>(), 0.0);
 }
 
+// --collisions: the folded cloth's self-collision figures, with the triangle pairs that cross at
+// the end of the timed run counted by brute force (none: the layers are kept apart).
+TEST(Clothbench, CollisionRowsRecordStagesAndCrossings) {
+    const fs::path json = scratchDir("collisions") / "bench.json";
+    const auto r = runProgram("clothbench", "--collisions --grids 8 --threads 1 --warmup 2"
+                                            " --frames 1 --repeats 1 --json " + json.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(json);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_EQ(doc["runs"].size(), 1u);
+    const nlohmann::json& c = doc["runs"][0]["self_collision"];
+    EXPECT_EQ(c["crossing_triangle_pairs"].get<std::size_t>(), 0u);
+    EXPECT_GT(c["candidate_pairs_per_vertex"].get<double>(), 0.0);
+    EXPECT_GT(c["self_over_solver_without"].get<double>(), 0.0);
+    EXPECT_NE(r.output.find("0 crossing triangle pairs at the end"), std::string::npos)
+        << r.output;
+}
+
 // --convergence on a tiny grid, both kinds: the JSON has a curve per scheme with the residual
 // falling for Gauss-Seidel, the reach table, and the frame experiments' per-frame metrics.
 TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
