@@ -6,7 +6,10 @@
 // passes and Jacobi with 1, 2, 4 and 8, on the CPU reference
 // with 2 threads: the most crossing triangle pairs in a checked frame (brute force,
 // tests/common/triangle_intersections.h), the checked frames with any, the self-contact solve's
-// share of the frame and the frame's time. --order: only that order's rows.
+// share of the frame, the frame's time and the most contacts in a frame. --order: only that
+// order's rows.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,8 +46,8 @@ int main(int argc, char** argv) {
         if (!base.sim.selfCollision) throw Error(path + ": the scene has no self_collision");
         std::printf("%s, %d frames, every %d checked, CPU reference on 2 threads (%s)\n",
                     path.c_str(), frames, every, cpuModelName().c_str());
-        std::printf("%-10s %6s %14s %15s %12s %10s\n", "order", "passes", "most_crossing",
-                    "frames_with_any", "solve_share", "frame_ms");
+        std::printf("%-10s %6s %14s %15s %12s %10s %9s\n", "order", "passes", "most_crossing",
+                    "frames_with_any", "solve_share", "frame_ms", "contacts");
         using Order = SelfCollisionSettings::Order;
         for (Order order : {Order::Colored, Order::Jacobi, Order::Sequential})
             for (int passes : {1, 2, 4, 8}) {
@@ -57,10 +60,12 @@ int main(int argc, char** argv) {
                 auto solver = makeCpuSolver(p, 2);
                 std::vector<glm::vec4> x;
                 std::size_t most = 0;
+                std::uint64_t mostContacts = 0;
                 int withAny = 0, checked = 0;
                 double total = 0.0, solve = 0.0;  // ms, summed over the frames
                 for (int f = 1; f <= frames; ++f) {
                     solver->stepFrame();
+                    mostContacts = std::max(mostContacts, solver->selfCounts().contacts);
                     for (const StageTime& t : solver->stageTimes()) {
                         total += t.ms;
                         if (t.name == kStageNames[kStageSelfContacts]) solve += t.ms;
@@ -72,9 +77,10 @@ int main(int argc, char** argv) {
                     withAny += n > 0 ? 1 : 0;
                     ++checked;
                 }
-                std::printf("%-10s %6d %14zu %9d of %-3d %11.0f%% %10.1f\n",
+                std::printf("%-10s %6d %14zu %9d of %-3d %11.0f%% %10.1f %9llu\n",
                             selfContactOrderName(order), passes, most, withAny, checked,
-                            total > 0.0 ? 100.0 * solve / total : 0.0, total / frames);
+                            total > 0.0 ? 100.0 * solve / total : 0.0, total / frames,
+                            static_cast<unsigned long long>(mostContacts));
                 std::fflush(stdout);
             }
     } catch (const Error& e) {
