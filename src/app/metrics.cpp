@@ -139,12 +139,8 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
 FrameMetrics measureFrame(const PreparedCloth& p, Solver& solver,
                           std::vector<glm::vec4>* positions) {
     std::vector<glm::vec4> x, v;
-    solver.readPositions(x);
-    solver.readVelocities(v);
     TypeMultipliers lambdas;
-    if (p.sim.mode == SolverMode::Xpbd)
-        for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t)
-            solver.readMultipliers(t, lambdas[t]);
+    solver.readState(x, v, p.sim.mode == SolverMode::Xpbd ? lambdas.data() : nullptr);
     x.resize(p.positions.size());
     v.resize(p.positions.size());
     FrameMetrics m = computeMetrics(p, x, v, lambdas);

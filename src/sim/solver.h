@@ -100,6 +100,18 @@ public:
     virtual void keepMultipliers(bool keep) = 0;
     virtual void readMultipliers(std::size_t type, std::vector<glm::vec4>& out) = 0;
 
+    // Positions, velocities and, when `multipliers` is given (an array of
+    // gpu::kConstraintTypeCount), every type's multipliers: what the reads above give, read
+    // together (the GPU: one transfer and one wait instead of one per buffer).
+    virtual void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities,
+                           std::vector<glm::vec4>* multipliers) {
+        readPositions(positions);
+        readVelocities(velocities);
+        if (multipliers)
+            for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t)
+                readMultipliers(t, multipliers[t]);
+    }
+
     // Milliseconds per stage of the most recent frame, in kStageNames order.
     virtual std::vector<StageTime> stageTimes() const = 0;
 

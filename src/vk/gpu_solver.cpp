@@ -155,6 +155,14 @@ struct GpuSolver::Impl {
     void wait();
     void readBuffer(int binding, std::size_t bytes, std::vector<glm::vec4>& out);
     void readBytes(int binding, std::size_t bytes, void* dst);
+    // Several buffers' first bytes at once (readBytes: one): packed into the read-back buffer
+    // (grown to hold them all), one submission and one wait.
+    struct Read {
+        int binding;
+        std::size_t bytes;
+        void* dst;
+    };
+    void readMany(const std::vector<Read>& reads);
     bool keepMultipliers = false;  // GpuSolver::keepMultipliers
 };
 
@@ -721,29 +729,41 @@ void GpuSolver::Impl::readBuffer(int binding, std::size_t bytes, std::vector<glm
     readBytes(binding, bytes, out.data());
 }
 
-// Through the readback buffer, in pieces of its size.
-void GpuSolver::Impl::readBytes(int binding, std::size_t bytes, void* dst) {
+void GpuSolver::Impl::readMany(const std::vector<Read>& reads) {
+    std::size_t total = 0;
+    for (const Read& r : reads) total += r.bytes;
+    if (total == 0) return;
     wait();
-    for (std::size_t offset = 0; offset < bytes;) {
-        const std::size_t n = std::min<std::size_t>(bytes - offset, readback.size());
-        once.run([&](VkCommandBuffer cmd) {
-            VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-            before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-            before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0,
-                                 nullptr);
-            VkBufferCopy copy{offset, 0, n};
-            vkCmdCopyBuffer(cmd, buffers[binding].get(), readback.get(), 1, &copy);
-            VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-            after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-            after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                                 0, 1, &after, 0, nullptr, 0, nullptr);
-        });
-        std::memcpy(static_cast<char*>(dst) + offset, readback.mapped(), n);
-        offset += n;
+    if (total > readback.size()) readback = stagingBuffer(*ctx, total, "solver read-back");
+    once.run([&](VkCommandBuffer cmd) {
+        VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0,
+                             nullptr);
+        std::size_t at = 0;
+        for (const Read& r : reads) {
+            if (r.bytes == 0) continue;
+            VkBufferCopy copy{0, at, r.bytes};
+            vkCmdCopyBuffer(cmd, buffers[r.binding].get(), readback.get(), 1, &copy);
+            at += r.bytes;
+        }
+        VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                             1, &after, 0, nullptr, 0, nullptr);
+    });
+    std::size_t at = 0;
+    for (const Read& r : reads) {
+        std::memcpy(r.dst, static_cast<const char*>(readback.mapped()) + at, r.bytes);
+        at += r.bytes;
     }
+}
+
+void GpuSolver::Impl::readBytes(int binding, std::size_t bytes, void* dst) {
+    readMany({{binding, bytes, dst}});
 }
 
 // ---- GpuSolver ----------------------------------------------------------------------------------
@@ -849,6 +869,40 @@ void GpuSolver::readMultipliers(std::size_t type, std::vector<glm::vec4>& out) {
         impl_->readBytes(BINDING_TYPE_LAMBDAS(T::kIndex), sizeof(Lambda) * raw.size(), raw.data());
         out.assign(raw.size(), glm::vec4(0.0f));
         for (std::size_t i = 0; i < raw.size(); ++i) out[i] = glm::vec4(raw[i]);
+    });
+}
+
+void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities,
+                          std::vector<glm::vec4>* multipliers) {
+    const std::size_t vertexBytes = 16 * std::size_t(impl_->vertexCount);
+    positions.resize(impl_->vertexCount);
+    velocities.resize(impl_->vertexCount);
+    std::vector<Impl::Read> reads{{BINDING_POSITIONS, vertexBytes, positions.data()},
+                                  {BINDING_VELOCITIES, vertexBytes, velocities.data()}};
+    // Per type its multipliers as stored (float or vec4 per item), widened to vec4 after.
+    std::array<std::vector<unsigned char>, gpu::kConstraintTypeCount> raw;
+    if (multipliers)
+        gpu::forEachConstraintType([&](auto t) {
+            using T = decltype(t);
+            const auto& offsets = impl_->offsets[T::kIndex];
+            const std::size_t items = offsets.empty() ? 0 : offsets.back();
+            raw[T::kIndex].resize(sizeof(typename T::Lambda) * items);
+            reads.push_back({BINDING_TYPE_LAMBDAS(T::kIndex), raw[T::kIndex].size(),
+                             raw[T::kIndex].data()});
+        });
+    impl_->readMany(reads);
+    if (!multipliers) return;
+    gpu::forEachConstraintType([&](auto t) {
+        using T = decltype(t);
+        using Lambda = typename T::Lambda;
+        const std::size_t items = raw[T::kIndex].size() / sizeof(Lambda);
+        std::vector<glm::vec4>& out = multipliers[T::kIndex];
+        out.assign(items, glm::vec4(0.0f));
+        for (std::size_t i = 0; i < items; ++i) {
+            Lambda l;
+            std::memcpy(&l, raw[T::kIndex].data() + sizeof(Lambda) * i, sizeof(Lambda));
+            out[i] = glm::vec4(l);
+        }
     });
 }
 

@@ -112,6 +112,8 @@ class GpuSolver : public Solver {
     void readNormals(std::vector<glm::vec4>& out) override;
     void keepMultipliers(bool keep) override;
     void readMultipliers(std::size_t type, std::vector<glm::vec4>& out) override;
+    void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities,
+                   std::vector<glm::vec4>* multipliers) override;
 
     // GPU milliseconds per stage of the last timed frame, in kStageNames order. A dispatch that
     // runs several stages (see dispatchGroupTimes) is shared evenly between them: for exact

@@ -3,6 +3,7 @@
 // tethers, both dampings, several cloths, PBD, several iterations, phantoms and the grab;
 // normals against a brute-force computation.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -550,6 +551,30 @@ TEST_F(GpuSolverTest, MultipliersAreTheCpusForEveryType) {
             for (const glm::vec4& l : c) nonzero += l != glm::vec4(0.0f);
             EXPECT_GT(nonzero, c.size() / 2);  // the cloths hang: nearly every constraint pulls
         }
+        // Solver::readState (one transfer for all of it) reads the same bits as the reads one
+        // buffer at a time, with and without the multipliers.
+        auto same = [](const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+            return a.size() == b.size() &&
+                   std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0;
+        };
+        std::vector<glm::vec4> x, v, x1, v1;
+        std::array<std::vector<glm::vec4>, gpu::kConstraintTypeCount> lambdas;
+        gpu.readState(x1, v1, lambdas.data());
+        gpu.readPositions(x);
+        gpu.readVelocities(v);
+        EXPECT_GT(x.size(), 0u);
+        EXPECT_TRUE(same(x1, x));
+        EXPECT_TRUE(same(v1, v));
+        for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t) {
+            std::vector<glm::vec4> g;
+            gpu.readMultipliers(t, g);
+            EXPECT_GT(g.size(), 0u);
+            EXPECT_TRUE(same(lambdas[t], g)) << "type " << t;
+        }
+        std::vector<glm::vec4> x2, v2;
+        gpu.readState(x2, v2, nullptr);
+        EXPECT_TRUE(same(x2, x));
+        EXPECT_TRUE(same(v2, v));
     }
 }
 
