@@ -757,6 +757,7 @@ void GpuSolver::Impl::readMany(const std::vector<Read>& reads) {
     });
     std::size_t at = 0;
     for (const Read& r : reads) {
+        if (r.bytes == 0) continue;  // (an empty vector's data() may be null)
         std::memcpy(r.dst, static_cast<const char*>(readback.mapped()) + at, r.bytes);
         at += r.bytes;
     }
