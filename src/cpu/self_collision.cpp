@@ -233,6 +233,23 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
                               narrowPhase(a, other, start, pred, out, tested);
                       });
     }
+    // The sides remembered from the last substep (selfRemember), after the walk rather than as
+    // each contact is found: the table's slots are scattered, so each lookup is fetched a few
+    // contacts ahead. The same result as remembering in selfPrimitivePair.
+    if (memoryBits_ != 0) {
+        constexpr std::size_t ahead = 8;
+        const auto prefetch = [&](const gpu::SelfContact& c) {
+            const std::uint32_t slot =
+                gpu::selfMemorySlot(c.info.x, c.info.y, c.info.z, memoryBits_);
+            __builtin_prefetch(&memoryKeys_[slot]);
+            __builtin_prefetch(&memoryNormals_[slot]);
+        };
+        for (std::size_t i = 0; i < std::min(ahead, out.size()); ++i) prefetch(out[i]);
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (i + ahead < out.size()) prefetch(out[i + ahead]);
+            gpu::selfRemember(SELF_ARGS out[i], memoryBits_);
+        }
+    }
     work.pairs = pairs;
     work.tested = tested;
     stage(4);
@@ -356,7 +373,8 @@ void SelfCollision::narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec
         const auto k = static_cast<std::uint32_t>(std::countr_zero(live));
         live &= live - 1;
         gpu::SelfContact c;
-        if (gpu::selfPrimitivePair(SELF_ARGS a, b, k, margin_, memoryBits_, c, count))
+        // Memory bits 0: detect remembers the sides after the walk.
+        if (gpu::selfPrimitivePair(SELF_ARGS a, b, k, margin_, 0u, c, count))
             out.push_back(c);
     }
     tested += count;
