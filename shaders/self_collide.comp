@@ -4,59 +4,22 @@
 //
 // The hierarchy, each step: BOXES (per triangle its corners' box at the start and predicted,
 // and that grown by its thickness and half the margin; per workgroup the union of the grown
-// boxes), REDUCE (the scene's box and the Morton grid), CODES, four SORT_COUNT / SORT_SCAN /
+// boxes), REDUCE (the scene's box and the Morton grid), CODES, four SORT_COUNT / scan (by blocks) /
 // SORT_SCATTER passes of a stable radix sort on 8-bit digits, NODES (Karras' internal nodes,
 // the leaves), FIT (bounds bottom-up, each leaf climbing while it is the second to arrive).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
 #include "self/lbvh_buffers.glsl"
+#include "self_jobs.h"
 
 layout(local_size_x_id = 0) in;
-
-const uint JOB_BOXES = 0u;
-const uint JOB_REDUCE = 1u;
-const uint JOB_CODES = 2u;
-const uint JOB_SORT_COUNT = 3u;
-const uint JOB_SORT_SCAN = 4u;      // (unused: SCAN_* with SCAN_SORT)
-const uint JOB_SORT_SCATTER = 5u;
-const uint JOB_NODES = 6u;
-const uint JOB_FIT = 7u;
-const uint JOB_START = 8u;          // per vertex: its position at the substep's start
-const uint JOB_WALK_COUNT = 9u;     // per sorted position: its close pairs, counted
-const uint JOB_WALK_SCAN = 10u;     // (unused: SCAN_* with SCAN_WALK)
-const uint JOB_WALK_WRITE = 11u;    // per sorted position: its close pairs, stored
-const uint JOB_MEMORY_CLEAR = 12u;  // per slot of the memory table
-const uint JOB_MEMORY_INSERT = 13u; // per contact: its key and direction, for the next substep
-const uint JOB_LIST_CLEAR = 14u;    // per original vertex: no slots
-const uint JOB_LIST_COUNT = 15u;    // per contact: its vertices' counts
-const uint JOB_LIST_SCAN = 16u;     // (unused: SCAN_* with SCAN_LISTS)
-const uint JOB_LIST_FILL = 17u;     // per contact: its slots into its vertices' lists
-const uint JOB_LIST_SORT = 18u;     // per original vertex: its list in contact order
-const uint JOB_SOLVE = 19u;         // per contact: its corrections
-const uint JOB_GATHER = 20u;        // per original vertex: moved by their weighted mean
-const uint JOB_COPIES = 21u;        // per phantom group: its copies moved as the original
-const uint JOB_MEMORY_REHASH = 22u; // per slot of the old table (after a growth): reinserted
-const uint JOB_NARROW_COUNT = 23u;  // per stored pair: its contacts, counted
-const uint JOB_NARROW_SCAN = 24u;   // (unused: SCAN_* with SCAN_PAIRS)
-const uint JOB_NARROW_WRITE = 25u;  // per stored pair: its contacts, stored
-const uint JOB_COLOR_CLEAR = 26u;   // per original vertex: no colours taken
-const uint JOB_COLOR = 27u;         // one invocation per chunk: its contacts' colours, counted
-const uint JOB_COLOR_KEEP = 28u;    // per original vertex: where it is before the pass
-const uint JOB_SOLVE_COLOR = 29u;   // per contact of colour pc.color: its projection
-const uint JOB_COLOR_COPIES = 30u;  // per phantom group: copies moved as the original was
-const uint JOB_COLOR_OFFSETS = 31u; // one invocation: the colours' starts (cursors)
-const uint JOB_COLOR_PLACE = 32u;   // one invocation per chunk: its contacts in colour order
-const uint JOB_COLOR_END = 33u;     // one invocation: the offsets back, the colours' dispatches
-const uint JOB_SCAN_BLOCKS = 34u;   // per block of an array to scan: its sum
-const uint JOB_SCAN_SUMS = 35u;     // one invocation: the blocks' offsets, the total and its use
-const uint JOB_SCAN_APPLY = 36u;    // per block: its items replaced by their offsets
 
 layout(push_constant) uniform Push {
     uint job;
     uint count;   // triangles
     uint shift;   // SORT_*: the digit's lowest bit
-    uint blocks;  // SORT_*: blocks of SORT_BLOCK items; REDUCE: the partial boxes
+    uint blocks;  // SORT_*: blocks of SELF_SORT_BLOCK items; REDUCE: the partial boxes
     float margin;
     uint flip;    // SORT_*: 0 reads codes/order and writes codes2/order2, 1 the other way
     uint vertices;          // original vertices
@@ -68,21 +31,13 @@ layout(push_constant) uniform Push {
     uint oldBits;
     uint partialCount;  // workgroups of BOXES (partial boxes)
     uint color;         // SOLVE_COLOR: the colour; COLOR, COLOR_PLACE: the chunk
-    uint scan;          // SCAN_*: the array (SCAN_SORT, SCAN_WALK, SCAN_PAIRS, SCAN_LISTS)
+    uint scan;          // SCAN_*: the array (SELF_SCAN_SORT, _WALK, _PAIRS or _LISTS)
 } pc;
 
-// llvmpipe (lavapipe) ends every loop of a shader invocation once the invocation has run 65535
-// loop iterations in all (gallivm's loop limiter), silently. So no invocation here loops more
-// than a few thousand times: the prefix sums run by blocks of SCAN_BLOCK items (SCAN_*), the
-// colouring by chunks of COLOR_CHUNK contacts, one dispatch each; loops whose length the data
-// decides (a walk, a list's sort, the last colour) set counters.truncated when they stop short,
-// and the host refuses the frame.
-const uint SCAN_BLOCK = 1024u;
-const uint COLOR_CHUNK = 8192u;
-const uint SCAN_SORT = 0u;    // the radix sort's histograms (block sums in walkCounts)
-const uint SCAN_WALK = 1u;    // per sorted position its close pairs (block sums in scratch)
-const uint SCAN_PAIRS = 2u;   // per stored pair its contacts (block sums in scratch)
-const uint SCAN_LISTS = 3u;   // per original vertex its contacts' slots (block sums in scratch)
+// No invocation loops more than a few thousand times (llvmpipe's loop limit: shared/self_jobs.h):
+// the prefix sums run by blocks (SELF_JOB_SCAN_*), the colouring by chunks; loops whose length
+// the data decides (a walk, a list's sort, the last colour) set counters.truncated when they
+// stop short, and the host refuses the frame.
 
 // Where the shared buffers' arrays start.
 uint partialBase() { return 2u * pc.count; }
@@ -100,7 +55,6 @@ uint nodeCount() { return 2u * pc.count - 1u; }
 #define colorOffset(k) slots[4u * counters.capacity + (k)]
 #define listOffsets(v) lists[pc.vertices + (v)]
 
-const uint SORT_BLOCK = 256u;
 const uint SORT_BUCKETS = 256u;
 
 // min and max as std::min / std::max (the first argument unless the second is strictly less or
@@ -197,8 +151,8 @@ void sortCount() {
     if (block >= pc.blocks) return;
     uint counts[SORT_BUCKETS];
     for (uint d = 0u; d < SORT_BUCKETS; ++d) counts[d] = 0u;
-    uint end = min(pc.count, (block + 1u) * SORT_BLOCK);
-    for (uint k = block * SORT_BLOCK; k < end; ++k) counts[(sortKey(k) >> pc.shift) & 255u] += 1u;
+    uint end = min(pc.count, (block + 1u) * SELF_SORT_BLOCK);
+    for (uint k = block * SELF_SORT_BLOCK; k < end; ++k) counts[(sortKey(k) >> pc.shift) & 255u] += 1u;
     for (uint d = 0u; d < SORT_BUCKETS; ++d) histogram(d * pc.blocks + block) = counts[d];
 }
 
@@ -208,8 +162,8 @@ void sortScatter() {
     if (block >= pc.blocks) return;
     uint next[SORT_BUCKETS];
     for (uint d = 0u; d < SORT_BUCKETS; ++d) next[d] = histogram(d * pc.blocks + block);
-    uint end = min(pc.count, (block + 1u) * SORT_BLOCK);
-    for (uint k = block * SORT_BLOCK; k < end; ++k) {
+    uint end = min(pc.count, (block + 1u) * SELF_SORT_BLOCK);
+    for (uint k = block * SELF_SORT_BLOCK; k < end; ++k) {
         uint code = sortKey(k);
         uint d = (code >> pc.shift) & 255u;
         uint slot = next[d];
@@ -432,25 +386,25 @@ void jobListCount() {
 // exclusive offsets in item order, as one serial loop would give them (integer sums) ----
 
 uint scanCount() {
-    if (pc.scan == SCAN_SORT) return SORT_BUCKETS * pc.blocks;  // bucket-major
-    if (pc.scan == SCAN_WALK) return pc.count;
-    if (pc.scan == SCAN_PAIRS) return storedPairs();
+    if (pc.scan == SELF_SCAN_SORT) return SORT_BUCKETS * pc.blocks;  // bucket-major
+    if (pc.scan == SELF_SCAN_WALK) return pc.count;
+    if (pc.scan == SELF_SCAN_PAIRS) return storedPairs();
     return pc.vertices;
 }
 
 uint scanGet(uint i) {
-    if (pc.scan == SCAN_SORT) return histogram(i);
-    if (pc.scan == SCAN_WALK) return walkCounts[i];
-    if (pc.scan == SCAN_PAIRS) return pairCounts[i];
+    if (pc.scan == SELF_SCAN_SORT) return histogram(i);
+    if (pc.scan == SELF_SCAN_WALK) return walkCounts[i];
+    if (pc.scan == SELF_SCAN_PAIRS) return pairCounts[i];
     return vertexCounts(i);
 }
 
 void scanSet(uint i, uint offset) {
-    if (pc.scan == SCAN_SORT) {
+    if (pc.scan == SELF_SCAN_SORT) {
         histogram(i) = offset;
-    } else if (pc.scan == SCAN_WALK) {
+    } else if (pc.scan == SELF_SCAN_WALK) {
         walkCounts[i] = offset;
-    } else if (pc.scan == SCAN_PAIRS) {
+    } else if (pc.scan == SELF_SCAN_PAIRS) {
         pairCounts[i] = offset;
     } else {
         listOffsets(i) = offset;
@@ -460,25 +414,25 @@ void scanSet(uint i, uint offset) {
 
 // The blocks' sums, then offsets: in walkCounts while the sort runs, else at scratch's start
 // (the sort's second keys, free once it has run).
-uint blockSum(uint b) { return pc.scan == SCAN_SORT ? walkCounts[b] : scratch[b]; }
+uint blockSum(uint b) { return pc.scan == SELF_SCAN_SORT ? walkCounts[b] : scratch[b]; }
 void setBlockSum(uint b, uint v) {
-    if (pc.scan == SCAN_SORT) walkCounts[b] = v; else scratch[b] = v;
+    if (pc.scan == SELF_SCAN_SORT) walkCounts[b] = v; else scratch[b] = v;
 }
 
 void jobScanBlocks() {
     uint b = gl_GlobalInvocationID.x;
     uint n = scanCount();
-    if (b * SCAN_BLOCK >= n) return;
-    uint end = min(n, (b + 1u) * SCAN_BLOCK);
+    if (b * SELF_SCAN_BLOCK >= n) return;
+    uint end = min(n, (b + 1u) * SELF_SCAN_BLOCK);
     uint sum = 0u;
-    for (uint i = b * SCAN_BLOCK; i < end; ++i) sum += scanGet(i);
+    for (uint i = b * SELF_SCAN_BLOCK; i < end; ++i) sum += scanGet(i);
     setBlockSum(b, sum);
 }
 
 void jobScanSums() {
     if (gl_GlobalInvocationID.x != 0u) return;
     uint n = scanCount();
-    uint blocks = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK;
+    uint blocks = (n + SELF_SCAN_BLOCK - 1u) / SELF_SCAN_BLOCK;
     uint sum = 0u;
     uint b = 0u;
     for (; b < blocks; ++b) {
@@ -487,17 +441,17 @@ void jobScanSums() {
         sum += c;
     }
     if (b < blocks) counters.truncated |= 1u;
-    if (pc.scan == SCAN_WALK) {  // the pairs: the total, the dispatch over those stored
+    if (pc.scan == SELF_SCAN_WALK) {  // the pairs: the total, the dispatch over those stored
         counters.totalPairs = sum;
         counters.mostPairs = max(counters.mostPairs, sum);
         uint stored = min(sum, counters.pairCapacity);
         counters.pairGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
-    } else if (pc.scan == SCAN_PAIRS) {  // the contacts: the total, the dispatch over those stored
+    } else if (pc.scan == SELF_SCAN_PAIRS) {  // the contacts: the total, the dispatch over those stored
         counters.total = sum;
         counters.mostTotal = max(counters.mostTotal, sum);
         uint stored = min(sum, counters.capacity);
         counters.contactGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
-    } else if (pc.scan == SCAN_LISTS) {
+    } else if (pc.scan == SELF_SCAN_LISTS) {
         listOffsets(pc.vertices) = sum;
     }
 }
@@ -505,10 +459,10 @@ void jobScanSums() {
 void jobScanApply() {
     uint b = gl_GlobalInvocationID.x;
     uint n = scanCount();
-    if (b * SCAN_BLOCK >= n) return;
-    uint end = min(n, (b + 1u) * SCAN_BLOCK);
+    if (b * SELF_SCAN_BLOCK >= n) return;
+    uint end = min(n, (b + 1u) * SELF_SCAN_BLOCK);
     uint sum = blockSum(b);
-    for (uint i = b * SCAN_BLOCK; i < end; ++i) {
+    for (uint i = b * SELF_SCAN_BLOCK; i < end; ++i) {
         uint c = scanGet(i);
         scanSet(i, sum);
         sum += c;
@@ -587,14 +541,14 @@ void jobColorClear() {
 }
 
 // As cpu/self_collision.cpp's colorContacts: greedy in contact order, then sorted by colour;
-// COLOR_CLEAR, COLOR per chunk of COLOR_CHUNK contacts in order, COLOR_OFFSETS, COLOR_PLACE per
+// COLOR_CLEAR, COLOR per chunk of SELF_COLOR_CHUNK contacts in order, COLOR_OFFSETS, COLOR_PLACE per
 // chunk in order, COLOR_END.
-uint chunkEnd(uint chunk) { return min(storedContacts(), (chunk + 1u) * COLOR_CHUNK); }
+uint chunkEnd(uint chunk) { return min(storedContacts(), (chunk + 1u) * SELF_COLOR_CHUNK); }
 
 void jobColor() {
     if (gl_GlobalInvocationID.x != 0u) return;
     uint end = chunkEnd(pc.color);
-    for (uint i = pc.color * COLOR_CHUNK; i < end; ++i) {
+    for (uint i = pc.color * SELF_COLOR_CHUNK; i < end; ++i) {
         uvec4 v = contacts[i].vertices;
         // (unrolled: every loop iteration counts against the limit)
         uvec2 used = uvec2(lists[2u * v.x], lists[2u * v.x + 1u]) |
@@ -628,7 +582,7 @@ void jobColorOffsets() {
 void jobColorPlace() {
     if (gl_GlobalInvocationID.x != 0u) return;
     uint end = chunkEnd(pc.color);
-    for (uint i = pc.color * COLOR_CHUNK; i < end; ++i) {
+    for (uint i = pc.color * SELF_COLOR_CHUNK; i < end; ++i) {
         uint color = colorOf(i);
         colorOrder(colorOffset(color)) = i;
         colorOffset(color) += 1u;
@@ -699,39 +653,39 @@ void jobColorCopies() {
 
 void main() {
     switch (pc.job) {
-        case JOB_START: jobStart(); break;
-        case JOB_WALK_COUNT: jobWalkCount(); break;
-        case JOB_WALK_WRITE: jobWalkWrite(); break;
-        case JOB_NARROW_COUNT: jobNarrowCount(); break;
-        case JOB_NARROW_WRITE: jobNarrowWrite(); break;
-        case JOB_MEMORY_CLEAR: jobMemoryClear(); break;
-        case JOB_MEMORY_INSERT: jobMemoryInsert(); break;
-        case JOB_MEMORY_REHASH: jobMemoryRehash(); break;
-        case JOB_LIST_CLEAR: jobListClear(); break;
-        case JOB_LIST_COUNT: jobListCount(); break;
-        case JOB_LIST_FILL: jobListFill(); break;
-        case JOB_LIST_SORT: jobListSort(); break;
-        case JOB_SOLVE: jobSolve(); break;
-        case JOB_GATHER: jobGather(); break;
-        case JOB_COPIES: jobCopies(); break;
-        case JOB_BOXES: jobBoxes(); break;
-        case JOB_REDUCE: jobReduce(); break;
-        case JOB_CODES: jobCodes(); break;
-        case JOB_SORT_COUNT: sortCount(); break;
-        case JOB_SORT_SCATTER: sortScatter(); break;
-        case JOB_NODES: jobNodes(); break;
-        case JOB_FIT: jobFit(); break;
-        case JOB_COLOR_CLEAR: jobColorClear(); break;
-        case JOB_COLOR: jobColor(); break;
-        case JOB_COLOR_KEEP: jobColorKeep(); break;
-        case JOB_SOLVE_COLOR: jobSolveColor(); break;
-        case JOB_COLOR_COPIES: jobColorCopies(); break;
-        case JOB_COLOR_OFFSETS: jobColorOffsets(); break;
-        case JOB_COLOR_PLACE: jobColorPlace(); break;
-        case JOB_COLOR_END: jobColorEnd(); break;
-        case JOB_SCAN_BLOCKS: jobScanBlocks(); break;
-        case JOB_SCAN_SUMS: jobScanSums(); break;
-        case JOB_SCAN_APPLY: jobScanApply(); break;
+        case SELF_JOB_START: jobStart(); break;
+        case SELF_JOB_WALK_COUNT: jobWalkCount(); break;
+        case SELF_JOB_WALK_WRITE: jobWalkWrite(); break;
+        case SELF_JOB_NARROW_COUNT: jobNarrowCount(); break;
+        case SELF_JOB_NARROW_WRITE: jobNarrowWrite(); break;
+        case SELF_JOB_MEMORY_CLEAR: jobMemoryClear(); break;
+        case SELF_JOB_MEMORY_INSERT: jobMemoryInsert(); break;
+        case SELF_JOB_MEMORY_REHASH: jobMemoryRehash(); break;
+        case SELF_JOB_LIST_CLEAR: jobListClear(); break;
+        case SELF_JOB_LIST_COUNT: jobListCount(); break;
+        case SELF_JOB_LIST_FILL: jobListFill(); break;
+        case SELF_JOB_LIST_SORT: jobListSort(); break;
+        case SELF_JOB_SOLVE: jobSolve(); break;
+        case SELF_JOB_GATHER: jobGather(); break;
+        case SELF_JOB_COPIES: jobCopies(); break;
+        case SELF_JOB_BOXES: jobBoxes(); break;
+        case SELF_JOB_REDUCE: jobReduce(); break;
+        case SELF_JOB_CODES: jobCodes(); break;
+        case SELF_JOB_SORT_COUNT: sortCount(); break;
+        case SELF_JOB_SORT_SCATTER: sortScatter(); break;
+        case SELF_JOB_NODES: jobNodes(); break;
+        case SELF_JOB_FIT: jobFit(); break;
+        case SELF_JOB_COLOR_CLEAR: jobColorClear(); break;
+        case SELF_JOB_COLOR: jobColor(); break;
+        case SELF_JOB_COLOR_KEEP: jobColorKeep(); break;
+        case SELF_JOB_SOLVE_COLOR: jobSolveColor(); break;
+        case SELF_JOB_COLOR_COPIES: jobColorCopies(); break;
+        case SELF_JOB_COLOR_OFFSETS: jobColorOffsets(); break;
+        case SELF_JOB_COLOR_PLACE: jobColorPlace(); break;
+        case SELF_JOB_COLOR_END: jobColorEnd(); break;
+        case SELF_JOB_SCAN_BLOCKS: jobScanBlocks(); break;
+        case SELF_JOB_SCAN_SUMS: jobScanSums(); break;
+        case SELF_JOB_SCAN_APPLY: jobScanApply(); break;
         default: break;
     }
 }

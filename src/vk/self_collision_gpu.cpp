@@ -7,28 +7,13 @@
 
 #include "core/error.h"
 #include "cpu/self_collision.h"  // RestNeighbours, triangleThicknesses
+#include "self_jobs.h"           // shaders/shared
 
 namespace cloth::vk {
 
 namespace {
 
 constexpr std::uint32_t kWorkgroup = 64;
-constexpr std::uint32_t kSortBlock = 256;  // SORT_BLOCK of self_collide.comp
-
-// (kSortScan, kWalkScan, kListScan, kNarrowScan: retired, the scans run by blocks: scan().)
-enum Job : std::uint32_t {
-    kBoxes = 0, kReduce, kCodes, kSortCount, kSortScan, kSortScatter, kNodes, kFit, kStart,
-    kWalkCount, kWalkScan, kWalkWrite, kMemoryClear, kMemoryInsert, kListClear, kListCount,
-    kListScan, kListFill, kListSort, kSolve, kGather, kCopies, kMemoryRehash, kNarrowCount,
-    kNarrowScan, kNarrowWrite, kColorClear, kColor, kColorKeep, kSolveColor, kColorCopies,
-    kColorOffsets, kColorPlace, kColorEnd, kScanBlocks, kScanSums, kScanApply
-};
-
-// self_collide.comp's SCAN_* arrays, block and colour chunk (the loops llvmpipe allows, see
-// there).
-enum Scan : std::uint32_t { kScanSort = 0, kScanWalk, kScanPairs, kScanLists };
-constexpr std::uint32_t kScanBlock = 1024;
-constexpr std::uint32_t kColorChunk = 8192;
 
 struct Push {
     std::uint32_t job, count, shift, blocks;
@@ -82,7 +67,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     allVertices_ = p.vertexCount();
     phantomGroups_ = static_cast<std::uint32_t>(p.phantomGroups.size());
     groups_ = groupsOf(n);
-    sortBlocks_ = (n + kSortBlock - 1) / kSortBlock;
+    sortBlocks_ = (n + gpu::SELF_SORT_BLOCK - 1) / gpu::SELF_SORT_BLOCK;
     margin_ = p.sim.selfCollision->margin;
     muS_ = p.sim.selfCollision->staticFriction;
     muK_ = p.sim.selfCollision->kineticFriction;
@@ -151,7 +136,7 @@ VkDeviceSize GpuSelfCollision::scratchBytes(std::uint32_t pairCapacity) const {
     const std::uint64_t most = std::max({std::uint64_t(pairCapacity), std::uint64_t(vertices_),
                                          std::uint64_t(triangles_)});
     return std::max<VkDeviceSize>(8ull * triangles_ + 4ull * 256 * sortBlocks_,
-                                  4 * ((most + kScanBlock - 1) / kScanBlock));
+                                  4 * ((most + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK));
 }
 
 void GpuSelfCollision::allocatePairs(std::uint32_t capacity) {
@@ -202,10 +187,10 @@ void GpuSelfCollision::bindAll() {
 void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
                                 std::uint32_t shift, std::uint32_t flip, std::uint32_t color,
                                 std::uint32_t scanArray) const {
-    Push push{job, triangles_, shift, job == kReduce ? groups_ : sortBlocks_, margin_, flip,
+    Push push{job, triangles_, shift, job == gpu::SELF_JOB_REDUCE ? groups_ : sortBlocks_, margin_, flip,
               vertices_, allVertices_, muS_, muK_, phantomGroups_,
               std::uint32_t(1) << oldBits_, oldBits_, groups_, color, scanArray};
-    if (job == kFit) {
+    if (job == gpu::SELF_JOB_FIT) {
         // The climb in workgroups of one: llvmpipe runs the invocations of a workgroup as SIMD
         // lanes in step, and two lanes meeting at a node then both saw the other's arrival as
         // not yet there (measured: 8% of the nodes never bounded with workgroups of 64).
@@ -218,10 +203,10 @@ void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint
 
 void GpuSelfCollision::scan(VkCommandBuffer cb, std::uint32_t array, std::uint64_t most,
                             std::uint32_t shift, std::uint32_t flip) const {
-    const std::uint32_t blocks = static_cast<std::uint32_t>((most + kScanBlock - 1) / kScanBlock);
-    dispatch(cb, kScanBlocks, groupsOf(blocks), shift, flip, 0, array);
-    dispatch(cb, kScanSums, 1, shift, flip, 0, array);
-    dispatch(cb, kScanApply, groupsOf(blocks), shift, flip, 0, array);
+    const std::uint32_t blocks = static_cast<std::uint32_t>((most + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK);
+    dispatch(cb, gpu::SELF_JOB_SCAN_BLOCKS, groupsOf(blocks), shift, flip, 0, array);
+    dispatch(cb, gpu::SELF_JOB_SCAN_SUMS, 1, shift, flip, 0, array);
+    dispatch(cb, gpu::SELF_JOB_SCAN_APPLY, groupsOf(blocks), shift, flip, 0, array);
 }
 
 void GpuSelfCollision::dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job,
@@ -270,7 +255,7 @@ void GpuSelfCollision::recordSnapshot(VkCommandBuffer cb) const {
 }
 
 void GpuSelfCollision::recordStart(VkCommandBuffer cb) const {
-    dispatch(cb, kStart, groupsOf(allVertices_));
+    dispatch(cb, gpu::SELF_JOB_START, groupsOf(allVertices_));
 }
 
 void GpuSelfCollision::recordBuild(VkCommandBuffer cb) const {
@@ -283,69 +268,69 @@ void GpuSelfCollision::recordBuildPhases(VkCommandBuffer cb,
         if (phaseDone) phaseDone(k);
     };
     const std::uint32_t n = triangles_;
-    dispatch(cb, kBoxes, groups_);
-    dispatch(cb, kReduce, 1);
-    dispatch(cb, kCodes, groups_);
+    dispatch(cb, gpu::SELF_JOB_BOXES, groups_);
+    dispatch(cb, gpu::SELF_JOB_REDUCE, 1);
+    dispatch(cb, gpu::SELF_JOB_CODES, groups_);
     done(0);
     // Four stable passes of 8 bits, ping-pong: the sorted keys end in codes/order.
     for (std::uint32_t pass = 0; pass < 4; ++pass) {
         const std::uint32_t flip = pass % 2;
-        dispatch(cb, kSortCount, groupsOf(sortBlocks_), 8 * pass, flip);
-        scan(cb, kScanSort, 256ull * sortBlocks_, 8 * pass, flip);
-        dispatch(cb, kSortScatter, groupsOf(sortBlocks_), 8 * pass, flip);
+        dispatch(cb, gpu::SELF_JOB_SORT_COUNT, groupsOf(sortBlocks_), 8 * pass, flip);
+        scan(cb, gpu::SELF_SCAN_SORT, 256ull * sortBlocks_, 8 * pass, flip);
+        dispatch(cb, gpu::SELF_JOB_SORT_SCATTER, groupsOf(sortBlocks_), 8 * pass, flip);
     }
     done(1);
-    dispatch(cb, kNodes, groupsOf(2ull * n - 1));
+    dispatch(cb, gpu::SELF_JOB_NODES, groupsOf(2ull * n - 1));
     done(2);
-    dispatch(cb, kFit, n);
+    dispatch(cb, gpu::SELF_JOB_FIT, n);
     done(3);
 }
 
 void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
                                     const std::function<void(int)>& phaseDone) const {
     recordBuildPhases(cb, phaseDone);
-    dispatch(cb, kWalkCount, groups_);
-    scan(cb, kScanWalk, triangles_);
-    dispatch(cb, kWalkWrite, groups_);
-    dispatchOverContacts(cb, kNarrowCount, true);
-    scan(cb, kScanPairs, pairCapacity_);
-    dispatchOverContacts(cb, kNarrowWrite, true);
+    dispatch(cb, gpu::SELF_JOB_WALK_COUNT, groups_);
+    scan(cb, gpu::SELF_SCAN_WALK, triangles_);
+    dispatch(cb, gpu::SELF_JOB_WALK_WRITE, groups_);
+    dispatchOverContacts(cb, gpu::SELF_JOB_NARROW_COUNT, true);
+    scan(cb, gpu::SELF_SCAN_PAIRS, pairCapacity_);
+    dispatchOverContacts(cb, gpu::SELF_JOB_NARROW_WRITE, true);
     if (phaseDone) phaseDone(4);
-    dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
-    dispatchOverContacts(cb, kMemoryInsert);
+    dispatch(cb, gpu::SELF_JOB_MEMORY_CLEAR, groupsOf(std::uint64_t(1) << memoryBits_));
+    dispatchOverContacts(cb, gpu::SELF_JOB_MEMORY_INSERT);
     if (colored_) {
-        dispatch(cb, kColorClear, groupsOf(std::max(vertices_, gpu::SELF_COLORS + 2)));
-        const std::uint32_t chunks = (capacity_ + kColorChunk - 1) / kColorChunk;
-        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, kColor, 1, 0, 0, c);
-        dispatch(cb, kColorOffsets, 1);
-        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, kColorPlace, 1, 0, 0, c);
-        dispatch(cb, kColorEnd, 1);
+        dispatch(cb, gpu::SELF_JOB_COLOR_CLEAR, groupsOf(std::max(vertices_, gpu::SELF_COLORS + 2)));
+        const std::uint32_t chunks = (capacity_ + gpu::SELF_COLOR_CHUNK - 1) / gpu::SELF_COLOR_CHUNK;
+        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, gpu::SELF_JOB_COLOR, 1, 0, 0, c);
+        dispatch(cb, gpu::SELF_JOB_COLOR_OFFSETS, 1);
+        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, gpu::SELF_JOB_COLOR_PLACE, 1, 0, 0, c);
+        dispatch(cb, gpu::SELF_JOB_COLOR_END, 1);
     } else {
-        dispatch(cb, kListClear, groupsOf(vertices_));
-        dispatchOverContacts(cb, kListCount);
-        scan(cb, kScanLists, vertices_);
-        dispatchOverContacts(cb, kListFill);
-        dispatch(cb, kListSort, groupsOf(vertices_));
+        dispatch(cb, gpu::SELF_JOB_LIST_CLEAR, groupsOf(vertices_));
+        dispatchOverContacts(cb, gpu::SELF_JOB_LIST_COUNT);
+        scan(cb, gpu::SELF_SCAN_LISTS, vertices_);
+        dispatchOverContacts(cb, gpu::SELF_JOB_LIST_FILL);
+        dispatch(cb, gpu::SELF_JOB_LIST_SORT, groupsOf(vertices_));
     }
     if (phaseDone) phaseDone(5);
 }
 
 void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
     if (colored_) {
-        if (phantomGroups_) dispatch(cb, kColorKeep, groupsOf(vertices_));
+        if (phantomGroups_) dispatch(cb, gpu::SELF_JOB_COLOR_KEEP, groupsOf(vertices_));
         for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) {
             if (k >= colorsRecorded_ && k < gpu::SELF_COLORS) continue;
-            Push push{kSolveColor, triangles_, 0, sortBlocks_, margin_, 0, vertices_,
+            Push push{gpu::SELF_JOB_SOLVE_COLOR, triangles_, 0, sortBlocks_, margin_, 0, vertices_,
                       allVertices_, muS_, muK_, phantomGroups_, 0, 0, groups_, k, 0};
             kernel_.dispatchIndirect(cb, &push, counters_, kColorGroupsOffset + 16ull * k);
             computeBarrier(cb);
         }
-        if (phantomGroups_) dispatch(cb, kColorCopies, groupsOf(phantomGroups_));
+        if (phantomGroups_) dispatch(cb, gpu::SELF_JOB_COLOR_COPIES, groupsOf(phantomGroups_));
         return;
     }
-    dispatchOverContacts(cb, kSolve);
-    dispatch(cb, kGather, groupsOf(vertices_));
-    if (phantomGroups_) dispatch(cb, kCopies, groupsOf(phantomGroups_));
+    dispatchOverContacts(cb, gpu::SELF_JOB_SOLVE);
+    dispatch(cb, gpu::SELF_JOB_GATHER, groupsOf(vertices_));
+    if (phantomGroups_) dispatch(cb, gpu::SELF_JOB_COPIES, groupsOf(phantomGroups_));
 }
 
 std::uint32_t GpuSelfCollision::truncated() const { return counters().truncated; }
@@ -391,8 +376,8 @@ void GpuSelfCollision::finishGrowth() {
 void GpuSelfCollision::recordRestore(VkCommandBuffer cb) const {
     // The new table from the snapshot: emptied, then every remembered key inserted again (a
     // lookup finds the same direction in a table of any size).
-    dispatch(cb, kMemoryClear, groupsOf(std::uint64_t(1) << memoryBits_));
-    dispatch(cb, kMemoryRehash, groupsOf(std::uint64_t(1) << oldBits_));
+    dispatch(cb, gpu::SELF_JOB_MEMORY_CLEAR, groupsOf(std::uint64_t(1) << memoryBits_));
+    dispatch(cb, gpu::SELF_JOB_MEMORY_REHASH, groupsOf(std::uint64_t(1) << oldBits_));
 }
 
 std::uint32_t GpuSelfCollision::contactCount() const { return counters().total; }
