@@ -163,6 +163,8 @@ struct GpuSolver::Impl {
         void* dst;
     };
     void readMany(const std::vector<Read>& reads);
+    // The bytes of a constraint type's stored multipliers (lambdaSize per item).
+    std::size_t multiplierBytes(std::size_t type, std::size_t lambdaSize) const;
     bool keepMultipliers = false;  // GpuSolver::keepMultipliers
 };
 
@@ -859,17 +861,37 @@ std::uint32_t GpuSolver::contactCount() const {
 
 void GpuSolver::keepMultipliers(bool keep) { impl_->keepMultipliers = keep; }
 
+namespace {
+
+// A type's multipliers as the GPU stores them (T::Lambda: a float or a vec4 per item), widened
+// to a vec4 per item.
+template <class T>
+void widenMultipliers(const std::vector<unsigned char>& raw, std::vector<glm::vec4>& out) {
+    using Lambda = typename T::Lambda;
+    const std::size_t items = raw.size() / sizeof(Lambda);
+    out.assign(items, glm::vec4(0.0f));
+    for (std::size_t i = 0; i < items; ++i) {
+        Lambda l;
+        std::memcpy(&l, raw.data() + sizeof(Lambda) * i, sizeof(Lambda));
+        out[i] = glm::vec4(l);
+    }
+}
+
+}  // namespace
+
+std::size_t GpuSolver::Impl::multiplierBytes(std::size_t type, std::size_t lambdaSize) const {
+    const auto& perColour = offsets[type];  // per colour: the items are all of them
+    return lambdaSize * (perColour.empty() ? 0 : perColour.back());
+}
+
 void GpuSolver::readMultipliers(std::size_t type, std::vector<glm::vec4>& out) {
     CLOTH_ASSERT(type < gpu::kConstraintTypeCount);
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         if (T::kIndex != type) return;
-        using Lambda = typename T::Lambda;
-        const auto& offsets = impl_->offsets[T::kIndex];  // per colour: the items are all of them
-        std::vector<Lambda> raw(offsets.empty() ? 0 : offsets.back());
-        impl_->readBytes(BINDING_TYPE_LAMBDAS(T::kIndex), sizeof(Lambda) * raw.size(), raw.data());
-        out.assign(raw.size(), glm::vec4(0.0f));
-        for (std::size_t i = 0; i < raw.size(); ++i) out[i] = glm::vec4(raw[i]);
+        std::vector<unsigned char> raw(impl_->multiplierBytes(T::kIndex, sizeof(typename T::Lambda)));
+        impl_->readBytes(BINDING_TYPE_LAMBDAS(T::kIndex), raw.size(), raw.data());
+        widenMultipliers<T>(raw, out);
     });
 }
 
@@ -880,14 +902,12 @@ void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::ve
     velocities.resize(impl_->vertexCount);
     std::vector<Impl::Read> reads{{BINDING_POSITIONS, vertexBytes, positions.data()},
                                   {BINDING_VELOCITIES, vertexBytes, velocities.data()}};
-    // Per type its multipliers as stored (float or vec4 per item), widened to vec4 after.
+    // Per type its multipliers as stored, widened after the one read.
     std::array<std::vector<unsigned char>, gpu::kConstraintTypeCount> raw;
     if (multipliers)
         gpu::forEachConstraintType([&](auto t) {
             using T = decltype(t);
-            const auto& offsets = impl_->offsets[T::kIndex];
-            const std::size_t items = offsets.empty() ? 0 : offsets.back();
-            raw[T::kIndex].resize(sizeof(typename T::Lambda) * items);
+            raw[T::kIndex].resize(impl_->multiplierBytes(T::kIndex, sizeof(typename T::Lambda)));
             reads.push_back({BINDING_TYPE_LAMBDAS(T::kIndex), raw[T::kIndex].size(),
                              raw[T::kIndex].data()});
         });
@@ -895,15 +915,7 @@ void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::ve
     if (!multipliers) return;
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
-        using Lambda = typename T::Lambda;
-        const std::size_t items = raw[T::kIndex].size() / sizeof(Lambda);
-        std::vector<glm::vec4>& out = multipliers[T::kIndex];
-        out.assign(items, glm::vec4(0.0f));
-        for (std::size_t i = 0; i < items; ++i) {
-            Lambda l;
-            std::memcpy(&l, raw[T::kIndex].data() + sizeof(Lambda) * i, sizeof(Lambda));
-            out[i] = glm::vec4(l);
-        }
+        widenMultipliers<T>(raw[T::kIndex], multipliers[T::kIndex]);
     });
 }
 
