@@ -25,19 +25,31 @@ void expectRefused(const std::string& args, const std::string& fragment) {
     test::expectRefusal("clothbench", args, fragment);
 }
 
+// clothbench with `args` and --json into `json`: its result and, when it exited with 0, the
+// JSON it wrote (else null).
+struct BenchRun {
+    test::ProgramResult result;
+    nlohmann::json doc;
+};
+
+BenchRun runBench(const fs::path& json, const std::string& args) {
+    BenchRun run{runProgram("clothbench", args + " --json " + json.string()), nullptr};
+    if (run.result.exitCode == 0) {
+        std::ifstream in(json);
+        run.doc = nlohmann::json::parse(in);
+    }
+    return run;
+}
+
 }  // namespace
 
 // One record per grid, kernel variant and thread count, each naming its kernels; "best" is the
 // variant the solver uses by default.
 TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
-    const fs::path json = scratchDir("kernels") / "bench.json";
-    const auto r = runProgram("clothbench",
-                              "--grids 3,4 --threads 1,2 --cpu-kernels scalar,best"
-                              " --warmup 0 --frames 1 --repeats 1 --json " +
-                                  json.string());
+    const auto [r, doc] = runBench(scratchDir("kernels") / "bench.json",
+                                   "--grids 3,4 --threads 1,2 --cpu-kernels scalar,best"
+                                   " --warmup 0 --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    std::ifstream in(json);
-    const nlohmann::json doc = nlohmann::json::parse(in);
     ASSERT_EQ(doc["runs"].size(), 8u);
     std::set<std::string> seen;
     for (const auto& run : doc["runs"]) {
@@ -94,13 +106,10 @@ TEST(Clothbench, BadOptionsAreRefused) {
 
 // --iteration: the throughput rows run and record the scheme.
 TEST(Clothbench, IterationSchemeRowsRecordTheirScheme) {
-    const fs::path json = scratchDir("scheme") / "bench.json";
-    const auto r = runProgram("clothbench", "--grids 4 --threads 1 --iteration chebyshev --rho 0.7"
-                                            " --iterations 3 --warmup 0 --frames 1 --repeats 1"
-                                            " --json " + json.string());
+    const auto [r, doc] = runBench(scratchDir("scheme") / "bench.json",
+                                   "--grids 4 --threads 1 --iteration chebyshev --rho 0.7"
+                                   " --iterations 3 --warmup 0 --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    std::ifstream in(json);
-    const nlohmann::json doc = nlohmann::json::parse(in);
     ASSERT_EQ(doc["runs"].size(), 1u);
     const nlohmann::json& it = doc["runs"][0]["iteration"];
     EXPECT_EQ(it["scheme"], "chebyshev");
@@ -111,12 +120,10 @@ TEST(Clothbench, IterationSchemeRowsRecordTheirScheme) {
 // --collisions: the folded cloth's self-collision figures, with the triangle pairs that cross at
 // the end of the timed run counted by brute force (none: the layers are kept apart).
 TEST(Clothbench, CollisionRowsRecordStagesAndCrossings) {
-    const fs::path json = scratchDir("collisions") / "bench.json";
-    const auto r = runProgram("clothbench", "--collisions --grids 8 --threads 1 --warmup 2"
-                                            " --frames 1 --repeats 1 --json " + json.string());
+    const auto [r, doc] = runBench(scratchDir("collisions") / "bench.json",
+                                   "--collisions --grids 8 --threads 1 --warmup 2"
+                                   " --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    std::ifstream in(json);
-    const nlohmann::json doc = nlohmann::json::parse(in);
     ASSERT_EQ(doc["runs"].size(), 1u);
     const nlohmann::json& c = doc["runs"][0]["self_collision"];
     EXPECT_EQ(c["crossing_triangle_pairs"].get<std::size_t>(), 0u);
@@ -129,15 +136,12 @@ TEST(Clothbench, CollisionRowsRecordStagesAndCrossings) {
 // --convergence on a tiny grid, both kinds: the JSON has a curve per scheme with the residual
 // falling for Gauss-Seidel, the reach table, and the frame experiments' per-frame metrics.
 TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
-    const fs::path json = scratchDir("convergence") / "c.json";
-    const auto r = runProgram("clothbench",
-                              "--convergence --grids 4 --backend cpu --threads 1 --warmup 0"
-                              " --frames 1 --repeats 1 --settle-frames 5 --max-iterations 64"
-                              " --stretch-compliance 1e-3 --schemes gs,jacobi,chebyshev:0.9,"
-                              "phantoms:6 --json " + json.string());
+    const auto [r, doc] = runBench(scratchDir("convergence") / "c.json",
+                                   "--convergence --grids 4 --backend cpu --threads 1 --warmup 0"
+                                   " --frames 1 --repeats 1 --settle-frames 5 --max-iterations 64"
+                                   " --stretch-compliance 1e-3 --schemes gs,jacobi,chebyshev:0.9,"
+                                   "phantoms:6");
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    std::ifstream in(json);
-    const nlohmann::json doc = nlohmann::json::parse(in);
     ASSERT_EQ(doc["runs"].size(), 1u);
     const nlohmann::json& run = doc["runs"][0];
     EXPECT_GT(run["initial_residual"].get<double>(), 0.0);
@@ -149,14 +153,11 @@ TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
     EXPECT_EQ(run["schemes"][3]["colours"].get<int>(), 6);
     for (const auto& s : run["schemes"]) EXPECT_EQ(s["reach"].size(), 3u);
 
-    const fs::path frames = scratchDir("convergence") / "k.json";
-    const auto k = runProgram("clothbench",
-                              "--convergence --experiment kick --grids 4 --backend cpu"
-                              " --threads 1 --frames 3 --substeps 2 --iterations 2"
-                              " --schemes gs,jacobi --json " + frames.string());
+    const auto [k, kd] = runBench(scratchDir("convergence") / "k.json",
+                                  "--convergence --experiment kick --grids 4 --backend cpu"
+                                  " --threads 1 --frames 3 --substeps 2 --iterations 2"
+                                  " --schemes gs,jacobi");
     ASSERT_EQ(k.exitCode, 0) << k.output;
-    std::ifstream kin(frames);
-    const nlohmann::json kd = nlohmann::json::parse(kin);
     const nlohmann::json& kr = kd["runs"][0];
     EXPECT_EQ(kr["experiment"], "kick");
     for (const auto& s : kr["schemes"]) {
@@ -167,13 +168,10 @@ TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
 
 // --solver pbd: the rows say so, and PBD's residual is C alone (the metrics still come).
 TEST(Clothbench, PbdRunsAreRecordedAsPbd) {
-    const fs::path json = scratchDir("pbd") / "bench.json";
-    const auto r = runProgram("clothbench", "--grids 4 --threads 1 --solver pbd --iterations 3"
-                                            " --warmup 0 --frames 1 --repeats 1 --json " +
-                                                json.string());
+    const auto [r, doc] = runBench(scratchDir("pbd") / "bench.json",
+                                   "--grids 4 --threads 1 --solver pbd --iterations 3"
+                                   " --warmup 0 --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    std::ifstream in(json);
-    const nlohmann::json doc = nlohmann::json::parse(in);
     ASSERT_EQ(doc["runs"].size(), 1u);
     EXPECT_EQ(doc["runs"][0]["solver"], "pbd");
     EXPECT_EQ(doc["runs"][0]["iterations"], 3);
