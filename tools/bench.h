@@ -77,7 +77,8 @@ struct BenchOptions {
 // pins unless --tethers off.
 // With a collider: the cloth lies horizontal, unpinned, just above a sphere of radius 0.35 m
 // (analytic, or the mesh scaled to the same bounding radius), on which it drapes.
-// With collisions: the cloth lies horizontal on the ground with self-collision on;
+// With collisions: the cloth lies horizontal on the ground with self-collision on, its folds'
+// columns creased (fixed angles at the angles foldGrid folds them to, in place of bending);
 // prepareGrid then folds it into four layers (foldGrid).
 Scene gridScene(int n, const BenchOptions& o);
 
@@ -97,9 +98,12 @@ struct Measured {
 Measured measure(Solver& solver, const BenchOptions& o);
 
 // --collisions: the prepared n x n grid's positions folded along x into four layers joined by
-// half circles two edges long, stacked upwards (its rest shape stays flat, so the layers are no
-// rest neighbours).
+// folds two edges long, stacked upwards, every edge at its rest length (its rest shape stays
+// flat, so the layers are no rest neighbours; gridScene creases the folds). n >= kFoldMinGrid.
 void foldGrid(PreparedCloth& p, int n);
+inline constexpr int kFoldMinGrid = 10;  // a straight edge or more per layer
+// The edges of each of the first three layers (the fourth takes the rest).
+inline int foldStraightEdges(int n) { return (n - 3 * 2) / 4; }
 
 std::shared_ptr<vk::Context> openGpu(const BenchOptions& o);
 

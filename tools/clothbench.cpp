@@ -92,7 +92,7 @@ usage: clothbench [options]
                            the sphere's size): the cloth lies flat just above it and drapes
                            over it (its contact stages are then timed too)
   --collisions             self-collision: each grid starts just above the ground folded into
-                           four layers 1.27 edges apart (joined by half circles), which settle
+                           four layers 1.41 edges apart (joined by two-edge folds), which settle
                            on each other (thickness and margin a quarter of an edge each), timed
                            per stage with self-collision and, in the same run, without it;
                            the triangle pairs crossing at the end of the run are counted
@@ -276,6 +276,11 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
         }
         else throw Error("unknown option '" + a + "' (see --help)");
     }
+    if (o.collisions)
+        for (int n : o.grids)
+            if (n < kFoldMinGrid)
+                throw Error("--collisions: grids must be at least " + std::to_string(kFoldMinGrid) +
+                            " (four layers and three folds of two edges), got " + std::to_string(n));
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
     if (o.cpuKernels.empty()) o.cpuKernels = {bestBatchIsa()};
     std::sort(o.threads.begin(), o.threads.end());
@@ -318,6 +323,23 @@ Scene gridScene(int n, const BenchOptions& o) {
         c.material.thickness = 0.25f * edge;
         s.sim.selfCollision = SelfCollisionSettings{};
         s.sim.selfCollision->margin = 0.25f * edge;
+        // The folds creased where foldGrid folds them: each turns by 45, 90 and 45 degrees at
+        // its three columns, folds one and three towards the cloth's normal (up from the first
+        // layer), fold two away from it. With bending's flat rest angle instead, the stiff
+        // bending threw each fold's middle column about r = 0.71 e in the first substep, far past
+        // the margin, and at 256² the folds' own triangles went through each other.
+        const int straight = foldStraightEdges(n);
+        for (int k = 0; k < 3; ++k) {
+            const int first = (k + 1) * straight + 2 * k;  // the fold's first column
+            for (int j = 0; j < 3; ++j) {
+                FixedAngleDesc crease;
+                crease.angleDegrees = (k == 1 ? -1.0f : 1.0f) * (j == 1 ? 90.0f : 45.0f);
+                crease.compliance = c.material.bendCompliance;
+                const float x = -0.5f + float(first + j) * edge;  // mesh space (x kept)
+                crease.edges.lines.push_back({{x, -0.5f, 0.0f}, {x, 0.5f, 0.0f}});
+                c.fixedAngles.push_back(crease);
+            }
+        }
     } else if (o.collider != "none") {
         c.pins = {};
         c.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
@@ -362,28 +384,33 @@ void foldGrid(PreparedCloth& p, int n) {
         lo = glm::min(lo, glm::vec3(p.positions[v]));
         hi = glm::max(hi, glm::vec3(p.positions[v]));
     }
-    // A serpentine of four straight layers joined by half circles two edges long (radius
-    // 2 e / pi): every length along x is kept, so the folds start without a kick.
-    const float length = hi.x - lo.x, e = length / float(n);
-    const float r = 2.0f * e / 3.14159265f, arc = 2.0f * e;
-    const float straight = (length - 3.0f * arc) / 4.0f;
+    // A serpentine of four straight layers joined by folds of two edges each: a fold's middle
+    // column stands out by r = e / sqrt(2) and its last column lies 2 r above its first, so
+    // every edge (along x, along z and the diagonals) keeps its rest length and the layers
+    // start 2 r = 1.41 e apart. The columns of the first three layers are whole numbers, so the
+    // folds' vertices are the folds' corners. (Stop 19: half circles through the columns at
+    // arbitrary angles shortened the folds' edges by up to 10%, and at 256² the first substep's
+    // stretch corrections crushed the folds' own triangles through each other.)
+    const float e = (hi.x - lo.x) / float(n);
+    const float r = e / std::sqrt(2.0f);
+    const int straight = foldStraightEdges(n);
     for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
         const glm::vec3 x(p.positions[v]);
-        float u = x.x - lo.x, px = lo.x, py = x.y, dir = 1.0f;
+        int col = static_cast<int>(std::lround((x.x - lo.x) / e));
+        float px = lo.x, py = x.y, dir = 1.0f;
         for (int k = 0; k < 4; ++k) {
-            if (u <= straight || k == 3) {
-                px += dir * u;
+            if (col <= straight || k == 3) {
+                px += dir * e * float(col);
                 break;
             }
-            px += dir * straight;
-            u -= straight;
-            if (u <= arc) {
-                const float theta = u / r;
-                px += dir * r * std::sin(theta);
-                py += r - r * std::cos(theta);
+            px += dir * e * float(straight);
+            col -= straight;
+            if (col == 1) {  // the fold's middle column
+                px += dir * r;
+                py += r;
                 break;
             }
-            u -= arc;
+            col -= 2;  // the next layer starts at the fold's last column
             py += 2.0f * r;
             dir = -dir;
         }
