@@ -152,7 +152,8 @@ void sortCount() {
     uint counts[SORT_BUCKETS];
     for (uint d = 0u; d < SORT_BUCKETS; ++d) counts[d] = 0u;
     uint end = min(pc.count, (block + 1u) * SELF_SORT_BLOCK);
-    for (uint k = block * SELF_SORT_BLOCK; k < end; ++k) counts[(sortKey(k) >> pc.shift) & 255u] += 1u;
+    for (uint k = block * SELF_SORT_BLOCK; k < end; ++k)
+        counts[(sortKey(k) >> pc.shift) & 255u] += 1u;
     for (uint d = 0u; d < SORT_BUCKETS; ++d) histogram(d * pc.blocks + block) = counts[d];
 }
 
@@ -446,7 +447,8 @@ void jobScanSums() {
         counters.mostPairs = max(counters.mostPairs, sum);
         uint stored = min(sum, counters.pairCapacity);
         counters.pairGroups = uvec4((stored + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
-    } else if (pc.scan == SELF_SCAN_PAIRS) {  // the contacts: the total, the dispatch over those stored
+    } else if (pc.scan == SELF_SCAN_PAIRS) {
+        // the contacts: the total, the dispatch over those stored
         counters.total = sum;
         counters.mostTotal = max(counters.mostTotal, sum);
         uint stored = min(sum, counters.capacity);
@@ -541,8 +543,8 @@ void jobColorClear() {
 }
 
 // As cpu/self_collision.cpp's colorContacts: greedy in contact order, then sorted by colour;
-// COLOR_CLEAR, COLOR per chunk of SELF_COLOR_CHUNK contacts in order, COLOR_OFFSETS, COLOR_PLACE per
-// chunk in order, COLOR_END.
+// COLOR_CLEAR, COLOR per chunk of SELF_COLOR_CHUNK contacts in order, COLOR_OFFSETS,
+// COLOR_PLACE per chunk in order, COLOR_END.
 uint chunkEnd(uint chunk) { return min(storedContacts(), (chunk + 1u) * SELF_COLOR_CHUNK); }
 
 void jobColor() {

@@ -279,8 +279,10 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
     if (o.collisions)
         for (int n : o.grids)
             if (n < kFoldMinGrid)
-                throw Error("--collisions: grids must be at least " + std::to_string(kFoldMinGrid) +
-                            " (four layers and three folds of two edges), got " + std::to_string(n));
+                throw Error("--collisions: grids must be at least " +
+                            std::to_string(kFoldMinGrid) +
+                            " (four layers and three folds of two edges), got " +
+                            std::to_string(n));
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
     if (o.cpuKernels.empty()) o.cpuKernels = {bestBatchIsa()};
     std::sort(o.threads.begin(), o.threads.end());

@@ -889,7 +889,8 @@ void GpuSolver::readMultipliers(std::size_t type, std::vector<glm::vec4>& out) {
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         if (T::kIndex != type) return;
-        std::vector<unsigned char> raw(impl_->multiplierBytes(T::kIndex, sizeof(typename T::Lambda)));
+        std::vector<unsigned char> raw(
+            impl_->multiplierBytes(T::kIndex, sizeof(typename T::Lambda)));
         impl_->readBytes(BINDING_TYPE_LAMBDAS(T::kIndex), raw.size(), raw.data());
         widenMultipliers<T>(raw, out);
     });

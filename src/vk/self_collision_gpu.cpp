@@ -187,7 +187,8 @@ void GpuSelfCollision::bindAll() {
 void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
                                 std::uint32_t shift, std::uint32_t flip, std::uint32_t color,
                                 std::uint32_t scanArray) const {
-    Push push{job, triangles_, shift, job == gpu::SELF_JOB_REDUCE ? groups_ : sortBlocks_, margin_, flip,
+    Push push{job, triangles_, shift, job == gpu::SELF_JOB_REDUCE ? groups_ : sortBlocks_,
+              margin_, flip,
               vertices_, allVertices_, muS_, muK_, phantomGroups_,
               std::uint32_t(1) << oldBits_, oldBits_, groups_, color, scanArray};
     if (job == gpu::SELF_JOB_FIT) {
@@ -203,7 +204,8 @@ void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint
 
 void GpuSelfCollision::scan(VkCommandBuffer cb, std::uint32_t array, std::uint64_t most,
                             std::uint32_t shift, std::uint32_t flip) const {
-    const std::uint32_t blocks = static_cast<std::uint32_t>((most + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK);
+    const std::uint32_t blocks =
+        static_cast<std::uint32_t>((most + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK);
     dispatch(cb, gpu::SELF_JOB_SCAN_BLOCKS, groupsOf(blocks), shift, flip, 0, array);
     dispatch(cb, gpu::SELF_JOB_SCAN_SUMS, 1, shift, flip, 0, array);
     dispatch(cb, gpu::SELF_JOB_SCAN_APPLY, groupsOf(blocks), shift, flip, 0, array);
@@ -299,11 +301,14 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
     dispatch(cb, gpu::SELF_JOB_MEMORY_CLEAR, groupsOf(std::uint64_t(1) << memoryBits_));
     dispatchOverContacts(cb, gpu::SELF_JOB_MEMORY_INSERT);
     if (colored_) {
-        dispatch(cb, gpu::SELF_JOB_COLOR_CLEAR, groupsOf(std::max(vertices_, gpu::SELF_COLORS + 2)));
-        const std::uint32_t chunks = (capacity_ + gpu::SELF_COLOR_CHUNK - 1) / gpu::SELF_COLOR_CHUNK;
+        dispatch(cb, gpu::SELF_JOB_COLOR_CLEAR,
+                 groupsOf(std::max(vertices_, gpu::SELF_COLORS + 2)));
+        const std::uint32_t chunks =
+            (capacity_ + gpu::SELF_COLOR_CHUNK - 1) / gpu::SELF_COLOR_CHUNK;
         for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, gpu::SELF_JOB_COLOR, 1, 0, 0, c);
         dispatch(cb, gpu::SELF_JOB_COLOR_OFFSETS, 1);
-        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, gpu::SELF_JOB_COLOR_PLACE, 1, 0, 0, c);
+        for (std::uint32_t c = 0; c < chunks; ++c)
+            dispatch(cb, gpu::SELF_JOB_COLOR_PLACE, 1, 0, 0, c);
         dispatch(cb, gpu::SELF_JOB_COLOR_END, 1);
     } else {
         dispatch(cb, gpu::SELF_JOB_LIST_CLEAR, groupsOf(vertices_));
