@@ -391,8 +391,9 @@ void foldGrid(PreparedCloth& p, int n) {
     // every edge (along x, along z and the diagonals) keeps its rest length and the layers
     // start 2 r = 1.41 e apart. The columns of the first three layers are whole numbers, so the
     // folds' vertices are the folds' corners. (Stop 19: half circles through the columns at
-    // arbitrary angles shortened the folds' edges by up to 10%, and at 256² the first substep's
-    // stretch corrections crushed the folds' own triangles through each other.)
+    // arbitrary angles shortened the folds' edges by up to 10%; with those and bending's flat
+    // rest angle (gridScene now creases the folds), the first substep threw the folds' middle
+    // columns about 0.7 e and at 256² the folds' own triangles went through each other.)
     const float e = (hi.x - lo.x) / float(n);
     const float r = e / std::sqrt(2.0f);
     const int straight = foldStraightEdges(n);
