@@ -3,11 +3,12 @@
 //
 //   clothcheck --scene NAME|FILE --frames N [--tolerance T] [--phantoms off|auto|N]
 //              [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]
-//              [--iteration gs|jacobi|chebyshev] [--iterations N]
+//              [--iteration gs|jacobi|chebyshev] [--iterations N] [--json FILE]
 //
 // Exit status: 0 when the largest relative distance stays within the tolerance (and, with
 // --validate, no validation message appeared); 1 when not; 2 for bad input; 77 when no Vulkan
 // device exists at all and --skip-without-device was given (never when CI is set).
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,9 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "app/frame_stats.h"
 #include "app/phantom_tuning.h"
 #include "app/sewing_step.h"
 #include "core/error.h"
@@ -45,19 +49,22 @@ struct Args {
     bool skipWithoutDevice = false;
     std::optional<IterationScheme> iteration;
     std::optional<int> iterations;
+    std::string json;
 };
 
 const char* kUsage =
     "usage: clothcheck --scene NAME|FILE [--frames N] [--tolerance T] [--phantoms off|auto|N]\n"
     "                  [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]\n"
     "                  [--skip-without-device] [--iteration gs|jacobi|chebyshev] [--iterations N]\n"
+    "                  [--json FILE]\n"
     "Runs the scene on the CPU reference and on the Vulkan solver from the same prepared data and\n"
     "prints per frame the largest and RMS distance between matching original vertices, in metres\n"
     "and relative to the cloth's bounding-box diagonal (rest state). Exits 1 when the largest\n"
     "relative distance exceeds the tolerance (default 1e-4; 0: equal positions), or on a\n"
     "validation message.\n"
     "--phantoms auto takes the GPU's target from the tuning file (clothsim --help, --tuning).\n"
-    "--iteration and --iterations override the scene's iteration scheme and count.\n";
+    "--iteration and --iterations override the scene's iteration scheme and count.\n"
+    "--json FILE also writes the result (devices, worst frame, validation messages) as JSON.\n";
 
 long parseInt(const std::string& flag, const std::string& text, long lo, long hi) {
     std::size_t used = 0;
@@ -121,6 +128,8 @@ Args parseArgs(int argc, char** argv) {
             a.iteration = parseIterationScheme(value());
         } else if (f == "--iterations") {
             a.iterations = static_cast<int>(parseInt(f, value(), 1, 100000));
+        } else if (f == "--json") {
+            a.json = value();
         } else if (f == "--skip-without-device") {
             a.skipWithoutDevice = true;
         } else {
@@ -131,7 +140,31 @@ Args parseArgs(int argc, char** argv) {
     return a;
 }
 
+// What --json writes: the devices, the scene's size, the worst frame and the verdict.
+nlohmann::json resultJson(const Args& args, const PreparedCloth& prepared, const Solver& cpu,
+                          const vk::DeviceInfo& gpu) {
+    return {{"scene", args.scene},
+            {"frames", args.frames},
+            {"vertices", prepared.vertexCount()},
+            {"original_vertices", prepared.originalVertexCount},
+            {"constraints", prepared.constraintCount()},
+            {"colours", prepared.colorCount},
+            {"cpu", {{"device", cpu.deviceName()}, {"threads", cpu.threadCount()}}},
+            {"gpu",
+             {{"name", gpu.name},
+              {"type", vk::deviceTypeName(gpu.type)},
+              {"vendor", vk::vendorName(gpu.vendorId)},
+              {"driver", gpu.driverName},
+              {"driver_info", gpu.driverInfo},
+              {"driver_version", gpu.driverVersion},
+              {"api_version", vk::versionString(gpu.apiVersion)}}},
+            {"workgroup_size", args.workgroupSize},
+            {"tolerance", args.tolerance},
+            {"validation", args.validate}};
+}
+
 int run(const Args& args) {
+    const auto start = std::chrono::steady_clock::now();
     if (auto why = vk::noVulkanReason()) {
         if (args.skipWithoutDevice && !std::getenv("CI")) {
             std::printf("clothcheck: skipped: no Vulkan device (%s)\n", why->c_str());
@@ -171,6 +204,7 @@ int run(const Args& args) {
                 args.validate ? " (validation on)" : "");
     std::printf("%6s %12s %12s %12s %12s\n", "frame", "max_m", "rms_m", "max_rel", "rms_rel");
 
+    nlohmann::json result = resultJson(args, prepared, *cpu, gpuOptions.context->info());
     std::vector<glm::vec4> a, b;
     check::Deviation worst;
     int worstFrame = 0;
@@ -217,12 +251,24 @@ int run(const Args& args) {
         "largest relative distance %.3e (%.3e m, vertex %u) at frame %d; tolerance %.1e: %s\n",
         worst.maxRel, worst.maxAbs, worst.worstVertex, worstFrame, args.tolerance,
         close ? "ok" : "EXCEEDED");
-    if (args.validate) {
+    if (args.validate)
         std::printf("validation messages: %llu\n",
                     static_cast<unsigned long long>(log->count.load()));
-        if (log->count.load() > 0) return 1;
+    const bool ok = close && !(args.validate && log->count.load() > 0);
+    if (!args.json.empty()) {
+        result["worst"] = {{"max_rel", worst.maxRel},
+                           {"max_m", worst.maxAbs},
+                           {"rms_rel", worst.rmsRel},
+                           {"vertex", worst.worstVertex},
+                           {"frame", worstFrame}};
+        result["sewing_agrees"] = sewingAgrees;
+        result["validation_messages"] = log->count.load();
+        result["ok"] = ok;
+        result["seconds"] =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        writeJsonFile(args.json, result);
     }
-    return close ? 0 : 1;
+    return ok ? 0 : 1;
 }
 
 }  // namespace

@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# The GPU check: on whatever Vulkan device is present, clothcheck (GPU against the CPU
+# reference, validation layer on) on five scenes, three without self-collision and two with it,
+# clothbench at 64²-512² and clothbench --collisions at 64²-256², all written to one JSON stamped
+# with the device, driver, commit and date.
+#
+#   tools/gpu_check.sh [--quick] [--out FILE]   build Release (clothcheck, clothbench) and run
+#   tools/gpu_check.sh --pack DIR               build Release and make DIR: the programs, every
+#                                               shared library they load (ldd, glibc and its
+#                                               loader included), the Vulkan loader, the
+#                                               validation layer, the scenes and this script
+#   DIR/gpu_check.sh [--quick] [--out FILE]     run from that folder: no compiler, no packages,
+#                                               no network needed, only a Vulkan driver
+#
+# --quick: tiny sizes and few frames, to test the plumbing (on lavapipe: about a minute).
+# --out FILE: where the JSON goes (default: gpu_check.json in the current directory).
+# --logs DIR: also keep each step's output there.
+# Each step runs under a time limit; a step that fails is recorded in the JSON ("failures") and
+# the others still run; the exit status is 1 when any step failed.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+quick=0
+out="gpu_check.json"
+pack=""
+logs=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --out) [ $# -ge 2 ] || { echo "gpu_check: --out needs a file" >&2; exit 2; }; out="$2"; shift ;;
+    --logs) [ $# -ge 2 ] || { echo "gpu_check: --logs needs a folder" >&2; exit 2; }; logs="$2"; shift ;;
+    --pack) [ $# -ge 2 ] || { echo "gpu_check: --pack needs a folder" >&2; exit 2; }; pack="$2"; shift ;;
+    -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+packed=0
+if [ -f "$here/COMMIT" ] && [ -x "$here/bin/clothcheck" ]; then packed=1; fi
+
+# --- Building (in the repository) -----------------------------------------------------------
+build_release() {
+  local repo="$here/.."
+  cmake -S "$repo" -B "$repo/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$repo/build" --target clothcheck clothbench
+}
+
+# The shared library a program loads, as ldd resolves it here.
+copy_lib() {
+  local lib="$1" dest="$2"
+  [ -e "$lib" ] || return 0
+  cp -L "$lib" "$dest/$(basename "$lib")"
+}
+
+make_pack() {
+  local dir="$1" repo="$here/.."
+  [ "$packed" -eq 0 ] || { echo "gpu_check: --pack runs in the repository, not a packed folder" >&2; exit 2; }
+  build_release
+  rm -rf "$dir"
+  mkdir -p "$dir/bin" "$dir/lib" "$dir/layers"
+  for prog in clothcheck clothbench; do
+    cp "$repo/build/$prog" "$dir/bin/"
+    strip --strip-unneeded "$dir/bin/$prog"
+    # Every library ldd lists (glibc and its loader too: the GPU machine's may be older).
+    ldd "$repo/build/$prog" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
+      while read -r lib; do copy_lib "$lib" "$dir/lib"; done
+  done
+  # volk opens the Vulkan loader at run time, so ldd does not list it; nor the libraries the
+  # NVIDIA driver's ICD expects from glvnd, which a machine with only the driver may lack.
+  for name in libvulkan.so.1 libGLdispatch.so.0; do
+    local path
+    path="$(ldconfig -p | awk -v n="$name" '$1==n && /x86-64/{print $NF; exit}')"
+    [ -n "$path" ] && copy_lib "$path" "$dir/lib"
+  done
+  local layer=/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json
+  if [ -f "$layer" ]; then
+    cp "$layer" "$dir/layers/"
+    copy_lib /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$dir/lib"
+    strip --strip-unneeded "$dir/lib/libVkLayer_khronos_validation.so" 2>/dev/null || true
+  fi
+  cp -r "$repo/assets" "$dir/assets"
+  cp "${BASH_SOURCE[0]}" "$dir/gpu_check.sh"
+  git -C "$repo" rev-parse HEAD 2>/dev/null >"$dir/COMMIT" || echo unknown >"$dir/COMMIT"
+  if [ -n "$(git -C "$repo" status --porcelain 2>/dev/null)" ]; then
+    sed -i 's/$/ (with uncommitted changes)/' "$dir/COMMIT"
+  fi
+  echo "gpu_check: packed $(du -sh "$dir" | cut -f1) into $dir; run $dir/gpu_check.sh there"
+}
+
+if [ -n "$pack" ]; then
+  make_pack "$pack"
+  exit 0
+fi
+
+# --- Running ---------------------------------------------------------------------------------
+if [ "$packed" -eq 1 ]; then
+  commit="$(cat "$here/COMMIT")"
+  assets="$here/assets"
+  loader="$(ls "$here"/lib/ld-linux*.so* | head -n 1)"
+  # The driver's own libraries come after ours: the system's search path and the usual places a
+  # container mounts the NVIDIA driver.
+  libpath="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/usr/local/nvidia/lib64:/usr/local/nvidia/lib"
+  export VK_LAYER_PATH="$here/layers"
+  # No driver manifest where the loader looks (a container with the driver mounted elsewhere)?
+  if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] &&
+     ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json \
+          /usr/local/share/vulkan/icd.d/*.json >/dev/null 2>&1; then
+    for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
+               /usr/local/nvidia/icd.d/nvidia_icd.json /usr/share/nvidia/nvidia_icd.json; do
+      if [ -f "$icd" ]; then export VK_DRIVER_FILES="$icd" VK_ICD_FILENAMES="$icd"; break; fi
+    done
+  fi
+  runner="exec $(printf '%q' "$loader") --library-path $(printf '%q' "$libpath") $(printf '%q' "$here/bin")/\"\$1\" \"\${@:2}\""
+else
+  repo="$(cd "$here/.." && pwd)"
+  build_release
+  commit="$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)"
+  if [ -n "$(git -C "$repo" status --porcelain 2>/dev/null)" ]; then
+    commit="$commit (with uncommitted changes)"
+  fi
+  assets="$repo/assets"
+  runner="exec $(printf '%q' "$repo/build")/\"\$1\" \"\${@:2}\""
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# $work/run PROGRAM ARGS...: one program of this build or of the packed folder.
+printf '#!/usr/bin/env bash\n%s\n' "$runner" >"$work/run"
+chmod +x "$work/run"
+failures=()
+started=$(date +%s)
+
+# step NAME LIMIT_SECONDS PROGRAM ARGS...: runs one program under a time limit (cut to what is
+# left of the whole check's), output to $work/NAME.log and its tail to the terminal; a failure
+# is recorded, never fatal. Past the whole check's deadline, steps are skipped and recorded.
+step() {
+  local name="$1" limit="$2"; shift 2
+  local t0 rc=0 left
+  t0=$(date +%s)
+  left=$(( deadline - (t0 - started) ))
+  echo "== $name"
+  if [ "$left" -lt 5 ]; then
+    failures+=("$name: skipped, the check's $deadline s were spent")
+    echo "   skipped: the check's $deadline s were spent"
+    return 0
+  fi
+  [ "$limit" -le "$left" ] || limit="$left"
+  timeout --kill-after=10 "$limit" "$work/run" "$@" >"$work/$name.log" 2>&1 || rc=$?
+  tail -n 3 "$work/$name.log"
+  echo "   ($(( $(date +%s) - t0 )) s, exit $rc)"
+  if [ "$rc" -ne 0 ]; then
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+      failures+=("$name: timed out after $limit s")
+    else
+      failures+=("$name: exit $rc: $(grep -v '^ *$' "$work/$name.log" | tail -n 1 | tr -d '"\\')")
+    fi
+  fi
+}
+
+if [ "$quick" -eq 1 ]; then
+  frames=6; grids=(16 32); cgrids=(12 16); bench=(--warmup 1 --frames 2 --repeats 1)
+  cbench=(--warmup 1 --frames 2 --repeats 1); check_limit=300; bench_limit=300; deadline=900
+else
+  # Sized for a GPU lent for minutes: a few minutes on an H200 with 16 cores, never past the
+  # deadline (the JSON is written in any case).
+  frames=120; grids=(64 128 256 512); cgrids=(64 128 256); bench=(--warmup 5 --frames 10 --repeats 3)
+  cbench=(--warmup 2 --frames 5 --repeats 2); check_limit=60; bench_limit=90; deadline=480
+fi
+threads="$(nproc)"
+
+# Three scenes without self-collision (a pinned cloth, a mesh collider, wind), two with it
+# (one cloth folding on itself, three cloths on a cube).
+scenes=(hanging drape flag self_collision multiple_objects)
+for s in "${scenes[@]}"; do
+  file="$s"; [ -f "$assets/scenes/$s.json" ] && file="$assets/scenes/$s.json"
+  step "clothcheck_$s" "$check_limit" clothcheck --scene "$file" --frames "$frames" --tolerance 0 \
+    --validate --every 30 --json "$work/check_$s.json"
+done
+# One run per grid, so that a grid past its limit leaves the others' figures.
+for g in "${grids[@]}"; do
+  step "clothbench_$g" "$bench_limit" clothbench --backend all --grids "$g" --threads "$threads" \
+    "${bench[@]}" --json "$work/bench_$g.json"
+done
+for g in "${cgrids[@]}"; do
+  step "clothbench_collisions_$g" "$bench_limit" clothbench --collisions --backend all \
+    --grids "$g" --threads "$threads" "${cbench[@]}" --json "$work/collisions_$g.json"
+done
+
+if [ -n "$logs" ]; then mkdir -p "$logs" && cp "$work"/*.log "$logs/"; fi
+
+# --- One JSON ---------------------------------------------------------------------------------
+json_string() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
+json_file() { if [ -s "$1" ]; then cat "$1"; else printf 'null'; fi; }
+# The device as clothcheck saw it (its JSON's only "name", "driver" ... keys are the GPU's).
+field() {
+  local f
+  for f in "$work"/check_*.json; do
+    [ -s "$f" ] && sed -n "s/^ *\"$1\": \"\(.*\)\",\{0,1\}\$/\1/p" "$f" | head -n 1 && return 0
+  done
+  echo unknown
+}
+{
+  printf '{\n  "check": "tools/gpu_check.sh%s",\n' "$([ "$quick" -eq 1 ] && echo ' --quick')"
+  printf '  "device": %s,\n' "$(json_string "$(field name)")"
+  printf '  "driver": %s,\n' "$(json_string "$(field driver) $(field driver_info) $(field driver_version)")"
+  printf '  "commit": %s,\n' "$(json_string "$commit")"
+  printf '  "date": %s,\n' "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
+  printf '  "host_cpu": %s,\n' "$(json_string "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) ($threads threads)")"
+  printf '  "seconds": %s,\n' "$(( $(date +%s) - started ))"
+  printf '  "failures": ['
+  sep=""
+  for f in "${failures[@]+"${failures[@]}"}"; do printf '%s\n    %s' "$sep" "$(json_string "$f")"; sep=","; done
+  printf '],\n  "clothcheck": [\n'
+  sep=""
+  for s in "${scenes[@]}"; do printf '%s' "$sep"; json_file "$work/check_$s.json"; sep=","; done
+  printf '],\n  "clothbench": [\n'
+  sep=""
+  for g in "${grids[@]}"; do printf '%s' "$sep"; json_file "$work/bench_$g.json"; sep=","; done
+  printf '],\n  "clothbench_collisions": [\n'
+  sep=""
+  for g in "${cgrids[@]}"; do printf '%s' "$sep"; json_file "$work/collisions_$g.json"; sep=","; done
+  printf ']\n}\n'
+} >"$out"
+echo "gpu_check: wrote $out ($(( $(date +%s) - started )) s, ${#failures[@]} failed steps)"
+for f in "${failures[@]+"${failures[@]}"}"; do echo "  failed: $f"; done
+[ "${#failures[@]}" -eq 0 ]
