@@ -58,14 +58,24 @@ make_pack() {
   [ "$packed" -eq 0 ] || { echo "gpu_check: --pack runs in the repository, not a packed folder" >&2; exit 2; }
   build_release
   rm -rf "$dir"
-  mkdir -p "$dir/bin" "$dir/lib" "$dir/layers"
+  mkdir -p "$dir/bin" "$dir/lib" "$dir/glibc" "$dir/cxx" "$dir/layers"
   for prog in clothcheck clothbench; do
     cp "$repo/build/$prog" "$dir/bin/"
     strip --strip-unneeded "$dir/bin/$prog"
-    # Every library ldd lists (glibc and its loader too: the GPU machine's may be older).
+    # Every library ldd lists. glibc (with its loader) and the C++ runtime go in folders of their
+    # own: the run takes them only where the machine's own are older (a newer system's driver
+    # libraries need its newer glibc).
     ldd "$repo/build/$prog" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
-      while read -r lib; do copy_lib "$lib" "$dir/lib"; done
+      while read -r lib; do
+        case "$(basename "$lib")" in
+          ld-linux*|libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*) copy_lib "$lib" "$dir/glibc" ;;
+          libstdc++.so*|libgcc_s.so*) copy_lib "$lib" "$dir/cxx" ;;
+          *) copy_lib "$lib" "$dir/lib" ;;
+        esac
+      done
   done
+  getconf GNU_LIBC_VERSION | awk '{print $2}' >"$dir/glibc/VERSION"
+  objdump -T "$dir"/bin/* | grep -o 'GLIBCXX_[0-9.]*' | sort -V | tail -n 1 >"$dir/cxx/NEEDS"
   # volk opens the Vulkan loader at run time, so ldd does not list it; nor the libraries the
   # NVIDIA driver's ICD expects from glvnd, which a machine with only the driver may lack.
   for name in libvulkan.so.1 libGLdispatch.so.0; do
@@ -97,10 +107,26 @@ fi
 if [ "$packed" -eq 1 ]; then
   commit="$(cat "$here/COMMIT")"
   assets="$here/assets"
-  loader="$(ls "$here"/lib/ld-linux*.so* | head -n 1)"
   # The driver's own libraries come after ours: the system's search path and the usual places a
   # container mounts the NVIDIA driver.
   libpath="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/usr/local/nvidia/lib64:/usr/local/nvidia/lib"
+  # The C++ runtime packed along only where the system's lacks the newest version we need.
+  syscxx="$(ldconfig -p 2>/dev/null | awk '$1=="libstdc++.so.6" && /x86-64/{print $NF; exit}')"
+  if [ -z "$syscxx" ] || ! grep -qa "$(cat "$here/cxx/NEEDS")" "$syscxx"; then
+    libpath="$here/cxx:$libpath"
+  fi
+  # glibc and its loader packed along only where the system's is older than the one we built on.
+  sysglibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+  ourglibc="$(cat "$here/glibc/VERSION")"
+  if [ -n "$sysglibc" ] &&
+     [ "$(printf '%s\n%s\n' "$ourglibc" "$sysglibc" | sort -V | head -n 1)" = "$ourglibc" ]; then
+    loader=""
+    echo "gpu_check: this machine's glibc $sysglibc (built with $ourglibc)"
+  else
+    loader="$(ls "$here"/glibc/ld-linux*.so* | head -n 1)"
+    libpath="$here/glibc:$libpath"
+    echo "gpu_check: the packed glibc $ourglibc (this machine's: ${sysglibc:-unknown})"
+  fi
   export VK_LAYER_PATH="$here/layers"
   # No driver manifest where the loader looks (a container with the driver mounted elsewhere)?
   if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] &&
@@ -111,7 +137,11 @@ if [ "$packed" -eq 1 ]; then
       if [ -f "$icd" ]; then export VK_DRIVER_FILES="$icd" VK_ICD_FILENAMES="$icd"; break; fi
     done
   fi
-  runner="exec $(printf '%q' "$loader") --library-path $(printf '%q' "$libpath") $(printf '%q' "$here/bin")/\"\$1\" \"\${@:2}\""
+  if [ -n "$loader" ]; then
+    runner="exec $(printf '%q' "$loader") --library-path $(printf '%q' "$libpath") $(printf '%q' "$here/bin")/\"\$1\" \"\${@:2}\""
+  else
+    runner="export LD_LIBRARY_PATH=$(printf '%q' "$libpath"); exec $(printf '%q' "$here/bin")/\"\$1\" \"\${@:2}\""
+  fi
 else
   repo="$(cd "$here/.." && pwd)"
   build_release
