@@ -2,7 +2,7 @@
 // colour; the normal is flipped on the back. With texture coordinates, a woven check pattern.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 
 layout(location = 0) in vec3 inNormal;

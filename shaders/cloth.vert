@@ -2,7 +2,7 @@
 // the triangle list (gl_VertexIndex is the vertex's index in PreparedCloth order).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 #include "geometry.glsl"
 

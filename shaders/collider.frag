@@ -2,7 +2,7 @@
 // turning collider shows that it turns. Two-sided (a view from inside a mesh stays shaded).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 
 layout(location = 0) in vec3 inNormal;

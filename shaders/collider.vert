@@ -2,7 +2,7 @@
 // matrix, the collider's pose at this frame's simulated time (rigid, so it turns normals too).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 #include "geometry.glsl"
 

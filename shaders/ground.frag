@@ -1,7 +1,7 @@
 // A soft checkerboard floor (anti-aliased by its screen-space derivative), in the plane's frame.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 
 layout(location = 0) in vec2 inLocal;

@@ -1,7 +1,7 @@
 // The ground: a square (ground_quad.glsl) of the automatic ground or of a plane collider.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 #include "geometry.glsl"
 #include "ground_quad.glsl"

@@ -2,7 +2,7 @@
 // above it. No fragment shader.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 #include "geometry.glsl"
 #include "ground_quad.glsl"

@@ -3,7 +3,7 @@
 // filmic tone mapping.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 
 layout(set = 0, binding = RBIND_TEX0) uniform sampler2D depthTex;

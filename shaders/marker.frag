@@ -1,6 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 
 layout(location = 0) in vec3 inNormal;
 layout(location = 1) flat in uint inKind;

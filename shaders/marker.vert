@@ -1,7 +1,7 @@
 // Small cubes on pinned, kinematic and grabbed vertices (one instance per Marker).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 #include "geometry.glsl"
 

@@ -1,5 +1,5 @@
 // Self-collision on the GPU (src/vk/self_collision_gpu.h), one kernel whose push constant picks
-// the job; every job does what the CPU reference (src/cpu/self_collision.cpp, src/cpu/lbvh.cpp)
+// the job; every job does what the CPU reference (src/cpu/self_collision.cpp, src/prep/lbvh.cpp)
 // does in the same order, so both find the same tree and the same contacts.
 //
 // The hierarchy, each step: BOXES (per triangle its corners' box at the start and predicted,
@@ -11,7 +11,7 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "self/lbvh_buffers.glsl"
-#include "self_jobs.h"
+#include "kernels/self_jobs.h"
 
 layout(local_size_x_id = 0) in;
 
@@ -54,8 +54,6 @@ uint nodeCount() { return 2u * pc.count - 1u; }
 #define colorOf(i) slots[counters.capacity + (i)]
 #define colorOffset(k) slots[4u * counters.capacity + (k)]
 #define listOffsets(v) lists[pc.vertices + (v)]
-
-const uint SORT_BUCKETS = 256u;
 
 // min and max as std::min / std::max (the first argument unless the second is strictly less or
 // greater), so that both backends pick the same zero.
@@ -143,41 +141,22 @@ void jobCodes() {
     lbvhOrder[i] = i;
 }
 
-uint sortKey(uint k) { return pc.flip == 0u ? lbvhCodes[k] : lbvhCodes2(k); }
-
-// Per block: how many of its items have each digit (bucket-major: bucket * blocks + block).
-void sortCount() {
-    uint block = gl_GlobalInvocationID.x;
-    if (block >= pc.blocks) return;
-    uint counts[SORT_BUCKETS];
-    for (uint d = 0u; d < SORT_BUCKETS; ++d) counts[d] = 0u;
-    uint end = min(pc.count, (block + 1u) * SELF_SORT_BLOCK);
-    for (uint k = block * SELF_SORT_BLOCK; k < end; ++k)
-        counts[(sortKey(k) >> pc.shift) & 255u] += 1u;
-    for (uint d = 0u; d < SORT_BUCKETS; ++d) histogram(d * pc.blocks + block) = counts[d];
-}
-
-// Per block, its items in order to their places: stable.
-void sortScatter() {
-    uint block = gl_GlobalInvocationID.x;
-    if (block >= pc.blocks) return;
-    uint next[SORT_BUCKETS];
-    for (uint d = 0u; d < SORT_BUCKETS; ++d) next[d] = histogram(d * pc.blocks + block);
-    uint end = min(pc.count, (block + 1u) * SELF_SORT_BLOCK);
-    for (uint k = block * SELF_SORT_BLOCK; k < end; ++k) {
-        uint code = sortKey(k);
-        uint d = (code >> pc.shift) & 255u;
-        uint slot = next[d];
-        next[d] = slot + 1u;
-        if (pc.flip == 0u) {
-            lbvhCodes2(slot) = code;
-            lbvhOrder2(slot) = lbvhOrder[k];
-        } else {
-            lbvhCodes[slot] = code;
-            lbvhOrder[slot] = lbvhOrder2(k);
-        }
+// The radix sort's hooks (lib/radix_sort.glsl): pc.flip 0 reads codes/order and writes
+// codes2/order2, 1 the other way.
+#define RADIX_BLOCK SELF_SORT_BLOCK
+uint radixKey(uint k) { return pc.flip == 0u ? lbvhCodes[k] : lbvhCodes2(k); }
+uint radixHistogram(uint i) { return histogram(i); }
+void setRadixHistogram(uint i, uint v) { histogram(i) = v; }
+void radixMove(uint from, uint to, uint key) {
+    if (pc.flip == 0u) {
+        lbvhCodes2(to) = key;
+        lbvhOrder2(to) = lbvhOrder[from];
+    } else {
+        lbvhCodes[to] = key;
+        lbvhOrder[to] = lbvhOrder2(from);
     }
 }
+#include "lib/radix_sort.glsl"
 
 // Node i of 2n - 1: internal nodes first (children, their parent, the range's end), then the
 // leaves (the box of their triangle).
@@ -340,18 +319,16 @@ void jobMemoryClear() {
     if (slot < (1u << counters.memoryBits)) memoryKeys[slot] = uvec4(0u);
 }
 
+// The contact memory's table (lib/hash_table.glsl): a slot's first word is its key's kind + 1.
+uint hashClaim(uint slot, uint first) { return atomicCompSwap(memoryKeys[slot].x, 0u, first); }
+#include "lib/hash_table.glsl"
+
 void insertKey(uvec4 key, vec4 normal, uint bits) {
-    uint mask = (1u << bits) - 1u;
-    uint slot = selfMemorySlot(key.x - 1u, key.y, key.z, bits);
-    for (uint probe = 0u; probe <= mask; ++probe) {
-        if (atomicCompSwap(memoryKeys[slot].x, 0u, key.x) == 0u) {
-            memoryKeys[slot].y = key.y;
-            memoryKeys[slot].z = key.z;
-            memoryNormals[slot] = normal;
-            return;
-        }
-        slot = (slot + 1u) & mask;
-    }
+    uint slot = hashInsert(selfMemorySlot(key.x - 1u, key.y, key.z, bits), key.x, bits);
+    if (slot == ~0u) return;  // full: never, the table has twice the contacts' slots
+    memoryKeys[slot].y = key.y;
+    memoryKeys[slot].z = key.z;
+    memoryNormals[slot] = normal;
 }
 
 void jobMemoryInsert() {
@@ -387,7 +364,7 @@ void jobListCount() {
 // exclusive offsets in item order, as one serial loop would give them (integer sums) ----
 
 uint scanCount() {
-    if (pc.scan == SELF_SCAN_SORT) return SORT_BUCKETS * pc.blocks;  // bucket-major
+    if (pc.scan == SELF_SCAN_SORT) return RADIX_BUCKETS * pc.blocks;  // bucket-major
     if (pc.scan == SELF_SCAN_WALK) return pc.count;
     if (pc.scan == SELF_SCAN_PAIRS) return storedPairs();
     return pc.vertices;
@@ -420,28 +397,16 @@ void setBlockSum(uint b, uint v) {
     if (pc.scan == SELF_SCAN_SORT) walkCounts[b] = v; else scratch[b] = v;
 }
 
-void jobScanBlocks() {
-    uint b = gl_GlobalInvocationID.x;
-    uint n = scanCount();
-    if (b * SELF_SCAN_BLOCK >= n) return;
-    uint end = min(n, (b + 1u) * SELF_SCAN_BLOCK);
-    uint sum = 0u;
-    for (uint i = b * SELF_SCAN_BLOCK; i < end; ++i) sum += scanGet(i);
-    setBlockSum(b, sum);
-}
+#define SCAN_BLOCK SELF_SCAN_BLOCK
+#include "lib/block_scan.glsl"
+
+void jobScanBlocks() { scanBlock(gl_GlobalInvocationID.x, scanCount()); }
 
 void jobScanSums() {
     if (gl_GlobalInvocationID.x != 0u) return;
-    uint n = scanCount();
-    uint blocks = (n + SELF_SCAN_BLOCK - 1u) / SELF_SCAN_BLOCK;
-    uint sum = 0u;
-    uint b = 0u;
-    for (; b < blocks; ++b) {
-        uint c = blockSum(b);
-        setBlockSum(b, sum);
-        sum += c;
-    }
-    if (b < blocks) counters.truncated |= 1u;
+    bool complete;
+    uint sum = scanBlockSums(scanCount(), complete);
+    if (!complete) counters.truncated |= 1u;
     if (pc.scan == SELF_SCAN_WALK) {  // the pairs: the total, the dispatch over those stored
         counters.totalPairs = sum;
         counters.mostPairs = max(counters.mostPairs, sum);
@@ -458,18 +423,7 @@ void jobScanSums() {
     }
 }
 
-void jobScanApply() {
-    uint b = gl_GlobalInvocationID.x;
-    uint n = scanCount();
-    if (b * SELF_SCAN_BLOCK >= n) return;
-    uint end = min(n, (b + 1u) * SELF_SCAN_BLOCK);
-    uint sum = blockSum(b);
-    for (uint i = b * SELF_SCAN_BLOCK; i < end; ++i) {
-        uint c = scanGet(i);
-        scanSet(i, sum);
-        sum += c;
-    }
-}
+void jobScanApply() { scanApply(gl_GlobalInvocationID.x, scanCount()); }
 
 void jobListFill() {
     uint c = gl_GlobalInvocationID.x;
@@ -673,8 +627,12 @@ void main() {
         case SELF_JOB_BOXES: jobBoxes(); break;
         case SELF_JOB_REDUCE: jobReduce(); break;
         case SELF_JOB_CODES: jobCodes(); break;
-        case SELF_JOB_SORT_COUNT: sortCount(); break;
-        case SELF_JOB_SORT_SCATTER: sortScatter(); break;
+        case SELF_JOB_SORT_COUNT:
+            radixCount(gl_GlobalInvocationID.x, pc.blocks, pc.count, pc.shift);
+            break;
+        case SELF_JOB_SORT_SCATTER:
+            radixScatter(gl_GlobalInvocationID.x, pc.blocks, pc.count, pc.shift);
+            break;
         case SELF_JOB_NODES: jobNodes(); break;
         case SELF_JOB_FIT: jobFit(); break;
         case SELF_JOB_COLOR_CLEAR: jobColorClear(); break;

@@ -1,7 +1,7 @@
 // Cloth depth from the light (shadow map); no fragment shader.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 #include "geometry.glsl"
 

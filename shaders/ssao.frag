@@ -2,7 +2,7 @@
 // each pixel's view-space position, compared against the depth buffer with a range check.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 
 layout(set = 0, binding = RBIND_TEX0) uniform sampler2D depthTex;

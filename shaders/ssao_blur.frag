@@ -2,7 +2,7 @@
 // rotation pattern without bleeding across depth edges.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "render_types.h"
+#include "kernels/render_types.h"
 #include "render_frame.glsl"
 
 layout(set = 0, binding = RBIND_TEX0) uniform sampler2D aoTex;  // half resolution, raw

@@ -1,8 +1,8 @@
-// work_args.comp: the indirect dispatch arguments of a work queue (shaders/shared/work_counter.h):
+// work_args.comp: the indirect dispatch arguments of a work queue (src/kernels/work_counter.h):
 // enough workgroups of WORKGROUP invocations for the items that were appended and stored.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "work_counter.h"
+#include "kernels/work_counter.h"
 
 layout(local_size_x = 1) in;
 layout(constant_id = 0) const uint WORKGROUP = 64u;

@@ -4,7 +4,7 @@
 #ifndef CLOTH_SELF_LBVH_BUFFERS_GLSL
 #define CLOTH_SELF_LBVH_BUFFERS_GLSL
 
-#include "common.h"
+#include "kernels/common.h"
 
 layout(std430, set = 0, binding = 0) buffer Positions { vec4 positions[]; };
 layout(std430, set = 0, binding = 1) buffer Start { vec4 start[]; };
@@ -21,14 +21,14 @@ layout(std430, set = 0, binding = 9) buffer Order { uint lbvhOrder[]; };
 // the sort's second codes and order (n each), then its histograms.
 layout(std430, set = 0, binding = 10) buffer Scratch { uint scratch[]; };
 
-#include "lbvh.h"
+#include "kernels/lbvh_tree.h"
 
 layout(std430, set = 0, binding = 11) coherent buffer Nodes { LbvhNode lbvhNodes[]; };
 // per node: parents, then range ends, then arrival counters.
 layout(std430, set = 0, binding = 12) coherent buffer NodeInts { uint nodeInts[]; };
 
 #define CLOTH_HAS_LBVH_CODES
-#include "lbvh.h"
+#include "kernels/lbvh_tree.h"
 
 // The rest-mesh neighbours (cpu/self_collision.h RestNeighbours), the memory table, the contacts.
 layout(std430, set = 0, binding = 13) readonly buffer RestVtOffsets { uint restVtOffsets[]; };
@@ -41,7 +41,7 @@ layout(std430, set = 0, binding = 19) buffer MemoryKeys { uvec4 memoryKeys[]; };
 layout(std430, set = 0, binding = 20) buffer MemoryNormals { vec4 memoryNormals[]; };
 layout(std430, set = 0, binding = 21) buffer WalkCounts { uint walkCounts[]; };
 
-#include "self_contacts.h"
+#include "kernels/self_contacts.h"
 
 layout(std430, set = 0, binding = 22) buffer Contacts { SelfContact contacts[]; };
 // Counters: total contacts of the substep, their capacity, the most of any substep of the
@@ -86,6 +86,6 @@ layout(std430, set = 0, binding = 30) buffer Pairs { uvec2 pairs[]; };
 layout(std430, set = 0, binding = 31) buffer PairCounts { uint pairCounts[]; };
 
 #define CLOTH_HAS_SELF_ARRAYS
-#include "self_contacts.h"
+#include "kernels/self_contacts.h"
 
 #endif

@@ -16,7 +16,7 @@
 #extension GL_ARB_gpu_shader_int64 : require
 #endif
 
-#include "solver_io.h"
+#include "kernels/solver_io.h"
 
 // In a colour run (colors_run.comp) an invocation reads positions that other invocations of its
 // workgroup wrote before a barrier(): `coherent` makes those writes visible to it.
@@ -117,8 +117,8 @@ void storePosition(uint v, vec4 x) { storeStatePosition(v, x); }
 
 // The maths, and now that positions can be loaded and stored, each type's per-item solve.
 #define CLOTH_HAS_POSITIONS 1
-#include "constraints.h"
-#include "constraint_types.h"
+#include "kernels/constraints.h"
+#include "kernels/constraint_types.h"
 
 // load<Name>(k): item k of a constraint type.
 #ifdef CLOTH_WIDE_ACCESS

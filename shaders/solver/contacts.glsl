@@ -1,8 +1,8 @@
 // Contacts with the rigid colliders, per vertex over the chunk table (as vertices.glsl): the
 // pass's job (CONTACT_* in solver_io.h) is a specialization constant. The maths is
-// shaders/shared/collider.h, as the CPU reference runs it.
+// src/kernels/collider.h, as the CPU reference runs it.
 #include "buffers.glsl"
-#include "collider.h"
+#include "kernels/collider.h"
 
 layout(std430, set = SET_COLLISIONS, binding = BINDING_COLLIDERS) readonly buffer Colliders { Collider colliders[]; };
 layout(std430, set = SET_COLLISIONS, binding = BINDING_CONTACTS) buffer Contacts { ContactState contacts[]; };
@@ -14,10 +14,10 @@ layout(std430, set = SET_COLLISIONS, binding = BINDING_TRIANGLE_EDGES) readonly 
 layout(std430, set = SET_COLLISIONS, binding = BINDING_FEATURE_SUMS) buffer FeatureSums { vec4 featureSums[]; };
 
 #define CLOTH_HAS_MESH 1
-#include "mesh_collider.h"
-#include "collider.h"
+#include "kernels/mesh_distance.h"
+#include "kernels/collider.h"
 #define CLOTH_HAS_FEATURES 1
-#include "feature_contacts.h"
+#include "kernels/feature_contacts.h"
 
 layout(local_size_x_id = SPEC_WORKGROUP_SIZE) in;
 layout(constant_id = SPEC_VARIANT) const uint JOB = CONTACT_PROJECT;

@@ -1,4 +1,4 @@
-// Jacobi and Chebyshev-accelerated Jacobi iterations (shaders/shared/jacobi.h): one kernel, two
+// Jacobi and Chebyshev-accelerated Jacobi iterations (src/kernels/jacobi.h): one kernel, two
 // passes chosen by SPEC_VARIANT.
 //  - Items (the mask of one constraint type, bit I): each item [0, count) of the type solves its
 //    own projection from the positions q^k on local copies of its vertices (inverse masses

@@ -1,6 +1,6 @@
 // The wind of a substep (Step::Wind, before the prediction): each vertex, phantom copies
 // included, gets v += w F dt with F the drag and lift on its area share and the unit normal of
-// its original vertex, from the current positions (shaders/shared/wind.h). Reads positions,
+// its original vertex, from the current positions (src/kernels/wind.h). Reads positions,
 // writes each vertex's own velocity. STRIDED as in colors.comp.
 #include "buffers.glsl"
 

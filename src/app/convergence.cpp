@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 #include "core/error.h"
 
 namespace cloth {

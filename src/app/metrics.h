@@ -1,10 +1,10 @@
-// Convergence metrics of a frame (issue 14; seed 002's three, corrected as NOTES.md says, and
+// Convergence metrics of a frame (issue 14; Cheng 2023's three, with its residual's sign and scale derived anew, and
 // ours), computed in double precision from what a solver reads back: positions, velocities and
 // the XPBD multipliers of the last iteration of the frame's last substep.
 //
 // - residual: per constraint component r = C(x) + alpha~ lambda (XPBD; alpha~ = alpha / dt^2,
 //   dt the substep; StVK's alpha a symmetric 3x3) or r = C(x) (PBD), C as each type defines it
-//   (shaders/shared/constraint/*.h): its 2-norm and its largest magnitude over every component
+//   (src/kernels/constraint/*.h): its 2-norm and its largest magnitude over every component
 //   of every constraint;
 // - residual strain: sum over the stretch (distance) constraints of (|x_i - x_j| - rest)^2 (m^2);
 // - elastic energy: sum of C^T alpha^-1 C / 2 over the constraints with compliance (J); XPBD

@@ -1,4 +1,4 @@
-// Error tiers (ENGINEERING.md habit 6):
+// Error tiers (docs/design.md, 'Errors in tiers'):
 //  - cloth::Error: anything a user can cause (bad file, bad flag, no device). Thrown with a
 //    message that names the input and the problem; main() prints it and exits non-zero.
 //  - CLOTH_ASSERT: cheap internal invariants, on in every build; aborts with file and line.

@@ -1,10 +1,10 @@
 // Orthotropic membrane material (plane stress) in membrane units: moduli in N/m, i.e. the
-// 3-D moduli times the thickness, as seed 003 Table 3.1 gives them (NOTES.md). Axis x is the
+// 3-D moduli times the thickness, as Trendafilov 2021 Table 3.1 gives them. Axis x is the
 // weft (material u), y the warp (material v).
 //
-// Poisson pairing (NOTES.md): nuXY * ex = nuYX * ey. Then, under a stress along x alone, the
+// Poisson pairing (symmetry of the compliance matrix): nuXY * ex = nuYX * ey. Then, under a stress along x alone, the
 // lateral strain is eps_y = -nuYX eps_x; under a stress along y alone, eps_x = -nuXY eps_y.
-// Stiffness (S = Cm eps, eps = (eps_xx, eps_yy, gamma_xy)), as in seed 000 (41):
+// Stiffness (S = Cm eps, eps = (eps_xx, eps_yy, gamma_xy)), as in Anon. 2023 (41):
 //   Cm = 1 / (1 - nuXY nuYX) [[ex, nuXY ex, 0], [nuYX ey, ey, 0], [0, 0, G (1 - nuXY nuYX)]],
 // symmetric by the pairing; we use the mean of the two off-diagonal terms.
 #pragma once

@@ -25,15 +25,15 @@ SolverMode parseSolverMode(const std::string& name);  // "xpbd" | "pbd", else cl
 //  - GaussSeidel: colour by colour, each constraint seeing its colour's predecessors' moves;
 //  - Jacobi: every constraint from the same positions, the corrections added per vertex with
 //    mass splitting (a vertex in n constraints counts n times heavier in each), relaxed;
-//  - Chebyshev: Jacobi accelerated by Chebyshev's semi-iteration (seed 002 Alg. 2.2, after
+//  - Chebyshev: Jacobi accelerated by Chebyshev's semi-iteration (Cheng 2023 Alg. 2.2, after
 //    Wang 2015), on positions and multipliers alike.
 enum class IterationScheme { GaussSeidel, Jacobi, Chebyshev };
 const char* iterationSchemeName(IterationScheme s);          // "gs" | "jacobi" | "chebyshev"
 IterationScheme parseIterationScheme(const std::string& name);  // else cloth::Error
 
-// Defaults for what seed 002 leaves open (NOTES.md): the relaxation gamma of the Jacobi step,
+// Defaults for what Cheng 2023 leaves open (our choices): the relaxation gamma of the Jacobi step,
 // the spectral radius rho of Chebyshev's weights and its warm-up S (iterations of plain Jacobi
-// before the weights start). 002 sets gamma = rho; these are our measured choices (README).
+// before the weights start). Cheng 2023 sets gamma = rho; these are our measured choices (README).
 inline constexpr float kDefaultRelaxation = 1.0f;
 inline constexpr float kDefaultChebyshevRho = 0.9f;
 inline constexpr int kDefaultChebyshevWarmup = 2;
@@ -60,11 +60,11 @@ struct GustSettings {
 };
 
 // Air moving at `velocity` (m/s, uniform in space) pushing on every vertex by its normal and
-// Voronoi area (shaders/shared/wind.h: drag along the relative wind, lift across it). Still air
+// Voronoi area (src/kernels/wind.h: drag along the relative wind, lift across it). Still air
 // (velocity 0) still drags on a moving cloth.
 struct WindSettings {
     glm::vec3 velocity{0.0f};
-    float drag = 0.106f;       // C_D (seed 003, experiment 2.3)
+    float drag = 0.106f;       // C_D (Trendafilov 2021, experiment 2.3)
     float lift = 0.2f;         // C_L
     float airDensity = 1.2f;   // kg/m^3, air at 20 degrees C
     GustSettings gusts;
@@ -74,14 +74,14 @@ struct WindSettings {
 // Why these wind settings are meaningless (a NaN or out-of-range value), or nothing.
 std::optional<std::string> windProblem(const WindSettings& wind);
 
-// Collisions of the cloths with themselves and with each other (issue 13; shaders/shared/
+// Collisions of the cloths with themselves and with each other (issue 13; src/kernels/
 // self_contacts.h): layers keep the sum of their cloths' thicknesses apart (twice the thickness
 // within one cloth), with Coulomb friction at position level.
 struct SelfCollisionSettings {
     float staticFriction = 0.3f;   // mu_s >= 0 (cotton on cotton; Velvet's self-collision scene)
     float kineticFriction = 0.3f;  // 0 <= mu_k <= mu_s
     // m: a pair becomes a contact for the substep when the two come closer than the distance to
-    // keep plus this, at the substep's start or at their predicted positions (seed 000 §6.2's
+    // keep plus this, at the substep's start or at their predicted positions (Anon. 2023 §6.2's
     // critical distance); it covers what the solve moves them beyond the prediction.
     float margin = 0.005f;
     // Passes over the contacts in each solver iteration, in `order` (measured on
@@ -135,7 +135,7 @@ enum class BendModel { Dihedral, Isometric };
 const char* bendModelName(BendModel m);          // "dihedral" | "isometric"
 BendModel parseBendModel(const std::string& name);
 
-// Contact distance when a material gives none: 5 mm (seed 000 leaves it open; NOTES.md).
+// Contact distance when a material gives none: 5 mm (Anon. 2023 leaves it open).
 inline constexpr float kDefaultThickness = 0.005f;
 
 struct Material {
@@ -152,7 +152,7 @@ struct Material {
     BendModel bendModel = BendModel::Dihedral;
     float bendRigidity = 1e-5f;         // N m, BendModel::Isometric
     // Contacts hold the cloth's vertices this far from a collider's surface (m); cloth-cloth
-    // contacts keep twice this between two layers (seed 000 §4.5: r is the thickness).
+    // contacts keep twice this between two layers (Anon. 2023 §4.5: r is the thickness).
     float thickness = kDefaultThickness;
     std::string preset;                 // the named material the values came from, if any
     bool operator==(const Material&) const = default;
@@ -244,7 +244,7 @@ std::vector<std::uint32_t> selectInteriorEdges(const Mesh& mesh, const Topology&
                                                const EdgeSelection& sel,
                                                const std::string& source);
 
-// Fixed angles (000 §4.8): the selected interior edges fold to a target dihedral angle, in place
+// Fixed angles (Anon. 2023 §4.8): the selected interior edges fold to a target dihedral angle, in place
 // of their bending constraint. The angle is between the two faces' normals, 0 flat; positive
 // folds the faces towards the side their normals point to (counter-clockwise winding seen from
 // that side), so a positive angle makes a valley seen from there.
@@ -270,7 +270,7 @@ struct ClothDesc {
     bool operator==(const ClothDesc&) const = default;
 };
 
-// Sewing (seed 000 §4.9): two chains of vertices, sewn pair by pair. Stage 1 pulls each pair
+// Sewing (Anon. 2023 §4.9): two chains of vertices, sewn pair by pair. Stage 1 pulls each pair
 // together with a zero-length distance constraint; stage 2 merges a pair into one vertex once
 // its two vertices are closer than `mergeDistance` (prep/sewing.h). A chain is the selected
 // vertices of one cloth in ascending index order (b's reversed with `reverse`); the two chains
@@ -281,7 +281,7 @@ struct SeamSide {
     bool operator==(const SeamSide&) const = default;
 };
 
-// Merge distance when a scene gives none: 1 mm (seed 000 leaves it open; NOTES.md).
+// Merge distance when a scene gives none: 1 mm (Anon. 2023 leaves it open).
 inline constexpr float kDefaultSeamMergeDistance = 1e-3f;
 
 struct SeamDesc {
@@ -324,7 +324,7 @@ struct SpinDesc {
     bool operator==(const SpinDesc&) const = default;
 };
 
-// Friction when a collider gives none (seed 000 leaves mu open; NOTES.md): cotton on wood.
+// Friction when a collider gives none (Anon. 2023 leaves mu open): cotton on wood.
 inline constexpr float kDefaultStaticFriction = 0.5f;
 inline constexpr float kDefaultKineticFriction = 0.4f;
 

@@ -5,7 +5,7 @@
 #include <bit>
 #include <cstring>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 #include "core/error.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -25,7 +25,7 @@ namespace {
 // faster than 8, 32 no better).
 constexpr std::uint32_t kLanes = 16;
 
-// One block of items of constraint type T (a row of shaders/shared/constraint_types.h): their
+// One block of items of constraint type T (a row of src/kernels/constraint_types.h): their
 // records and multipliers (kLanes of each, in place or a padded copy), their vertex positions
 // component by component, v[vertex][component][lane], and the rest of each record word by word.
 template <class T>

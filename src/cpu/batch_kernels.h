@@ -2,7 +2,7 @@
 //
 // No two constraints of one colour share a vertex, so a block of them can be gathered into
 // local structure-of-arrays, solved lane by lane with the shared maths of
-// shaders/shared/constraints.h in a loop the compiler vectorises, and scattered back. Every lane
+// src/kernels/constraints.h in a loop the compiler vectorises, and scattered back. Every lane
 // computes the same IEEE operations on the same values as the plain loop
 //     for i in [begin, end): <type>Solve(pos, c[i], lambda[i])  (load, project, store)
 // so the results are bit-identical to it, on every instruction set (tests/cpu/test_cpu_batch.cpp).
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 
 namespace cloth {
 
@@ -38,7 +38,7 @@ template <class Item>
 using BatchLambda = typename gpu::ConstraintType<gpu::constraintTypeIndex<Item>>::Lambda;
 
 // Projects the items [begin, end) of one colour of a constraint type onto pos, in place (defined
-// for every type of shaders/shared/constraint_types.h).
+// for every type of src/kernels/constraint_types.h).
 template <class Item>
 void solveBatch(BatchIsa isa, glm::vec4* pos, const Item* items, BatchLambda<Item>* lambda,
                 std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp);

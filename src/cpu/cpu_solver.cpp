@@ -7,16 +7,16 @@
 #include <thread>
 #include <type_traits>
 
-#include "collider.h"
-#include "feature_contacts.h"
-#include "constraints.h"
-#include "wind.h"
+#include "kernels/collider.h"
+#include "kernels/constraints.h"
+#include "kernels/wind.h"
 #include "core/error.h"
 #include "cpu/batch_kernels.h"
 #include "cpu/float_env.h"
+#include "cpu/rigid_contacts.h"
 #include "cpu/self_collision.h"
 #include "cpu/thread_pool.h"
-#include "jacobi.h"
+#include "kernels/jacobi.h"
 #include "prep/jacobi_layout.h"
 #include "sim/schedule.h"
 
@@ -51,10 +51,8 @@ using LambdaVector = std::vector<BatchLambda<Item>>;
 
 constexpr std::uint32_t kChunk = 256;  // vertices per reduction chunk
 
-// A contiguous run of vertices of one segment; velocities (and damping sums) go chunk by chunk.
-struct Chunk {
-    std::uint32_t segment, begin, end;
-};
+// Velocities (and damping sums) go chunk by chunk (VertexChunk, cpu/rigid_contacts.h).
+using Chunk = VertexChunk;
 
 class CpuSolver final : public Solver {
 public:
@@ -81,7 +79,7 @@ public:
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
     std::vector<StageTime> stageTimes() const override;
     void setGrab(std::optional<Grab> grab) override;
-    std::uint32_t contactCount() const override;
+    std::uint32_t contactCount() const override { return rigid_ ? rigid_->contactCount() : 0; }
     SelfCounts selfCounts() const override;
 
 private:
@@ -93,10 +91,6 @@ private:
 
     void applyWind(int member, int size, const gpu::WindParams& wind);
     void predict(int member, int size);
-    void beginContacts(int member, int size, const StepContext& c);
-    void solveContacts(int member, int size);
-    void solveFeatureContacts(int member, int size);
-    void restitute(int member, int size);
     void solveColours(int member, int size, const gpu::SolveParams& sp, Clock::time_point& last);
     void solveJacobi(int member, int size, const StepContext& c, Clock::time_point& last);
     void solveAttachments(int member, int size, const gpu::SolveParams& sp);
@@ -122,22 +116,13 @@ private:
     std::vector<RigidSums> segmentSums_;  // per segment
     std::vector<RigidMotion> motions_;    // per segment
     bool anyDamping_ = false;
-    // Colliders: their poses at the start and the end of the current substep, and per vertex
-    // the contacts of the substep.
-    std::vector<gpu::ColliderPose> poseStart_, poseEnd_;
-    std::vector<gpu::ContactState> contacts_;
-    std::vector<gpu::MeshMemory> memory_;  // per vertex (its ContactState::hint is unused here)
-    // Mesh colliders' sharp features (feature_contacts.h): per cloth triangle corner its
-    // contacts' sums, then per original vertex what it moved by.
-    std::vector<glm::vec4> featureSums_;
+    // Contacts with the scene's colliders (scenes with them; cpu/rigid_contacts.h).
+    std::unique_ptr<RigidContacts> rigid_;
     // Self-collision (scenes with it): the detection and solve, and the positions at the
     // substep's start (written by predict()).
     std::unique_ptr<SelfCollision> self_;
     std::vector<glm::vec4> start_;
-    bool anyRestitution_ = false;
-    bool anyMoving_ = false;  // a collider moves or spins: pre-stabilisation has work
-    float bounceBelow_ = 0.0f;  // m/s: restitutionThreshold
-    // Jacobi and Chebyshev iterations (shaders/shared/jacobi.h): the layout, each item's moves,
+    // Jacobi and Chebyshev iterations (src/kernels/jacobi.h): the layout, each item's moves,
     // the previous iterate's positions and multipliers (one vec4 per item).
     std::unique_ptr<JacobiLayout> jacobi_;
     std::vector<glm::vec4> deltas_, prevPositions_, prevLambdas_;
@@ -177,22 +162,7 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
     }
     CLOTH_ASSERT(covered == pos_.size());  // every vertex belongs to exactly one segment range
     chunkSums_.resize(chunks_.size());
-    if (!p_.colliders.empty()) {
-        contacts_.resize(pos_.size());
-        memory_.assign(pos_.size(), gpu::meshMemoryNone());
-        for (std::uint32_t i = 0; i < pos_.size(); ++i)
-            contacts_[i] = gpu::contactStateNew(glm::vec3(pos_[i]));
-        poseStart_.resize(p_.colliders.size());
-        poseEnd_.resize(p_.colliders.size());
-        for (const gpu::Collider& c : p_.colliders) {
-            anyRestitution_ |= c.restitution > 0.0f;
-            anyMoving_ |= !gpu::colliderIsStatic(c);
-        }
-        bounceBelow_ = restitutionThreshold(p_.sim);
-        if (!p_.meshFeatures.empty())
-            featureSums_.assign(3 * p_.triangles.size() + p_.originalVertexCount,
-                                glm::vec4(0.0f));
-    }
+    if (!p_.colliders.empty()) rigid_ = std::make_unique<RigidContacts>(p_, pos_);
     if (p_.sim.selfCollision) {
         self_ = std::make_unique<SelfCollision>(p_);
         start_ = pos_;
@@ -232,8 +202,8 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             applyWind(member, size, c.wind);
             break;
         case Step::Collisions:
-            if (p_.colliders.empty()) return;
-            beginContacts(member, size, c);
+            if (!rigid_) return;
+            rigid_->begin(pool_, member, size, c, chunks_, pos_, self_ ? start_.data() : nullptr);
             break;
         case Step::Predict:
             predict(member, size);
@@ -261,12 +231,12 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             }
             break;
         case Step::Contacts:
-            if (p_.colliders.empty()) return;
-            solveContacts(member, size);
+            if (!rigid_) return;
+            rigid_->solve(pool_, member, size, chunks_, pos_, vel_, dt_);
             break;
         case Step::Restitution:
-            if (!anyRestitution_) return;
-            restitute(member, size);
+            if (!rigid_ || !rigid_->anyRestitution()) return;
+            rigid_->restitute(member, size, vel_);
             break;
         case Step::Colors:
             if (jacobi_)
@@ -335,127 +305,9 @@ void CpuSolver::predict(int member, int size) {
     std::uint32_t b, e;
     ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
     const glm::vec3 g = p_.sim.gravity;
-    if (self_ && p_.colliders.empty())  // else beginContacts() did, before pre-stabilising
+    if (self_ && !rigid_)  // else RigidContacts::begin() did, before pre-stabilising
         for (std::uint32_t i = b; i < e; ++i) start_[i] = pos_[i];
     for (std::uint32_t i = b; i < e; ++i) gpu::predictVertex(pos_[i], vel_[i], pred_[i], g, dt_);
-}
-
-// The colliders' poses of the substep (member 0, then everyone), then per vertex:
-// pre-stabilisation against every collider in order and the contact state reset.
-void CpuSolver::beginContacts(int member, int size, const StepContext& c) {
-    if (member == 0)
-        for (std::size_t k = 0; k < p_.colliders.size(); ++k) {
-            poseStart_[k] = gpu::colliderPose(p_.colliders[k], c.start);
-            poseEnd_[k] = gpu::colliderPose(p_.colliders[k], c.solve.time);
-        }
-    std::uint32_t b, e;
-    if (self_) {
-        // Self-collision's start: before the colliders' pre-stabilisation moves the vertices,
-        // which may push one layer through another (the contacts then see that move as part of
-        // the substep's motion, on the side the layers were on).
-        ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
-        for (std::uint32_t i = b; i < e; ++i) start_[i] = pos_[i];
-    }
-    pool_.barrier();
-    ThreadPool::split(static_cast<std::uint32_t>(chunks_.size()), member, size, b, e);
-    const gpu::MeshNode* nodes = p_.meshNodes.data();
-    const gpu::MeshTriangle* tris = p_.meshTriangles.data();
-    for (std::uint32_t ch = b; ch < e; ++ch) {
-        const float h = p_.segments[chunks_[ch].segment].thickness;
-        if (!anyMoving_) {
-            // Nothing to pre-stabilise against: contactStateAt with what the vertex knew, but
-            // only the per-substep fields written (the same bits, a third of the memory traffic).
-            for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i) {
-                contacts_[i].start = glm::vec4(glm::vec3(pos_[i]), 0.0f);
-                contacts_[i].normal = glm::vec4(0.0f);
-                contacts_[i].bounce = glm::vec4(0.0f);
-            }
-            continue;
-        }
-        for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i) {
-            glm::vec3 x(pos_[i]);
-            const glm::vec4 known = contacts_[i].near;
-            glm::vec4 gathered(0.0f, 0.0f, 0.0f, gpu::NEAR_UNSET);
-            gpu::MeshMemory& memory = memory_[i];
-            if (pos_[i].w > 0.0f)
-                for (std::size_t k = 0; k < p_.colliders.size(); ++k)
-                    x = gpu::prestabilise(nodes, tris, p_.colliders[k], poseStart_[k], x, h, known,
-                                          gathered, memory);
-            pos_[i] = glm::vec4(x, pos_[i].w);
-            contacts_[i] = gpu::contactStateAt(x, gpu::nearAfterPass(known, gathered),
-                                               glm::uvec4(gpu::MESH_NO_HINT));
-        }
-    }
-}
-
-void CpuSolver::solveContacts(int member, int size) {
-    std::uint32_t b, e;
-    ThreadPool::split(static_cast<std::uint32_t>(chunks_.size()), member, size, b, e);
-    const gpu::MeshNode* nodes = p_.meshNodes.data();
-    const gpu::MeshTriangle* tris = p_.meshTriangles.data();
-    for (std::uint32_t ch = b; ch < e; ++ch) {
-        const float h = p_.segments[chunks_[ch].segment].thickness;
-        for (std::uint32_t i = chunks_[ch].begin; i < chunks_[ch].end; ++i) {
-            glm::vec4 gathered(0.0f, 0.0f, 0.0f, gpu::NEAR_UNSET);
-            for (std::size_t k = 0; k < p_.colliders.size(); ++k)
-                gpu::projectContact(nodes, tris, p_.colliders[k], poseEnd_[k], poseStart_[k],
-                                    pos_[i], glm::vec3(vel_[i]), h, dt_, bounceBelow_,
-                                    contacts_[i], memory_[i], gathered);
-            contacts_[i].near = gpu::nearAfterPass(contacts_[i].near, gathered);
-        }
-    }
-    if (!featureSums_.empty()) solveFeatureContacts(member, size);
-}
-
-// The sharp features of mesh colliders, in three passes as contacts.glsl records them: per cloth
-// triangle its contacts' sums, per original vertex the mean of its sums, per phantom group its
-// copies moved as its original.
-void CpuSolver::solveFeatureContacts(int member, int size) {
-    pool_.barrier();
-    const auto triCount = static_cast<std::uint32_t>(p_.triangles.size());
-    std::uint32_t b, e;
-    ThreadPool::split(triCount, member, size, b, e);
-    for (std::uint32_t i = b; i < e; ++i) {
-        const std::uint32_t info = p_.triangleFeatureInfo[i];
-        gpu::featureTrianglePass(
-            p_.meshNodes.data(), p_.meshFeatures.data(), p_.colliders.data(),
-            static_cast<std::uint32_t>(p_.colliders.size()), poseEnd_.data(), poseStart_.data(),
-            pos_.data(), contacts_.data(), p_.triangles[i],
-            info, p_.segments[info >> gpu::TRIANGLE_SEGMENT_SHIFT].thickness,
-            featureSums_.data() + 3 * std::size_t(i));
-    }
-    pool_.barrier();
-    ThreadPool::split(p_.originalVertexCount, member, size, b, e);
-    for (std::uint32_t v = b; v < e; ++v) {
-        const glm::vec4 d =
-            gpu::featureMovePass(p_.vertexTriangleOffsets.data(), p_.vertexTriangles.data(),
-                                 p_.triangles.data(), featureSums_.data(), v);
-        featureSums_[3 * std::size_t(triCount) + v] = d;
-        if (d.w > 0.0f && pos_[v].w > 0.0f) {
-            pos_[v] += glm::vec4(glm::vec3(d), 0.0f);
-            contacts_[v].start.w += std::sqrt(gpu::meshLength2(glm::vec3(d)));
-        }
-    }
-    if (p_.phantomGroups.empty()) return;
-    pool_.barrier();
-    ThreadPool::split(static_cast<std::uint32_t>(p_.phantomGroups.size()), member, size, b, e);
-    for (std::uint32_t g = b; g < e; ++g) {
-        const gpu::PhantomGroup group = p_.phantomGroups[g];
-        const glm::vec4 d =
-            featureSums_[3 * std::size_t(triCount) + p_.phantomMembers[group.first]];
-        if (d.w <= 0.0f) continue;
-        for (std::uint32_t k = 1; k < group.count; ++k) {
-            const std::uint32_t v = p_.phantomMembers[group.first + k];
-            if (pos_[v].w > 0.0f) pos_[v] += glm::vec4(glm::vec3(d), 0.0f);
-        }
-    }
-}
-
-void CpuSolver::restitute(int member, int size) {
-    std::uint32_t b, e;
-    ThreadPool::split(static_cast<std::uint32_t>(pos_.size()), member, size, b, e);
-    for (std::uint32_t i = b; i < e; ++i)
-        vel_[i] = glm::vec4(gpu::restituteVelocity(glm::vec3(vel_[i]), contacts_[i]), 0.0f);
 }
 
 void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
@@ -481,7 +333,7 @@ void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
     }
 }
 
-// Both passes of a Jacobi or Chebyshev iteration (shaders/shared/jacobi.h), in the order of the
+// Both passes of a Jacobi or Chebyshev iteration (src/kernels/jacobi.h), in the order of the
 // shader's: every item of each type (any split of them gives the same bits: each writes its own
 // slots), then every vertex.
 void CpuSolver::solveJacobi(int member, int size, const StepContext& ctx, Clock::time_point& last) {
@@ -641,13 +493,6 @@ glm::vec3 CpuSolver::normalSum(std::uint32_t v) const {
         const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
         n += gpu::triangleNormal(glm::vec3(pos_[t.x]), glm::vec3(pos_[t.y]), glm::vec3(pos_[t.z]));
     }
-    return n;
-}
-
-// Counted when asked, not every frame: the contact states of the last substep.
-std::uint32_t CpuSolver::contactCount() const {
-    std::uint32_t n = 0;
-    for (const gpu::ContactState& s : contacts_) n += s.start.w > 0.0f ? 1u : 0u;
     return n;
 }
 

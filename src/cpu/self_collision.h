@@ -1,6 +1,6 @@
 // Self-collision and cloth-cloth collision on the CPU reference (issue 13): every substep a
-// linear BVH over all cloths' triangles (cpu/lbvh.h), the close triangle pairs' contacts
-// (shaders/shared/self_contacts.h), then in every iteration the contacts solved as a Jacobi step
+// linear BVH over all cloths' triangles (prep/lbvh.h), the close triangle pairs' contacts
+// (src/kernels/self_contacts.h), then in every iteration the contacts solved as a Jacobi step
 // averaged per vertex.
 //
 // Detection, per substep, from the positions at the substep's start and predicted:
@@ -10,7 +10,7 @@
 //  3. for each triangle, in sorted order, a walk for the triangles after it in that order whose
 //     boxes overlap its own; each such pair (A, B), unless the rest mesh rules out all its
 //     primitive pairs (found at load), tests only the primitives each owns
-//     (representative triangles, 000 §6.4): A's vertices against triangle B, B's against A, A's
+//     (representative triangles, Anon. 2023 §6.4): A's vertices against triangle B, B's against A, A's
 //     edges against B's, so no pair of primitives is tested twice;
 //  4. a primitive pair is a contact when their swept boxes come within reach and
 //     self_contacts.h's gap test says so, unless the two
@@ -32,24 +32,13 @@
 
 #include <glm/glm.hpp>
 
-#include "cpu/lbvh.h"
+#include "prep/lbvh.h"
+#include "prep/self_collision_data.h"
 #include "cpu/thread_pool.h"
 #include "prep/prepared.h"
-#include "self_contacts.h"  // shaders/shared
+#include "kernels/self_contacts.h"
 
 namespace cloth {
-
-// The rest mesh's neighbours, which never become contacts (found once at load, shared with the
-// GPU): per original vertex the triangles, per edge (3 t + e, t its owning triangle) the edges,
-// of its own cloth within reach at rest; per triangle the triangles none of whose owned
-// primitive pairs with it can collide. Each a CSR list, sorted.
-struct RestNeighbours {
-    std::vector<std::uint32_t> vtOffsets, vt, eeOffsets, ee, inertOffsets, inert;
-};
-RestNeighbours findRestNeighbours(const PreparedCloth& p);
-
-// Per triangle, its cloth's thickness.
-std::vector<float> triangleThicknesses(const PreparedCloth& p);
 
 // What a detection found, for the benchmark and the tests.
 struct SelfCollisionCounts {

@@ -1,5 +1,5 @@
 // Colouring and packing of a PreparedCloth's colour-batched constraints (every type of
-// shaders/shared/constraint_types.h), with phantom vertices when asked for.
+// src/kernels/constraint_types.h), with phantom vertices when asked for.
 #pragma once
 
 #include <optional>

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "prep/continuum.h"

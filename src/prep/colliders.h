@@ -1,4 +1,4 @@
-// Rigid colliders at load time: scene ColliderDesc -> gpu::Collider (shaders/shared/collider.h),
+// Rigid colliders at load time: scene ColliderDesc -> gpu::Collider (src/kernels/collider.h),
 // and mesh colliders' hierarchies.
 #pragma once
 

@@ -1,14 +1,14 @@
 // Load-time builders of the continuum constraints: orthotropic StVK membrane triangles
-// (shaders/shared/constraint/stvk.h) and isometric bending stencils
-// (shaders/shared/constraint/iso_bending.h). Vertex indices are left 0: the caller sets them.
+// (src/kernels/constraint/stvk.h) and isometric bending stencils
+// (src/kernels/constraint/iso_bending.h). Vertex indices are left 0: the caller sets them.
 #pragma once
 
 #include <string>
 
 #include <glm/glm.hpp>
 
-#include "constraint/iso_bending.h"
-#include "constraint/stvk.h"
+#include "kernels/constraint/iso_bending.h"
+#include "kernels/constraint/stvk.h"
 #include "core/orthotropic.h"
 
 namespace cloth {

@@ -1,4 +1,4 @@
-// Where the Jacobi and Chebyshev iterations (shaders/shared/jacobi.h) keep each item's moves and
+// Where the Jacobi and Chebyshev iterations (src/kernels/jacobi.h) keep each item's moves and
 // previous multipliers, and which moves each vertex adds up: built at load time from the
 // prepared items, the same for every backend.
 #pragma once
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "jacobi.h"
+#include "kernels/jacobi.h"
 #include "prep/prepared.h"
 
 namespace cloth {

@@ -1,12 +1,12 @@
 // Load-time data of a triangle-mesh collider: the triangle records with their pseudo-normals
-// and the bounding volume hierarchy that shaders/shared/mesh_collider.h walks.
+// and the bounding volume hierarchy that src/kernels/mesh_distance.h walks.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include <mesh_collider.h>  // shaders/shared (angle brackets: not this file)
+#include "kernels/mesh_distance.h"
 #include "core/mesh.h"
 
 namespace cloth {

@@ -1,14 +1,14 @@
 // Sharp features of mesh colliders: the convex edges whose faces meet at a sharp angle, and their
 // corners. A cloth draped over such an edge can be cut by it between two cloth vertices, which
 // the per-vertex contacts do not see; edge-edge contacts and corner-against-cloth-triangle
-// contacts (seed 000 §4.5-4.7) are made only for these features. Each feature is owned by one
-// triangle (representative triangles, 000 §6.4), so a pair of close triangles yields it once.
+// contacts (Anon. 2023 §4.5-4.7) are made only for these features. Each feature is owned by one
+// triangle (representative triangles, Anon. 2023 §6.4), so a pair of close triangles yields it once.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include <mesh_collider.h>  // shaders/shared
+#include "kernels/mesh_distance.h"
 
 namespace cloth {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 #include "core/error.h"
 
 namespace cloth {

@@ -1,11 +1,11 @@
 // Kinematic attachment targets: scene MotionDesc -> gpu::Motion (see motionOffset in
-// shaders/shared/constraints.h).
+// src/kernels/constraints.h).
 #pragma once
 
 #include <string>
 
 #include "core/scene.h"
-#include "types.h"
+#include "kernels/types.h"
 
 namespace cloth {
 

@@ -9,8 +9,8 @@
 #include "prep/cloth_builder.h"
 #include "prep/colliders.h"
 #include "prep/sewing.h"
-#include "feature_contacts.h"  // shaders/shared: TRIANGLE_SEGMENT_SHIFT
-#include "self_contacts.h"     // shaders/shared: TRIANGLE_OWNS_VERTEX_SHIFT
+#include "kernels/feature_contacts.h"
+#include "kernels/self_contacts.h"
 
 namespace cloth {
 
@@ -92,10 +92,10 @@ void buildVertexTriangles(PreparedCloth& p) {
                                     p.vertexTriangleOffsets.end() - 1);
     for (std::uint32_t i = 0; i < p.triangles.size(); ++i)
         for (int k = 0; k < 3; ++k) p.vertexTriangles[fill[p.triangles[i][k]]++] = i;
-    // For the contacts with colliders' sharp features (shaders/shared/feature_contacts.h): each
+    // For the contacts with colliders' sharp features (src/kernels/feature_contacts.h): each
     // triangle's segment and edge owners: edge e of triangle i is its own unless a
     // lower-indexed triangle around its first corner also holds its second.
-    // Self-collision's representative triangles (shaders/shared/self_contacts.h) own their
+    // Self-collision's representative triangles (src/kernels/self_contacts.h) own their
     // vertices too: each vertex its lowest-indexed triangle, the first in its CSR list.
     p.triangleFeatureInfo.clear();
     if (p.colliders.empty() && !p.sim.selfCollision) return;

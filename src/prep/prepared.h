@@ -12,10 +12,10 @@
 #include <glm/glm.hpp>
 
 #include "core/scene.h"
-#include "constraint_types.h"  // shaders/shared: the constraint types and their items
-#include "types.h"             // shaders/shared: the GPU buffer layouts
-#include "wind.h"              // shaders/shared: WindVertex
-#include "collider.h"          // shaders/shared: Collider, MeshNode, MeshTriangle, MeshFeature
+#include "kernels/constraint_types.h"
+#include "kernels/types.h"
+#include "kernels/wind.h"
+#include "kernels/collider.h"
 
 namespace cloth {
 
@@ -75,7 +75,7 @@ struct PreparedCloth {
     std::vector<std::uint32_t> vertexTriangleOffsets;  // CSR, size originalVertexCount + 1
     std::vector<std::uint32_t> vertexTriangles;
 
-    // ---- coloured constraints: one set per type of shaders/shared/constraint_types.h ----
+    // ---- coloured constraints: one set per type of src/kernels/constraint_types.h ----
     // No two items of one colour (of any type) share a vertex.
     std::uint32_t colorCount = 0;
     gpu::PerConstraintType<ColoredSet> constraints;
@@ -109,14 +109,14 @@ struct PreparedCloth {
 
     // ---- wind (sim.wind set; empty otherwise): per vertex, phantoms included ----
     std::vector<gpu::WindVertex> windVertices;
-    // ---- rigid colliders (shaders/shared/collider.h), in scene order ----
+    // ---- rigid colliders (src/kernels/collider.h), in scene order ----
     std::vector<gpu::Collider> colliders;
     std::vector<std::string> colliderNames;
-    // Every mesh collider's hierarchy and triangles (shaders/shared/mesh_collider.h), in its
+    // Every mesh collider's hierarchy and triangles (src/kernels/mesh_distance.h), in its
     // collider's frame with the scale applied; a collider's root is Collider::meshNode.
     std::vector<gpu::MeshNode> meshNodes;
     std::vector<gpu::MeshTriangle> meshTriangles;
-    // Their sharp features (shaders/shared/feature_contacts.h), whose hierarchies are in
+    // Their sharp features (src/kernels/feature_contacts.h), whose hierarchies are in
     // meshNodes too (Collider::featureNode), and per cloth triangle the edges it owns (bit e:
     // edge e from corner e to e + 1; each edge owned by its lowest-indexed triangle), the
     // corners it owns (bit gpu::TRIANGLE_OWNS_VERTEX_SHIFT + k, likewise) and its segment (from

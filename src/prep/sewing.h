@@ -1,4 +1,4 @@
-// Sewing (seed 000 §4.9): seams are pairs of vertex chains (core/scene.h SeamDesc).
+// Sewing (Anon. 2023 §4.9): seams are pairs of vertex chains (core/scene.h SeamDesc).
 //
 // Stage 1: each pair is a zero-length distance item among the distance items, so it is coloured,
 // phantom-split, solved by both backends and counted like every other distance constraint.

@@ -1,4 +1,4 @@
-// Triangle meshes of the rigid colliders (shaders/shared/collider.h) for drawing: each shape
+// Triangle meshes of the rigid colliders (src/kernels/collider.h) for drawing: each shape
 // tessellated once, in its collider's frame with the sizes as prepared, and placed every frame by
 // the pose the physics uses (colliderPose at the simulated time).
 //
@@ -14,9 +14,9 @@
 
 #include <glm/glm.hpp>
 
-#include "collider.h"       // shaders/shared: Collider, colliderPose, MeshTriangle
+#include "kernels/collider.h"
 #include "render/camera.h"  // Bounds
-#include "render_types.h"   // shaders/shared: ColliderVertex
+#include "kernels/render_types.h"
 
 namespace cloth::render {
 

@@ -12,7 +12,7 @@
 #include "prep/prepared.h"
 #include "render/camera.h"
 #include "render/collider_mesh.h"
-#include "render_types.h"  // shaders/shared
+#include "kernels/render_types.h"
 
 namespace cloth::render {
 

@@ -10,7 +10,7 @@
 
 #include "render/camera.h"
 #include "render/draw_data.h"
-#include "render_types.h"  // shaders/shared
+#include "kernels/render_types.h"
 
 namespace cloth::render {
 

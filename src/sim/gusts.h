@@ -14,7 +14,7 @@
 
 #include <glm/glm.hpp>
 
-#include "constraints.h"  // clothSinCos: the same sine everywhere, whatever the libm
+#include "kernels/constraints.h"  // clothSinCos: the same sine everywhere, whatever the libm
 #include "core/scene.h"
 
 namespace cloth {

@@ -10,17 +10,17 @@
 #include "core/scene.h"
 #include "sim/gusts.h"
 #include "sim/solver.h"
-#include "solver_io.h"  // gpu::SolveParams, MODE_*
-#include "wind.h"       // gpu::WindParams
+#include "kernels/solver_io.h"  // gpu::SolveParams, MODE_*
+#include "kernels/wind.h"       // gpu::WindParams
 
 namespace cloth {
 
 enum class Step : std::uint8_t {
     Wind,         // scenes with wind: v += w F dt, F the wind's drag and lift on the vertex's
-                  // normal (from the current positions) and area (shaders/shared/wind.h)
+                  // normal (from the current positions) and area (src/kernels/wind.h)
     Collisions,   // scenes with colliders: pre-stabilisation (each vertex moved out of the
                   // colliders at their pose at the substep's start, velocity kept) and the
-                  // contact state of the substep reset (shaders/shared/collider.h)
+                  // contact state of the substep reset (src/kernels/collider.h)
     Predict,      // v += g dt, x += v dt (vertices with mass); predicted = x
     SelfCollisions,  // scenes with self-collision: the contacts of the substep, from the
                      // positions at its start and predicted (cpu/self_collision.h)
@@ -28,7 +28,7 @@ enum class Step : std::uint8_t {
                   // order), then, with
                   // SimSettings::averagePhantomsEachColor, the phantom averaging. Jacobi and
                   // Chebyshev: every item from the same positions, then every vertex moved by
-                  // its corrections (shaders/shared/jacobi.h)
+                  // its corrections (src/kernels/jacobi.h)
     Attachments,  // kinematic attachments to their moving targets
     Tethers,      // long-range attachments (unilateral)
     Contacts,     // scenes with colliders: every vertex against every collider in scene order
@@ -78,14 +78,14 @@ struct StepContext {
     gpu::SolveParams solve{};  // invDt2, mode, firstIteration, time = end of the substep
     gpu::WindParams wind{};    // scenes with wind: its velocity at the start of the substep
     bool lastSubstep = false;
-    // Jacobi and Chebyshev iterations (shaders/shared/jacobi.h): the Chebyshev weight of this
+    // Jacobi and Chebyshev iterations (src/kernels/jacobi.h): the Chebyshev weight of this
     // iteration (1 for Jacobi, and for Chebyshev's warm-up) and the relaxation gamma.
     float omega = 1.0f;
     float gamma = 1.0f;
 };
 
 // Chebyshev's weight for iteration `it` (0-based: it computes q^(it+1) from q^it) from the
-// previous one (seed 002 Alg. 2.2, lines 7-15, with k = it): 1 during the warm-up it < S, then
+// previous one (Cheng 2023 Alg. 2.2, lines 7-15, with k = it): 1 during the warm-up it < S, then
 // 2 / (2 - rho^2) at it = S, then 4 / (4 - rho^2 omega_prev). Jacobi and Gauss-Seidel: 1.
 inline float iterationOmega(const IterationSettings& s, int it, float previous) {
     if (s.scheme != IterationScheme::Chebyshev || it < s.warmup) return 1.0f;
@@ -100,7 +100,7 @@ inline float substepDt(const SimSettings& sim) {
 }
 
 // Contacts slower than this (m/s) get no restitution: 2 |g| dt, what gravity adds in two
-// substeps, so that resting contact does not bounce (shaders/shared/collider.h).
+// substeps, so that resting contact does not bounce (src/kernels/collider.h).
 inline float restitutionThreshold(const SimSettings& sim) {
     return 2.0f * glm::length(sim.gravity) * substepDt(sim);
 }

@@ -15,13 +15,13 @@
 #include <glm/glm.hpp>
 #include <iterator>
 
-#include "constraint_types.h"
+#include "kernels/constraint_types.h"
 #include "core/error.h"
 
 namespace cloth {
 
 // Stage names, in frame order; stageTimes() reports them in this order. One stage per
-// constraint type of shaders/shared/constraint_types.h, named after it.
+// constraint type of src/kernels/constraint_types.h, named after it.
 inline constexpr const char* kStageNames[] = {
     "wind", "collisions", "predict",
 #define CLOTH_X(I, Name, name, Item, V, W, Lam) #name,

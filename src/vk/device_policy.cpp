@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "core/error.h"
-#include "solver_io.h"
+#include "kernels/solver_io.h"
 
 namespace cloth::vk::detail::policy {
 
@@ -78,3 +78,24 @@ std::uint32_t storageBuffersPerPipeline() {
 }
 
 }  // namespace cloth::vk::detail::policy
+
+namespace cloth::vk::detail {
+
+DispatchPolicy::DispatchPolicy(const Context& ctx, const GpuSolverOptions& o)
+    : wg(o.workgroupSize),
+      items(policy::chooseItems(ctx, o.itemsPerInvocation)),
+      minGroups(policy::minGroupsFor(items)),
+      together(policy::chooseTogether(ctx, o.colorBatching)),
+      togetherBelow(o.colorBatching == ColorBatching::Auto ? o.smallColorItems : 0),
+      runItems(policy::chooseRunItems(ctx, o)),
+      runWg(policy::chooseRunWorkgroup(ctx, o)),
+      wide(policy::chooseWide(ctx, o.memoryAccess)) {}
+
+std::uint32_t DispatchPolicy::groupsFor(std::uint64_t n) const {
+    const std::uint64_t one = (n + wg - 1) / wg;
+    const std::uint64_t perGroup = std::uint64_t(wg) * items;
+    const std::uint64_t packed = (n + perGroup - 1) / perGroup;
+    return static_cast<std::uint32_t>(std::min(one, std::max<std::uint64_t>(packed, minGroups)));
+}
+
+}  // namespace cloth::vk::detail

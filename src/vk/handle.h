@@ -1,4 +1,4 @@
-// One ownership model for every Vulkan object (ENGINEERING.md habit 5): Unique<T> is a move-only
+// One ownership model for every Vulkan object (docs/design.md, 'One ownership model for Vulkan objects'): Unique<T> is a move-only
 // owner that destroys its handle through its parent (device or instance) when it goes away.
 // Owners that the GPU may still be using (buffers, pipelines, ...) belong to objects that wait
 // for their own work (GpuSolver waits for the device to be idle) before their members go away.

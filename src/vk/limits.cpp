@@ -119,7 +119,7 @@ std::vector<BufferNeed> bufferNeeds(const SolverCounts& c, std::uint32_t wg) {
         {"feature sums", 16 * c.featureSums},
     };
     needs.insert(needs.end(), fixed.begin(), fixed.end());
-    if (c.jacobi) {  // shaders/shared/jacobi.h: a slot per item vertex, a list entry per slot
+    if (c.jacobi) {  // src/kernels/jacobi.h: a slot per item vertex, a list entry per slot
         std::uint64_t slots = 0, items = 0;
         gpu::forEachConstraintType([&](auto t) {
             slots += std::uint64_t(decltype(t)::kVertices) * c.items[decltype(t)::kIndex];

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "cpu/self_collision.h"  // RestNeighbours, triangleThicknesses
-#include "self_jobs.h"           // shaders/shared
+#include "prep/self_collision_data.h"
+#include "kernels/self_jobs.h"
 
 namespace cloth::vk {
 

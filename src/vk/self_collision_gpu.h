@@ -22,9 +22,9 @@
 #include <functional>
 #include <vector>
 
-#include "lbvh.h"  // shaders/shared
+#include "kernels/lbvh_tree.h"
 #include "prep/prepared.h"
-#include "self_contacts.h"  // shaders/shared
+#include "kernels/self_contacts.h"
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
 #include "vk/context.h"
@@ -80,7 +80,7 @@ class GpuSelfCollision {
     std::uint32_t candidatePairs() const;
     std::uint32_t primitivePairs() const;
 
-    // Tests: the tree after a build (as cpu/lbvh.h's Lbvh), the contacts of the last substep.
+    // Tests: the tree after a build (as prep/lbvh.h's Lbvh), the contacts of the last substep.
     struct Tree {
         std::vector<std::uint32_t> codes, order, parent, rangeEnd;
         std::vector<gpu::LbvhNode> nodes;

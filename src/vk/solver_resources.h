@@ -10,7 +10,7 @@
 
 #include "prep/jacobi_layout.h"
 #include "prep/prepared.h"
-#include "solver_io.h"
+#include "kernels/solver_io.h"
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
 #include "vk/context.h"

@@ -1,4 +1,4 @@
-// A buffer of items whose number a shader decides (shaders/shared/work_counter.h): shaders append
+// A buffer of items whose number a shader decides (src/kernels/work_counter.h): shaders append
 // with an atomic counter, workArgs() turns the count into indirect dispatch arguments on the
 // device, and later passes dispatch indirectly over exactly the stored items. An append past
 // the capacity is counted but not stored; after the submission the owner calls
@@ -11,7 +11,7 @@
 
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
-#include "work_counter.h"
+#include "kernels/work_counter.h"
 
 namespace cloth::vk {
 

@@ -1,6 +1,6 @@
-// The Jacobi and Chebyshev iterations (shaders/shared/jacobi.h) against an independent
+// The Jacobi and Chebyshev iterations (src/kernels/jacobi.h) against an independent
 // double-precision implementation of their formulas, their fixed point against Gauss-Seidel's,
-// and seed 002's claim about Chebyshev's acceleration (app/convergence.h).
+// and Cheng 2023's claim about Chebyshev's acceleration (app/convergence.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -34,7 +34,7 @@ PreparedCloth stretchOnly(PreparedCloth p) {
 }
 
 // One substep of K iterations of mass-split Jacobi with Chebyshev weights, in double, written
-// from the formulas (jacobi.h's comment, seed 002 Alg. 2.2), for distance constraints:
+// from the formulas (jacobi.h's comment, Cheng 2023 Alg. 2.2), for distance constraints:
 //   per constraint c = (i, j): w'_v = n_v w_v, C = |x_i - x_j| - d, alpha~ = alpha / dt^2,
 //     dLambda = (-C - alpha~ lambda) / (w'_i + w'_j + alpha~), d_i = +w'_i n dLambda,
 //     d_j = -w'_j n dLambda (n the unit vector from j to i);
@@ -198,7 +198,7 @@ TEST(IterationSchemes, EverySchemeSettlesAtTheSameFixedPoint) {
     EXPECT_LT(apart(chebyshev, gs), 1e-5);
 }
 
-// Seed 002: Chebyshev with rho 0.9 converges in fewer iterations than plain Jacobi. On the
+// Cheng 2023: Chebyshev with rho 0.9 converges in fewer iterations than plain Jacobi. On the
 // hanging 64^2 cloth (a cloth-like stretch compliance of 1e-3 m/N, no tethers), from a state
 // settled by Gauss-Seidel, one substep of 1/600 s: neither reaches 1e-3 of the initial residual
 // within 1024 iterations (Gauss-Seidel needs 657), so that claim cannot be tested as stated.

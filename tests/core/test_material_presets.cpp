@@ -1,4 +1,4 @@
-// Material presets (seed 003 Table 3.1) and the orthotropic validity checks.
+// Material presets (Trendafilov 2021 Table 3.1) and the orthotropic validity checks.
 #include <cmath>
 
 #include <gtest/gtest.h>

@@ -336,7 +336,7 @@ TEST(SceneFiles, FixedAnglesRoundTrip) {
     EXPECT_EQ(back, s);
 }
 
-// No "wind": no air. "wind": {} is still air with the documented defaults (003: C_D 0.106,
+// No "wind": no air. "wind": {} is still air with the documented defaults (Trendafilov 2021: C_D 0.106,
 // C_L 0.2; air at 20 degrees C: 1.2 kg/m^3), and every key round-trips.
 TEST(SceneFiles, WindKeysDefaultsAndRoundTrip) {
     const Scene calm = parse(R"({"cloths": [{"grid": {}}]})");

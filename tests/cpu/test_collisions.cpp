@@ -1,4 +1,4 @@
-// Rigid colliders in the CPU reference (shaders/shared/collider.h) against analytic results:
+// Rigid colliders in the CPU reference (src/kernels/collider.h) against analytic results:
 // Coulomb friction on an incline (sticking below tan(theta) = mu_s, sliding at
 // g (sin(theta) - mu_k cos(theta)) above), quiet resting contact, restitution's bounce height, a
 // fast sphere through a hanging cloth, a spinning sphere carrying a patch by friction, no vertex
@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/blade_scene.h"
-#include "collider.h"
+#include "kernels/collider.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "fixtures.h"

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 #include "core/error.h"
 #include "cpu/batch_kernels.h"
 

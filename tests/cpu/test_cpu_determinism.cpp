@@ -1,4 +1,4 @@
-// The CPU reference gives bit-identical results for any thread count (ENGINEERING.md habit 8).
+// The CPU reference gives bit-identical results for any thread count (docs/design.md, 'Determinism is tested').
 #include <cstring>
 #include <optional>
 

@@ -1,4 +1,4 @@
-// Wind in the CPU reference (Step::Wind, shaders/shared/wind.h) against analytic results: the
+// Wind in the CPU reference (Step::Wind, src/kernels/wind.h) against analytic results: the
 // terminal speed of a falling sheet, the drag and lift on a tilted plate, and the seeded gusts.
 #include <cmath>
 #include <cstring>
@@ -98,7 +98,7 @@ Scene flagScene(std::uint32_t seed) {
 //
 // Flat fall is stable only for C_L < C_D: a sideways speed u tilts the relative wind by
 // phi = u / v, and the sideways force per area is q sin(phi) cos(phi) (C_D - C_L cos(phi)), which
-// pushes u further when C_L > C_D (the sheet glides off, as paper does). With 003's
+// pushes u further when C_L > C_D (the sheet glides off, as paper does). With Trendafilov 2021's
 // C_D = 0.106 and C_L = 0.2 a float-rounding tilt grows about 5-fold a second (measured: 3 m/s
 // sideways after 6 s), so the first case has no lift and the second C_D > C_L.
 TEST(CpuWind, FallingSheetReachesTheTerminalSpeed) {

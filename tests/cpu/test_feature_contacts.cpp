@@ -1,4 +1,4 @@
-// Contacts with the sharp features of mesh colliders (shaders/shared/feature_contacts.h): the
+// Contacts with the sharp features of mesh colliders (src/kernels/feature_contacts.h): the
 // closest points of two segments against brute force; each contact's projection against its
 // constraint (it lands exactly on C = 0, on the side the feature started on, and moves only the
 // cloth); and end to end, a coarse cloth across a blade: with only per-vertex contacts the blade
@@ -16,7 +16,7 @@
 
 #include "../common/blade_scene.h"
 #include "cpu/cpu_solver.h"
-#include "feature_contacts.h"
+#include "kernels/feature_contacts.h"
 #include "core/scene.h"
 #include "prep/prepare.h"
 

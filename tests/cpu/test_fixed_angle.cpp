@@ -1,4 +1,4 @@
-// Fixed angles (000 §4.8) in the whole solver (prepareScene + CPU reference): a flat strip with a
+// Fixed angles (Anon. 2023 §4.8) in the whole solver (prepareScene + CPU reference): a flat strip with a
 // crease line across its middle folds to the crease's target angle and settles within 1 degree,
 // measured from the positions alone (the angle between the two halves' face normals). No
 // gravity, pins or tethers, so nothing but the crease and the bending of the flat halves acts.

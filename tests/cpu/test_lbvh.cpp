@@ -1,4 +1,4 @@
-// The CPU reference's linear BVH (src/cpu/lbvh.h, shaders/shared/lbvh.h): Morton codes against a
+// The CPU reference's linear BVH (src/prep/lbvh.h, src/kernels/lbvh_tree.h): Morton codes against a
 // bit-by-bit interleave, the tree's structure (every primitive in exactly one leaf, each internal
 // node's range contiguous, children inside their parent's bounds), and the overlapping pairs it
 // finds against brute force over all pairs, on random soups (with duplicated centres, so equal
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu/lbvh.h"
+#include "prep/lbvh.h"
 
 using namespace cloth;
 

@@ -1,5 +1,5 @@
 // Self-collision and cloth-cloth collision on the CPU reference (cpu/self_collision.h,
-// shaders/shared/self_contacts.h):
+// src/kernels/self_contacts.h):
 //  - the closest point of a triangle against a dense barycentric grid;
 //  - each contact's projection against its constraint: it lands on C = 0, keeps the momentum,
 //    pushes a crossed vertex or edge back to the side it started on, and friction keeps or
@@ -26,7 +26,7 @@
 #include "cpu/cpu_solver.h"
 #include "cpu/self_collision.h"
 #include "prep/prepare.h"
-#include "self_contacts.h"
+#include "kernels/self_contacts.h"
 
 using namespace cloth;
 

@@ -1,5 +1,5 @@
 // mesh_query_report: load-time cost of the mesh-collider hierarchy (src/prep/mesh_collider.h)
-// and the cost of one signed-distance query (shaders/shared/mesh_collider.h, the C++ build)
+// and the cost of one signed-distance query (src/kernels/mesh_distance.h, the C++ build)
 // against a brute-force search over every triangle, for points near the surface (where cloth
 // vertices are) and anywhere in the bounds. Not a test (no assertions on time); build it in
 // Release and run

@@ -1,5 +1,5 @@
 // Helpers for the mesh-collider tests: random closed meshes, and references that share no code
-// with shaders/shared/mesh_collider.h (a double-precision point-triangle distance by projection
+// with src/kernels/mesh_distance.h (a double-precision point-triangle distance by projection
 // and segments, and the generalized winding number for inside/outside).
 #pragma once
 

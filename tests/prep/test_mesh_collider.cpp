@@ -1,4 +1,4 @@
-// Mesh colliders (src/prep/mesh_collider.h, shaders/shared/mesh_collider.h): the hierarchy's
+// Mesh colliders (src/prep/mesh_collider.h, src/kernels/mesh_distance.h): the hierarchy's
 // query gives exactly what a brute-force search over every triangle gives with the same
 // per-triangle function; that distance matches an independent double-precision distance, its
 // sign matches the generalized winding number, its gradient matches finite differences; the

@@ -12,7 +12,7 @@
 #include "mesh_test_util.h"
 #include "prep/mesh_collider.h"
 #include "prep/mesh_features.h"
-#include "feature_contacts.h"
+#include "kernels/feature_contacts.h"
 #include "prep_test_util.h"
 
 using namespace cloth;

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 #include "cpu/cpu_solver.h"
 #include "prep/batches.h"
 #include "prep/prepare.h"

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 #include "core/error.h"
 #include "prep/prepare.h"
 #include "prep_test_util.h"

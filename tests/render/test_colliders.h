@@ -8,7 +8,7 @@
 
 #include <glm/glm.hpp>
 
-#include "collider.h"  // shaders/shared
+#include "kernels/collider.h"
 
 namespace cloth::test {
 

@@ -1,12 +1,12 @@
-// Finite-difference checks of every constraint gradient in shaders/shared/constraints.h, and
+// Finite-difference checks of every constraint gradient in src/kernels/constraints.h, and
 // the dihedral angle against an independent double-precision computation.
 #include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
 
-#include "constraint_types.h"
-#include "constraints.h"
+#include "kernels/constraint_types.h"
+#include "kernels/constraints.h"
 
 using namespace cloth::gpu;
 

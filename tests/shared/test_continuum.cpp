@@ -1,4 +1,4 @@
-// StVK membrane, isometric bending and wind (shaders/shared/constraint/, shaders/shared/wind.h):
+// StVK membrane, isometric bending and wind (src/kernels/constraint/, src/kernels/wind.h):
 // gradients against finite differences, invariances, the moduli, the cylinder energy.
 #include <algorithm>
 #include <array>
@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/quaternion.hpp>
 
-#include "constraint/iso_bending.h"
-#include "constraint/stvk.h"
+#include "kernels/constraint/iso_bending.h"
+#include "kernels/constraint/stvk.h"
 #include "prep/continuum.h"
-#include "wind.h"
+#include "kernels/wind.h"
 
 using namespace cloth;
 using namespace cloth::gpu;

@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include "constraint/iso_bending.h"
-#include "constraint/stvk.h"
-#include "constraints.h"
+#include "kernels/constraint/iso_bending.h"
+#include "kernels/constraint/stvk.h"
+#include "kernels/constraints.h"
 #include "prep/continuum.h"
-#include "wind.h"
+#include "kernels/wind.h"
 
 using namespace cloth;
 using namespace cloth::gpu;

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 
 using namespace cloth::gpu;
 

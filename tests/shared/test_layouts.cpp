@@ -1,11 +1,11 @@
-// The static_asserts in shaders/shared/types.h pin sizes at compile time; these tests pin the
+// The static_asserts in src/kernels/types.h pin sizes at compile time; these tests pin the
 // offsets the shaders read, field by field, for the structs with more than scalar members.
 #include <cstddef>
 
 #include <gtest/gtest.h>
 
-#include "constraints.h"
-#include "types.h"
+#include "kernels/constraints.h"
+#include "kernels/types.h"
 
 using namespace cloth::gpu;
 

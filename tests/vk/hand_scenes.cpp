@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "constraints.h"
+#include "kernels/constraints.h"
 
 namespace cloth::test {
 

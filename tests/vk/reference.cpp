@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "collider.h"
-#include "constraints.h"
-#include "feature_contacts.h"
+#include "kernels/collider.h"
+#include "kernels/constraints.h"
+#include "kernels/feature_contacts.h"
 #include "cpu/float_env.h"
 #include "sim/schedule.h"
-#include "solver_io.h"
-#include "wind.h"
+#include "kernels/solver_io.h"
+#include "kernels/wind.h"
 
 namespace cloth::test {
 

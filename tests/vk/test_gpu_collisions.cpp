@@ -8,7 +8,7 @@
 #include <string>
 
 #include "../common/blade_scene.h"
-#include "collider.h"
+#include "kernels/collider.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "gpu_test.h"

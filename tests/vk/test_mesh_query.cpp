@@ -1,5 +1,5 @@
-// The mesh-collider query (shaders/shared/mesh_collider.h) gives the same bits on the Vulkan
-// device (shaders/test_mesh_query.comp) as on the CPU, on table.obj and bumpy_sphere.obj
+// The mesh-collider query (src/kernels/mesh_distance.h) gives the same bits on the Vulkan
+// device (tests/vk/kernels/test_mesh_query.comp) as on the CPU, on table.obj and bumpy_sphere.obj
 // appended to one pair of arrays, so the second collider's indices do not start at 0.
 #include <cstring>
 

@@ -1,17 +1,17 @@
-// The shared maths (shaders/shared/constraints.h) gives the same bits on the Vulkan device as
+// The shared maths (src/kernels/constraints.h) gives the same bits on the Vulkan device as
 // on the CPU: float operations are not contracted or re-associated (cmake/spirv_exact.py) and
 // transcendental functions are the shared polynomials. This is what lets clothcheck expect the
 // GPU solver to follow the CPU reference closely over many frames.
 #include <cstring>
 #include <random>
 
-#include "constraint/iso_bending.h"
-#include "constraint/stvk.h"
-#include "constraints.h"
+#include "kernels/constraint/iso_bending.h"
+#include "kernels/constraint/stvk.h"
+#include "kernels/constraints.h"
 #include "gpu_test.h"
 #include "vk/buffer.h"
 #include "vk/spirv.h"
-#include "wind.h"
+#include "kernels/wind.h"
 
 using namespace cloth;
 using namespace cloth::gpu;
