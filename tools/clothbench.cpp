@@ -136,7 +136,7 @@ convergence
                            bring the residual to 1e-1, 1e-2 and 1e-3 of the initial one; time
                            per frame from --warmup/--frames/--repeats runs at 1 and
                            --time-iterations iterations (tools/plot_convergence.py plots it)
-  --experiment E           substep (the above, default), or seed 002's frame-by-frame ones on a
+  --experiment E           substep (the above, default), or Cheng 2023's frame-by-frame ones on a
                            horizontal cloth pinned at its four corners: horizontal (it falls
                            and hangs) or kick (no gravity, its centre starts at 0.2 m/s down):
                            per frame the residual, residual strain and energies of each scheme

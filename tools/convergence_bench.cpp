@@ -165,7 +165,7 @@ nlohmann::json runBackend(const std::string& backend, int n, const SolverFactory
             {"schemes", schemes}};
 }
 
-// --experiment horizontal | kick: seed 002's other two experiments, frame by frame. A horizontal
+// --experiment horizontal | kick: Cheng 2023's other two experiments, frame by frame. A horizontal
 // n x n cloth at 1.5 m pinned at its four corners, no tethers; "horizontal": it falls under
 // gravity and hangs; "kick": no gravity, and the vertices within 0.1 m of its centre start at
 // kKickSpeed downward. Each scheme runs --frames frames at --substeps x --iterations; per frame the
