@@ -75,7 +75,13 @@ std::string iterationProblem(const IterationSettings& s) {
 
 void configure(CLI::App& app) {
     app.formatter(std::make_shared<Formatter>());
-    app.set_help_flag("-h,--help", "show this help and exit")->group(kGeneral);
+    // -h,--help answers as soon as it is read, before any other flag's value is checked (CLI11's
+    // own help flag waits for them).
+    app.set_help_flag();
+    app.add_flag_callback(
+           "-h,--help", [] { throw CLI::CallForHelp(); }, "show this help and exit")
+        ->trigger_on_parse()
+        ->group(kGeneral);
     app.option_defaults()->group(kGeneral)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.allow_extras();  // parse() refuses them, with the old wording
 }

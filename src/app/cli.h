@@ -33,8 +33,8 @@ inline constexpr const char* kPhantomGroup = "Phantom vertices";
 // the terminal's usual 100 columns.
 void configure(CLI::App& app);
 
-// Parses `args` (without the program's name). Returns true when --help was asked (nothing else
-// is checked then, and the caller prints app.help()); throws cloth::Error with one message for
+// Parses `args` (without the program's name). Returns true when --help was asked (the flags
+// after it are not read, nor any value checked, and the caller prints app.help()); throws cloth::Error with one message for
 // bad input: an unknown flag or argument, a missing value, or a value the flag refuses.
 bool parse(CLI::App& app, const std::vector<std::string>& args);
 

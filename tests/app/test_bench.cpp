@@ -125,6 +125,7 @@ TEST(Clothbench, HelpIsGeneratedFromTheFlags) {
           "--convergence", "(default: 32,64,128,256)", "stages_ms from a separate profile run"})
         EXPECT_NE(help.output.find(text), std::string::npos) << text << "\n" << help.output;
     EXPECT_EQ(runProgram("clothbench", "-h").output, help.output);
+    EXPECT_EQ(runProgram("clothbench", "--grids x --help").output, help.output);
 }
 
 // Unknown flags are refused by name; a bad value of a list flag or an enum flag names the flag;

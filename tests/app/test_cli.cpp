@@ -162,6 +162,7 @@ TEST(Cli, HelpIsGeneratedFromTheFlags) {
     EXPECT_EQ(runProgram("clothsim", "-h").output, help.output);
     EXPECT_EQ(usageText(), help.output);
     EXPECT_TRUE(parseOptions({"--frames", "3", "--help"}).help);
+    EXPECT_TRUE(parseOptions({"--frames", "ten", "--help", "--bogus"}).help);  // help first
     EXPECT_FALSE(parseOptions({"--frames", "3"}).help);
 }
 
