@@ -18,6 +18,7 @@
 namespace cloth::bench {
 
 struct BenchOptions {
+    bool help = false;  // --help: print benchHelp() and exit
     std::string backend = "cpu";
     std::vector<int> grids = {32, 64, 128, 256};
     std::vector<int> threads;          // default: 1 and all hardware threads
@@ -72,6 +73,12 @@ struct BenchOptions {
     std::string experiment = "substep";  // substep | horizontal | kick
     std::vector<double> reachFractions = {1e-1, 1e-2, 1e-3};
 };
+
+// clothbench's command line (bench_options.cpp, on app/cli.h), without the program's name.
+// Throws cloth::Error for an unknown flag, a missing or malformed value, or an impossible one.
+BenchOptions parseBenchOptions(const std::vector<std::string>& args);
+// --help: generated from the flags' definitions (CLI11).
+std::string benchHelp();
 
 // A 1 m square cloth, n x n quads, pinned at its top corners, stretch and bending, tethers to the
 // pins unless --tethers off.

@@ -2,16 +2,13 @@
 // count. Warms up, repeats, reports min and median; prints a table and optionally writes JSON.
 // Timing lives here, never in tests.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <new>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,274 +20,11 @@
 #include "app/phantom_tuning.h"
 #include "bench.h"
 #include "core/error.h"
-#include "core/limits.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
 
 namespace cloth::bench {
-namespace {
-
-constexpr int kMaxSteps = int(limits::kMaxSubsteps);  // as in scene files and clothsim
-constexpr int kMaxThreads = 1024;                     // as clothsim and clothcheck
-
-// Integers from `min` to `max` (the scene files' limits where they have one: a million
-// substeps made one frame run for minutes).
-std::vector<int> parseList(const std::string& flag, const std::string& text, int min,
-                           int max = std::numeric_limits<int>::max()) {
-    std::vector<int> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        long long v = 0;
-        const char* end = item.data() + item.size();
-        auto [ptr, ec] = std::from_chars(item.data(), end, v);
-        const bool tooLarge = ec == std::errc::result_out_of_range && item[0] != '-';
-        if (item.empty() || ptr != end || (ec != std::errc() && !tooLarge) || v < min)
-            throw Error(flag + ": expected a comma-separated list of integers >= " +
-                        std::to_string(min) + ", got '" + text + "'");
-        if (tooLarge || v > max)
-            throw Error(flag + ": must be at most " + std::to_string(max) + ", got " + item);
-        out.push_back(static_cast<int>(v));
-    }
-    if (out.empty()) throw Error(flag + ": empty list");
-    return out;
-}
-
-// --cpu-kernels: names of BatchIsa, or "best" for bestBatchIsa(); each must run on this CPU.
-std::vector<BatchIsa> parseKernels(const std::string& text) {
-    std::vector<BatchIsa> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        BatchIsa isa;
-        try {
-            isa = item == "best" ? bestBatchIsa() : batchIsaFromName(item);
-        } catch (const Error&) {
-            throw Error("--cpu-kernels: expected a comma-separated list of best, avx2, sse2, "
-                        "portable and scalar, got '" + text + "'");
-        }
-        if (!batchIsaAvailable(isa))
-            throw Error(std::string("--cpu-kernels: ") + batchIsaName(isa) +
-                        " is not available on this CPU (" + cpuModelName() + ")");
-        if (std::find(out.begin(), out.end(), isa) == out.end()) out.push_back(isa);
-    }
-    if (out.empty()) throw Error("--cpu-kernels: empty list");
-    return out;
-}
-
-const char* kUsage = R"(clothbench: solver throughput on square grids with stretch and bending
-
-usage: clothbench [options]
-  --backend cpu|gpu|all    backends to measure (default: cpu)
-  --grids LIST             grid resolutions in quads per side (default: 32,64,128,256)
-  --threads LIST           CPU thread counts (default: 1 and all hardware threads)
-  --cpu-kernels LIST       how the CPU solves a colour's batch: best (default: avx2 where the
-                           CPU has it, else sse2), avx2, sse2, portable (blocks of 16 in plain
-                           C++) or scalar (one constraint at a time); all give the same bits
-  --collider C             none (default), sphere, or mesh:PATH (a closed OBJ mesh scaled to
-                           the sphere's size): the cloth lies flat just above it and drapes
-                           over it (its contact stages are then timed too)
-  --collisions             self-collision: each grid starts just above the ground folded into
-                           four layers 1.41 edges apart (joined by two-edge folds), which settle
-                           on each other (thickness and margin a quarter of an edge each), timed
-                           per stage with self-collision and, in the same run, without it;
-                           the triangle pairs crossing at the end of the run are counted
-  --tethers on|off         tethers from every vertex to the pins (default: on; the tables of
-                           earlier sessions were measured without them)
-  --substeps N             substeps per frame (default: 10)
-  --iterations N           iterations per substep (default: 1)
-  --solver xpbd|pbd        constraint solver (default: xpbd; PBD uses the stiffnesses k)
-  --iteration S            gs (default), jacobi or chebyshev: the throughput rows' scheme
-  --rho X                  ... Chebyshev's rho (default 0.9; --relaxation and
-                           --chebyshev-warmup below apply too)
-  --warmup N               frames before timing (default: 10)
-  --frames N               frames per timed repeat (default: 10)
-  --repeats N              timed repeats; min and median are reported (default: 5)
-  --phantoms off|auto|N    phantom vertices (default: off)
-  --phantom-method M       repair (default) or cliques
-  --phantom-averaging A    iteration (default) or color
-  --tuning FILE            the tuning file --phantoms auto reads and --tune-phantoms writes
-                           (default: $CLOTHSIM_TUNING, else $XDG_CONFIG_HOME/clothsim/tuning.json,
-                           else ~/.config/clothsim/tuning.json)
-  --json FILE              also write the results as JSON
-phantom tuning
-  --tune-phantoms          per backend (and device) and grid, measure the frame time with
-                           phantoms off and with each target of --tune-targets that needs
-                           phantoms (runs interleaved, --warmup/--frames/--repeats as above;
-                           CPU with the largest of --threads, GPU with workgroup size 64, as
-                           clothsim runs them), and write the fastest into the tuning file
-  --tune-targets LIST      colour targets to try (default: 6,8,10,12,16)
-  --tune-margin PERCENT    a target wins over phantoms off only when it reaches off's
-                           accuracy this much faster than off (default: 5). Accuracy: from one
-                           start (off settled for --settle-frames frames), the XPBD residual
-                           after one substep at --iterations; a target whose residual is higher
-                           is charged the iterations it needs to match off's (its fastest frame
-                           time scaled by them), and never wins if 16x the iterations do not
-convergence
-  --convergence            per grid and backend: residual against iterations (1, 2, 4, ..,
-                           --max-iterations) and against time for each of --schemes, from one
-                           start (the grid settled by Gauss-Seidel; never tethered: tethers
-                           would hide the convergence); one substep of the settle's
-                           length per measurement; the iterations and ms each scheme needs to
-                           bring the residual to 1e-1, 1e-2 and 1e-3 of the initial one; time
-                           per frame from --warmup/--frames/--repeats runs at 1 and
-                           --time-iterations iterations (tools/plot_convergence.py plots it)
-  --experiment E           substep (the above, default), or Cheng 2023's frame-by-frame ones on a
-                           horizontal cloth pinned at its four corners: horizontal (it falls
-                           and hangs) or kick (no gravity, its centre starts at 0.2 m/s down):
-                           per frame the residual, residual strain and energies of each scheme
-                           (--frames frames at --substeps x --iterations)
-  --schemes LIST           gs, jacobi, chebyshev:RHO, phantoms:TARGET (Gauss-Seidel with
-                           phantoms) (default: gs,jacobi,chebyshev:0.6,chebyshev:0.9,phantoms:8)
-  --relaxation X           Jacobi and Chebyshev relaxation gamma (default: 1)
-  --chebyshev-warmup S     Chebyshev's plain iterations before acceleration (default: 2)
-  --settle-frames N        frames of the start (default: 60)
-  --settle-substeps N      ... their substeps (default: 10; also the measured substep's length)
-  --settle-iterations N    ... and iterations (default: 20)
-  --max-iterations N       the longest measurement (default: 1024)
-  --time-iterations N      (default: 32)
-  --stretch-compliance X   the grid's stretch compliance in m/N (default: the material's, 1e-8)
-  --bend-compliance X      the grid's bending compliance in 1/(N m) (default: 1e-3)
-gpu
-  --workgroup-sizes LIST   compute workgroup sizes (default: 32,64,128,256,512, those the
-                           device allows)
-  --device N               Vulkan device index (default: the preferred one)
-  --profile-frames N       frames of the per-stage profile run (default: 3)
-  --small-color-items N    CPU devices: colours with fewer constraints than this go in one
-                           dispatch for both types (default: 4096)
-  --items-per-invocation N constraints or vertices per shader invocation (default: 1)
-  --color-run-items N      consecutive colours of at most N constraints each are solved by one
-                           workgroup in one dispatch; 0 = never (default: 2048 on CPU devices,
-                           the workgroup size on GPUs)
-  --color-run-workgroup-size N  workgroup size of a colour run (default: 64 on CPU devices,
-                           --workgroup-sizes' size on GPUs)
-The GPU frame times come from runs without timestamps; stages_ms from a separate profile run of
-the same size with timestamps and one dispatch per stage and constraint type.
-)";
-
-BenchOptions parseBenchOptions(int argc, char** argv) {
-    BenchOptions o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::cout << kUsage;
-            std::exit(0);
-        }
-        if (a == "--tune-phantoms") {
-            o.tunePhantoms = true;
-            continue;
-        }
-        if (a == "--collisions") {
-            o.collisions = true;
-            continue;
-        }
-        if (a == "--convergence") {
-            o.convergence = true;
-            continue;
-        }
-        if (i + 1 >= argc) throw Error(a + ": missing value (or unknown option; see --help)");
-        const std::string v = argv[++i];
-        if (a == "--backend") {
-            if (v != "cpu" && v != "gpu" && v != "all")
-                throw Error("--backend: expected cpu, gpu or all, got '" + v + "'");
-            o.backend = v;
-        } else if (a == "--grids") o.grids = parseList(a, v, 1);
-        else if (a == "--threads")
-            o.threads = parseList(a, v, 1, kMaxThreads);
-        else if (a == "--cpu-kernels") o.cpuKernels = parseKernels(v);
-        else if (a == "--substeps")
-            o.substeps = parseList(a, v, 1, kMaxSteps).at(0);
-        else if (a == "--iterations")
-            o.iterations = parseList(a, v, 1, kMaxSteps).at(0);
-        else if (a == "--solver") {
-            if (v != "xpbd" && v != "pbd")
-                throw Error("--solver: expected xpbd or pbd, got '" + v + "'");
-            o.mode = v == "pbd" ? SolverMode::Pbd : SolverMode::Xpbd;
-        }
-        else if (a == "--warmup") o.warmup = parseList(a, v, 0).at(0);
-        else if (a == "--frames") o.frames = parseList(a, v, 1).at(0);
-        else if (a == "--repeats") o.repeats = parseList(a, v, 1).at(0);
-        else if (a == "--phantoms") o.phantoms = parsePhantomSetting(v);
-        else if (a == "--phantom-method") o.phantomMethod = parsePhantomMethod(v);
-        else if (a == "--phantom-averaging") {
-            if (v != "iteration" && v != "color")
-                throw Error("--phantom-averaging: expected iteration or color, got '" + v + "'");
-            o.phantomsEachColor = v == "color";
-        }
-        else if (a == "--json") o.json = v;
-        else if (a == "--schemes") {
-            o.convergenceSchemes.clear();
-            for (std::size_t b = 0; b <= v.size();) {
-                std::size_t e = v.find(',', b);
-                if (e == std::string::npos) e = v.size();
-                o.convergenceSchemes.push_back(v.substr(b, e - b));
-                b = e + 1;
-            }
-        }
-        else if (a == "--relaxation") {
-            o.iteration.relaxation = std::strtof(v.c_str(), nullptr);
-            checkIterationSettings(o.iteration, "--relaxation");
-        }
-        else if (a == "--iteration") o.iteration.scheme = parseIterationScheme(v);
-        else if (a == "--rho") {
-            o.iteration.rho = std::strtof(v.c_str(), nullptr);
-            checkIterationSettings(o.iteration, "--rho");
-        }
-        else if (a == "--tethers") {
-            if (v != "on" && v != "off")
-                throw Error("--tethers: expected on or off, got '" + v + "'");
-            o.tethers = v == "on";
-        }
-        else if (a == "--stretch-compliance" || a == "--bend-compliance") {
-            char* end = nullptr;
-            const double c = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !(c >= 0.0 && c <= limits::kMaxCompliance))
-                throw Error(a + ": expected a compliance in [0, 1e6], got '" + v + "'");
-            (a == "--stretch-compliance" ? o.stretchCompliance : o.bendCompliance) = float(c);
-        }
-        else if (a == "--experiment") o.experiment = v;
-        else if (a == "--chebyshev-warmup") {
-            o.iteration.warmup = parseList(a, v, 1).at(0);
-        }
-        else if (a == "--settle-frames") o.settleFrames = parseList(a, v, 0).at(0);
-        else if (a == "--settle-substeps") o.settleSubsteps = parseList(a, v, 1, kMaxSteps).at(0);
-        else if (a == "--settle-iterations")
-            o.settleIterations = parseList(a, v, 1, kMaxSteps).at(0);
-        else if (a == "--max-iterations") o.maxIterations = parseList(a, v, 1, kMaxSteps).at(0);
-        else if (a == "--time-iterations") o.timeIterations = parseList(a, v, 2, kMaxSteps).at(0);
-        else if (a == "--tuning") o.tuning = v;
-        else if (a == "--tune-targets") o.tuneTargets = parseList(a, v, 1);
-        else if (a == "--tune-margin") o.tuneMarginPercent = parseList(a, v, 0).at(0);
-        else if (a == "--workgroup-sizes") o.workgroupSizes = parseList(a, v, 1);
-        else if (a == "--device") o.device = parseList(a, v, 0).at(0);
-        else if (a == "--profile-frames") o.profileFrames = parseList(a, v, 1).at(0);
-        else if (a == "--small-color-items") o.smallColorItems = parseList(a, v, 0).at(0);
-        else if (a == "--items-per-invocation") o.items = parseList(a, v, 1).at(0);
-        else if (a == "--color-run-items") o.colorRunItems = parseList(a, v, 0).at(0);
-        else if (a == "--color-run-workgroup-size") o.colorRunWorkgroup = parseList(a, v, 1).at(0);
-        else if (a == "--collider") {
-            if (v != "none" && v != "sphere" && v.rfind("mesh:", 0) != 0)
-                throw Error("--collider: expected none, sphere or mesh:PATH, got '" + v + "'");
-            o.collider = v;
-        }
-        else throw Error("unknown option '" + a + "' (see --help)");
-    }
-    if (o.collisions)
-        for (int n : o.grids)
-            if (n < kFoldMinGrid)
-                throw Error("--collisions: grids must be at least " +
-                            std::to_string(kFoldMinGrid) +
-                            " (four layers and three folds of two edges), got " +
-                            std::to_string(n));
-    if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
-    if (o.cpuKernels.empty()) o.cpuKernels = {bestBatchIsa()};
-    std::sort(o.threads.begin(), o.threads.end());
-    o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
-    return o;
-}
-
-}  // namespace
 
 Scene gridScene(int n, const BenchOptions& o) {
     Scene s;
@@ -702,7 +436,11 @@ void printRow(const nlohmann::json& r) {
 }
 
 int benchMain(int argc, char** argv) {
-    const BenchOptions o = parseBenchOptions(argc, argv);
+    const BenchOptions o = parseBenchOptions(std::vector<std::string>(argv + 1, argv + argc));
+    if (o.help) {
+        std::cout << benchHelp();
+        return 0;
+    }
     if (o.tunePhantoms) return tunePhantoms(o);
     if (o.convergence) return convergenceBench(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";

@@ -13,7 +13,7 @@ PACKAGES=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # libraries
   libsdl2-dev libglm-dev libtinyobjloader-dev libgtest-dev libgmock-dev
-  nlohmann-json3-dev libstb-dev libimgui-dev
+  nlohmann-json3-dev libstb-dev libimgui-dev libcli11-dev
   # headless window tests and plots
   xvfb xauth python3 python3-matplotlib
 )

@@ -50,6 +50,7 @@ struct Options {
 // Throws cloth::Error for an unknown flag, a missing or malformed value, or an impossible one.
 Options parseOptions(const std::vector<std::string>& args);
 
+// --help: generated from the flags' definitions (CLI11).
 std::string usageText();
 
 // Applies --mesh, --substeps, --iterations, --solver, --stretch-compliance, --bend-compliance

@@ -1,9 +1,12 @@
 // clothbench's throughput table (the numbers themselves are never asserted: timing is for the
 // benchmark, not for tests): the records it writes and its refusal of bad options.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -96,7 +99,9 @@ TEST(Clothbench, BadOptionsAreRefused) {
     expectRefused("--no-such-option 1", "unknown option '--no-such-option'");
     expectRefused("--solver gs", "--solver: expected xpbd or pbd");
     expectRefused("--tethers maybe", "--tethers: expected on or off");
-    expectRefused("--stretch-compliance -1", "--stretch-compliance: expected a compliance");
+    // The compliance check clothsim makes (app/cli.h), with its words.
+    expectRefused("--stretch-compliance -1", "--stretch-compliance: must not be negative, got -1");
+    expectRefused("--bend-compliance 1e7", "--bend-compliance: 1e7 is softer than any material");
     expectRefused("--convergence --schemes gs,sor",
                   "--schemes: expected gs, jacobi, chebyshev:RHO or phantoms:TARGET, got 'sor'");
     expectRefused("--convergence --schemes chebyshev:1.5", "rho 1.500000 is outside [0, 1)");
@@ -105,6 +110,49 @@ TEST(Clothbench, BadOptionsAreRefused) {
     expectRefused("--collisions --grids 16,8",
                   "--collisions: grids must be at least 10 (four layers and three folds of two "
                   "edges), got 8");
+}
+
+// --help is generated from the flags' definitions (CLI11), in groups, with the old usage text's
+// detail (defaults, allowed values) in each flag's description.
+TEST(Clothbench, HelpIsGeneratedFromTheFlags) {
+    const auto help = runProgram("clothbench", "--help");
+    ASSERT_EQ(help.exitCode, 0) << help.output;
+    for (const char* text :
+         {"clothbench: solver throughput on square grids", "Usage: clothbench [OPTIONS]",
+          "General:", "Phantom vertices:", "Phantom tuning:", "Convergence:", "GPU:", "-h,--help",
+          "--backend cpu|gpu|all", "--grids LIST", "--threads LIST", "--cpu-kernels LIST",
+          "--tethers on|off", "--device N", "--workgroup-sizes LIST", "--tune-phantoms",
+          "--convergence", "(default: 32,64,128,256)", "stages_ms from a separate profile run"})
+        EXPECT_NE(help.output.find(text), std::string::npos) << text << "\n" << help.output;
+    EXPECT_EQ(runProgram("clothbench", "-h").output, help.output);
+    EXPECT_EQ(runProgram("clothbench", "--grids x --help").output, help.output);
+}
+
+// Unknown flags are refused by name; a bad value of a list flag or an enum flag names the flag;
+// an integer flag takes one integer (it took the first of a list). One line, exit 1.
+TEST(Clothbench, UnknownFlagsAndBadListsAndChoicesAreRefusedByName) {
+    for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+             {"--bogus", "clothbench: error: unknown option '--bogus' (see --help)"},
+             {"--grids 32,x",
+              "clothbench: error: --grids: expected a comma-separated list of integers >= 1, got "
+              "'32,x'"},
+             {"--grids ''", "--grids: empty list"},
+             {"--tune-targets 6,,8", "--tune-targets: expected a comma-separated list"},
+             {"--workgroup-sizes 64,-1", "--workgroup-sizes: expected a comma-separated list"},
+             {"--threads 0", "--threads: expected a comma-separated list of integers >= 1"},
+             {"--backend auto",
+              "clothbench: error: --backend: expected cpu, gpu or all, got 'auto'"},
+             {"--iteration sor", "--iteration: expected gs, jacobi or chebyshev, got 'sor'"},
+             {"--phantom-averaging x", "--phantom-averaging: expected iteration or color, got 'x'"},
+             {"--collider cube", "--collider: expected none, sphere or mesh:PATH, got 'cube'"},
+             {"--substeps 5,6", "--substeps: expected an integer, got '5,6'"},
+             {"--device -1", "--device: must be at least 0, got -1"},
+             {"--rho 1", "--rho: rho 1.000000 is outside [0, 1)"},
+             {"--grids", "--grids: 1 required LIST missing"}}) {
+        SCOPED_TRACE(args);
+        const auto r = test::expectRefusal("clothbench", args, message);
+        EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    }
 }
 
 // --iteration: the throughput rows run and record the scheme.

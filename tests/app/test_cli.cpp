@@ -1,10 +1,12 @@
 // clothsim's command line: good runs produce what they promise; bad input gives a clear message
 // and a non-zero exit, never a crash.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -113,7 +115,7 @@ TEST(Cli, RefusesBadFlagsInProcess) {
 
 TEST(Cli, BadFlagsExitNonZeroWithAMessage) {
     expectFailure("--bogus", "unknown option '--bogus'");
-    expectFailure("--frames", "--frames: missing value");
+    expectFailure("--frames", "--frames: 1 required N missing");  // CLI11's wording
     expectFailure("--frames ten", "expected an integer");
     expectFailure("--substeps 0", "must be at least 1");
     expectFailure("--threads 0", "must be at least 1");
@@ -140,6 +142,65 @@ TEST(Cli, HelpAndSceneListSucceed) {
     EXPECT_EQ(list.exitCode, 0);
     for (const char* scene : {"hanging", "curtain", "swirl", "drop"})
         EXPECT_NE(list.output.find(scene), std::string::npos) << scene;
+}
+
+// --help is generated from the flags' definitions (CLI11): the description line, the groups,
+// each flag with the form of its value, and the detail of the old usage text (defaults, allowed
+// values, the window's keys).
+TEST(Cli, HelpIsGeneratedFromTheFlags) {
+    const auto help = runProgram("clothsim", "--help");
+    ASSERT_EQ(help.exitCode, 0) << help.output;
+    for (const char* text :
+         {"clothsim: real-time XPBD cloth simulation", "Usage: clothsim [OPTIONS]", "General:",
+          "Scene:", "Solver:", "Iteration scheme:", "Phantom vertices:", "Output:",
+          "-h,--help", "--scene NAME|FILE.json", "--backend cpu|gpu|auto", "--device N",
+          "--threads N", "--phantoms off|auto|N", "--iteration gs|jacobi|chebyshev",
+          "--solver xpbd|pbd", "--size WxH", "--tuning FILE", "(default: sphere)",
+          "(default: auto = GPU if available, else CPU)", "space pause, N step",
+          "Exit status: 0 on success, 1 on bad input"})
+        EXPECT_NE(help.output.find(text), std::string::npos) << text << "\n" << help.output;
+    EXPECT_EQ(runProgram("clothsim", "-h").output, help.output);
+    EXPECT_EQ(usageText(), help.output);
+    EXPECT_TRUE(parseOptions({"--frames", "3", "--help"}).help);
+    EXPECT_TRUE(parseOptions({"--frames", "ten", "--help", "--bogus"}).help);  // help first
+    EXPECT_FALSE(parseOptions({"--frames", "3"}).help);
+}
+
+// Unknown flags and stray arguments are refused with their name; a bad value of an enum flag
+// names the flag, the allowed values and the value; one line, exit 1.
+TEST(Cli, UnknownFlagsAndBadChoicesAreRefusedByName) {
+    for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+             {"--bogus --headless", "clothsim: error: unknown option '--bogus' (see --help)"},
+             {"--headless stray", "clothsim: error: unexpected argument 'stray' (see --help)"},
+             {"--backend cuda",
+              "clothsim: error: --backend: expected cpu, gpu or auto, got 'cuda'"},
+             {"--solver verlet", "--solver: expected xpbd or pbd, got 'verlet'"},
+             {"--iteration sor", "--iteration: expected gs, jacobi or chebyshev, got 'sor'"},
+             {"--phantom-method greedy",
+              "--phantom-method: expected repair or cliques, got 'greedy'"},
+             {"--phantom-averaging sometimes",
+              "--phantom-averaging: expected iteration or color, got 'sometimes'"},
+             {"--phantoms many", "--phantoms: bad phantom setting 'many'"},
+             {"--size 640", "--size: expected WxH (e.g. 1280x720), got '640'"},
+             {"--size 12x12", "--size: must be at least 16, got 12"},
+             {"--size 20000x20", "--size: at most 16384x16384, got 20000x20"},
+             {"--rho 1", "--rho: rho 1.000000 is outside [0, 1)"},
+             {"--relaxation x", "--relaxation: expected a finite number, got 'x'"}}) {
+        SCOPED_TRACE(args);
+        const auto r = test::expectRefusal("clothsim", args, message);
+        EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    }
+    EXPECT_THROW(parseOptions({"--headless", "--", "--frames"}), Error);
+}
+
+// As before CLI11: the last of a repeated flag wins; integers are decimal ("010" is ten).
+TEST(Cli, RepeatedFlagsAndDecimalIntegers) {
+    EXPECT_EQ(*parseOptions({"--frames", "3", "--frames", "5"}).frames, 5);
+    EXPECT_EQ(*parseOptions({"--substeps", "010"}).substeps, 10);
+    EXPECT_EQ(*parseOptions({"--frames=7"}).frames, 7);
+    EXPECT_EQ(parseOptions({"--backend", "gpu", "--backend", "cpu"}).backend, "cpu");
+    EXPECT_THROW(parseOptions({"--substeps", "0x10"}), Error);
+    EXPECT_EQ(*parseOptions({"--size", "640x480"}).size, std::make_pair(640, 480));
 }
 
 TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {

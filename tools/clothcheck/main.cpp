@@ -1,9 +1,6 @@
 // clothcheck: runs a scene on the CPU reference and the Vulkan solver from the same prepared
 // data and prints, per frame, how far apart matching vertices are.
-//
-//   clothcheck --scene NAME|FILE --frames N [--tolerance T] [--phantoms off|auto|N]
-//              [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]
-//              [--iteration gs|jacobi|chebyshev] [--iterations N] [--json FILE]
+// Its flags: clothcheck --help (generated from defineArgs below).
 //
 // Exit status: 0 when the largest relative distance stays within the tolerance (and, with
 // --validate, no validation message appeared); 1 when not; 2 for bad input; 77 when no Vulkan
@@ -17,9 +14,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli.h"
 #include "app/frame_stats.h"
 #include "app/phantom_tuning.h"
 #include "app/sewing_step.h"
@@ -41,10 +40,10 @@ struct Args {
     double tolerance = 1e-4;
     std::optional<PhantomSetting> phantoms;
     std::optional<std::string> tuning;
-    std::optional<std::uint32_t> device;
+    std::optional<int> device;
     bool validate = false;
     std::uint32_t workgroupSize = 64;
-    int threads = 0;
+    std::optional<int> threads;  // default: all hardware threads
     int every = 1;
     bool skipWithoutDevice = false;
     std::optional<IterationScheme> iteration;
@@ -52,92 +51,57 @@ struct Args {
     std::string json;
 };
 
-const char* kUsage =
-    "usage: clothcheck --scene NAME|FILE [--frames N] [--tolerance T] [--phantoms off|auto|N]\n"
-    "                  [--tuning FILE] [--device N] [--validate] [--workgroup-size N] [--threads N] [--every K]\n"
-    "                  [--skip-without-device] [--iteration gs|jacobi|chebyshev] [--iterations N]\n"
-    "                  [--json FILE]\n"
-    "Runs the scene on the CPU reference and on the Vulkan solver from the same prepared data and\n"
-    "prints per frame the largest and RMS distance between matching original vertices, in metres\n"
-    "and relative to the cloth's bounding-box diagonal (rest state). Exits 1 when the largest\n"
-    "relative distance exceeds the tolerance (default 1e-4; 0: equal positions), or on a\n"
-    "validation message.\n"
-    "--phantoms auto takes the GPU's target from the tuning file (clothsim --help, --tuning).\n"
-    "--iteration and --iterations override the scene's iteration scheme and count.\n"
-    "--json FILE also writes the result (devices, worst frame, validation messages) as JSON.\n";
+// clothcheck's flags, their help and their checks (CLI11, through app/cli.h).
+void defineArgs(CLI::App& app, Args& a) {
+    using cli::addInt;
+    app.name("clothcheck");
+    app.description(
+        "clothcheck: runs the scene on the CPU reference and on the Vulkan solver from the same\n"
+        "prepared data and prints per frame the largest and RMS distance between matching\n"
+        "original vertices, in metres and relative to the cloth's bounding-box diagonal (rest\n"
+        "state).");
+    cli::configure(app);
+    app.footer(
+        "Exit status: 0 when the largest relative distance stays within the tolerance (and, with\n"
+        "--validate, no validation message appeared); 1 when not; 2 for bad input or any error;\n"
+        "77 when no Vulkan device exists at all and --skip-without-device was given (never when\n"
+        "CI is set).");
+    app.add_option("--scene", a.scene, "built-in scene or scene file")
+        ->type_name("NAME|FILE")
+        ->required();
+    addInt(app, "--frames", a.frames, 1, 1000000, "frames to run on both backends (default: 120)");
+    app.add_option("--tolerance", a.tolerance,
+                   "the largest relative distance allowed (default 1e-4; 0: equal positions); "
+                   "exceeding it exits 1")
+        ->check(cli::nonNegative())
+        ->type_name("T");
+    addInt(app, "--every", a.every, 1, 1000000,
+           "print every K-th frame (and the last) (default: 1)")
+        ->type_name("K");
+    app.add_option("--json", a.json,
+                   "also write the result (devices, worst frame, validation messages) as JSON")
+        ->type_name("FILE");
+    app.add_flag("--skip-without-device", a.skipWithoutDevice,
+                 "exit 77 (a skipped test) when no Vulkan device exists, unless CI is set");
 
-long parseInt(const std::string& flag, const std::string& text, long lo, long hi) {
-    std::size_t used = 0;
-    long v = 0;
-    try {
-        v = std::stol(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || v < lo || v > hi)
-        throw Error(flag + ": expected an integer in [" + std::to_string(lo) + ", " +
-                    std::to_string(hi) + "], got '" + text + "'");
-    return v;
-}
+    app.option_defaults()->group("Solver");
+    cli::addIteration(app, a.iteration,
+                      std::string(cli::kIterationHelp) + " (default: the scene's)");
+    addInt(app, "--iterations", a.iterations, 1, 100000,
+           "constraint iterations per substep (default: the scene's)");
+    cli::addThreads(app, a.threads,
+                    "CPU reference's worker threads, at most 1024 (default: all hardware threads)");
+    cli::addPhantoms(
+        app, a.phantoms,
+        std::string(cli::kPhantomsHelp) + "; auto takes the GPU's target (default: the scene's)");
+    cli::addTuning(app, a.tuning);
 
-double parseDouble(const std::string& flag, const std::string& text) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-        v = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || !(v >= 0.0) || !std::isfinite(v))
-        throw Error(flag + ": expected a number >= 0, got '" + text + "'");
-    return v;
-}
-
-Args parseArgs(int argc, char** argv) {
-    Args a;
-    for (int i = 1; i < argc; ++i) {
-        std::string f = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw Error(f + " needs a value");
-            return argv[++i];
-        };
-        if (f == "--help" || f == "-h") {
-            std::cout << kUsage;
-            std::exit(0);
-        } else if (f == "--scene") {
-            a.scene = value();
-        } else if (f == "--frames") {
-            a.frames = static_cast<int>(parseInt(f, value(), 1, 1000000));
-        } else if (f == "--tolerance") {
-            a.tolerance = parseDouble(f, value());
-        } else if (f == "--phantoms") {
-            a.phantoms = parsePhantomSetting(value());
-        } else if (f == "--tuning") {
-            a.tuning = value();
-        } else if (f == "--device") {
-            a.device = static_cast<std::uint32_t>(parseInt(f, value(), 0, 1 << 20));
-        } else if (f == "--validate") {
-            a.validate = true;
-        } else if (f == "--workgroup-size") {
-            a.workgroupSize = static_cast<std::uint32_t>(parseInt(f, value(), 1, 1 << 16));
-        } else if (f == "--threads") {
-            a.threads = static_cast<int>(parseInt(f, value(), 1, 1024));
-        } else if (f == "--every") {
-            a.every = static_cast<int>(parseInt(f, value(), 1, 1000000));
-        } else if (f == "--iteration") {
-            a.iteration = parseIterationScheme(value());
-        } else if (f == "--iterations") {
-            a.iterations = static_cast<int>(parseInt(f, value(), 1, 100000));
-        } else if (f == "--json") {
-            a.json = value();
-        } else if (f == "--skip-without-device") {
-            a.skipWithoutDevice = true;
-        } else {
-            throw Error("unknown argument '" + f + "' (see --help)");
-        }
-    }
-    if (a.scene.empty()) throw Error("--scene is required (see --help)");
-    return a;
+    app.option_defaults()->group("Vulkan");
+    cli::addDevice(app, a.device);
+    cli::addValidate(app, a.validate,
+                     "enable the Vulkan validation layer; a validation message fails the check");
+    addInt(app, "--workgroup-size", a.workgroupSize, 1, 1 << 16,
+           "the Vulkan solver's compute workgroup size (default: 64)");
 }
 
 // What --json writes: the devices, the scene's size, the worst frame and the verdict.
@@ -175,7 +139,7 @@ int run(const Args& args) {
     auto log = std::make_shared<vk::MessageLog>();
     vk::ContextOptions contextOptions;
     contextOptions.validation = args.validate;
-    contextOptions.deviceIndex = args.device;
+    if (args.device) contextOptions.deviceIndex = static_cast<std::uint32_t>(*args.device);
     contextOptions.messageLog = log;
     vk::GpuSolverOptions gpuOptions;
     gpuOptions.context = std::make_shared<vk::Context>(contextOptions);
@@ -193,7 +157,7 @@ int run(const Args& args) {
     };
     PreparedCloth prepared = prepareScene(scene, prepOptions);
     auto gpu = vk::makeGpuSolver(prepared, gpuOptions);
-    auto cpu = makeCpuSolver(prepared, args.threads > 0 ? args.threads : defaultThreadCount());
+    auto cpu = makeCpuSolver(prepared, args.threads.value_or(defaultThreadCount()));
 
     const auto diagonals = check::segmentDiagonals(prepared, prepared.positions);
     std::printf("clothcheck: scene '%s': %u vertices (%u original), %u constraints, %u colours\n",
@@ -242,7 +206,7 @@ int run(const Args& args) {
         gpu.reset();
         prepared = std::move(*cpuSewn);
         gpu = vk::makeGpuSolver(*gpuSewn, gpuOptions);
-        cpu = makeCpuSolver(prepared, args.threads > 0 ? args.threads : defaultThreadCount());
+        cpu = makeCpuSolver(prepared, args.threads.value_or(defaultThreadCount()));
     }
     gpu.reset();  // validation messages about teardown count too
     gpuOptions.context.reset();
@@ -276,7 +240,12 @@ int run(const Args& args) {
 int main(int argc, char** argv) {
     Args args;
     try {
-        args = parseArgs(argc, argv);
+        CLI::App app;
+        defineArgs(app, args);
+        if (cli::parse(app, std::vector<std::string>(argv + 1, argv + argc))) {
+            std::cout << app.help();
+            return 0;
+        }
     } catch (const cloth::Error& e) {
         std::fprintf(stderr, "clothcheck: %s\n", e.what());
         return 2;
