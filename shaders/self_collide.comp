@@ -13,47 +13,7 @@
 #include "self/lbvh_buffers.glsl"
 #include "kernels/self_jobs.h"
 
-layout(local_size_x_id = 0) in;
-
-layout(push_constant) uniform Push {
-    uint job;
-    uint count;   // triangles
-    uint shift;   // SORT_*: the digit's lowest bit
-    uint blocks;  // SORT_*: blocks of SELF_SORT_BLOCK items; REDUCE: the partial boxes
-    float margin;
-    uint flip;    // SORT_*: 0 reads codes/order and writes codes2/order2, 1 the other way
-    uint vertices;          // original vertices
-    uint allVertices;       // phantoms included
-    float muS;
-    float muK;
-    uint phantomGroupCount;
-    uint oldSlots;          // MEMORY_REHASH: the old table's slots
-    uint oldBits;
-    uint partialCount;  // workgroups of BOXES (partial boxes)
-    uint color;         // SOLVE_COLOR: the colour; COLOR, COLOR_PLACE: the chunk
-    uint scan;          // SCAN_*: the array (SELF_SCAN_SORT, _WALK, _PAIRS or _LISTS)
-} pc;
-
-// No invocation loops more than a few thousand times (llvmpipe's loop limit: shared/self_jobs.h):
-// the prefix sums run by blocks (SELF_JOB_SCAN_*), the colouring by chunks; loops whose length
-// the data decides (a walk, a list's sort, the last colour) set counters.truncated when they
-// stop short, and the host refuses the frame.
-
-// Where the shared buffers' arrays start.
-uint partialBase() { return 2u * pc.count; }
-uint sceneBase() { return 2u * pc.count + 2u * pc.partialCount; }
-uint nodeCount() { return 2u * pc.count - 1u; }
-#define lbvhParent(k) nodeInts[(k)]
-#define lbvhRangeEnd(k) nodeInts[nodeCount() + (k)]
-#define lbvhArrival(k) nodeInts[2u * nodeCount() + (k)]
-#define lbvhCodes2(k) scratch[(k)]
-#define lbvhOrder2(k) scratch[pc.count + (k)]
-#define histogram(k) scratch[2u * pc.count + (k)]
-#define vertexCounts(v) lists[(v)]
-#define colorOrder(i) slots[(i)]
-#define colorOf(i) slots[counters.capacity + (i)]
-#define colorOffset(k) slots[4u * counters.capacity + (k)]
-#define listOffsets(v) lists[pc.vertices + (v)]
+#include "self/jobs_common.glsl"
 
 // min and max as std::min / std::max (the first argument unless the second is strictly less or
 // greater), so that both backends pick the same zero.
@@ -141,22 +101,6 @@ void jobCodes() {
     lbvhOrder[i] = i;
 }
 
-// The radix sort's hooks (lib/radix_sort.glsl): pc.flip 0 reads codes/order and writes
-// codes2/order2, 1 the other way.
-#define RADIX_BLOCK SELF_SORT_BLOCK
-uint radixKey(uint k) { return pc.flip == 0u ? lbvhCodes[k] : lbvhCodes2(k); }
-uint radixHistogram(uint i) { return histogram(i); }
-void setRadixHistogram(uint i, uint v) { histogram(i) = v; }
-void radixMove(uint from, uint to, uint key) {
-    if (pc.flip == 0u) {
-        lbvhCodes2(to) = key;
-        lbvhOrder2(to) = lbvhOrder[from];
-    } else {
-        lbvhCodes[to] = key;
-        lbvhOrder[to] = lbvhOrder2(from);
-    }
-}
-#include "lib/radix_sort.glsl"
 
 // Node i of 2n - 1: internal nodes first (children, their parent, the range's end), then the
 // leaves (the box of their triangle).
@@ -364,7 +308,7 @@ void jobListCount() {
 // exclusive offsets in item order, as one serial loop would give them (integer sums) ----
 
 uint scanCount() {
-    if (pc.scan == SELF_SCAN_SORT) return RADIX_BUCKETS * pc.blocks;  // bucket-major
+    if (pc.scan == SELF_SCAN_SORT) return SELF_SORT_BUCKETS * pc.blocks;  // bucket-major
     if (pc.scan == SELF_SCAN_WALK) return pc.count;
     if (pc.scan == SELF_SCAN_PAIRS) return storedPairs();
     return pc.vertices;
@@ -627,12 +571,6 @@ void main() {
         case SELF_JOB_BOXES: jobBoxes(); break;
         case SELF_JOB_REDUCE: jobReduce(); break;
         case SELF_JOB_CODES: jobCodes(); break;
-        case SELF_JOB_SORT_COUNT:
-            radixCount(gl_GlobalInvocationID.x, pc.blocks, pc.count, pc.shift);
-            break;
-        case SELF_JOB_SORT_SCATTER:
-            radixScatter(gl_GlobalInvocationID.x, pc.blocks, pc.count, pc.shift);
-            break;
         case SELF_JOB_NODES: jobNodes(); break;
         case SELF_JOB_FIT: jobFit(); break;
         case SELF_JOB_COLOR_CLEAR: jobColorClear(); break;

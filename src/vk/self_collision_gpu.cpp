@@ -13,7 +13,15 @@ namespace cloth::vk {
 
 namespace {
 
-constexpr std::uint32_t kWorkgroup = 64;
+// Workgroup size of the self-collision kernels: 64, and 32 on CPU devices. llvmpipe allocates
+// a workgroup's private memory (the walk's stack and the like: 2.5 KB per invocation) with
+// malloc for every workgroup it runs: 160 KB at 64, past AddressSanitizer's largest cached
+// size, so that each became an mmap, its page faults and an munmap (a 15-frame self-collision
+// clothcheck: 15,424 munmaps and 4.2 s; at 32, 1,700 and 2.7 s). The results do not depend on
+// it (per-workgroup partial boxes reduce by exact min and max).
+std::uint32_t selfWorkgroupSize(const Context& ctx) {
+    return ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 32u : 64u;
+}
 
 struct Push {
     std::uint32_t job, count, shift, blocks;
@@ -29,9 +37,7 @@ constexpr VkDeviceSize kGroupsOffset = 32;      // Counters::groups
 constexpr VkDeviceSize kPairGroupsOffset = 48;  // Counters::pairGroups
 constexpr VkDeviceSize kColorGroupsOffset = 80;  // Counters::colorGroups
 
-std::uint32_t groupsOf(std::uint64_t n) {
-    return static_cast<std::uint32_t>((n + kWorkgroup - 1) / kWorkgroup);
-}
+
 
 template <class T>
 Buffer uploaded(const Context& ctx, OneShot& once, const std::vector<T>& data, const char* name) {
@@ -57,8 +63,10 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
       positions_(&positions),
       predicted_(&predicted),
       triangles_buffer_(&triangles),
-      kernel_(ctx, "self_collide.comp", kBindings, sizeof(Push), kWorkgroup),
-      fitKernel_(ctx, "self_collide.comp", kBindings, sizeof(Push), 1) {
+      workgroup_(selfWorkgroupSize(ctx)),
+      kernel_(ctx, "self_collide.comp", kBindings, sizeof(Push), workgroup_),
+      fitKernel_(ctx, "self_collide.comp", kBindings, sizeof(Push), 1),
+      sortKernel_(ctx, "self_sort.comp", kBindings, sizeof(Push), workgroup_) {
     CLOTH_ASSERT(p.sim.selfCollision && !p.triangles.empty());
     CLOTH_ASSERT(p.triangleFeatureInfo.size() == p.triangles.size());
     const auto n = static_cast<std::uint32_t>(p.triangles.size());
@@ -172,6 +180,10 @@ void GpuSelfCollision::allocateContacts(std::uint32_t capacity) {
     capacity_ = capacity;
 }
 
+std::uint32_t GpuSelfCollision::groupsOf(std::uint64_t n) const {
+    return static_cast<std::uint32_t>((n + workgroup_ - 1) / workgroup_);
+}
+
 void GpuSelfCollision::bindAll() {
     const std::vector<const Buffer*> all = {
         positions_, &start_, predicted_, triangles_buffer_, &triInfo_, &triThickness_, &tight_,
@@ -182,6 +194,7 @@ void GpuSelfCollision::bindAll() {
     CLOTH_ASSERT(all.size() == kBindings);
     kernel_.bind(all);
     fitKernel_.bind(all);
+    sortKernel_.bind(all);
 }
 
 void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint32_t groups,
@@ -196,6 +209,8 @@ void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint
         // lanes in step, and two lanes meeting at a node then both saw the other's arrival as
         // not yet there (measured: 8% of the nodes never bounded with workgroups of 64).
         fitKernel_.dispatch(cb, &push, groups);
+    } else if (job == gpu::SELF_JOB_SORT_COUNT || job == gpu::SELF_JOB_SORT_SCATTER) {
+        sortKernel_.dispatch(cb, &push, groups);  // shaders/self_sort.comp
     } else {
         kernel_.dispatch(cb, &push, groups);
     }

@@ -142,8 +142,12 @@ class GpuSelfCollision {
     Buffer lists_, slots_, corrections_, moved_;
     Buffer phantoms_;
     Buffer pairs_, pairCounts_;  // the close triangle pairs (not inert), per pair its count
+    std::uint32_t groupsOf(std::uint64_t n) const;  // workgroups for n items
+
+    std::uint32_t workgroup_;  // selfWorkgroupSize (self_collision_gpu.cpp)
     ComputeKernel kernel_;
     ComputeKernel fitKernel_;  // workgroups of one invocation (FIT)
+    ComputeKernel sortKernel_;  // the radix sort's passes (shaders/self_sort.comp)
 };
 
 }  // namespace cloth::vk

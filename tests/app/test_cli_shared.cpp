@@ -10,7 +10,7 @@
 
 #include "app/cli.h"
 #include "core/error.h"
-#include "run_program.h"
+#include "../common/run_program.h"
 
 using namespace cloth;
 using test::runProgram;
@@ -169,4 +169,26 @@ TEST(ClothcheckCli, BadInputExitsTwoNamingTheFlag) {
     expectClothcheckRefusal("--scene hanging --workgroup-size x",
                             "--workgroup-size: expected an integer, got 'x'");
     expectClothcheckRefusal("--scene hanging --json", "--json: 1 required FILE missing");
+}
+
+// --start-frame: the CPU reference runs the first frames alone and both backends go on from its
+// state, equal to the last bit (the hanging cloth, frames 6-8); the frames are numbered on.
+// --min-self-pairs fails a check whose scene never reaches the asked number of close pairs (the
+// hanging cloth has no self-collision: none).
+TEST(ClothcheckCli, StartFrameAndMinSelfPairs) {
+    const auto ok = runProgram("clothcheck", "--scene hanging --start-frame 5 --frames 3 "
+                                             "--tolerance 0 --skip-without-device");
+    if (ok.exitCode == 77) GTEST_SKIP() << ok.output;
+    EXPECT_EQ(ok.exitCode, 0) << ok.output;
+    EXPECT_NE(ok.output.find("ran frames 1-5 alone"), std::string::npos) << ok.output;
+    EXPECT_NE(ok.output.find("\n     8 "), std::string::npos) << ok.output;
+    EXPECT_EQ(ok.output.find("\n     1 "), std::string::npos) << ok.output;
+    const auto unreached = runProgram("clothcheck", "--scene hanging --frames 2 "
+                                                    "--min-self-pairs 1 --skip-without-device");
+    EXPECT_EQ(unreached.exitCode, 1) << unreached.output;
+    EXPECT_NE(unreached.output.find("at most 0 close triangle pairs"), std::string::npos)
+        << unreached.output;
+    EXPECT_NE(unreached.output.find("NOT REACHED"), std::string::npos) << unreached.output;
+    expectClothcheckRefusal("--scene hanging --start-frame -1",
+                            "--start-frame: must be at least 0, got -1");
 }
