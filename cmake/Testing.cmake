@@ -1,7 +1,10 @@
 include(GoogleTest)
 
-# cloth_add_test(<name> SOURCES ... LIBS ... [LAUNCHER cmd args...] [RESOURCE_LOCK name]): a
-# GoogleTest executable registered with ctest. LAUNCHER runs the tests through a command (e.g.
+# cloth_add_test(<name> SOURCES ... LIBS ... LABELS ... [SLOW pattern...] [LAUNCHER cmd args...]
+#                [RESOURCE_LOCK name] [TEST_PREFIX prefix] [FILTER pattern]): a GoogleTest executable registered with
+# ctest, its tests labelled LABELS (the tiers: unit, gpu, window, e2e; docs/testing.md). Tests
+# matching a SLOW pattern (gtest filter syntax, e.g. Suite.Name or Suite.*) get the label slow
+# too: tools/test.sh --fast leaves them out. FILTER registers only the tests it matches. LAUNCHER runs the tests through a command (e.g.
 # xvfb-run for a display); RESOURCE_LOCK keeps tests sharing a resource from running together.
 # Sanitizer options are set here so plain `ctest` behaves like tools/test.sh.
 set(CLOTH_TEST_ENV
@@ -14,7 +17,11 @@ set(CLOTH_TEST_ENV
     "CLOTHSIM_TUNING=${CMAKE_BINARY_DIR}/test-config/no-tuning.json")
 
 function(cloth_add_test name)
-    cmake_parse_arguments(ARG "" "RESOURCE_LOCK" "SOURCES;LIBS;LAUNCHER" ${ARGN})
+    cmake_parse_arguments(ARG "" "RESOURCE_LOCK;TEST_PREFIX;FILTER" "SOURCES;LIBS;LAUNCHER;LABELS;SLOW"
+                          ${ARGN})
+    if(NOT ARG_LABELS)
+        message(FATAL_ERROR "cloth_add_test(${name}): LABELS (its tier) is required")
+    endif()
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main cloth_common)
     set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
@@ -25,10 +32,21 @@ function(cloth_add_test name)
         set(launcher ${ARG_LAUNCHER} ${launcher})
     endif()
     set_target_properties(${name} PROPERTIES CROSSCOMPILING_EMULATOR "${launcher}")
+    set(lock "")
     if(ARG_RESOURCE_LOCK)
-        gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST
-                             PROPERTIES RESOURCE_LOCK ${ARG_RESOURCE_LOCK})
+        set(lock RESOURCE_LOCK ${ARG_RESOURCE_LOCK})
+    endif()
+    set(common DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST TEST_PREFIX "${ARG_TEST_PREFIX}")
+    if(ARG_FILTER)  # only the tests matching FILTER (gtest filter syntax)
+        gtest_discover_tests(${name} ${common} TEST_FILTER "${ARG_FILTER}"
+                             PROPERTIES LABELS "${ARG_LABELS}" ${lock})
+    elseif(ARG_SLOW)
+        list(JOIN ARG_SLOW ":" slow)
+        gtest_discover_tests(${name} ${common} TEST_FILTER "-${slow}"
+                             PROPERTIES LABELS "${ARG_LABELS}" ${lock})
+        gtest_discover_tests(${name} ${common} TEST_FILTER "${slow}"
+                             PROPERTIES LABELS "${ARG_LABELS};slow" ${lock})
     else()
-        gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST)
+        gtest_discover_tests(${name} ${common} PROPERTIES LABELS "${ARG_LABELS}" ${lock})
     endif()
 endfunction()

@@ -9,6 +9,7 @@
 
 #include "app/frame_stats.h"
 #include "core/scene.h"
+#include "fixtures/folded_grid.h"
 #include "cpu/batch_kernels.h"
 #include "prep/phantoms.h"
 #include "prep/prepared.h"
@@ -85,8 +86,8 @@ std::string benchHelp();
 // With a collider: the cloth lies horizontal, unpinned, just above a sphere of radius 0.35 m
 // (analytic, or the mesh scaled to the same bounding radius), on which it drapes.
 // With collisions: the cloth lies horizontal on the ground with self-collision on, its folds'
-// columns creased (fixed angles at the angles foldGrid folds them to, in place of bending);
-// prepareGrid then folds it into four layers (foldGrid).
+// columns creased (fixed angles at the angles fixtures::foldGrid folds them to, in place of
+// bending); prepareGrid then folds it into four layers (fixtures/folded_grid.h).
 Scene gridScene(int n, const BenchOptions& o);
 
 // gridScene(n) prepared for `backend` ("cpu" | "gpu") on `device`: --phantoms auto reads the
@@ -104,13 +105,6 @@ struct Measured {
 };
 Measured measure(Solver& solver, const BenchOptions& o);
 
-// --collisions: the prepared n x n grid's positions folded along x into four layers joined by
-// folds two edges long, stacked upwards, every edge at its rest length (its rest shape stays
-// flat, so the layers are no rest neighbours; gridScene creases the folds). n >= kFoldMinGrid.
-void foldGrid(PreparedCloth& p, int n);
-inline constexpr int kFoldMinGrid = 10;  // a straight edge or more per layer
-// The edges of each of the first three layers (the fourth takes the rest).
-inline int foldStraightEdges(int n) { return (n - 3 * 2) / 4; }
 
 std::shared_ptr<vk::Context> openGpu(const BenchOptions& o);
 

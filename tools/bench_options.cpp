@@ -217,8 +217,8 @@ BenchOptions parseBenchOptions(const std::vector<std::string>& args) {
     if (o.help) return o;
     if (o.collisions)
         for (int n : o.grids)
-            if (n < kFoldMinGrid)
-                throw Error("--collisions: grids must be at least " + std::to_string(kFoldMinGrid) +
+            if (n < fixtures::kFoldMinGrid)
+                throw Error("--collisions: grids must be at least " + std::to_string(fixtures::kFoldMinGrid) +
                             " (four layers and three folds of two edges), got " +
                             std::to_string(n));
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};

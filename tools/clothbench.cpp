@@ -14,12 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../tests/common/triangle_intersections.h"  // the brute-force crossing test
 #include "app/frame_stats.h"
 #include "app/metrics.h"
 #include "app/phantom_tuning.h"
 #include "bench.h"
 #include "core/error.h"
+#include "fixtures/folded_grid.h"
+#include "fixtures/triangle_intersections.h"  // the brute-force crossing test
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
@@ -59,23 +60,8 @@ Scene gridScene(int n, const BenchOptions& o) {
         c.material.thickness = 0.25f * edge;
         s.sim.selfCollision = SelfCollisionSettings{};
         s.sim.selfCollision->margin = 0.25f * edge;
-        // The folds creased where foldGrid folds them: each turns by 45, 90 and 45 degrees at
-        // its three columns, folds one and three towards the cloth's normal (up from the first
-        // layer), fold two away from it. With bending's flat rest angle instead, the stiff
-        // bending threw each fold's middle column about r = 0.71 e in the first substep, far past
-        // the margin, and at 256² the folds' own triangles went through each other.
-        const int straight = foldStraightEdges(n);
-        for (int k = 0; k < 3; ++k) {
-            const int first = (k + 1) * straight + 2 * k;  // the fold's first column
-            for (int j = 0; j < 3; ++j) {
-                FixedAngleDesc crease;
-                crease.angleDegrees = (k == 1 ? -1.0f : 1.0f) * (j == 1 ? 90.0f : 45.0f);
-                crease.compliance = c.material.bendCompliance;
-                const float x = -0.5f + float(first + j) * edge;  // mesh space (x kept)
-                crease.edges.lines.push_back({{x, -0.5f, 0.0f}, {x, 0.5f, 0.0f}});
-                c.fixedAngles.push_back(crease);
-            }
-        }
+        // The folds creased where foldGrid folds them (fixtures/folded_grid.h).
+        c.fixedAngles = fixtures::foldCreases(n, c.material.bendCompliance);
     } else if (o.collider != "none") {
         c.pins = {};
         c.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
@@ -110,55 +96,10 @@ PreparedCloth prepareGrid(int n, const BenchOptions& o, const std::string& backe
         return resolveAutoPhantoms(tuning, vertices, std::cerr);
     };
     PreparedCloth p = prepareScene(gridScene(n, o), popt);
-    if (o.collisions) foldGrid(p, n);
+    if (o.collisions) fixtures::foldGrid(p, n);
     return p;
 }
 
-void foldGrid(PreparedCloth& p, int n) {
-    glm::vec3 lo(p.positions[0]), hi(lo);
-    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
-        lo = glm::min(lo, glm::vec3(p.positions[v]));
-        hi = glm::max(hi, glm::vec3(p.positions[v]));
-    }
-    // A serpentine of four straight layers joined by folds of two edges each: a fold's middle
-    // column stands out by r = e / sqrt(2) and its last column lies 2 r above its first, so
-    // every edge (along x, along z and the diagonals) keeps its rest length and the layers
-    // start 2 r = 1.41 e apart. The columns of the first three layers are whole numbers, so the
-    // folds' vertices are the folds' corners. (Stop 19: half circles through the columns at
-    // arbitrary angles shortened the folds' edges by up to 10%; with those and bending's flat
-    // rest angle (gridScene now creases the folds), the first substep threw the folds' middle
-    // columns about 0.7 e and at 256² the folds' own triangles went through each other.)
-    const float e = (hi.x - lo.x) / float(n);
-    const float r = e / std::sqrt(2.0f);
-    const int straight = foldStraightEdges(n);
-    for (std::uint32_t v = 0; v < p.originalVertexCount; ++v) {
-        const glm::vec3 x(p.positions[v]);
-        int col = static_cast<int>(std::lround((x.x - lo.x) / e));
-        float px = lo.x, py = x.y, dir = 1.0f;
-        for (int k = 0; k < 4; ++k) {
-            if (col <= straight || k == 3) {
-                px += dir * e * float(col);
-                break;
-            }
-            px += dir * e * float(straight);
-            col -= straight;
-            if (col == 1) {  // the fold's middle column
-                px += dir * r;
-                py += r;
-                break;
-            }
-            col -= 2;  // the next layer starts at the fold's last column
-            py += 2.0f * r;
-            dir = -dir;
-        }
-        p.positions[v] = glm::vec4(px, py, x.z, p.positions[v].w);
-    }
-    for (const gpu::PhantomGroup& g : p.phantomGroups)
-        for (std::uint32_t k = 1; k < g.count; ++k)
-            p.positions[p.phantomMembers[g.first + k]] =
-                glm::vec4(glm::vec3(p.positions[p.phantomMembers[g.first]]),
-                          p.positions[p.phantomMembers[g.first + k]].w);
-}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -247,7 +188,7 @@ nlohmann::json accuracy(const PreparedCloth& p, Solver& solver, const BenchOptio
 std::size_t crossingPairs(const PreparedCloth& p, Solver& solver) {
     std::vector<glm::vec4> x;
     solver.readPositions(x);
-    return test::intersectingTrianglePairs(p.triangles, x).size();
+    return fixtures::intersectingTrianglePairs(p.triangles, x).size();
 }
 
 // --collisions: the self-collision run's stages per substep, the hierarchy's build rate, the

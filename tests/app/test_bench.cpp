@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cpu/batch_kernels.h"
-#include "run_program.h"
+#include "../common/run_program.h"
 
 using namespace cloth;
 using test::runProgram;

@@ -17,7 +17,7 @@
 #include "app/options.h"
 #include "core/error.h"
 #include "core/mesh.h"
-#include "run_program.h"
+#include "../common/run_program.h"
 
 using namespace cloth;
 using test::runProgram;

@@ -10,7 +10,7 @@
 #include "app/convergence.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
-#include "../cpu/scenes.h"
+#include "fixtures/scenes.h"
 
 using namespace cloth;
 
@@ -19,7 +19,7 @@ namespace {
 // The hanging cloth of tests/cpu/scenes.h (1 m, top edge at y = 2), without tethers (they would
 // cap the stretch the iterations are judged by) and with the given stretch compliance.
 Scene hanging(std::uint32_t n, float stretchCompliance) {
-    Scene s = test::hangingScene(n);
+    Scene s = fixtures::hangingScene(n);
     s.cloths[0].tethers = false;
     s.cloths[0].material.stretchCompliance = stretchCompliance;
     return s;

@@ -14,7 +14,7 @@
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
-#include "run_program.h"
+#include "../common/run_program.h"
 #include "sim/schedule.h"
 
 using namespace cloth;

@@ -19,7 +19,7 @@
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "prep/sewing.h"
-#include "run_program.h"
+#include "../common/run_program.h"
 
 using namespace cloth;
 

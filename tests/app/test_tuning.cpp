@@ -12,7 +12,7 @@
 
 #include "app/phantom_tuning.h"
 #include "core/error.h"
-#include "run_program.h"
+#include "../common/run_program.h"
 #include "vk/context.h"
 
 using namespace cloth;

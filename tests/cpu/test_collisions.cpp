@@ -10,14 +10,14 @@
 
 #include <gtest/gtest.h>
 
-#include "../common/blade_scene.h"
+#include "fixtures/blade_scene.h"
 #include "kernels/collider.h"
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "fixtures.h"
 #include "prep/colliders.h"
 #include "prep/prepare.h"
-#include "scenes.h"
+#include "fixtures/scenes.h"
 
 using namespace cloth;
 
@@ -28,7 +28,7 @@ constexpr double kPi = 3.14159265358979;
 // A horizontal square patch (n x n quads, `size` metres) centred at `centre`, no pins, tethers
 // or damping.
 Scene patchScene(std::uint32_t n, float size, glm::vec3 centre) {
-    Scene s = test::hangingScene(n, size);
+    Scene s = fixtures::hangingScene(n, size);
     ClothDesc& c = s.cloths[0];
     c.pins = {};
     c.tethers = false;
@@ -168,7 +168,7 @@ TEST(Collisions, RestitutionBouncesToESquaredTheHeight) {
 }
 
 TEST(Collisions, FastSphereDoesNotPassThroughAHangingCloth) {
-    Scene s = test::hangingScene(20, 1.0f);
+    Scene s = fixtures::hangingScene(20, 1.0f);
     s.cloths[0].pins.regions = {"top_edge"};
     s.cloths[0].tethers = false;
     ColliderDesc ball = sphere(glm::vec3(0.0f, 1.5f, -0.5f), 0.15f);
@@ -529,7 +529,7 @@ TEST(MeshColliders, ACubeMeshActsAsTheAnalyticBox) {
     box.radius = 0.0f;
     const PreparedCloth onMesh = prepareScene(onCube(mesh));
     ASSERT_GT(onMesh.meshFeatures.size(), 0u);  // 12 edges and 8 corners
-    const auto a = after(test::withoutFeatures(onMesh), 40),
+    const auto a = after(fixtures::withoutFeatures(onMesh), 40),
                b = after(prepareScene(onCube(box)), 40);
     float apart = 0.0f, lowest = 1e9f;
     for (std::size_t i = 0; i < a.size(); ++i) {

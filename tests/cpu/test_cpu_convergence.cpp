@@ -6,7 +6,7 @@
 
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
-#include "scenes.h"
+#include "fixtures/scenes.h"
 
 using namespace cloth;
 
@@ -18,7 +18,7 @@ namespace {
 // k' = 1 - (1 - k)^(1/n) correction and small k, PBD is close to iteration-independent too, but
 // then its stiffness depends on the time step instead.)
 float settledSag(SolverMode mode, int iterations) {
-    Scene s = test::hangingScene(8);
+    Scene s = fixtures::hangingScene(8);
     s.sim.mode = mode;
     s.sim.substeps = 1;
     s.sim.iterations = iterations;

@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
-#include "scenes.h"
+#include "fixtures/scenes.h"
 
 using namespace cloth;
 
@@ -26,7 +26,7 @@ std::uint64_t fnv1a(const std::vector<glm::vec4>& v) {
 // Everything at once: two cloths (one with a circling attachment and both kinds of damping),
 // tethers, stretch and bending, several iterations.
 Scene everythingScene() {
-    Scene s = test::hangingScene(12);
+    Scene s = fixtures::hangingScene(12);
     s.sim.iterations = 3;
     s.sim.substeps = 4;
     ClothDesc swirl = s.cloths[0];

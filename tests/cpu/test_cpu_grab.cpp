@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
-#include "scenes.h"
+#include "fixtures/scenes.h"
 
 using namespace cloth;
 
@@ -22,7 +22,7 @@ std::uint32_t mostSplitVertex(const PreparedCloth& p, std::uint32_t fallback) {
 float grabbedDistance(const PhantomSetting& phantoms) {
     PrepareOptions opt;
     opt.phantoms = phantoms;
-    const PreparedCloth p = prepareScene(test::hangingScene(12), opt);
+    const PreparedCloth p = prepareScene(fixtures::hangingScene(12), opt);
     const std::uint32_t v = mostSplitVertex(p, 80);
     auto solver = makeCpuSolver(p, 2);
     const glm::vec3 target = glm::vec3(p.positions[v]) + glm::vec3(0.2f, 0.1f, 0.3f);
@@ -47,12 +47,12 @@ TEST(CpuGrab, GrabbedVertexFollowsTheTarget) {
 TEST(CpuGrab, GrabHoldsASplitVertex) {
     PrepareOptions opt;
     opt.phantoms = PhantomSetting{PhantomMode::Target, 8};
-    ASSERT_FALSE(prepareScene(test::hangingScene(12), opt).phantomGroups.empty());
+    ASSERT_FALSE(prepareScene(fixtures::hangingScene(12), opt).phantomGroups.empty());
     EXPECT_LT(grabbedDistance({PhantomMode::Target, 8}), 1e-3f);
 }
 
 TEST(CpuGrab, OutOfRangeVertexIsRefused) {
-    const PreparedCloth p = prepareScene(test::hangingScene(4), {});
+    const PreparedCloth p = prepareScene(fixtures::hangingScene(4), {});
     auto solver = makeCpuSolver(p, 1);
     EXPECT_THROW(solver->setGrab(Grab{p.originalVertexCount, glm::vec3(0.0f)}), Error);
 }

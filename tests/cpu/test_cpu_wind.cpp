@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
-#include "scenes.h"
+#include "fixtures/scenes.h"
 #include "sim/gusts.h"
 
 using namespace cloth;
@@ -19,7 +19,7 @@ constexpr double kG = 9.81;
 
 // A horizontal sheet (front face up) of `size` metres and n x n quads, no pins and no tethers.
 Scene sheetScene(std::uint32_t n, float size, float density, WindSettings wind) {
-    Scene s = test::hangingScene(n, size);
+    Scene s = fixtures::hangingScene(n, size);
     ClothDesc& c = s.cloths[0];
     c.pins = {};
     c.tethers = false;
@@ -77,7 +77,7 @@ std::uint64_t hashAfter(const PreparedCloth& p, int threads, int frames) {
 // 10 m/s wind at 37 degrees to its plane (a wind along the plane would meet the sheet edge-on,
 // which the pressure model leaves alone), with phantom copies.
 Scene flagScene(std::uint32_t seed) {
-    Scene s = test::hangingScene(10, 1.0f);
+    Scene s = fixtures::hangingScene(10, 1.0f);
     s.cloths[0].pins.regions = {"left_edge"};
     s.cloths[0].material.density = 0.15f;
     s.sim.substeps = 6;

@@ -14,7 +14,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../common/blade_scene.h"
+#include "fixtures/blade_scene.h"
 #include "cpu/cpu_solver.h"
 #include "kernels/feature_contacts.h"
 #include "core/scene.h"
@@ -152,26 +152,26 @@ TEST(FeatureContacts, FrictionHoldsOrLimitsTheContactPointsSlide) {
 }
 
 TEST(FeatureContacts, NoSharpEdgeCutsThroughACoarseCloth) {
-    const PreparedCloth p = prepareScene(test::bladeScene());
+    const PreparedCloth p = prepareScene(fixtures::bladeScene());
     ASSERT_GT(p.meshFeatures.size(), 0u);
     const float dt = p.sim.frameDt;
     const int frames = 90;
     auto run = [&](const PreparedCloth& q, bool eachFrame) {
         auto solver = makeCpuSolver(q, 2);
         std::vector<glm::vec4> x;
-        test::FeatureClearance worst;
+        fixtures::FeatureClearance worst;
         for (int f = 1; f <= frames; ++f) {
             solver->stepFrame();
             if (!eachFrame && f < frames) continue;
             solver->readPositions(x);
-            const auto c = test::featureClearance(p, x, dt * f);
+            const auto c = fixtures::featureClearance(p, x, dt * f);
             worst.crossings += c.crossings;
             worst.closest = std::min(worst.closest, c.closest);
         }
         return std::pair(worst, x);
     };
     const auto [with, xWith] = run(p, true);
-    const auto [without, xWithout] = run(test::withoutFeatures(p), false);
+    const auto [without, xWithout] = run(fixtures::withoutFeatures(p), false);
     std::printf("blade through a 20 cm cloth after %d frames: %d crossings without feature "
                 "contacts, %d with (every frame), closest %.4f m (h = 0.01)\n",
                 frames, without.crossings, with.crossings, with.closest);
@@ -193,21 +193,21 @@ TEST(FeatureContacts, FrictionAtTheRidgeHoldsADrapedCloth) {
     // thickness and never through it, from 4 s to 8 s. (No damping: the hanging sides keep
     // swinging slowly, so this is not a test of rest.)
     auto closestFrom4To8 = [](float mu) {
-        Scene s = test::bladeScene();
+        Scene s = fixtures::bladeScene();
         s.colliders[0].staticFriction = mu;
         s.colliders[0].kineticFriction = 0.75f * mu;
         s.colliders[1].staticFriction = 0.5f;
         s.colliders[1].kineticFriction = 0.4f;
         const PreparedCloth p = prepareScene(s);
         auto solver = makeCpuSolver(p, 2);
-        test::FeatureClearance worst;
+        fixtures::FeatureClearance worst;
         double farthest = 0.0;
         std::vector<glm::vec4> x;
         for (int f = 1; f <= 480; ++f) {
             solver->stepFrame();
             if (f < 240 || f % 30 != 0) continue;
             solver->readPositions(x);
-            const auto c = test::featureClearance(p, x, p.sim.frameDt * f);
+            const auto c = fixtures::featureClearance(p, x, p.sim.frameDt * f);
             worst.crossings += c.crossings;
             worst.closest = std::min(worst.closest, c.closest);
             farthest = std::max(farthest, c.closest);
@@ -226,7 +226,7 @@ TEST(FeatureContacts, FrictionAtTheRidgeHoldsADrapedCloth) {
 }
 
 TEST(FeatureContacts, SameBitsForAnyThreadCount) {
-    Scene s = test::bladeScene();
+    Scene s = fixtures::bladeScene();
     s.phantoms = {PhantomMode::Target, 5};
     const PreparedCloth p = prepareScene(s);
     auto a = makeCpuSolver(p, 1), b = makeCpuSolver(p, 3);
@@ -253,16 +253,16 @@ TEST(FeatureContacts, TheTableEdgesNoLongerCutTheTablecloth) {
     int crossings[2] = {0, 0}, framesCrossed[2] = {0, 0};
     std::vector<glm::vec4> x;
     for (int with = 0; with < 2; ++with) {
-        auto solver = makeCpuSolver(with ? p : test::withoutFeatures(p), 2);
+        auto solver = makeCpuSolver(with ? p : fixtures::withoutFeatures(p), 2);
         for (int f = 1; f <= 180; ++f) {
             solver->stepFrame();
             solver->readPositions(x);
-            const int n = test::featureCrossings(p, x, p.sim.frameDt * f);
+            const int n = fixtures::featureCrossings(p, x, p.sim.frameDt * f);
             crossings[with] += n;
             framesCrossed[with] += n > 0;
         }
     }
-    const double closest = test::featureClearance(p, x, p.sim.frameDt * 180).closest;
+    const double closest = fixtures::featureClearance(p, x, p.sim.frameDt * 180).closest;
     const float h = p.segments[0].thickness;
     std::printf("tablecloth, 180 frames: without feature contacts %d crossings in %d frames; with "
                 "them %d, and the cloth %.4f m from the nearest feature at the end (h = %.3f)\n",

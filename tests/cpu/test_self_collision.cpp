@@ -21,7 +21,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../common/triangle_intersections.h"
+#include "fixtures/triangle_intersections.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/self_collision.h"
@@ -652,7 +652,7 @@ std::pair<std::size_t, int> worstFrame(const Scene& scene, int frames, int every
         solver->stepFrame();
         if (f % every != 0) continue;
         solver->readPositions(x);
-        const std::size_t n = test::intersectingTrianglePairs(p.triangles, x).size();
+        const std::size_t n = fixtures::intersectingTrianglePairs(p.triangles, x).size();
         if (n > worst.first) worst = {n, f};
     }
     return worst;
@@ -845,7 +845,7 @@ TEST_P(CollisionScenes, NoTrianglesPassThroughEachOther) {
         mostContacts = std::max(mostContacts, solver->selfCounts().contacts);
         if (f % run.every != 0) continue;
         solver->readPositions(x);
-        EXPECT_EQ(test::intersectingTrianglePairs(p.triangles, x).size(), 0u) << "frame " << f;
+        EXPECT_EQ(fixtures::intersectingTrianglePairs(p.triangles, x).size(), 0u) << "frame " << f;
     }
     EXPECT_GT(mostContacts, 0u);
 }

@@ -17,8 +17,13 @@
 #include "core/error.h"
 #include "core/mesh.h"
 #include "prep/prepared.h"
+#include "fixtures/meshes.h"
 
 namespace cloth::test {
+
+// The shared builders (src/fixtures/meshes.h) are the tests' too.
+using namespace cloth::fixtures;
+
 
 // Runs `f`, expects a cloth::Error whose message contains every fragment.
 inline ::testing::AssertionResult throwsError(const std::function<void()>& f,
@@ -42,80 +47,6 @@ inline ::testing::AssertionResult throwsError(const std::function<void()>& f,
 inline std::string sourceDir() {
     const char* env = std::getenv("CLOTH_SOURCE_DIR");
     return env ? env : CLOTH_TEST_SOURCE_DIR;
-}
-
-// A grid with random diagonals, its interior vertices jittered, and about `removeShare` of its
-// triangles removed at random (unreferenced vertices remain).
-inline Mesh irregularMesh(std::uint32_t res, double removeShare, std::uint32_t seed) {
-    GridDesc d;
-    d.resX = res;
-    d.resY = res;
-    d.pattern = GridPattern::Random;
-    d.seed = seed;
-    Mesh m = makeGrid(d);
-    std::mt19937 rng(seed);
-    const float h = 1.0f / float(res);
-    std::uniform_real_distribution<float> jitter(-0.3f * h, 0.3f * h);
-    for (std::uint32_t r = 1; r < res; ++r)
-        for (std::uint32_t c = 1; c < res; ++c) {
-            glm::vec3& p = m.positions[r * (res + 1) + c];
-            p.x += jitter(rng);
-            p.y += jitter(rng);
-            p.z += jitter(rng);
-        }
-    std::bernoulli_distribution drop(removeShare);
-    std::vector<glm::uvec3> kept;
-    for (const glm::uvec3& t : m.triangles)
-        if (!drop(rng)) kept.push_back(t);
-    m.triangles = kept;
-    return m;
-}
-
-// A disc: a centre vertex of valence `segments` and `rings` rings of `segments` vertices, each
-// quad between rings split along alternating diagonals. Vertices of valence up to `segments`.
-inline Mesh discMesh(std::uint32_t rings, std::uint32_t segments) {
-    Mesh m;
-    m.positions.emplace_back(0.0f);
-    for (std::uint32_t r = 1; r <= rings; ++r)
-        for (std::uint32_t s = 0; s < segments; ++s) {
-            const float a = 6.2831853f * (float(s) + 0.5f * float(r % 2)) / float(segments);
-            m.positions.emplace_back(float(r) * std::cos(a), float(r) * std::sin(a), 0.0f);
-        }
-    auto at = [&](std::uint32_t r, std::uint32_t s) {
-        return r == 0 ? 0u : 1 + (r - 1) * segments + s % segments;
-    };
-    for (std::uint32_t s = 0; s < segments; ++s)
-        m.triangles.emplace_back(0, at(1, s), at(1, s + 1));
-    for (std::uint32_t r = 1; r < rings; ++r)
-        for (std::uint32_t s = 0; s < segments; ++s) {
-            const std::uint32_t a = at(r, s), b = at(r, s + 1), c = at(r + 1, s),
-                                e = at(r + 1, s + 1);
-            if ((r + s) % 2) {
-                m.triangles.emplace_back(a, c, e);
-                m.triangles.emplace_back(a, e, b);
-            } else {
-                m.triangles.emplace_back(a, c, b);
-                m.triangles.emplace_back(b, c, e);
-            }
-        }
-    return m;
-}
-
-// Positions (inverse mass 1) and uncoloured distance (and optionally bending) constraints.
-inline PreparedCloth constraintsOf(const Mesh& mesh, bool bending) {
-    const Topology topo = buildTopology(mesh, "test mesh");
-    PreparedCloth p;
-    for (const glm::vec3& x : mesh.positions) p.positions.emplace_back(x, 1.0f);
-    p.originalVertexCount = p.vertexCount();
-    p.velocities.assign(p.vertexCount(), glm::vec4(0.0f));
-    gpu::ClothSegment seg{};
-    seg.vertexEnd = seg.phantomBegin = seg.phantomEnd = p.vertexCount();
-    p.segments.push_back(seg);
-    for (const glm::uvec2& e : topo.edges) p.items<gpu::DistanceConstraint>().push_back({e.x, e.y, 0.0f, 0.0f});
-    if (bending)
-        for (const BendingPair& b : topo.bendingPairs)
-            p.items<gpu::BendingConstraint>().push_back({b.v0, b.v1, b.v2, b.v3, 0.0f, 0.0f, 0, 0});
-    return p;
 }
 
 using Tuple = std::array<std::uint32_t, 4>;

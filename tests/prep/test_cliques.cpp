@@ -107,7 +107,7 @@ TEST(BronKerbosch, VertexStarsOfAGridAreCliques) {
     // bending pairs form a clique of 18, the largest one.
     GridDesc d;
     d.resX = d.resY = 6;
-    const PreparedCloth p = test::constraintsOf(makeGrid(d), true);
+    const PreparedCloth p = fixtures::constraintsOf(makeGrid(d), true);
     ConstraintVertices cv;
     for (const auto& c : p.items<gpu::DistanceConstraint>()) cv.add({c.v0, c.v1});
     for (const auto& c : p.items<gpu::BendingConstraint>()) cv.add({c.v0, c.v1, c.v2, c.v3});
@@ -135,7 +135,7 @@ TEST(BronKerbosch, SameCliquesForAnyThreadCount) {
     GridDesc d;
     d.resX = d.resY = 40;
     d.pattern = GridPattern::Random;
-    const PreparedCloth p = test::constraintsOf(makeGrid(d), true);
+    const PreparedCloth p = fixtures::constraintsOf(makeGrid(d), true);
     ConstraintVertices cv;
     for (const auto& c : p.items<gpu::DistanceConstraint>()) cv.add({c.v0, c.v1});
     for (const auto& c : p.items<gpu::BendingConstraint>()) cv.add({c.v0, c.v1, c.v2, c.v3});

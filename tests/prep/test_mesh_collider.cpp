@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "core/collider_mesh.h"
-#include "mesh_test_util.h"
+#include "fixtures/meshes.h"
 #include "prep/mesh_collider.h"
 #include "prep_test_util.h"
 
@@ -37,7 +37,7 @@ Built build(Mesh mesh) {
     b.root = appendMeshCollider(b.mesh, b.nodes, b.triangles);
     b.endTriangle = static_cast<std::uint32_t>(b.triangles.size());
     glm::vec3 lo, hi;
-    b.diagonal = test::boundsDiagonal(b.mesh, lo, hi);
+    b.diagonal = fixtures::boundsDiagonal(b.mesh, lo, hi);
     return b;
 }
 
@@ -88,10 +88,10 @@ bool sameBits(const Result& a, const Result& b) {
     return std::memcmp(&a.distance, &b.distance, 4) == 0 && std::memcmp(&a.g, &b.g, 12) == 0;
 }
 
-using test::Sample;
+using fixtures::Sample;
 
 std::vector<Sample> samples(const Built& b, std::uint32_t seed, int count) {
-    return test::samplePoints(b.mesh, seed, count);
+    return fixtures::samplePoints(b.mesh, seed, count);
 }
 
 struct Counts {
@@ -111,7 +111,7 @@ Counts checkQueries(const Built& b, std::uint32_t seed, int count, const std::st
             ADD_FAILURE() << name << ": point (" << s.p.x << ", " << s.p.y << ", " << s.p.z
                           << ") max " << s.maxDistance << ": hierarchy " << got.distance
                           << ", brute force " << want.distance;
-        const double ref = test::meshDistance(b.mesh, glm::dvec3(s.p));
+        const double ref = fixtures::meshDistance(b.mesh, glm::dvec3(s.p));
         if (ref > s.maxDistance + tol) {
             EXPECT_EQ(got.distance, s.maxDistance) << name;
             EXPECT_EQ(got.g, glm::vec3(0.0f, 1.0f, 0.0f)) << name;
@@ -123,7 +123,7 @@ Counts checkQueries(const Built& b, std::uint32_t seed, int count, const std::st
         EXPECT_NEAR(std::abs(got.distance), ref, tol) << name;
         EXPECT_NEAR(glm::length(got.g), 1.0f, 1e-5f) << name;
         if (ref < 1e-4 * b.diagonal) continue;  // too close to the surface for a sure sign
-        const double w = test::windingNumber(b.mesh, glm::dvec3(s.p));
+        const double w = fixtures::windingNumber(b.mesh, glm::dvec3(s.p));
         EXPECT_LT(std::abs(w - std::round(w)), 1e-3) << name << ": winding number " << w;
         const bool inside = w > 0.5;
         EXPECT_EQ(got.distance < 0.0f, inside)
@@ -145,12 +145,12 @@ std::vector<Mesh> randomMeshes() {
     std::vector<Mesh> out;
     for (std::uint32_t seed = 1; seed <= 5; ++seed)
         out.push_back(
-            test::perturbedSphere(seed, 16 + 4 * seed, 24 + 6 * seed, 0.1f + 0.12f * float(seed)));
+            fixtures::perturbedSphere(seed, 16 + 4 * seed, 24 + 6 * seed, 0.1f + 0.12f * float(seed)));
     for (std::uint32_t seed = 11; seed <= 13; ++seed)
-        out.push_back(test::perturbedTorus(seed, 36 + 4 * seed % 10, 18));
+        out.push_back(fixtures::perturbedTorus(seed, 36 + 4 * seed % 10, 18));
     for (std::uint32_t seed = 21; seed <= 24; ++seed)
-        out.push_back(test::spikySphere(seed, 5 + seed % 4, 7 + seed % 5));
-    for (std::uint32_t seed = 31; seed <= 34; ++seed) out.push_back(test::randomTetrahedron(seed));
+        out.push_back(fixtures::spikySphere(seed, 5 + seed % 4, 7 + seed % 5));
+    for (std::uint32_t seed = 31; seed <= 34; ++seed) out.push_back(fixtures::randomTetrahedron(seed));
     return out;
 }
 
@@ -261,7 +261,7 @@ TEST(MeshCollider, GradientMatchesFiniteDifferencesAwayFromEdges) {
     std::vector<Built> meshes;
     for (const char* name : {"table.obj", "body.obj", "bumpy_sphere.obj"})
         meshes.push_back(asset(name));
-    meshes.push_back(build(test::perturbedSphere(7, 24, 36, 0.3f)));
+    meshes.push_back(build(fixtures::perturbedSphere(7, 24, 36, 0.3f)));
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
     int checked = 0;

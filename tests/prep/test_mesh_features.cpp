@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "core/collider_mesh.h"
-#include "mesh_test_util.h"
+#include "fixtures/meshes.h"
 #include "prep/mesh_collider.h"
 #include "prep/mesh_features.h"
 #include "kernels/feature_contacts.h"
@@ -61,7 +61,7 @@ Mesh lPrism() {
         m.triangles.push_back({i, j, j + 6});
         m.triangles.push_back({i, j + 6, i + 6});
     }
-    test::makeOutward(m);
+    fixtures::makeOutward(m);
     return m;
 }
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_run.h"
+#include "../common/run_program.h"
 #include "render/image_file.h"
 #include "vk/context.h"
 
@@ -14,7 +14,7 @@ namespace cloth {
 namespace {
 
 namespace fs = std::filesystem;
-using test::runClothsim;
+using test::runProgramIn;
 using test::scratchDir;
 
 class ClothsimCli : public ::testing::Test {
@@ -34,15 +34,15 @@ nlohmann::json readJson(const fs::path& p) {
     return nlohmann::json::parse(in);
 }
 
-void expectNoValidationMessages(const test::RunResult& r, const nlohmann::json& stats) {
+void expectNoValidationMessages(const test::ProgramResult& r, const nlohmann::json& stats) {
     EXPECT_EQ(r.err.find("validation"), std::string::npos) << r.err;
     EXPECT_EQ(stats["render"]["validation"], true);
     EXPECT_EQ(stats["render"]["validation_messages"], 0);
 }
 
 TEST_F(ClothsimCli, HeadlessScreenshotAndStats) {
-    const fs::path dir = scratchDir("screenshot");
-    const auto r = runClothsim(
+    const fs::path dir = scratchDir("cli", "screenshot");
+    const auto r = runProgramIn("clothsim",
         "--headless --scene curtain --frames 5 --size 200x150 --screenshot shot.png "
         "--validate --backend gpu --stats stats.json",
         dir);
@@ -65,8 +65,8 @@ TEST_F(ClothsimCli, HeadlessScreenshotAndStats) {
 }
 
 TEST_F(ClothsimCli, RecordWritesEveryKthFrame) {
-    const fs::path dir = scratchDir("record");
-    const auto r = runClothsim(
+    const fs::path dir = scratchDir("cli", "record");
+    const auto r = runProgramIn("clothsim",
         "--headless --scene swirl --frames 4 --export-every 2 --size 64x48 --record frames "
         "--backend cpu --validate --stats stats.json",
         dir);
@@ -83,8 +83,8 @@ TEST_F(ClothsimCli, RecordWritesEveryKthFrame) {
 }
 
 TEST_F(ClothsimCli, NoArgumentsWithoutDisplayWritesScreenshot) {
-    const fs::path dir = scratchDir("noargs");
-    const auto r = runClothsim("", dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
+    const fs::path dir = scratchDir("cli", "noargs");
+    const auto r = runProgramIn("clothsim", "", dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.err.find("running headless"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("screenshot written to clothsim.png"), std::string::npos) << r.out;
@@ -94,22 +94,22 @@ TEST_F(ClothsimCli, NoArgumentsWithoutDisplayWritesScreenshot) {
 }
 
 TEST_F(ClothsimCli, WithoutDisplayArgumentsRunHeadlessWithoutImages) {
-    const fs::path dir = scratchDir("nodisplay");
+    const fs::path dir = scratchDir("cli", "nodisplay");
     const auto r =
-        runClothsim("--frames 3 --backend cpu", dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
+        runProgramIn("clothsim", "--frames 3 --backend cpu", dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_FALSE(fs::exists(dir / "clothsim.png"));
 }
 
 TEST(ClothsimCliErrors, BadRenderFlags) {
-    const fs::path dir = scratchDir("errors");
+    const fs::path dir = scratchDir("cli", "errors");
     for (const char* args :
          {"--size 12x12", "--size 640", "--size axb", "--size 640x", "--screenshot", "--record"}) {
-        const auto r = runClothsim(std::string("--headless ") + args, dir);
+        const auto r = runProgramIn("clothsim", std::string("--headless ") + args, dir);
         EXPECT_EQ(r.exitCode, 1) << args;
         EXPECT_NE(r.err.find("clothsim: error:"), std::string::npos) << args << ": " << r.err;
     }
-    const auto r = runClothsim("--headless --frames 1 --screenshot /proc/nope/x.png", dir);
+    const auto r = runProgramIn("clothsim", "--headless --frames 1 --screenshot /proc/nope/x.png", dir);
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("/proc/nope"), std::string::npos) << r.err;
 }
@@ -117,8 +117,8 @@ TEST(ClothsimCliErrors, BadRenderFlags) {
 // A PNG that cannot be written is an error naming the file and the reason (stb's writer
 // reported nothing: --screenshot /dev/full said "screenshot written" and exited 0).
 TEST_F(ClothsimCli, ScreenshotWriteErrorsAreReported) {
-    const fs::path dir = scratchDir("screenshot_errors");
-    const auto r = runClothsim("--headless --frames 1 --size 64x64 --screenshot /dev/full", dir);
+    const fs::path dir = scratchDir("cli", "screenshot_errors");
+    const auto r = runProgramIn("clothsim", "--headless --frames 1 --size 64x64 --screenshot /dev/full", dir);
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("/dev/full: cannot write file: No space left"), std::string::npos)
         << r.err;
@@ -126,8 +126,8 @@ TEST_F(ClothsimCli, ScreenshotWriteErrorsAreReported) {
 
 // No Vulkan driver at all (the loader is pointed at a driver file that does not exist).
 TEST(ClothsimCliNoVulkan, ImagesNeedAVulkanDevice) {
-    const fs::path dir = scratchDir("novulkan");
-    const auto r = runClothsim("--headless --frames 2 --screenshot x.png", dir,
+    const fs::path dir = scratchDir("cli", "novulkan");
+    const auto r = runProgramIn("clothsim", "--headless --frames 2 --screenshot x.png", dir,
                                "env VK_ICD_FILENAMES=/nonexistent/icd.json");
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("rendering needs a Vulkan device"), std::string::npos) << r.err;
@@ -135,8 +135,8 @@ TEST(ClothsimCliNoVulkan, ImagesNeedAVulkanDevice) {
 }
 
 TEST(ClothsimCliNoVulkan, NoArgumentsFallBackToTheCpuWithoutAnImage) {
-    const fs::path dir = scratchDir("novulkan_noargs");
-    const auto r = runClothsim("", dir,
+    const fs::path dir = scratchDir("cli", "novulkan_noargs");
+    const auto r = runProgramIn("clothsim", "", dir,
                                "env -u DISPLAY -u WAYLAND_DISPLAY "
                                "VK_ICD_FILENAMES=/nonexistent/icd.json");
     ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -8,7 +8,7 @@
 #include "app/hud.h"
 #include "app/phantom_tuning.h"
 #include "app/viewer_sim.h"
-#include "cli_run.h"
+#include "../common/run_program.h"
 #include "cpu/cpu_solver.h"
 #include "render_test.h"
 
@@ -156,7 +156,7 @@ TEST_F(RenderGpuTest, BackendSwitchCarriesTheStateExactly) {
 // With --phantoms auto each backend has its own tuned target: B prepares the scene again with
 // the other backend's, and the original vertices keep their positions and velocities.
 TEST_F(RenderGpuTest, BackendSwitchWithAutoPhantomsTakesTheNewBackendsTarget) {
-    const std::string tuning = (test::scratchDir("viewer_auto") / "tuning.json").string();
+    const std::string tuning = (test::scratchDir("cli", "viewer_auto") / "tuning.json").string();
     auto entry = [](const std::string& backend, const std::string& device, std::uint32_t best) {
         TuningDevice d;
         d.backend = backend;

@@ -13,7 +13,7 @@
 
 #include "app/viewer_sim.h"
 #include "app/window_app.h"
-#include "cli_run.h"
+#include "../common/run_program.h"
 #include "render/image_file.h"
 #include "vk/context.h"
 
@@ -201,8 +201,8 @@ namespace {
 // The program itself in a window: --frames closes it, --screenshot reads the swapchain image
 // back, --stats carries the render times.
 TEST_F(WindowTest, ClothsimWindowRunsAndCloses) {
-    const auto dir = test::scratchDir("window");
-    const auto r = test::runClothsim(
+    const auto dir = test::scratchDir("cli", "window");
+    const auto r = test::runProgramIn("clothsim",
         "--frames 60 --size 320x240 --validate --backend gpu --screenshot shot.png "
         "--stats stats.json",
         dir);

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "../app/run_program.h"
+#include "../common/run_program.h"
 #include "vk/context.h"
 
 using cloth::test::runProgram;

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "../common/blade_scene.h"
+#include "fixtures/blade_scene.h"
 #include "kernels/collider.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
@@ -67,10 +67,10 @@ TEST_F(GpuCollisionTest, NoVertexInsideAColliderInAnyFrameOfAnyColliderScene) {
             const float t = static_cast<float>(cpu->simTime());
             cpu->readPositions(x);
             worstCpu = std::max(worstCpu, worstIntrusion(p, x, t));
-            crossings += test::featureCrossings(p, x, t);
+            crossings += fixtures::featureCrossings(p, x, t);
             gpu.readPositions(x);
             worstGpu = std::max(worstGpu, worstIntrusion(p, x, t));
-            crossings += test::featureCrossings(p, x, t);
+            crossings += fixtures::featureCrossings(p, x, t);
             touching = std::max(touching, gpu.contactCount());
         }
         std::printf("%s: deepest vertex %.2f%% (CPU) and %.2f%% (GPU) of the thickness into it, "

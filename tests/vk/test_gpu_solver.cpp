@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "../common/blade_scene.h"
+#include "fixtures/blade_scene.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "gpu_test.h"
@@ -713,7 +713,7 @@ TEST_F(GpuSolverTest, CollidersGiveTheSameBitsAsTheCpu) {
 // copies) on a blade mesh that moves and spins, with phantoms: the same bits as the CPU and the
 // serial reference, and the same contact count.
 TEST_F(GpuSolverTest, SharpFeatureContactsGiveTheSameBitsAsTheCpu) {
-    Scene scene = test::bladeScene();
+    Scene scene = fixtures::bladeScene();
     ColliderDesc& blade = scene.colliders[0];
     blade.motion.type = MotionType::Oscillate;
     blade.motion.amplitude = glm::vec3(0.05f, 0.02f, 0.0f);

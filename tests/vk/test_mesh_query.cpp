@@ -3,7 +3,7 @@
 // appended to one pair of arrays, so the second collider's indices do not start at 0.
 #include <cstring>
 
-#include "../prep/mesh_test_util.h"
+#include "fixtures/meshes.h"
 #include "../prep/prep_test_util.h"
 #include "core/collider_mesh.h"
 #include "gpu_test.h"
@@ -80,7 +80,7 @@ TEST_F(GpuTest, MeshQueryGivesTheSameBitsOnTheDevice) {
     vk::Buffer triangleBuffer = uploaded(*ctx_, once, triangles, "mesh triangles");
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         std::vector<glm::vec4> points;
-        for (const test::Sample& s : test::samplePoints(meshes[m], 40 + std::uint32_t(m), 3000))
+        for (const fixtures::Sample& s : fixtures::samplePoints(meshes[m], 40 + std::uint32_t(m), 3000))
             points.push_back({s.p, s.maxDistance});
         std::vector<glm::vec4> got =
             deviceQueries(*ctx_, nodeBuffer, triangleBuffer, roots[m], points);

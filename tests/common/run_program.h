@@ -1,11 +1,16 @@
-// Runs one of the project's programs (from the build directory) and captures its output.
+// Runs one of the project's programs from the build directory (CLOTH_BUILD_DIR, set by ctest)
+// through the shell and collects its exit code and output: the one helper of every end-to-end
+// test of the command lines.
 #pragma once
 
 #include <sys/wait.h>
 #include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -14,7 +19,9 @@ namespace cloth::test {
 
 struct ProgramResult {
     int exitCode = -1;
-    std::string output;  // stdout and stderr together
+    std::string output;  // stdout and stderr together (runProgram), or out then err (runProgramIn)
+    std::string out;     // runProgramIn only: stdout
+    std::string err;     // ... and stderr
 };
 
 inline std::string buildDir() {
@@ -27,7 +34,18 @@ inline std::string sourceDir() {
     return d ? d : ".";
 }
 
-// `args` is passed to the shell as is: quote paths with spaces yourself.
+inline std::string readText(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline int exitCodeOf(int status) {
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// `program args 2>&1`; `args` goes to the shell as is: quote paths with spaces yourself.
 inline ProgramResult runProgram(const std::string& program, const std::string& args) {
     const std::string cmd = buildDir() + "/" + program + " " + args + " 2>&1";
     ProgramResult r;
@@ -36,8 +54,24 @@ inline ProgramResult runProgram(const std::string& program, const std::string& a
     char buf[4096];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
-    const int status = pclose(pipe);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.exitCode = exitCodeOf(pclose(pipe));
+    return r;
+}
+
+// `program args` run in `cwd` with stdout and stderr kept apart; `prefix` goes before the
+// program (e.g. "env -u DISPLAY").
+inline ProgramResult runProgramIn(const std::string& program, const std::string& args,
+                                  const std::filesystem::path& cwd,
+                                  const std::string& prefix = "") {
+    const auto out = cwd / "stdout.txt", err = cwd / "stderr.txt";
+    const std::string cmd = "cd '" + cwd.string() + "' && " + prefix + " '" + buildDir() + "/" +
+                            program + "' " + args + " >'" + out.string() + "' 2>'" +
+                            err.string() + "'";
+    ProgramResult r;
+    r.exitCode = exitCodeOf(std::system(cmd.c_str()));
+    r.out = readText(out);
+    r.err = readText(err);
+    r.output = r.out + r.err;
     return r;
 }
 

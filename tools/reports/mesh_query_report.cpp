@@ -13,9 +13,8 @@
 #include <string>
 
 #include "core/collider_mesh.h"
-#include "mesh_test_util.h"
+#include "fixtures/meshes.h"
 #include "prep/mesh_collider.h"
-#include "prep_test_util.h"
 
 using namespace cloth;
 using Clock = std::chrono::steady_clock;
@@ -47,7 +46,7 @@ std::vector<glm::vec3> points(const Mesh& m, bool nearSurface, float band, int c
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
     glm::vec3 lo, hi;
-    const float diag = test::boundsDiagonal(m, lo, hi);
+    const float diag = fixtures::boundsDiagonal(m, lo, hi);
     std::vector<glm::vec3> out;
     for (int i = 0; i < count; ++i) {
         if (!nearSurface) {
@@ -144,11 +143,11 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    const std::string assets = test::sourceDir() + "/assets/meshes/";
+    const std::string assets = std::string(CLOTH_SOURCE_DIR) + "/assets/meshes/";
     for (const char* name : {"table.obj", "body.obj", "bumpy_sphere.obj"})
         reportMesh(name, loadColliderMesh(assets + name), repeats);
     // About 100k triangles: a smooth blob, 0.5 m across.
-    Mesh big = test::perturbedSphere(3, 224, 224, 0.2f);
+    Mesh big = fixtures::perturbedSphere(3, 224, 224, 0.2f);
     for (glm::vec3& p : big.positions) p *= 0.25f;
     reportMesh("blob 100k", big, std::max(3, repeats / 3));
     return 0;

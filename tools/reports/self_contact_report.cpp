@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "../common/triangle_intersections.h"
+#include "fixtures/triangle_intersections.h"
 #include "core/error.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
@@ -24,7 +24,7 @@
 using namespace cloth;
 
 int main(int argc, char** argv) {
-    std::string path = std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/multiple_objects.json";
+    std::string path = std::string(CLOTH_SOURCE_DIR) + "/assets/scenes/multiple_objects.json";
     int frames = 60, every = 5;
     std::string only;
     for (int i = 1; i < argc; ++i) {
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
                     }
                     if (f % every != 0) continue;
                     solver->readPositions(x);
-                    const std::size_t n = test::intersectingTrianglePairs(p.triangles, x).size();
+                    const std::size_t n = fixtures::intersectingTrianglePairs(p.triangles, x).size();
                     most = std::max(most, n);
                     withAny += n > 0 ? 1 : 0;
                     ++checked;

@@ -11,7 +11,7 @@
 #include "prep/batches.h"
 #include "prep/cliques.h"
 #include "prep/prepare.h"
-#include "prep_test_util.h"
+#include "fixtures/meshes.h"
 
 using namespace cloth;
 
@@ -31,7 +31,7 @@ void header() {
 
 void report(const char* name, const std::string& size, const Mesh& mesh, bool bending,
             const Args& args) {
-    PreparedCloth p = test::constraintsOf(mesh, bending);
+    PreparedCloth p = fixtures::constraintsOf(mesh, bending);
     colorAndPack(p);
     std::printf("%-12s %6s %-8s %7zu %7zu %6u %5u %8.1f %8.1f |", name, size.c_str(),
                 bending ? "str+bend" : "stretch", p.items<gpu::DistanceConstraint>().size(), p.items<gpu::BendingConstraint>().size(),
@@ -39,7 +39,7 @@ void report(const char* name, const std::string& size, const Mesh& mesh, bool be
     bool first = true;
     for (PhantomMethod m : {PhantomMethod::Repair, PhantomMethod::Cliques}) {
         if (args.method != "both" && args.method != phantomMethodName(m)) continue;
-        PreparedCloth q = test::constraintsOf(mesh, bending);
+        PreparedCloth q = fixtures::constraintsOf(mesh, bending);
         colorAndPack(q, PhantomRequest{args.target, m});
         if (!first) std::printf("%*s|", 91, "");
         std::printf(" %-7s %5u %8u %8u %8.1f %8.1f\n", phantomMethodName(m), q.colorCount,
@@ -52,7 +52,7 @@ void report(const char* name, const std::string& size, const Mesh& mesh, bool be
 // One Bron-Kerbosch pass over the unsplit constraint graph (what the first round of the cliques
 // method runs), best of three, on one thread and on all of them.
 void cliqueSearch(const char* name, const Mesh& mesh, const Args& args) {
-    PreparedCloth p = test::constraintsOf(mesh, true);
+    PreparedCloth p = fixtures::constraintsOf(mesh, true);
     const ConstraintVertices cv = constraintVertices(p);
     const Graph g = buildConstraintGraph(cv, p.vertexCount());
     const DegeneracyOrder order = degeneracyOrder(g);
@@ -96,11 +96,11 @@ int main(int argc, char** argv) {
                 report(gridPatternName(pattern), std::to_string(res) + "^2", makeGrid(d), bending,
                        args);
             }
-    const std::string assets = test::sourceDir() + "/assets/meshes/";
+    const std::string assets = std::string(CLOTH_SOURCE_DIR) + "/assets/meshes/";
     for (const char* obj : {"flag.obj", "disc.obj", "quads.obj"})
         for (bool bending : {false, true}) report(obj, "obj", loadObj(assets + obj), bending, args);
     for (bool bending : {false, true})
-        report("jittered", "128^2", test::irregularMesh(128, 0.05, 1), bending, args);
+        report("jittered", "128^2", fixtures::irregularMesh(128, 0.05, 1), bending, args);
     if (args.maxRes >= 256)
         for (GridPattern pattern :
              {GridPattern::Regular, GridPattern::Alternating, GridPattern::Random}) {

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Checks the house rules the code's layout keeps (docs/design.md), one line per problem:
+- no file under src/ is longer than 600 lines;
+- the two backends are siblings: src/vk includes nothing of src/cpu, src/cpu nothing of src/vk;
+- the kernels shared by C++ and GLSL (src/kernels) include only each other and glm;
+- nothing under src/ or tools/ includes a file of tests/.
+Usage: tools/check_structure.py [REPO_ROOT]; exits 1 when a rule is broken."""
+import pathlib
+import re
+import sys
+
+MAX_LINES = 600
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+
+
+def includes(path):
+    for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        m = INCLUDE.match(line)
+        if m:
+            yield number, m.group(1)
+
+
+def main():
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent)
+    problems = []
+    sources = [p for p in (root / "src").rglob("*") if p.suffix in (".h", ".cpp")]
+    for path in sources:
+        rel = path.relative_to(root)
+        lines = len(path.read_text(errors="replace").splitlines())
+        if lines > MAX_LINES:
+            problems.append(f"{rel}: {lines} lines (at most {MAX_LINES})")
+        area = rel.parts[1]
+        for number, inc in includes(path):
+            if area == "vk" and inc.startswith("cpu/"):
+                problems.append(f"{rel}:{number}: src/vk includes {inc} (the backends are siblings)")
+            if area == "cpu" and inc.startswith("vk/"):
+                problems.append(f"{rel}:{number}: src/cpu includes {inc} (the backends are siblings)")
+            if area == "kernels" and not (inc.startswith("kernels/") or inc.startswith("glm/")
+                                          or "/" not in inc):
+                problems.append(f"{rel}:{number}: a kernel header includes {inc}")
+            if "tests/" in inc or inc.startswith("../"):
+                problems.append(f"{rel}:{number}: includes {inc} from outside src/")
+    for path in (root / "tools").rglob("*"):
+        if path.suffix in (".h", ".cpp"):
+            for number, inc in includes(path):
+                if "tests/" in inc:
+                    problems.append(f"{path.relative_to(root)}:{number}: a tool includes {inc}")
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
