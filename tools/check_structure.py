@@ -3,7 +3,8 @@
 - no file under src/ is longer than 600 lines;
 - the two backends are siblings: src/vk includes nothing of src/cpu, src/cpu nothing of src/vk;
 - the kernels shared by C++ and GLSL (src/kernels) include only each other and glm;
-- nothing under src/ or tools/ includes a file of tests/.
+- nothing under src/ or tools/ includes a file of tests/;
+- README.md's layout table names only folders that exist, and every folder of src/.
 Usage: tools/check_structure.py [REPO_ROOT]; exits 1 when a rule is broken."""
 import pathlib
 import re
@@ -45,6 +46,15 @@ def main():
             for number, inc in includes(path):
                 if "tests/" in inc:
                     problems.append(f"{path.relative_to(root)}:{number}: a tool includes {inc}")
+    readme = (root / "README.md").read_text()
+    section = readme.split("## Repository layout", 1)[-1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([a-z_/]+/)`", section))
+    for folder in sorted(named):
+        if not (root / folder).is_dir():
+            problems.append(f"README.md: the layout table names {folder}, which does not exist")
+    for folder in sorted(p for p in (root / "src").iterdir() if p.is_dir()):
+        if f"src/{folder.name}/" not in named:
+            problems.append(f"README.md: the layout table leaves out src/{folder.name}/")
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -15,6 +15,8 @@
 # --quick: tiny sizes and few frames, to test the plumbing (on lavapipe: about a minute).
 # --out FILE: where the JSON goes (default: gpu_check.json in the current directory).
 # --logs DIR: also keep each step's output there.
+# --build-dir DIR: take clothcheck and clothbench from that build instead of building Release in
+#   build/ (the test suite packs and runs its own sanitizer build this way).
 # Each step runs under a time limit; a step that fails is recorded in the JSON ("failures") and
 # the others still run; the exit status is 1 when any step failed.
 set -euo pipefail
@@ -24,13 +26,15 @@ quick=0
 out="gpu_check.json"
 pack=""
 logs=""
+builddir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
     --out) [ $# -ge 2 ] || { echo "gpu_check: --out needs a file" >&2; exit 2; }; out="$2"; shift ;;
     --logs) [ $# -ge 2 ] || { echo "gpu_check: --logs needs a folder" >&2; exit 2; }; logs="$2"; shift ;;
+    --build-dir) [ $# -ge 2 ] || { echo "gpu_check: --build-dir needs a folder" >&2; exit 2; }; builddir="$(cd "$2" && pwd)"; shift ;;
     --pack) [ $# -ge 2 ] || { echo "gpu_check: --pack needs a folder" >&2; exit 2; }; pack="$2"; shift ;;
-    -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -42,8 +46,10 @@ if [ -f "$here/COMMIT" ] && [ -x "$here/bin/clothcheck" ]; then packed=1; fi
 # --- Building (in the repository) -----------------------------------------------------------
 build_release() {
   local repo="$here/.."
-  cmake -S "$repo" -B "$repo/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$repo/build" --target clothcheck clothbench
+  if [ -n "$builddir" ]; then return 0; fi
+  builddir="$(cd "$repo" && pwd)/build"
+  cmake -S "$repo" -B "$builddir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$builddir" --target clothcheck clothbench
 }
 
 # The shared library a program loads, as ldd resolves it here.
@@ -60,12 +66,12 @@ make_pack() {
   rm -rf "$dir"
   mkdir -p "$dir/bin" "$dir/lib" "$dir/glibc" "$dir/cxx" "$dir/layers"
   for prog in clothcheck clothbench; do
-    cp "$repo/build/$prog" "$dir/bin/"
+    cp "$builddir/$prog" "$dir/bin/"
     strip --strip-unneeded "$dir/bin/$prog"
     # Every library ldd lists. glibc (with its loader) and the C++ runtime go in folders of their
     # own: the run takes them only where the machine's own are older (a newer system's driver
     # libraries need its newer glibc).
-    ldd "$repo/build/$prog" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
+    ldd "$builddir/$prog" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
       while read -r lib; do
         case "$(basename "$lib")" in
           ld-linux*|libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*) copy_lib "$lib" "$dir/glibc" ;;
@@ -158,7 +164,7 @@ else
     commit="$commit (with uncommitted changes)"
   fi
   assets="$repo/assets"
-  runner="exec $(printf '%q' "$repo/build")/\"\$1\" \"\${@:2}\""
+  runner="exec $(printf '%q' "$builddir")/\"\$1\" \"\${@:2}\""
 fi
 
 work="$(mktemp -d)"
@@ -197,7 +203,7 @@ step() {
 }
 
 if [ "$quick" -eq 1 ]; then
-  frames=6; grids=(16 32); cgrids=(12 16); bench=(--warmup 1 --frames 2 --repeats 1)
+  frames=2; grids=(16 32); cgrids=(12); bench=(--warmup 1 --frames 2 --repeats 1)
   cbench=(--warmup 1 --frames 2 --repeats 1); check_limit=300; bench_limit=300; deadline=900
 else
   # Sized for a GPU lent for minutes: a few minutes on an H200 with 16 cores, never past the
