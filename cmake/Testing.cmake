@@ -44,8 +44,17 @@ function(cloth_add_test name)
         list(JOIN ARG_SLOW ":" slow)
         gtest_discover_tests(${name} ${common} TEST_FILTER "-${slow}"
                              PROPERTIES LABELS "${ARG_LABELS}" ${lock})
-        gtest_discover_tests(${name} ${common} TEST_FILTER "${slow}"
-                             PROPERTIES LABELS "${ARG_LABELS};slow" ${lock})
+        # gtest_discover_tests passes PROPERTIES on as a flat list, so "e2e;slow" would set LABELS
+        # to e2e and drop slow: a file of our own, included after the discovered tests', labels
+        # them from their list.
+        gtest_discover_tests(${name} ${common} TEST_FILTER "${slow}" TEST_LIST ${name}_slow_tests
+                             PROPERTIES ${lock})
+        set(labels_file ${CMAKE_CURRENT_BINARY_DIR}/${name}_slow_labels.cmake)
+        file(WRITE ${labels_file}
+             "if(${name}_slow_tests)\n"
+             "  set_tests_properties(\${${name}_slow_tests} PROPERTIES LABELS \"${ARG_LABELS};slow\")\n"
+             "endif()\n")
+        set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_file})
     else()
         gtest_discover_tests(${name} ${common} PROPERTIES LABELS "${ARG_LABELS}" ${lock})
     endif()
