@@ -23,6 +23,8 @@ struct BenchOptions {
     std::string backend = "cpu";
     std::vector<int> grids = {32, 64, 128, 256};
     std::vector<int> threads;          // default: 1 and all hardware threads
+    long long workPerThread = -1;      // the CPU team's rule (-1: kCpuWorkPerThread; 0: all)
+    int busyThreads = 0;               // threads that spin beside the measured runs
     std::vector<BatchIsa> cpuKernels;  // default: bestBatchIsa()
     int substeps = 10;
     int iterations = 1;
@@ -100,7 +102,8 @@ double median(std::vector<double> v);
 // A solver timed as the throughput rows time it: --warmup frames, then --repeats repeats of
 // --frames frames; the mean frame time of each repeat and the stage times of every frame.
 struct Measured {
-    std::vector<double> frameMs;
+    std::vector<double> frameMs;   // per repeat: its mean frame time
+    std::vector<double> singleMs;  // every timed frame's own time
     FrameStats stages;
 };
 Measured measure(Solver& solver, const BenchOptions& o);

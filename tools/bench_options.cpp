@@ -77,6 +77,14 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
                     "grid resolutions in quads per side (default: 32,64,128,256)");
     cli::addIntList(app, "--threads", o.threads, 1, cli::kMaxThreads,
                     "CPU thread counts, each at most 1024 (default: 1 and all hardware threads)");
+    cli::addInt(app, "--work-per-thread", o.workPerThread, 0, kIntMax,
+                "the CPU solver's work per barrier of a substep that pays for one more thread "
+                "(default: " + std::to_string(kCpuWorkPerThread) +
+                    "; 0: every run on all of --threads); the threads a run used are reported "
+                    "beside the threads asked for");
+    cli::addInt(app, "--busy-threads", o.busyThreads, 0, cli::kMaxThreads,
+                "threads that spin beside the runs, competing for the cores as another busy "
+                "process would (default: 0); see each run's slowest frame against its median");
     cli::addParsed(app, "--cpu-kernels", o.cpuKernels, parseKernels,
                    "how the CPU solves a colour's batch: best (default: avx2 where the CPU has "
                    "it, else sse2), avx2, sse2, portable (blocks of 16 in plain C++) or scalar "
@@ -223,6 +231,7 @@ BenchOptions parseBenchOptions(const std::vector<std::string>& args) {
                             std::to_string(n));
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
     if (o.cpuKernels.empty()) o.cpuKernels = {bestBatchIsa()};
+    if (o.workPerThread < 0) o.workPerThread = kCpuWorkPerThread;
     std::sort(o.threads.begin(), o.threads.end());
     o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
     return o;

@@ -2,6 +2,8 @@
 // count. Warms up, repeats, reports min and median; prints a table and optionally writes JSON.
 // Timing lives here, never in tests.
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cmath>
 #include <chrono>
 #include <cstdio>
@@ -116,8 +118,9 @@ Measured measure(Solver& solver, const BenchOptions& o) {
             const auto f0 = std::chrono::steady_clock::now();
             solver.stepFrame();
             const auto f1 = std::chrono::steady_clock::now();
-            m.stages.add(std::chrono::duration<double, std::milli>(f1 - f0).count(),
-                         solver.stageTimes());
+            const double ms = std::chrono::duration<double, std::milli>(f1 - f0).count();
+            m.stages.add(ms, solver.stageTimes());
+            m.singleMs.push_back(ms);
         }
         const auto t1 = std::chrono::steady_clock::now();
         m.frameMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() / o.frames);
@@ -131,6 +134,8 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
                       const BenchOptions& o) {
     const double minMs = *std::min_element(m.frameMs.begin(), m.frameMs.end());
     const double medMs = median(m.frameMs);
+    const double slowestMs = *std::max_element(m.singleMs.begin(), m.singleMs.end());
+    const double medianFrameMs = median(m.singleMs);
     const double solvesPerFrame =
         double(p.coloredItemCount()) * o.iterations * o.substeps;
     nlohmann::json stages = nlohmann::json::object();
@@ -141,6 +146,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"vertices", p.originalVertexCount},
             {"constraints", constraintCounts(p)},
             {"threads", solver.threadCount()},
+            {"threads_used", solver.threadsUsed()},
             {"colors", p.colorCount},
             {"colors_before_phantoms", p.stats.colorsBeforePhantoms},
             {"phantom_vertices", p.stats.phantomVertices},
@@ -150,6 +156,10 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"solver", p.sim.mode == SolverMode::Pbd ? "pbd" : "xpbd"},
             {"iteration", iterationJson(p.sim.iteration)},
             {"ms_per_frame", {{"min", minMs}, {"median", medMs}}},
+            // Single frames: the slowest against the median frame (hitches, e.g. threads that
+            // wait for a core another process holds).
+            {"frame_ms_single", {{"median", medianFrameMs}, {"slowest", slowestMs},
+                                 {"slowest_over_median", slowestMs / medianFrameMs}}},
             {"ms_per_substep", medMs / o.substeps},
             {"ms_per_substep_min", minMs / o.substeps},
             {"solves_per_second", solvesPerFrame / (medMs / 1000.0)},
@@ -226,16 +236,20 @@ void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver
         {"self_over_solver_without", self / withoutMs}};
 }
 
+std::uint32_t workPerThread(const BenchOptions& o) {
+    return static_cast<std::uint32_t>(o.workPerThread);
+}
+
 nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa kernels,
                       const BenchOptions& o) {
     nlohmann::json without;
     if (p.sim.selfCollision) {  // the same folded cloth without self-collision first
         PreparedCloth plain = p;
         plain.sim.selfCollision.reset();
-        auto solver = makeCpuSolver(plain, threads, kernels);
+        auto solver = makeCpuSolver(plain, threads, kernels, workPerThread(o));
         without = record(plain, grid, *solver, measure(*solver, o), o);
     }
-    auto solver = makeCpuSolver(p, threads, kernels);
+    auto solver = makeCpuSolver(p, threads, kernels, workPerThread(o));
     nlohmann::json r = record(p, grid, *solver, measure(*solver, o), o);
     r["cpu_kernels"] = batchIsaName(kernels);
     if (p.sim.selfCollision)
@@ -338,14 +352,19 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
 
 void printRow(const nlohmann::json& r) {
     const bool gpu = r.contains("workgroup_size");
-    std::printf("%-5s %5dx%-5d %8u %7d %6d %12.3f %12.3f %10.1f %8s %6s\n",
+    // Threads asked for, and in brackets those used where fewer.
+    std::string threads = std::to_string(r["threads"].get<int>());
+    if (r.contains("threads_used") && r["threads_used"] != r["threads"])
+        threads += "(" + std::to_string(r["threads_used"].get<int>()) + ")";
+    std::printf("%-5s %5dx%-5d %8u %7s %6d %12.3f %12.3f %10.1f %8s %6s %9.1f\n",
                 r["backend"].get<std::string>().c_str(), r["grid"].get<int>(), r["grid"].get<int>(),
-                r["vertices"].get<unsigned>(), r["threads"].get<int>(), r["colors"].get<int>(),
+                r["vertices"].get<unsigned>(), threads.c_str(), r["colors"].get<int>(),
                 r["ms_per_substep_min"].get<double>(), r["ms_per_substep"].get<double>(),
                 r["solves_per_second"].get<double>() / 1e6,
                 gpu ? std::to_string(r["workgroup_size"].get<int>()).c_str()
                     : r["cpu_kernels"].get<std::string>().c_str(),
-                gpu ? std::to_string(r["dispatches_per_frame"].get<int>()).c_str() : "-");
+                gpu ? std::to_string(r["dispatches_per_frame"].get<int>()).c_str() : "-",
+                r["frame_ms_single"]["slowest_over_median"].get<double>());
     if (r.contains("accuracy")) {
         const nlohmann::json& a = r["accuracy"];
         std::printf("      after %d frames: edge stretch largest %.3g%%, mean %.3g%%; residual "
@@ -385,6 +404,19 @@ int benchMain(int argc, char** argv) {
     if (o.tunePhantoms) return tunePhantoms(o);
     if (o.convergence) return convergenceBench(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
+    // --busy-threads: other work competing for the cores (as a game's render thread would),
+    // spinning from here to the end.
+    std::atomic<bool> stopBusy{false};
+    std::vector<std::jthread> busy;
+    for (int i = 0; i < o.busyThreads; ++i)
+        busy.emplace_back([&stopBusy] {
+            volatile std::uint64_t x = 0;
+            while (!stopBusy.load(std::memory_order_relaxed)) x = x + 1;
+        });
+    struct StopBusy {
+        std::atomic<bool>& flag;
+        ~StopBusy() { flag = true; }
+    } stopAtEnd{stopBusy};
     std::shared_ptr<vk::Context> ctx;
     std::vector<int> sizes;
     if (gpu) {
@@ -400,9 +432,10 @@ int benchMain(int argc, char** argv) {
                     vk::deviceTypeName(ctx->info().type), ctx->info().driverName.c_str(),
                     ctx->info().driverInfo.c_str(),
                     vk::versionString(ctx->info().apiVersion).c_str());
-    std::printf("%-5s %11s %8s %7s %6s %12s %12s %10s %8s %6s\n", "back", "grid", "verts",
+    if (o.busyThreads > 0) std::printf("busy threads beside the runs: %d\n", o.busyThreads);
+    std::printf("%-5s %11s %8s %7s %6s %12s %12s %10s %8s %6s %9s\n", "back", "grid", "verts",
                 "threads", "colors", "ms/sub(min)", "ms/sub(med)", "Msolves/s", "wg/kern",
-                "disp");
+                "disp", "slow/med");
     for (int n : o.grids) {
         if (cpu) {  // prepared per backend: --phantoms auto may differ between them
             const PreparedCloth p = prepareGrid(n, o, "cpu", cpuModelName());
@@ -425,6 +458,7 @@ int benchMain(int argc, char** argv) {
         nlohmann::json doc = {{"device", cpuModelName()},
                               {"substeps", o.substeps},
                               {"iterations", o.iterations},
+                              {"busy_threads", o.busyThreads},
                               {"runs", runs}};
         if (ctx) doc["gpu"] = gpuDevice(*ctx);
         writeJsonFile(o.json, doc);

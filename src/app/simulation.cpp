@@ -133,7 +133,11 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         << p.triangles.size() << " triangles, " << p.constraintCount() << " constraints, "
         << p.colorCount << " colours\n"
         << "backend " << sim.solver->backendName() << " (" << sim.solver->deviceName() << ", "
-        << sim.solver->threadCount() << " threads): " << frames << " frames, "
+        << sim.solver->threadCount() << " threads"
+        << (sim.solver->threadsUsed() != sim.solver->threadCount()
+                ? ", " + std::to_string(sim.solver->threadsUsed()) + " used"
+                : std::string())
+        << "): " << frames << " frames, "
         << stats.meanMs() << " ms/frame mean\n";
     if (!p.seamPairs.empty())
         out << "sewing: " << mergedSeamPairCount(p) << " of " << p.seamPairs.size()

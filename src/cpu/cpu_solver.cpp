@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <thread>
 #include <type_traits>
@@ -56,11 +57,12 @@ using Chunk = VertexChunk;
 
 class CpuSolver final : public Solver {
 public:
-    CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa);
+    CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa, std::uint32_t workPerThread);
 
     const char* backendName() const override { return "cpu"; }
     std::string deviceName() const override { return cpuModelName(); }
     int threadCount() const override { return pool_.size(); }
+    int threadsUsed() const override { return frameTeam_; }
     void stepFrame() override;
     double simTime() const override { return time_; }
     void readPositions(std::vector<glm::vec4>& out) override { out = pos_; }
@@ -129,10 +131,17 @@ private:
     BatchIsa isa_;
     std::array<double, kStageCount> stageMs_{};
     ThreadPool pool_;
+    int team_ = 1;  // members per frame (cpuTeamSize)
+    // Frames on one thread while other processes hold the cores (stepFrame).
+    static constexpr int kMinSolo = 4, kMaxSolo = 128;
+    int frameTeam_ = 1, soloFrames_ = 0, soloBackoff_ = kMinSolo;
+    bool adaptive_ = true;  // false: every frame on all the threads (workPerThread 0)
 };
 
-CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
-    : p_(prepared), isa_(isa), pool_(threads) {
+CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa,
+                     std::uint32_t workPerThread)
+    : p_(prepared), isa_(isa), pool_(threads), team_(cpuTeamSize(prepared, threads, workPerThread)),
+      frameTeam_(team_), adaptive_(workPerThread != 0) {
     CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
     CLOTH_ASSERT(!p_.sim.wind || p_.windVertices.size() == p_.positions.size());
     gpu::forEachConstraintType([&](auto t) {
@@ -181,8 +190,25 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa)
 
 void CpuSolver::stepFrame() {
     stageMs_.fill(0.0);
-    pool_.run([this](int member, int size) { runFrame(member, size); });
+    // The team of this frame: team_, unless the last frames on it found the cores taken by
+    // other work (see below); then one thread, for soloFrames_ frames.
+    frameTeam_ = soloFrames_ > 0 ? 1 : team_;
+    const std::uint64_t waits = pool_.barrierWaits(), sleeps = pool_.barrierSleeps();
+    pool_.run([this](int member, int size) { runFrame(member, size); }, frameTeam_);
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
+    if (!adaptive_) return;
+    if (frameTeam_ == 1) {
+        if (soloFrames_ > 0) --soloFrames_;
+    } else if (4 * (pool_.barrierSleeps() - sleeps) > pool_.barrierWaits() - waits) {
+        // More than a quarter of the barrier waits outwaited the spin: some member kept losing
+        // its core to other processes (measured on 2 cores: about every wait beside one busy
+        // process, under a tenth alone), and lockstep stages then run slower than one thread.
+        // One thread for a while, twice as long after each contended retry (up to kMaxSolo).
+        soloFrames_ = soloBackoff_;
+        soloBackoff_ = std::min(2 * soloBackoff_, kMaxSolo);
+    } else {
+        soloBackoff_ = kMinSolo;
+    }
 }
 
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
@@ -517,15 +543,40 @@ void CpuSolver::setGrab(std::optional<Grab> grab) {
 
 }  // namespace
 
+int cpuTeamSize(const PreparedCloth& p, int threads, std::uint32_t workPerThread) {
+    if (workPerThread == 0 || threads <= 1) return std::max(threads, 1);
+    // A substep's work and its barriers: each iteration's colours, and the per-vertex stages
+    // (predict, velocities, normals, ...) with a barrier each. Collisions add per-vertex work
+    // (rigid contacts, twice) and self-collision's detection (about ten item updates per triangle
+    // over its six phases).
+    const double vertices = static_cast<double>(p.positions.size());
+    const double iterations = p.sim.iterations;
+    double work = iterations * static_cast<double>(p.coloredItemCount() + p.attachments.size() +
+                                                   p.tethers.size()) +
+                  4.0 * vertices;
+    double barriers = iterations * (p.colorCount + 2.0) + 4.0;
+    if (!p.colliders.empty()) {
+        work += 2.0 * iterations * vertices;
+        barriers += 2.0 * iterations + 2.0;
+    }
+    if (p.sim.selfCollision) {
+        work += 10.0 * static_cast<double>(p.triangles.size());
+        barriers += 8.0 + iterations * p.sim.selfCollision->passes;
+    }
+    const double perBarrier = work / barriers;
+    const double members = std::floor(perBarrier / workPerThread);
+    return static_cast<int>(std::clamp(members, 1.0, static_cast<double>(threads)));
+}
+
 std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
-                                      std::optional<BatchIsa> kernels) {
+                                      std::optional<BatchIsa> kernels, std::uint32_t workPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
     const BatchIsa isa = kernels.value_or(bestBatchIsa());
     if (!batchIsaAvailable(isa))
         throw Error(std::string("CPU kernels '") + batchIsaName(isa) +
                     "' are not available on this CPU (" + cpuModelName() + ")");
-    return std::make_unique<CpuSolver>(prepared, threads, isa);
+    return std::make_unique<CpuSolver>(prepared, threads, isa, workPerThread);
 }
 
 std::string cpuModelName() {

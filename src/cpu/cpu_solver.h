@@ -1,9 +1,11 @@
 // The CPU reference solver: the same stages over the same PreparedCloth batches as the Vulkan
-// solver, colours in sequence, each colour's constraints in parallel on a fixed thread team.
+// solver, colours in sequence, each colour's constraints in parallel on a thread team sized to
+// the cloth (a small cloth runs on one thread: its stages are too short to share).
 // Results are bit-identical for any thread count: within a colour no two constraints share a
 // vertex, and every reduction is summed over fixed chunks in a fixed order.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,11 +16,22 @@
 
 namespace cloth {
 
-// threads >= 1. kernels: how each colour's batch is solved (default: bestBatchIsa()); every
-// choice gives the same bits. Throws cloth::Error for an impossible count or kernels this CPU
-// lacks.
+// The work (constraint solves and vertex updates) per barrier of a substep that pays for one
+// more member of the team; measured with clothbench --work-per-thread (docs/backends.md).
+inline constexpr std::uint32_t kCpuWorkPerThread = 1200;
+
+// The members a frame of `prepared` runs on, of a team of `threads`: one per kCpuWorkPerThread
+// (workPerThread) of work per barrier, at least 1, at most threads. workPerThread 0: all of them.
+int cpuTeamSize(const PreparedCloth& prepared, int threads, std::uint32_t workPerThread);
+
+// threads >= 1: the most threads a frame runs on (cpuTeamSize picks how many it does; any
+// number gives the same bits). kernels: how each colour's batch is solved (default:
+// bestBatchIsa()); every choice gives the same bits. workPerThread: 0 runs every frame on all
+// the threads (the tests of thread-count determinism). Throws cloth::Error for an impossible
+// count or kernels this CPU lacks.
 std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
-                                      std::optional<BatchIsa> kernels = std::nullopt);
+                                      std::optional<BatchIsa> kernels = std::nullopt,
+                                      std::uint32_t workPerThread = kCpuWorkPerThread);
 
 // "model name" of the first processor in /proc/cpuinfo, or "unknown CPU".
 std::string cpuModelName();

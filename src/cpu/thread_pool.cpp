@@ -1,24 +1,57 @@
 #include "cpu/thread_pool.h"
 
+#include <chrono>
+
 #include "core/error.h"
 
 namespace cloth {
+namespace {
+
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+// How long a member spins before it sleeps.
+constexpr auto kSpinTime = std::chrono::microseconds(40);
+
+}  // namespace
 
 SpinBarrier::SpinBarrier(int count)
-    : count_(count),
-      spinLimit_(count <= static_cast<int>(std::thread::hardware_concurrency()) ? 2000 : 0) {}
+    : count_(count), spin_(count <= static_cast<int>(std::thread::hardware_concurrency())) {}
+
+void SpinBarrier::reset(int count) {
+    count_ = count;
+    arrived_.store(0, std::memory_order_relaxed);
+}
 
 void SpinBarrier::wait() {
     const std::uint32_t gen = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == count_) {
         arrived_.store(0, std::memory_order_relaxed);
-        generation_.fetch_add(1, std::memory_order_acq_rel);
+        // Sequentially consistent with the sleepers' count: either a sleeper's increment comes
+        // first (and is seen here, so it is woken) or this increment does (and its wait sees the
+        // new generation and returns at once).
+        generation_.fetch_add(1, std::memory_order_seq_cst);
+        if (sleepers_.load(std::memory_order_seq_cst) > 0) generation_.notify_all();
         return;
     }
-    int spins = 0;
-    while (generation_.load(std::memory_order_acquire) == gen) {
-        if (++spins > spinLimit_) std::this_thread::yield();
+    waits_.fetch_add(1, std::memory_order_relaxed);
+    if (spin_) {
+        const auto until = std::chrono::steady_clock::now() + kSpinTime;
+        for (int spins = 1;; ++spins) {
+            if (generation_.load(std::memory_order_acquire) != gen) return;
+            cpuRelax();
+            if (spins % 64 == 0 && std::chrono::steady_clock::now() > until) break;
+        }
     }
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    while (generation_.load(std::memory_order_seq_cst) == gen) generation_.wait(gen);
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 ThreadPool::ThreadPool(int threads) : size_(threads), barrier_(threads) {
@@ -35,19 +68,24 @@ ThreadPool::~ThreadPool() {
     for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::run(const std::function<void(int, int)>& fn) {
-    if (size_ == 1) {
+void ThreadPool::run(const std::function<void(int, int)>& fn, int members) {
+    if (members <= 0) members = size_;
+    CLOTH_ASSERT(members <= size_);
+    active_ = members;
+    if (members == 1) {
         fn(0, 1);
         return;
     }
+    barrier_.reset(members);
     {
         std::lock_guard lock(mutex_);
         job_ = &fn;
+        jobMembers_ = members;
         ++jobId_;
-        pending_ = size_ - 1;
+        pending_ = members - 1;
     }
     wake_.notify_all();
-    fn(0, size_);
+    fn(0, members);
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
     job_ = nullptr;
@@ -57,14 +95,17 @@ void ThreadPool::workerLoop(int member) {
     std::uint64_t seen = 0;
     for (;;) {
         const std::function<void(int, int)>* job;
+        int members;
         {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [&] { return stop_ || jobId_ != seen; });
             if (stop_) return;
             seen = jobId_;
             job = job_;
+            members = jobMembers_;
         }
-        (*job)(member, size_);
+        if (member >= members) continue;  // not in this run
+        (*job)(member, members);
         {
             std::lock_guard lock(mutex_);
             if (--pending_ == 0) done_.notify_one();

@@ -82,6 +82,9 @@ public:
     virtual const char* backendName() const = 0;  // "cpu" | "gpu"
     virtual std::string deviceName() const = 0;   // CPU model or GPU name
     virtual int threadCount() const = 0;          // CPU worker threads (1 for the GPU)
+    // The threads a frame actually runs on: the CPU reference uses fewer than threadCount() when
+    // the cloth is too small for them to pay for their synchronisation (cpu/cpu_solver.h).
+    virtual int threadsUsed() const { return threadCount(); }
 
     virtual void stepFrame() = 0;
     virtual double simTime() const = 0;  // seconds simulated so far

@@ -50,12 +50,12 @@ SewnRun runScene(const Scene& scene, int threads, int frames,
                  const std::function<void(int, SewnRun&)>& perFrame = {}) {
     SewnRun r;
     r.prepared = prepareScene(scene);
-    r.solver = makeCpuSolver(r.prepared, threads);
+    r.solver = makeCpuSolver(r.prepared, threads, std::nullopt, 0);
     for (int f = 1; f <= frames; ++f) {
         r.solver->stepFrame();
         if (std::optional<PreparedCloth> sewn = sewCloseSeams(r.prepared, *r.solver)) {
             r.prepared = std::move(*sewn);
-            r.solver = makeCpuSolver(r.prepared, threads);
+            r.solver = makeCpuSolver(r.prepared, threads, std::nullopt, 0);
             r.mergeFrames.push_back(f);
         }
         if (perFrame) perFrame(f, r);

@@ -332,7 +332,7 @@ TEST(Collisions, SameBitsForAnyThreadCount) {
     s.phantoms = {PhantomMode::Target, 6};
     const PreparedCloth p = prepareScene(s);
     auto run = [&](int threads) {
-        auto solver = makeCpuSolver(p, threads);
+        auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
         for (int f = 0; f < 60; ++f) solver->stepFrame();
         std::vector<glm::vec4> x, v;
         solver->readPositions(x);

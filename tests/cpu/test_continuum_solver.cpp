@@ -153,7 +153,7 @@ TEST(ContinuumSolver, StvkAndIsometricBendingAreDeterministicForAnyThreadCount) 
         ASSERT_GT(p.items<gpu::IsoBendingConstraint>().size(), 0u);
         std::uint64_t first = 0;
         for (int threads : {1, 2, 3}) {
-            auto solver = makeCpuSolver(p, threads);
+            auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
             for (int f = 0; f < 30; ++f) solver->stepFrame();
             std::vector<glm::vec4> x, v;
             solver->readPositions(x);

@@ -64,7 +64,7 @@ std::uint64_t fnv1a(const std::vector<glm::vec4>& v) {
 }
 
 std::uint64_t hashAfter(const PreparedCloth& p, int threads, int frames) {
-    auto solver = makeCpuSolver(p, threads);
+    auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
     for (int i = 0; i < frames; ++i) solver->stepFrame();
     std::vector<glm::vec4> pos, vel;
     solver->readPositions(pos);

@@ -229,7 +229,7 @@ TEST(FeatureContacts, SameBitsForAnyThreadCount) {
     Scene s = fixtures::bladeScene();
     s.phantoms = {PhantomMode::Target, 5};
     const PreparedCloth p = prepareScene(s);
-    auto a = makeCpuSolver(p, 1), b = makeCpuSolver(p, 3);
+    auto a = makeCpuSolver(p, 1), b = makeCpuSolver(p, 3, std::nullopt, 0);
     for (int f = 0; f < 40; ++f) {
         a->stepFrame();
         b->stepFrame();

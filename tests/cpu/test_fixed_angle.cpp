@@ -79,7 +79,7 @@ Fold measureFold(const PreparedCloth& p, const std::vector<glm::vec4>& x) {
 
 Fold settle(const Scene& scene, int frames, int threads = 2) {
     const PreparedCloth p = prepareScene(scene);
-    auto solver = makeCpuSolver(p, threads);
+    auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
     for (int f = 0; f < frames; ++f) solver->stepFrame();
     std::vector<glm::vec4> x;
     solver->readPositions(x);
@@ -130,7 +130,7 @@ TEST(FixedAngleTest, DeterministicForAnyThreadCountWithPhantoms) {
     const PreparedCloth p = prepareScene(s);
     std::uint64_t first = 0;
     for (int threads : {1, 2, 3}) {
-        auto solver = makeCpuSolver(p, threads);
+        auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
         for (int f = 0; f < 30; ++f) solver->stepFrame();
         std::vector<glm::vec4> x, v;
         solver->readPositions(x);

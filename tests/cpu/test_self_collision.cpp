@@ -645,7 +645,7 @@ Scene stackScene(bool self, std::uint32_t res) {
 // The largest number of intersecting triangle pairs over the checked frames, and the frame.
 std::pair<std::size_t, int> worstFrame(const Scene& scene, int frames, int every, int threads) {
     const PreparedCloth p = prepareScene(scene);
-    auto solver = makeCpuSolver(p, threads);
+    auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
     std::vector<glm::vec4> x;
     std::pair<std::size_t, int> worst{0, -1};
     for (int f = 1; f <= frames; ++f) {
@@ -870,7 +870,7 @@ TEST(SelfCollision, AnyThreadCountGivesTheSameBits) {
         const PreparedCloth p = prepareScene(s);
         std::vector<std::vector<glm::vec4>> results;
         for (int threads : {1, 3}) {
-            auto solver = makeCpuSolver(p, threads);
+            auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
             for (int f = 0; f < 60; ++f) solver->stepFrame();
             results.emplace_back();
             solver->readPositions(results.back());

@@ -13,7 +13,7 @@ using namespace cloth;
 namespace {
 
 std::uint64_t cpuHash(const PreparedCloth& p, int threads) {
-    auto solver = makeCpuSolver(p, threads);
+    auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
     for (int f = 0; f < test::kPinnedFrames; ++f) solver->stepFrame();
     std::vector<glm::vec4> pos, vel;
     solver->readPositions(pos);
