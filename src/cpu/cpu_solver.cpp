@@ -199,8 +199,8 @@ void CpuSolver::stepFrame() {
     if (!adaptive_) return;
     if (frameTeam_ == 1) {
         if (soloFrames_ > 0) --soloFrames_;
-    } else if (4 * (pool_.barrierSleeps() - sleeps) > pool_.barrierWaits() - waits) {
-        // More than a quarter of the barrier waits outwaited the spin: some member kept losing
+    } else if (2 * (pool_.barrierSleeps() - sleeps) > pool_.barrierWaits() - waits) {
+        // More than half of the barrier waits outwaited the spin: some member kept losing
         // its core to other processes (measured on 2 cores: about every wait beside one busy
         // process, under a tenth alone), and lockstep stages then run slower than one thread.
         // One thread for a while, twice as long after each contended retry (up to kMaxSolo).
