@@ -136,6 +136,8 @@ private:
     static constexpr int kMinSolo = 4, kMaxSolo = 128;
     int frameTeam_ = 1, soloFrames_ = 0, soloBackoff_ = kMinSolo;
     bool adaptive_ = true;  // false: every frame on all the threads (workPerThread 0)
+    std::uint64_t frameWaits_ = 0, frameSleeps_ = 0;  // the barrier's counts at the frame's start
+    bool leaveTeam_ = false;  // this frame's team left it to member 0 after the first substep
 };
 
 CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa,
@@ -193,17 +195,21 @@ void CpuSolver::stepFrame() {
     // The team of this frame: team_, unless the last frames on it found the cores taken by
     // other work (see below); then one thread, for soloFrames_ frames.
     frameTeam_ = soloFrames_ > 0 ? 1 : team_;
-    const std::uint64_t waits = pool_.barrierWaits(), sleeps = pool_.barrierSleeps();
+    frameWaits_ = pool_.barrierWaits();
+    frameSleeps_ = pool_.barrierSleeps();
+    leaveTeam_ = false;
     pool_.run([this](int member, int size) { runFrame(member, size); }, frameTeam_);
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
     if (!adaptive_) return;
     if (frameTeam_ == 1) {
         if (soloFrames_ > 0) --soloFrames_;
-    } else if (2 * (pool_.barrierSleeps() - sleeps) > pool_.barrierWaits() - waits) {
-        // More than half of the barrier waits outwaited the spin: some member kept losing
-        // its core to other processes (measured on 2 cores: about every wait beside one busy
+    } else if (leaveTeam_ ||
+               2 * (pool_.barrierSleeps() - frameSleeps_) > pool_.barrierWaits() - frameWaits_) {
+        // More than half of the barrier waits outwaited the spin: some member kept losing its
+        // core to other processes (measured on 2 cores: about every wait beside one busy
         // process, under a tenth alone), and lockstep stages then run slower than one thread.
         // One thread for a while, twice as long after each contended retry (up to kMaxSolo).
+        frameTeam_ = 1;
         soloFrames_ = soloBackoff_;
         soloBackoff_ = std::min(2 * soloBackoff_, kMaxSolo);
     } else {
@@ -215,7 +221,27 @@ void CpuSolver::stepFrame() {
 void CpuSolver::runFrame(int member, int size) {
     const FlushSubnormals flush;  // on every member's thread, for the frame
     Clock::time_point last = Clock::now();
+    bool checked = false, out = false;
     forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) {
+        if (out) return;  // this member left the rest of the frame to member 0
+        if (!checked && c.substep == 1 && size > 1 && adaptive_) {
+            // After the first substep: if most of its barrier waits outwaited the spin (other
+            // processes hold the cores), member 0 finishes the frame alone, so that a contended
+            // frame costs one substep on the team, not all of them (stepFrame).
+            checked = true;
+            if (member == 0)
+                leaveTeam_ = 2 * (pool_.barrierSleeps() - frameSleeps_) >
+                             pool_.barrierWaits() - frameWaits_;
+            pool_.barrier();  // the last barrier of the team in this frame if it leaves
+            if (leaveTeam_) {
+                if (member != 0) {
+                    out = true;
+                    return;
+                }
+                pool_.continueAlone();
+                size = 1;
+            }
+        }
         runStep(member, size, e, c, last);
     });
 }

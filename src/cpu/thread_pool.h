@@ -54,6 +54,9 @@ public:
     void barrier() {
         if (active_ > 1) barrier_.wait();
     }
+    // Member 0 goes on alone for the rest of the run (the others have passed their last
+    // barrier and return): from here barrier() costs nothing.
+    void continueAlone() { active_ = 1; }
     // Barrier waits so far, and those that went to sleep (SpinBarrier): on cores of its own a
     // team rarely outwaits the spin; beside other busy processes, at most barriers.
     std::uint64_t barrierWaits() const { return barrier_.waits(); }
