@@ -16,6 +16,7 @@
 #include "cpu/float_env.h"
 #include "cpu/rigid_contacts.h"
 #include "cpu/self_collision.h"
+#include "cpu/team.h"
 #include "cpu/thread_pool.h"
 #include "kernels/jacobi.h"
 #include "prep/jacobi_layout.h"
@@ -62,7 +63,7 @@ public:
     const char* backendName() const override { return "cpu"; }
     std::string deviceName() const override { return cpuModelName(); }
     int threadCount() const override { return pool_.size(); }
-    int threadsUsed() const override { return frameTeam_; }
+    int threadsUsed() const override { return team_.used(); }
     void stepFrame() override;
     double simTime() const override { return time_; }
     void readPositions(std::vector<glm::vec4>& out) override { out = pos_; }
@@ -131,19 +132,15 @@ private:
     BatchIsa isa_;
     std::array<double, kStageCount> stageMs_{};
     ThreadPool pool_;
-    int team_ = 1;  // members per frame (cpuTeamSize)
-    // Frames on one thread while other processes hold the cores (stepFrame).
-    static constexpr int kMinSolo = 4, kMaxSolo = 128;
-    int frameTeam_ = 1, soloFrames_ = 0, soloBackoff_ = kMinSolo;
-    bool adaptive_ = true;  // false: every frame on all the threads (workPerThread 0)
-    std::uint64_t frameWaits_ = 0, frameSleeps_ = 0;  // the barrier's counts at the frame's start
-    bool leaveTeam_ = false;  // this frame's team left it to member 0 after the first substep
+    CpuTeam team_;  // the members of each frame (cpu/team.h)
 };
 
 CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa,
                      std::uint32_t workPerThread)
-    : p_(prepared), isa_(isa), pool_(threads), team_(cpuTeamSize(prepared, threads, workPerThread)),
-      frameTeam_(team_), adaptive_(workPerThread != 0) {
+    : p_(prepared),
+      isa_(isa),
+      pool_(threads),
+      team_(cpuTeamSize(prepared, threads, workPerThread), workPerThread != 0) {
     CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
     CLOTH_ASSERT(!p_.sim.wind || p_.windVertices.size() == p_.positions.size());
     gpu::forEachConstraintType([&](auto t) {
@@ -192,29 +189,9 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa,
 
 void CpuSolver::stepFrame() {
     stageMs_.fill(0.0);
-    // The team of this frame: team_, unless the last frames on it found the cores taken by
-    // other work (see below); then one thread, for soloFrames_ frames.
-    frameTeam_ = soloFrames_ > 0 ? 1 : team_;
-    frameWaits_ = pool_.barrierWaits();
-    frameSleeps_ = pool_.barrierSleeps();
-    leaveTeam_ = false;
-    pool_.run([this](int member, int size) { runFrame(member, size); }, frameTeam_);
+    pool_.run([this](int member, int size) { runFrame(member, size); }, team_.beginFrame(pool_));
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
-    if (!adaptive_) return;
-    if (frameTeam_ == 1) {
-        if (soloFrames_ > 0) --soloFrames_;
-    } else if (leaveTeam_ ||
-               2 * (pool_.barrierSleeps() - frameSleeps_) > pool_.barrierWaits() - frameWaits_) {
-        // More than half of the barrier waits outwaited the spin: some member kept losing its
-        // core to other processes (measured on 2 cores: about every wait beside one busy
-        // process, under a tenth alone), and lockstep stages then run slower than one thread.
-        // One thread for a while, twice as long after each contended retry (up to kMaxSolo).
-        frameTeam_ = 1;
-        soloFrames_ = soloBackoff_;
-        soloBackoff_ = std::min(2 * soloBackoff_, kMaxSolo);
-    } else {
-        soloBackoff_ = kMinSolo;
-    }
+    team_.endFrame(pool_);
 }
 
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
@@ -224,16 +201,13 @@ void CpuSolver::runFrame(int member, int size) {
     bool checked = false, out = false;
     forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) {
         if (out) return;  // this member left the rest of the frame to member 0
-        if (!checked && c.substep == 1 && size > 1 && adaptive_) {
-            // After the first substep: if most of its barrier waits outwaited the spin (other
-            // processes hold the cores), member 0 finishes the frame alone, so that a contended
-            // frame costs one substep on the team, not all of them (stepFrame).
+        if (!checked && c.substep == 1 && size > 1 && team_.adaptive()) {
+            // After the first substep: if other processes hold the cores (cpu/team.h), member 0
+            // finishes the frame alone, so that a contended frame costs one substep on the team.
             checked = true;
-            if (member == 0)
-                leaveTeam_ = 2 * (pool_.barrierSleeps() - frameSleeps_) >
-                             pool_.barrierWaits() - frameWaits_;
+            if (member == 0) team_.checkFirstSubstep(pool_);
             pool_.barrier();  // the last barrier of the team in this frame if it leaves
-            if (leaveTeam_) {
+            if (team_.leave()) {
                 if (member != 0) {
                     out = true;
                     return;
@@ -568,31 +542,6 @@ void CpuSolver::setGrab(std::optional<Grab> grab) {
 }
 
 }  // namespace
-
-int cpuTeamSize(const PreparedCloth& p, int threads, std::uint32_t workPerThread) {
-    if (workPerThread == 0 || threads <= 1) return std::max(threads, 1);
-    // A substep's work and its barriers: each iteration's colours, and the per-vertex stages
-    // (predict, velocities, normals, ...) with a barrier each. Collisions add per-vertex work
-    // (rigid contacts, twice) and self-collision's detection (about ten item updates per triangle
-    // over its six phases).
-    const double vertices = static_cast<double>(p.positions.size());
-    const double iterations = p.sim.iterations;
-    double work = iterations * static_cast<double>(p.coloredItemCount() + p.attachments.size() +
-                                                   p.tethers.size()) +
-                  4.0 * vertices;
-    double barriers = iterations * (p.colorCount + 2.0) + 4.0;
-    if (!p.colliders.empty()) {
-        work += 2.0 * iterations * vertices;
-        barriers += 2.0 * iterations + 2.0;
-    }
-    if (p.sim.selfCollision) {
-        work += 10.0 * static_cast<double>(p.triangles.size());
-        barriers += 8.0 + iterations * p.sim.selfCollision->passes;
-    }
-    const double perBarrier = work / barriers;
-    const double members = std::floor(perBarrier / workPerThread);
-    return static_cast<int>(std::clamp(members, 1.0, static_cast<double>(threads)));
-}
 
 std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
                                       std::optional<BatchIsa> kernels, std::uint32_t workPerThread) {

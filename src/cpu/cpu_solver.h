@@ -11,18 +11,11 @@
 #include <string>
 
 #include "cpu/batch_kernels.h"
+#include "cpu/team.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
 
 namespace cloth {
-
-// The work (constraint solves and vertex updates) per barrier of a substep that pays for one
-// more member of the team; measured with clothbench --work-per-thread (docs/backends.md).
-inline constexpr std::uint32_t kCpuWorkPerThread = 1200;
-
-// The members a frame of `prepared` runs on, of a team of `threads`: one per kCpuWorkPerThread
-// (workPerThread) of work per barrier, at least 1, at most threads. workPerThread 0: all of them.
-int cpuTeamSize(const PreparedCloth& prepared, int threads, std::uint32_t workPerThread);
 
 // threads >= 1: the most threads a frame runs on (cpuTeamSize picks how many it does; any
 // number gives the same bits). kernels: how each colour's batch is solved (default:
