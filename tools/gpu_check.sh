@@ -19,7 +19,9 @@
 #   build/ (the test suite packs and runs its own sanitizer build this way).
 # Each step runs under a time limit; a step that fails is recorded in the JSON ("failures") and
 # the others still run; the exit status is 1 when any step failed.
-set -euo pipefail
+set -Eeuo pipefail
+# A command that fails says so (set -e alone ends the script without a word).
+trap 'echo "gpu_check: line $LINENO: a command failed (exit $?): $BASH_COMMAND" >&2' ERR
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 quick=0
@@ -51,6 +53,10 @@ build_release() {
   cmake -S "$repo" -B "$builddir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$builddir" --target clothcheck clothbench
 }
+
+# No pipeline here ends in a reader that quits early (awk's exit, head, grep -q): under pipefail
+# the writer's SIGPIPE fails the pipeline, and set -e then ended the script without a word,
+# now and then (a flaky CI run of tools.gpu_check_quick).
 
 # The shared library a program loads, as ldd resolves it here.
 copy_lib() {
@@ -87,7 +93,7 @@ make_pack() {
   for name in libvulkan.so.1 libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libGL.so.1 \
               libOpenGL.so.0 libGLESv2.so.2; do
     local path
-    path="$(ldconfig -p | awk -v n="$name" '$1==n && /x86-64/{print $NF; exit}')"
+    path="$(ldconfig -p | awk -v n="$name" '$1==n && /x86-64/ && f==""{f=$NF} END{print f}')"
     [ -n "$path" ] && copy_lib "$path" "$dir/lib"
   done
   local layer=/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json
@@ -118,7 +124,7 @@ if [ "$packed" -eq 1 ]; then
   # container mounts the NVIDIA driver.
   libpath="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/usr/local/nvidia/lib64:/usr/local/nvidia/lib"
   # The C++ runtime packed along only where the system's lacks the newest version we need.
-  syscxx="$(ldconfig -p 2>/dev/null | awk '$1=="libstdc++.so.6" && /x86-64/{print $NF; exit}')"
+  syscxx="$(ldconfig -p 2>/dev/null | awk '$1=="libstdc++.so.6" && /x86-64/ && f==""{f=$NF} END{print f}')"
   if [ -z "$syscxx" ] || ! grep -qa "$(cat "$here/cxx/NEEDS")" "$syscxx"; then
     libpath="$here/cxx:$libpath"
   fi
@@ -126,11 +132,11 @@ if [ "$packed" -eq 1 ]; then
   sysglibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
   ourglibc="$(cat "$here/glibc/VERSION")"
   if [ -n "$sysglibc" ] &&
-     [ "$(printf '%s\n%s\n' "$ourglibc" "$sysglibc" | sort -V | head -n 1)" = "$ourglibc" ]; then
+     [ "$(printf '%s\n%s\n' "$ourglibc" "$sysglibc" | sort -V | sed -n 1p)" = "$ourglibc" ]; then
     loader=""
     echo "gpu_check: this machine's glibc $sysglibc (built with $ourglibc)"
   else
-    loader="$(ls "$here"/glibc/ld-linux*.so* | head -n 1)"
+    loader="$(ls "$here"/glibc/ld-linux*.so* | sed -n 1p)"
     libpath="$here/glibc:$libpath"
     echo "gpu_check: the packed glibc $ourglibc (this machine's: ${sysglibc:-unknown})"
   fi
@@ -243,7 +249,7 @@ json_file() { if [ -s "$1" ]; then cat "$1"; else printf 'null'; fi; }
 field() {
   local f
   for f in "$work"/check_*.json; do
-    [ -s "$f" ] && sed -n "s/^ *\"$1\": \"\(.*\)\",\{0,1\}\$/\1/p" "$f" | head -n 1 && return 0
+    [ -s "$f" ] && sed -n "s/^ *\"$1\": \"\(.*\)\",\{0,1\}\$/\1/p" "$f" | sed -n 1p && return 0
   done
   echo unknown
 }
@@ -253,7 +259,7 @@ field() {
   printf '  "driver": %s,\n' "$(json_string "$(field driver) $(field driver_info) $(field driver_version)")"
   printf '  "commit": %s,\n' "$(json_string "$commit")"
   printf '  "date": %s,\n' "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
-  printf '  "host_cpu": %s,\n' "$(json_string "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) ($threads threads)")"
+  printf '  "host_cpu": %s,\n' "$(json_string "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | sed -n 1p) ($threads threads)")"
   printf '  "seconds": %s,\n' "$(( $(date +%s) - started ))"
   printf '  "failures": ['
   sep=""
