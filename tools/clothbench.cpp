@@ -2,7 +2,6 @@
 // count. Warms up, repeats, reports min and median; prints a table and optionally writes JSON.
 // Timing lives here, never in tests.
 #include <algorithm>
-#include <atomic>
 #include <thread>
 #include <cmath>
 #include <chrono>
@@ -406,17 +405,12 @@ int benchMain(int argc, char** argv) {
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
     // --busy-threads: other work competing for the cores (as a game's render thread would),
     // spinning from here to the end.
-    std::atomic<bool> stopBusy{false};
-    std::vector<std::jthread> busy;
+    std::vector<std::jthread> busy;  // stopped and joined when they go out of scope
     for (int i = 0; i < o.busyThreads; ++i)
-        busy.emplace_back([&stopBusy] {
+        busy.emplace_back([](std::stop_token stop) {
             volatile std::uint64_t x = 0;
-            while (!stopBusy.load(std::memory_order_relaxed)) x = x + 1;
+            while (!stop.stop_requested()) x = x + 1;
         });
-    struct StopBusy {
-        std::atomic<bool>& flag;
-        ~StopBusy() { flag = true; }
-    } stopAtEnd{stopBusy};
     std::shared_ptr<vk::Context> ctx;
     std::vector<int> sizes;
     if (gpu) {
