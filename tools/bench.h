@@ -58,6 +58,9 @@ struct BenchOptions {
     // --collisions: self-collision on a cloth folded on itself (see gridScene), timed per stage
     // with and without self-collision in the same run.
     bool collisions = false;
+    // --collisions: when contacts are looked for, and bounded detection's least bound in edges.
+    SelfCollisionSettings::Detection selfDetection = SelfCollisionSettings::Detection::EverySubstep;
+    float selfBoundEdges = 0.25f;
     // Tethers (long-range attachments to the pins): on by default, the cure for stretch at few
     // iterations (README, "Iteration schemes": chosen by measurement); off for the tables
     // measured before (--tethers off).
@@ -105,6 +108,7 @@ struct Measured {
     std::vector<double> frameMs;   // per repeat: its mean frame time
     std::vector<double> singleMs;  // every timed frame's own time
     FrameStats stages;
+    double detectionsPerFrame = 0.0;  // bounded self-collision detection, in the timed frames
 };
 Measured measure(Solver& solver, const BenchOptions& o);
 

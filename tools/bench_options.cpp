@@ -103,6 +103,17 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
                  "with self-collision and, in the same run, without it; the triangle pairs "
                  "crossing at the end of the run are counted");
     cli::addParsed(
+        app, "--self-detection", o.selfDetection, parseSelfDetection,
+        "with --collisions: every_substep (default) or bounded (candidates gathered within "
+        "reach plus twice a bound of the vertices' motion, detected again when a vertex "
+        "passes it; docs/collisions.md)")
+        ->check(cli::oneOf({"every_substep", "bounded"}))
+        ->type_name("D");
+    app.add_option("--self-bound", o.selfBoundEdges,
+                   "with --self-detection bounded: the least bound, in edges (default 0.25)")
+        ->check(CLI::PositiveNumber)
+        ->type_name("EDGES");
+    cli::addParsed(
         app, "--tethers", o.tethers, [](const std::string& v) { return v == "on"; },
         "tethers from every vertex to the pins (default: on; the tables of earlier "
         "sessions were measured without them)")

@@ -61,6 +61,8 @@ Scene gridScene(int n, const BenchOptions& o) {
         c.material.thickness = 0.25f * edge;
         s.sim.selfCollision = SelfCollisionSettings{};
         s.sim.selfCollision->margin = 0.25f * edge;
+        s.sim.selfCollision->detection = o.selfDetection;
+        s.sim.selfCollision->bound = o.selfBoundEdges * edge;
         // The folds creased where foldGrid folds them (fixtures/folded_grid.h).
         c.fixedAngles = fixtures::foldCreases(n, c.material.bendCompliance);
     } else if (o.collider != "none") {
@@ -111,6 +113,7 @@ double median(std::vector<double> v) {
 Measured measure(Solver& solver, const BenchOptions& o) {
     for (int i = 0; i < o.warmup; ++i) solver.stepFrame();
     Measured m;
+    const std::uint64_t detections = solver.selfCounts().detections;
     for (int r = 0; r < o.repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         for (int f = 0; f < o.frames; ++f) {
@@ -124,6 +127,8 @@ Measured measure(Solver& solver, const BenchOptions& o) {
         const auto t1 = std::chrono::steady_clock::now();
         m.frameMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() / o.frames);
     }
+    m.detectionsPerFrame = double(solver.selfCounts().detections - detections) /
+                           double(std::max(1, o.repeats * o.frames));
     return m;
 }
 
@@ -229,6 +234,9 @@ void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver
         {"candidate_pairs_per_vertex", double(c.candidatePairs) / vertices},
         {"primitive_pairs_per_vertex", double(c.primitivePairs) / vertices},
         {"contacts_per_vertex", double(c.contacts) / vertices},
+        {"detection", selfDetectionName(p.sim.selfCollision->detection)},
+        {"candidates_per_vertex", double(c.candidates) / vertices},
+        {"detections_per_frame", r["detections_per_frame"]},
         {"crossing_triangle_pairs", crossings},
         {"frame_ms_without", withoutMs},
         {"frame_ms_other_stages", r["ms_per_frame"]["median"].get<double>() - self},
@@ -249,7 +257,9 @@ nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa ke
         without = record(plain, grid, *solver, measure(*solver, o), o);
     }
     auto solver = makeCpuSolver(p, threads, kernels, workPerThread(o));
-    nlohmann::json r = record(p, grid, *solver, measure(*solver, o), o);
+    const Measured m = measure(*solver, o);
+    nlohmann::json r = record(p, grid, *solver, m, o);
+    r["detections_per_frame"] = m.detectionsPerFrame;
     r["cpu_kernels"] = batchIsaName(kernels);
     if (p.sim.selfCollision)
         addCollisionFigures(r, p, solver->selfCounts(), crossingPairs(p, *solver), without, o);
@@ -330,7 +340,9 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     std::size_t crossings = 0;
     {
         vk::GpuSolver solver(p, options);
-        r = record(p, grid, solver, measure(solver, o), o);
+        const Measured m = measure(solver, o);
+        r = record(p, grid, solver, m, o);
+        r["detections_per_frame"] = m.detectionsPerFrame;
         selfCounts = solver.selfCounts();
         if (p.sim.selfCollision) crossings = crossingPairs(p, solver);
         const vk::FrameCounters c = solver.counters();
@@ -376,17 +388,21 @@ void printRow(const nlohmann::json& r) {
         const nlohmann::json& c = r["self_collision"];
         const nlohmann::json& st = c["stage_ms_per_substep"];
         std::printf("      self-collision per substep: %.3f ms (codes %.3f, sort %.3f, hierarchy "
-                    "%.3f, bounds %.3f, walk+narrow %.3f, lists %.3f, solve %.3f); build %.1f M "
-                    "triangles/s; per vertex %.2f candidate pairs, %.2f contacts; %zu crossing triangle "
+                    "%.3f, bounds %.3f, walk+narrow %.3f, lists %.3f, evaluate %.3f, solve %.3f); "
+                    "build %.1f M triangles/s; per vertex %.2f candidate pairs, %.2f candidates, "
+                    "%.2f contacts; %.2f detections per frame; %zu crossing triangle "
                     "pairs at the end; frame %.2f ms, %.2f ms without: self-collision %.2fx the "
                     "solver without it\n",
                     c["ms_per_substep"].get<double>(), st["self_codes"].get<double>(),
                     st["self_sort"].get<double>(), st["self_hierarchy"].get<double>(),
                     st["self_bounds"].get<double>(), st["self_walk"].get<double>(),
-                    st["self_lists"].get<double>(), st["self_contacts"].get<double>(),
+                    st["self_lists"].get<double>(), st["self_evaluate"].get<double>(),
+                    st["self_contacts"].get<double>(),
                     c["build_mtriangles_per_second"].get<double>(),
                     c["candidate_pairs_per_vertex"].get<double>(),
+                    c["candidates_per_vertex"].get<double>(),
                     c["contacts_per_vertex"].get<double>(),
+                    c["detections_per_frame"].get<double>(),
                     c["crossing_triangle_pairs"].get<std::size_t>(),
                     r["ms_per_frame"]["median"].get<double>(), c["frame_ms_without"].get<double>(),
                     c["self_over_solver_without"].get<double>());

@@ -100,12 +100,29 @@ struct SelfCollisionSettings {
     //    thread; the CPU reference only): what the other two are measured against.
     enum class Order { Colored, Jacobi, Sequential };
     Order order = Order::Colored;
+    // When the contacts are looked for (docs/collisions.md):
+    //  - EverySubstep: a BVH built, walked and its close pairs tested every substep.
+    //  - Bounded: a detection gathers every primitive pair within reach plus twice a bound of
+    //    the vertices' motion; while no vertex has moved more than the bound relative to the
+    //    others, those candidates hold every pair that can become a contact and are tested
+    //    every substep; a vertex past its bound makes the next detection.
+    enum class Detection { EverySubstep, Bounded };
+    Detection detection = Detection::EverySubstep;
+    // m: Bounded detection's least bound (a detection takes more where the motion of the
+    // substep needs it).
+    float bound = 0.005f;
+    // Bounded detection, for the tests (no scene key): a full detection every substep beside
+    // it, counting the contacts in which the two differ (Solver::SelfCounts::missed).
+    bool checkCandidates = false;
     bool operator==(const SelfCollisionSettings&) const = default;
 };
 
 const char* selfContactOrderName(SelfCollisionSettings::Order o);
 // "colored" | "jacobi" | "sequential", else cloth::Error
 SelfCollisionSettings::Order parseSelfContactOrder(const std::string& name);
+const char* selfDetectionName(SelfCollisionSettings::Detection d);
+// "every_substep" | "bounded", else cloth::Error
+SelfCollisionSettings::Detection parseSelfDetection(const std::string& name);
 
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};

@@ -415,7 +415,8 @@ WindSettings readWind(const JsonNode& n) {
 }
 
 SelfCollisionSettings readSelfCollision(const JsonNode& n) {
-    n.allowOnly({"friction", "static_friction", "kinetic_friction", "margin", "passes", "order"});
+    n.allowOnly({"friction", "static_friction", "kinetic_friction", "margin", "passes", "order",
+                 "detection", "bound"});
     SelfCollisionSettings c;
     readFriction(n, c.staticFriction, c.kineticFriction);
     if (n.has("margin")) {
@@ -431,6 +432,19 @@ SelfCollisionSettings readSelfCollision(const JsonNode& n) {
         } catch (const Error& e) {
             o.fail(e.what());
         }
+    }
+    if (n.has("detection")) {
+        JsonNode d = n["detection"];
+        try {
+            c.detection = parseSelfDetection(d.string());
+        } catch (const Error& e) {
+            d.fail(e.what());
+        }
+    }
+    if (n.has("bound")) {
+        n["bound"].atLeast(0);
+        c.bound = n["bound"].inRange(0.0f, limits::kMaxThickness,
+                                     "m is beyond the sane range of a motion bound");
     }
     return c;
 }

@@ -230,7 +230,9 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
                                {"kinetic_friction", num(c->kineticFriction)},
                                {"margin", num(c->margin)},
                                {"passes", c->passes},
-                               {"order", selfContactOrderName(c->order)}};
+                               {"order", selfContactOrderName(c->order)},
+                               {"detection", selfDetectionName(c->detection)},
+                               {"bound", num(c->bound)}};
     Json cloths = Json::array();
     for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
     j["cloths"] = cloths;

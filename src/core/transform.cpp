@@ -79,6 +79,23 @@ SelfCollisionSettings::Order parseSelfContactOrder(const std::string& name) {
                 "' (expected colored, jacobi or sequential)");
 }
 
+const char* selfDetectionName(SelfCollisionSettings::Detection d) {
+    switch (d) {
+        case SelfCollisionSettings::Detection::EverySubstep:
+            return "every_substep";
+        case SelfCollisionSettings::Detection::Bounded:
+            return "bounded";
+    }
+    return "?";
+}
+
+SelfCollisionSettings::Detection parseSelfDetection(const std::string& name) {
+    if (name == "every_substep") return SelfCollisionSettings::Detection::EverySubstep;
+    if (name == "bounded") return SelfCollisionSettings::Detection::Bounded;
+    throw Error("unknown self-collision detection '" + name +
+                "' (expected every_substep or bounded)");
+}
+
 const char* motionTypeName(MotionType t) {
     switch (t) {
         case MotionType::Static:

@@ -236,8 +236,12 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             break;
         case Step::SelfCollisions:
             if (!self_) return;
-            self_->detect(pool_, member, size, start_.data(), pred_.data(),
-                          [&](int k) { mark(member, kStageSelfCodes + k, last); });
+            if (p_.sim.selfCollision->detection == SelfCollisionSettings::Detection::Bounded)
+                self_->detectBounded(pool_, member, size, start_.data(), pred_.data(),
+                                     [&](int k) { mark(member, kStageSelfCodes + k, last); });
+            else
+                self_->detect(pool_, member, size, start_.data(), pred_.data(),
+                              [&](int k) { mark(member, kStageSelfCodes + k, last); });
             return;  // marks its own stages
         case Step::SelfContacts:
             if (!self_) return;
@@ -525,7 +529,8 @@ glm::vec3 CpuSolver::normalSum(std::uint32_t v) const {
 Solver::SelfCounts CpuSolver::selfCounts() const {
     if (!self_) return {};
     const SelfCollisionCounts c = self_->counts();
-    return {c.candidatePairs, c.primitivePairs, c.contacts};
+    return {c.candidatePairs, c.primitivePairs, c.contacts,       c.candidates,
+            c.detections,     c.checkedContacts, c.missed};
 }
 
 std::vector<StageTime> CpuSolver::stageTimes() const {

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "core/error.h"
+#include "cpu/self_collision_args.h"
 
 namespace cloth {
 
@@ -12,22 +13,29 @@ namespace {
 
 glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
-// The arrays of self_contacts.h's narrow phase (CLOTH_SELF_PARAMS), from a SelfCollision's
-// members and `start` / `predicted` in scope.
-#define SELF_ARGS                                                                              \
-    reinterpret_cast<const std::uint32_t*>(p_.triangles.data()), p_.triangleFeatureInfo.data(), \
-        triThickness_.data(), tight_.data(), start, predicted, rest_.vtOffsets.data(),           \
-        rest_.vt.data(), rest_.eeOffsets.data(), rest_.ee.data(), rest_.inertOffsets.data(),     \
-        rest_.inert.data(), memoryKeys_.data(), memoryNormals_.data(),
 
 }  // namespace
 
-SelfCollision::SelfCollision(const PreparedCloth& p) : p_(p), rest_(findRestNeighbours(p)) {
+SelfCollision::SelfCollision(const PreparedCloth& p) : SelfCollision(p, false) {}
+
+SelfCollision::SelfCollision(const PreparedCloth& p, bool shadow)
+    : p_(p), rest_(findRestNeighbours(p)) {
     CLOTH_ASSERT(p.sim.selfCollision.has_value());
     margin_ = p.sim.selfCollision->margin;
     muS_ = p.sim.selfCollision->staticFriction;
     muK_ = p.sim.selfCollision->kineticFriction;
     order_ = p.sim.selfCollision->order;
+    bounded_ = !shadow &&
+               p.sim.selfCollision->detection == SelfCollisionSettings::Detection::Bounded;
+    minBound_ = p.sim.selfCollision->bound;
+    if (bounded_) {
+        detected_.assign(p.originalVertexCount, glm::vec4(0.0f));
+        moves_.assign(p.originalVertexCount, 0.0f);
+        if (p.sim.selfCollision->checkCandidates) {
+            shadow_.reset(new SelfCollision(p, true));
+            shadowPool_ = std::make_unique<ThreadPool>(1);
+        }
+    }
     const auto triCount = static_cast<std::uint32_t>(p.triangles.size());
     triThickness_ = triangleThicknesses(p);
     boxes_.resize(triCount);
@@ -43,8 +51,11 @@ SelfCollision::SelfCollision(const PreparedCloth& p) : p_(p), rest_(findRestNeig
     moved_.assign(p.originalVertexCount, glm::vec4(0.0f));
 }
 
-void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::vec4* start,
-                           const glm::vec4* pred, const std::function<void(int)>& stage) {
+// Phases 0-3 of a detection: the triangles' boxes (their corners at `start` and `pred`, grown
+// by their thickness, half the margin and `extra`), codes, sort, hierarchy and bounds.
+void SelfCollision::buildTree(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                              const glm::vec4* pred, float extra,
+                              const std::function<void(int)>& stage) {
     const auto n = static_cast<std::uint32_t>(p_.triangles.size());
     if (member == 0) {
         partialLo_.assign(size, glm::vec3(0.0f));
@@ -58,7 +69,7 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
     glm::vec3 lo(0.0f), hi(0.0f);
     for (std::uint32_t i = b; i < e; ++i) {
         const glm::uvec3 t = p_.triangles[i];
-        const float grow = triThickness_[i] + 0.5f * margin_;
+        const float grow = triThickness_[i] + 0.5f * margin_ + extra;
         glm::vec3 l = xyz(start[t.x]), h = l;
         for (glm::vec3 x : {xyz(start[t.y]), xyz(start[t.z]), xyz(pred[t.x]), xyz(pred[t.y]),
                             xyz(pred[t.z])}) {
@@ -103,6 +114,13 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
     // 3: bounds.
     if (member == 0 && n >= 2) lbvhFitBounds(tree_, n, arrived_);
     stage(3);
+}
+
+void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                           const glm::vec4* pred, const std::function<void(int)>& stage) {
+    const auto n = static_cast<std::uint32_t>(p_.triangles.size());
+    buildTree(pool, member, size, start, pred, 0.0f, stage);
+    std::uint32_t b, e;
     // 4: the walk and the narrow phase, per sorted position.
     ThreadPool::split(n, member, size, b, e);
     MemberWork& work = work_[member];
@@ -147,10 +165,6 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
         std::size_t total = 0;
         for (int m = 0; m < size; ++m) total += work_[m].found.size();
         contacts_.resize(total);
-        if (order_ == SelfCollisionSettings::Order::Jacobi) {  // the lists are Jacobi's alone
-            slots_.resize(4 * total);
-            corrections_.resize(4 * total);
-        }
     }
     pool.barrier();
     std::size_t first = 0;
@@ -165,10 +179,25 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
         stage(5);
         return;
     }
+    buildLists(pool, member, size, first, out);
+    if (member == 0) rememberContacts();
+    stage(5);
+}
+
+// Jacobi: per original vertex its contacts' slots (4 i + k) in contact order (counted with
+// atomic increments, placed by atomic cursors, each list then sorted: the same lists for any
+// thread count). contacts_ holds every member's `found` from `first` on.
+void SelfCollision::buildLists(ThreadPool& pool, int member, int size, std::size_t first,
+                               const std::vector<gpu::SelfContact>& out) {
+    if (member == 0) {
+        slots_.resize(4 * contacts_.size());
+        corrections_.resize(4 * contacts_.size());
+    }
     for (const gpu::SelfContact& c : out)
         for (int k = 0; k < 4; ++k)
             std::atomic_ref<std::uint32_t>(fill_[c.vertices[k]]).fetch_add(1, std::memory_order_relaxed);
     pool.barrier();
+    std::uint32_t b, e;
     const std::uint32_t vertices = p_.originalVertexCount;
     if (member == 0) {
         listOffsets_[0] = 0;
@@ -190,24 +219,17 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
         std::sort(slots_.begin() + listOffsets_[v], slots_.begin() + listOffsets_[v + 1]);
         fill_[v] = 0;
     }
-    if (member == 0) rememberContacts();
-    stage(5);
 }
 
 // The memory: the contacts' keys in a table at most half full (self_contacts.h).
 void SelfCollision::rememberContacts() {
-    std::uint32_t bits = 6;
-    while ((std::size_t(1) << bits) < 2 * contacts_.size()) ++bits;
-    memoryBits_ = bits;
-    memoryKeys_.assign(std::size_t(1) << bits, glm::uvec4(0u));
-    memoryNormals_.assign(std::size_t(1) << bits, glm::vec4(0.0f));
-    const std::uint32_t mask = (1u << bits) - 1;
-    for (const gpu::SelfContact& c : contacts_) {
-        std::uint32_t slot = gpu::selfMemorySlot(c.info.x, c.info.y, c.info.z, bits);
-        while (memoryKeys_[slot].x != 0u) slot = (slot + 1) & mask;
-        memoryKeys_[slot] = glm::uvec4(c.info.x + 1u, c.info.y, c.info.z, 0u);
-        memoryNormals_[slot] = glm::vec4(gpu::selfKeyNormal(c), 0.0f);
-    }
+    rememberTable(
+        contacts_.size(),
+        [&](std::size_t i) {
+            const gpu::SelfContact& c = contacts_[i];
+            return glm::uvec4(c.info.x + 1u, c.info.y, c.info.z, 0u);
+        },
+        [&](std::size_t i) { return gpu::selfKeyNormal(contacts_[i]); });
 }
 
 // Greedy, in contact order (self_contacts.h's SELF_COLORS): each contact the lowest colour
@@ -243,18 +265,23 @@ void SelfCollision::colorContacts() {
 
 
 
-// The owned primitive pairs of close triangles a and b (self_contacts.h), in their order.
-void SelfCollision::narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec4* start,
-                                const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
-                                std::uint64_t& tested) const {
-    const glm::vec4* predicted = pred;
-    // Only the k whose primitives a and b own (selfPrimitivePair returns false at once for the
-    // others), in increasing order: bits 0-2 a's corners, 3-5 b's, 6-14 edge pairs.
+// The k whose primitives a and b own (selfPairCandidate is false at once for the others), as
+// bits: 0-2 a's corners, 3-5 b's, 6-14 edge pairs.
+std::uint32_t SelfCollision::ownedPairs(std::uint32_t a, std::uint32_t b) const {
     const std::uint32_t ia = p_.triangleFeatureInfo[a], ib = p_.triangleFeatureInfo[b];
     std::uint32_t live = ((ia >> gpu::TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) |
                          (((ib >> gpu::TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) << 3);
     for (std::uint32_t ea = 0; ea < 3; ++ea)
         if ((ia >> ea) & 1u) live |= (ib & 7u) << (6 + 3 * ea);
+    return live;
+}
+
+// The owned primitive pairs of close triangles a and b (self_contacts.h), in their order.
+void SelfCollision::narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec4* start,
+                                const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
+                                std::uint64_t& tested) const {
+    const glm::vec4* predicted = pred;
+    std::uint32_t live = ownedPairs(a, b);
     std::uint32_t count = 0;
     while (live != 0) {
         const auto k = static_cast<std::uint32_t>(std::countr_zero(live));
@@ -388,6 +415,14 @@ SelfCollisionCounts SelfCollision::counts() const {
         c.primitivePairs += w.tested;
     }
     c.contacts = contacts_.size();
+    if (bounded_) {
+        c.contacts = order_ == SelfCollisionSettings::Order::Colored ? byColor_.size()
+                                                                     : contacts_.size();
+        c.candidates = candidates_.size();
+        c.detections = detections_;
+        c.checkedContacts = checkedContacts_;
+        c.missed = missed_;
+    }
     return c;
 }
 

@@ -26,8 +26,10 @@
 // order), its phantom copies with it. No atomics; the same bits for any thread count.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -45,6 +47,12 @@ struct SelfCollisionCounts {
     std::uint64_t candidatePairs = 0;  // triangle pairs whose boxes overlap
     std::uint64_t primitivePairs = 0;  // vertex-triangle and edge-edge pairs tested
     std::uint64_t contacts = 0;
+    std::uint64_t candidates = 0;  // bounded detection: the primitive pairs kept
+    std::uint64_t detections = 0;  // bounded detection: since the start
+    // SelfCollisionSettings::checkCandidates: the contacts of full detections (one per substep)
+    // and those of them the candidates' contacts lack or have otherwise (with other bits), plus
+    // the candidates' contacts the full detection does not have.
+    std::uint64_t checkedContacts = 0, missed = 0;
 };
 
 class SelfCollision {
@@ -57,6 +65,21 @@ public:
     // must hold a barrier of the pool. start, pred: positions (original vertices first).
     void detect(ThreadPool& pool, int member, int size, const glm::vec4* start,
                 const glm::vec4* pred, const std::function<void(int)>& stage);
+
+    // Bounded detection (SelfCollisionSettings::Detection::Bounded; self_candidates.cpp): a
+    // new detection when some vertex has moved past the bound since the last (stages 0-5 as
+    // detect's, the walk gathering candidates and phase 5 colouring them), then every
+    // candidate tested for this substep (stage 6). The contacts are the candidates'
+    // (contacts() in gathering order, or colour order for the colored solve), those that are
+    // not contacts this substep with zero weights, which the projections leave alone.
+    void detectBounded(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                       const glm::vec4* pred, const std::function<void(int)>& stage);
+    // Bounded detection: the candidates (in the contacts' order) and the bound of the last
+    // detection (m; the largest move of a vertex, relative to the others, that it allows).
+    const std::vector<gpu::SelfCandidate>& candidates() const { return candidates_; }
+    float detectionBound() const { return bound_; }
+    // The contacts that act this substep, in the order the detection gathered them.
+    std::vector<gpu::SelfContact> activeContacts() const;
 
     // One iteration's projection of the contacts (ends with a barrier). pos: every vertex;
     // start: the positions at the substep's start.
@@ -84,6 +107,23 @@ public:
     const std::vector<Aabb>& boxes() const { return boxes_; }
 
 private:
+    // A full detection every substep, whatever the settings say (checkCandidates' shadow).
+    SelfCollision(const PreparedCloth& p, bool shadow);
+    void buildTree(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                   const glm::vec4* pred, float grow, const std::function<void(int)>& stage);
+    bool boundExceeded(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                       const glm::vec4* pred, float& next, float& moved, float& slack);
+    void gatherCandidates(int member, int size, const glm::vec4* start, float bound);
+    void arrangeCandidates(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                           float bound);
+    std::uint32_t ownedPairs(std::uint32_t a, std::uint32_t b) const;
+    void buildLists(ThreadPool& pool, int member, int size, std::size_t first,
+                    const std::vector<gpu::SelfContact>& out);
+    void evaluateCandidates(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                            const glm::vec4* pred, float moved, float slack);
+    void rememberTable(std::size_t count, const std::function<glm::uvec4(std::size_t)>& key,
+                       const std::function<glm::vec3(std::size_t)>& normal);
+    void checkAgainstShadow(const glm::vec4* start, const glm::vec4* pred);
     void colorContacts();
     void rememberContacts();
     void projectContact(const gpu::SelfContact& c, glm::vec4* pos, const glm::vec4* start) const;
@@ -107,6 +147,9 @@ private:
     // Per member (each on its own cache lines: the walk's stack and the list grow in the loop).
     struct alignas(64) MemberWork {
         std::vector<gpu::SelfContact> found;
+        std::vector<gpu::SelfCandidate> gathered;  // bounded detection: its candidates
+        std::vector<float> gatheredGap;            // and their gaps
+        std::vector<std::uint32_t> foundIndex;      // per contact found: its candidate's place
         std::vector<std::uint32_t> stack;
         std::uint64_t pairs = 0, tested = 0;
     };
@@ -130,6 +173,25 @@ private:
     std::vector<std::uint64_t> colorMasks_;
     std::vector<std::uint32_t> colorOf_, colorOrder_, colorOffsets_;
     std::vector<gpu::SelfContact> byColor_;  // contacts_ in colorOrder_
+    // Bounded detection.
+    bool bounded_ = false;
+    float minBound_ = 0.0f, bound_ = 0.0f;
+    std::vector<glm::vec4> detected_;  // per original vertex: where the last detection saw it
+    // Per member: the displacement ranges since the detection (lo, hi) and of this substep's
+    // prediction (lo, hi).
+    std::vector<std::array<glm::vec3, 5>> ranges_;  // and the largest coordinates
+    std::vector<gpu::SelfCandidate> candidates_;  // in gathering order (colored: colours in colorOf_)
+    std::vector<float> gaps_;  // per candidate: its boxes' gap at the detection
+    std::vector<float> moves_;  // per original vertex: its move since (phase 6)
+    std::vector<std::uint32_t> colorCounts_;  // per member and colour: contacts this substep
+    std::vector<std::uint32_t> byColorGathered_;  // per contact of byColor_: its gathering place
+    std::vector<std::uint8_t> wasContact_;  // per candidate: a contact in the last substep
+    std::vector<glm::vec4> lastNormal_;     // and its direction then (as its key reads it)
+    std::uint64_t detections_ = 0;
+    // checkCandidates: a detection every substep beside, on one thread.
+    std::unique_ptr<SelfCollision> shadow_;
+    std::unique_ptr<ThreadPool> shadowPool_;
+    std::uint64_t checkedContacts_ = 0, missed_ = 0;
 };
 
 // The contacts of one detection, computed on `threads` threads (tests).

@@ -48,10 +48,21 @@ struct SelfContact {
     vec4 normal;     // xyz: n; w: d, the distance to keep (m)
     uvec4 info;      // x: SELF_VERTEX_TRIANGLE or SELF_EDGE_EDGE; y, z: the pair's key (the
                      // vertex and the triangle's index; or the two edges' ids, 3 t + e, lower
-                     // first); w: 1 when the first edge is the lower id (n as the key reads
-                     // it), else 0; 1 for vertex-triangle
+                     // first, and the lower one's ends are the first two vertices); w: 1 when
+                     // n is as the key reads it (always, as selfPairCandidate orders them)
 };
 CLOTH_CHECK_SIZE(SelfContact, 64)
+
+// A primitive pair that can collide (selfPairCandidate): the contact's vertices, kind and key
+// as SelfContact has them, and the distance to keep.
+struct SelfCandidate {
+    uvec4 vertices;
+    uint kind;  // bit 0: SELF_VERTEX_TRIANGLE or SELF_EDGE_EDGE; bit 1: SelfContact's info.w
+    uint keyY;  // SelfContact's info.y, info.z (for a vertex-triangle pair: the triangle)
+    uint keyZ;
+    float keep;
+};
+CLOTH_CHECK_SIZE(SelfCandidate, 32)
 
 const uint SELF_VERTEX_TRIANGLE = 0u;
 const uint SELF_EDGE_EDGE = 1u;
@@ -70,9 +81,13 @@ const uint TRIANGLE_OWNS_VERTEX_SHIFT = 3u;
 // Are two swept boxes (each holding a primitive at the substep's start and predicted) more than
 // `reach` apart along some axis? Then the primitives, moving in straight lines, never come
 // within `reach` of each other in the substep: no contact (checked before the gap test).
-CLOTH_FN bool selfBoxesApart(vec3 lo1, vec3 hi1, vec3 lo2, vec3 hi2, float reach) {
+CLOTH_FN float selfBoxesGap(vec3 lo1, vec3 hi1, vec3 lo2, vec3 hi2) {
     vec3 gap = max(lo1 - hi2, lo2 - hi1);
-    return max(gap.x, max(gap.y, gap.z)) > reach;
+    return max(gap.x, max(gap.y, gap.z));
+}
+
+CLOTH_FN bool selfBoxesApart(vec3 lo1, vec3 hi1, vec3 lo2, vec3 hi2, float reach) {
+    return selfBoxesGap(lo1, hi1, lo2, hi2) > reach;
 }
 
 // Barycentric coordinates of the point of triangle (a, b, c) closest to p: the regions of
@@ -336,16 +351,15 @@ CLOTH_FN void selfVertexBox(CLOTH_SELF_PARAMS uint v, CLOTH_OUT(vec3) lo, CLOTH_
 
 // Primitive pair k (0..14) of the close triangles a and b (Anon. 2023 §6.4: only what each owns):
 // k 0-2 a's corner k against triangle b, 3-5 b's corner k - 3 against a, 6-14 a's edge
-// (k - 6) / 3 against b's edge (k - 6) % 3. True when it is a contact, filled into c (its
-// side remembered from the last substep); `tested` counts the pairs that reach the box test.
-CLOTH_FN bool selfPrimitivePair(CLOTH_SELF_PARAMS uint a, uint b, uint k, float margin,
-                                uint memoryBits, CLOTH_OUT(SelfContact) c,
-                                CLOTH_INOUT(uint) tested) {
-    float keep = triThickness[a] + triThickness[b];
-    float reach = keep + margin;
+// (k - 6) / 3 against b's edge (k - 6) % 3. True when the pair can collide at all (a and b own
+// the two primitives, they share no vertex and the rest mesh does not rule them out), filled
+// into `cand`. What it is depends on the rest mesh and the triangles alone.
+CLOTH_FN bool selfPairCandidate(CLOTH_SELF_PARAMS uint a, uint b, uint k,
+                                CLOTH_OUT(SelfCandidate) cand) {
     bool sameCloth = (triInfo[a] >> TRIANGLE_SEGMENT_SHIFT) == (triInfo[b] >> TRIANGLE_SEGMENT_SHIFT);
     uvec3 ta = uvec3(triangles[3u * a], triangles[3u * a + 1u], triangles[3u * a + 2u]);
     uvec3 tb = uvec3(triangles[3u * b], triangles[3u * b + 1u], triangles[3u * b + 2u]);
+    cand.keep = triThickness[a] + triThickness[b];
     if (k < 6u) {
         uint owner = k < 3u ? a : b;
         uint other = k < 3u ? b : a;
@@ -356,19 +370,10 @@ CLOTH_FN bool selfPrimitivePair(CLOTH_SELF_PARAMS uint a, uint b, uint k, float 
         uint v = to[corner];
         if (v == t.x || v == t.y || v == t.z) return false;
         if (sameCloth && selfRestVt(CLOTH_SELF_ARGS v, other)) return false;
-        tested += 1u;
-        vec3 lo, hi;
-        selfVertexBox(CLOTH_SELF_ARGS v, lo, hi);
-        if (selfBoxesApart(lo, hi, vec3(tight[2u * other]), vec3(tight[2u * other + 1u]), reach))
-            return false;
-        c.vertices = uvec4(v, t.x, t.y, t.z);
-        c.info = uvec4(SELF_VERTEX_TRIANGLE, v, other, 1u);
-        if (!selfVertexTriangle(vec3(start[v]), vec3(start[t.x]), vec3(start[t.y]),
-                                vec3(start[t.z]), vec3(predicted[v]), vec3(predicted[t.x]),
-                                vec3(predicted[t.y]), vec3(predicted[t.z]), triInfo[other],
-                                keep, margin, c.weights, c.normal))
-            return false;
-        selfRemember(CLOTH_SELF_ARGS c, memoryBits);
+        cand.vertices = uvec4(v, t.x, t.y, t.z);
+        cand.kind = SELF_VERTEX_TRIANGLE | 2u;
+        cand.keyY = v;
+        cand.keyZ = other;
         return true;
     }
     uint ea = (k - 6u) / 3u;
@@ -382,12 +387,31 @@ CLOTH_FN bool selfPrimitivePair(CLOTH_SELF_PARAMS uint a, uint b, uint k, float 
     uint ia = 3u * a + ea;
     uint ib = 3u * b + eb;
     if (sameCloth && selfRestEe(CLOTH_SELF_ARGS ia, ib)) return false;
-    tested += 1u;
+    // The lower edge id first, whichever triangle the walk met first: the same contact, to
+    // the bit, from any detection.
+    cand.vertices = ia < ib ? uvec4(p0, p1, q0, q1) : uvec4(q0, q1, p0, p1);
+    cand.kind = SELF_EDGE_EDGE | 2u;
+    cand.keyY = min(ia, ib);
+    cand.keyZ = max(ia, ib);
+    return true;
+}
+
+// How far apart the candidate's two primitives' boxes (each vertex's from `start` and
+// `predicted`; a triangle's from `tight`) are along the axis where they are farthest apart
+// (negative where they overlap).
+CLOTH_FN float selfCandidateGap(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    uvec4 v = cand.vertices;
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
+        vec3 lo, hi;
+        selfVertexBox(CLOTH_SELF_ARGS v.x, lo, hi);
+        return selfBoxesGap(lo, hi, vec3(tight[2u * cand.keyZ]),
+                            vec3(tight[2u * cand.keyZ + 1u]));
+    }
     vec3 lo0, hi0, lo1, hi1, lo2, hi2, lo3, hi3;
-    selfVertexBox(CLOTH_SELF_ARGS p0, lo0, hi0);
-    selfVertexBox(CLOTH_SELF_ARGS p1, lo1, hi1);
-    selfVertexBox(CLOTH_SELF_ARGS q0, lo2, hi2);
-    selfVertexBox(CLOTH_SELF_ARGS q1, lo3, hi3);
+    selfVertexBox(CLOTH_SELF_ARGS v.x, lo0, hi0);
+    selfVertexBox(CLOTH_SELF_ARGS v.y, lo1, hi1);
+    selfVertexBox(CLOTH_SELF_ARGS v.z, lo2, hi2);
+    selfVertexBox(CLOTH_SELF_ARGS v.w, lo3, hi3);
     vec3 loP = vec3(lo1.x < lo0.x ? lo1.x : lo0.x, lo1.y < lo0.y ? lo1.y : lo0.y,
                     lo1.z < lo0.z ? lo1.z : lo0.z);
     vec3 hiP = vec3(hi0.x < hi1.x ? hi1.x : hi0.x, hi0.y < hi1.y ? hi1.y : hi0.y,
@@ -396,13 +420,41 @@ CLOTH_FN bool selfPrimitivePair(CLOTH_SELF_PARAMS uint a, uint b, uint k, float 
                     lo3.z < lo2.z ? lo3.z : lo2.z);
     vec3 hiQ = vec3(hi2.x < hi3.x ? hi3.x : hi2.x, hi2.y < hi3.y ? hi3.y : hi2.y,
                     hi2.z < hi3.z ? hi3.z : hi2.z);
-    if (selfBoxesApart(loP, hiP, loQ, hiQ, reach)) return false;
-    c.vertices = uvec4(p0, p1, q0, q1);
-    c.info = uvec4(SELF_EDGE_EDGE, min(ia, ib), max(ia, ib), ia < ib ? 1u : 0u);
-    if (!selfEdgeEdge(vec3(start[p0]), vec3(start[p1]), vec3(start[q0]), vec3(start[q1]),
-                      vec3(predicted[p0]), vec3(predicted[p1]), vec3(predicted[q0]),
-                      vec3(predicted[q1]), keep, margin, c.weights, c.normal))
-        return false;
+    return selfBoxesGap(loP, hiP, loQ, hiQ);
+}
+
+CLOTH_FN bool selfCandidateApart(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float reach) {
+    return selfCandidateGap(CLOTH_SELF_ARGS cand) > reach;
+}
+
+// Is the candidate a contact in this substep (its swept boxes within reach, then the gap test)?
+// Filled into c, without the remembered side.
+CLOTH_FN bool selfCandidateContact(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float margin,
+                                   CLOTH_OUT(SelfContact) c) {
+    if (selfCandidateApart(CLOTH_SELF_ARGS cand, cand.keep + margin)) return false;
+    uvec4 v = cand.vertices;
+    c.vertices = v;
+    c.info = uvec4(cand.kind & 1u, cand.keyY, cand.keyZ, (cand.kind >> 1u) & 1u);
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE)
+        return selfVertexTriangle(vec3(start[v.x]), vec3(start[v.y]), vec3(start[v.z]),
+                                  vec3(start[v.w]), vec3(predicted[v.x]), vec3(predicted[v.y]),
+                                  vec3(predicted[v.z]), vec3(predicted[v.w]), triInfo[cand.keyZ],
+                                  cand.keep, margin, c.weights, c.normal);
+    return selfEdgeEdge(vec3(start[v.x]), vec3(start[v.y]), vec3(start[v.z]), vec3(start[v.w]),
+                        vec3(predicted[v.x]), vec3(predicted[v.y]), vec3(predicted[v.z]),
+                        vec3(predicted[v.w]), cand.keep, margin, c.weights, c.normal);
+}
+
+// Primitive pair k of the close triangles a and b in one go (selfPairCandidate, then
+// selfCandidateContact): true when it is a contact, filled into c (its side remembered from the
+// last substep); `tested` counts the pairs that reach the box test.
+CLOTH_FN bool selfPrimitivePair(CLOTH_SELF_PARAMS uint a, uint b, uint k, float margin,
+                                uint memoryBits, CLOTH_OUT(SelfContact) c,
+                                CLOTH_INOUT(uint) tested) {
+    SelfCandidate cand;
+    if (!selfPairCandidate(CLOTH_SELF_ARGS a, b, k, cand)) return false;
+    tested += 1u;
+    if (!selfCandidateContact(CLOTH_SELF_ARGS cand, margin, c)) return false;
     selfRemember(CLOTH_SELF_ARGS c, memoryBits);
     return true;
 }

@@ -29,7 +29,7 @@ inline constexpr const char* kStageNames[] = {
 #undef CLOTH_X
     "colour_waits", "jacobi_sums", "attachments", "tethers", "contacts", "phantoms", "velocities", "damping",
     "self_codes", "self_sort", "self_hierarchy", "self_bounds", "self_walk", "self_lists",
-    "self_contacts", "normals"};
+    "self_evaluate", "self_contacts", "normals"};
 inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
 inline constexpr int kStageWind = 0;
 inline constexpr int kStageCollisions = 1;  // pre-stabilisation and contact reset
@@ -49,10 +49,12 @@ inline constexpr int kStagePhantoms = kStageAttachments + 3;
 inline constexpr int kStageVelocities = kStageAttachments + 4;
 inline constexpr int kStageDamping = kStageAttachments + 5;
 // Self-collision (cpu/self_collision.h): the detection's phases (boxes and Morton codes, the
-// sort, the hierarchy, its bounds, the walk with the narrow phase, the per-vertex lists), then
-// the contacts' projection in the iterations.
+// sort, the hierarchy, its bounds, the walk with the narrow phase or the candidates' gathering,
+// the per-vertex lists or the candidates' colours), the candidates' test every substep (bounded
+// detection), then the contacts' projection in the iterations.
 inline constexpr int kStageSelfCodes = kStageAttachments + 6;
-inline constexpr int kStageSelfContacts = kStageSelfCodes + 6;
+inline constexpr int kStageSelfEvaluate = kStageSelfCodes + 6;
+inline constexpr int kStageSelfContacts = kStageSelfCodes + 7;
 inline constexpr int kStageNormals = kStageSelfContacts + 1;
 static_assert(kStageNormals + 1 == kStageCount);
 
@@ -128,6 +130,12 @@ public:
     // frame: triangle pairs whose boxes overlapped, primitive pairs tested, contacts made.
     struct SelfCounts {
         std::uint64_t candidatePairs = 0, primitivePairs = 0, contacts = 0;
+        // Bounded detection: the primitive pairs the last detection kept, and the detections
+        // since the solver began.
+        std::uint64_t candidates = 0, detections = 0;
+        // SelfCollisionSettings::checkCandidates (CPU): the full detections' contacts, and the
+        // contacts in which the candidates' differ from them.
+        std::uint64_t checkedContacts = 0, missed = 0;
     };
     virtual SelfCounts selfCounts() const { return {}; }
 };

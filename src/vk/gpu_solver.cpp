@@ -100,6 +100,10 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
                 "self_collision.order \"sequential\" is the CPU reference's one-thread "
                 "Gauss-Seidel order; the GPU solves \"colored\" (Gauss-Seidel by colours) or "
                 "\"jacobi\" passes");
+        if (p.sim.selfCollision->detection == SelfCollisionSettings::Detection::Bounded)
+            throw Error(
+                "self_collision.detection \"bounded\" runs on the CPU reference only so far; "
+                "the GPU detects \"every_substep\"");
         self = std::make_unique<GpuSelfCollision>(*ctx, p, buffers[BINDING_POSITIONS],
                                                   buffers[BINDING_PREDICTED],
                                                   buffers[BINDING_TRIANGLES],

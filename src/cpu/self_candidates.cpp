@@ -1,0 +1,388 @@
+// Bounded detection on the CPU reference (SelfCollisionSettings::Detection::Bounded; the
+// argument in docs/collisions.md): a detection gathers the primitive pairs whose boxes, at the
+// detection's positions, are within reach plus twice the bound B; until some vertex's
+// displacement since then, less a translation common to all, leaves a cube of half-side B, each
+// primitive's swept box of a substep lies within its detection box grown by B, so a pair outside
+// the candidates stays farther than reach along some axis and cannot become a contact.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "core/error.h"
+#include "cpu/self_collision.h"
+#include "cpu/self_collision_args.h"
+
+namespace cloth {
+
+namespace {
+
+glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+
+float largest(glm::vec3 v) { return std::max(v.x, std::max(v.y, v.z)); }
+
+// A new detection's bound covers this much of the substep's relative motion: twice, so a vertex
+// that keeps its speed stays within it for the next substep too.
+constexpr float kMotionCover = 2.0f;
+
+}  // namespace
+
+// Has some original vertex, at the substep's start or predicted, left the cube of half-side
+// bound_ round where the last detection saw it, once the displacements' common translation (the
+// middle of their range, per axis) is taken away? Also true before the first detection. `next`:
+// the bound a detection now would take (the least bound, or more where this substep's
+// prediction moves the vertices further relative to each other). The same answer on every
+// member (the ranges are minima and maxima).
+bool SelfCollision::boundExceeded(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                                  const glm::vec4* pred, float& next, float& moved,
+                                  float& slack) {
+    const std::uint32_t n = p_.originalVertexCount;
+    if (member == 0) ranges_.resize(size);
+    pool.barrier();
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    glm::vec3 lo(inf), hi(-inf), mlo(inf), mhi(-inf), far(0.0f);
+    const bool detected = detections_ != 0;
+    std::uint32_t b, e;
+    ThreadPool::split(n, member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) {
+        const glm::vec3 s = xyz(start[v]), q = xyz(pred[v]);
+        if (detected) {
+            const glm::vec3 d = xyz(detected_[v]);
+            lo = glm::min(lo, glm::min(s - d, q - d));
+            hi = glm::max(hi, glm::max(s - d, q - d));
+        }
+        mlo = glm::min(mlo, q - s);
+        mhi = glm::max(mhi, q - s);
+        far = glm::max(far, glm::max(glm::abs(s), glm::abs(q)));
+    }
+    ranges_[member] = {lo, hi, mlo, mhi, far};
+    pool.barrier();
+    for (int m = 0; m < size; ++m) {
+        lo = glm::min(lo, ranges_[m][0]);
+        hi = glm::max(hi, ranges_[m][1]);
+        mlo = glm::min(mlo, ranges_[m][2]);
+        mhi = glm::max(mhi, ranges_[m][3]);
+        far = glm::max(far, ranges_[m][4]);
+    }
+    const float motion = n == 0 ? 0.0f : 0.5f * largest(mhi - mlo);
+    next = std::max(minBound_, kMotionCover * motion);
+    // Rounding: a few units in the last place of the largest coordinate, for each of the
+    // differences a box gap is made of.
+    slack = 16.0f * std::numeric_limits<float>::epsilon() * largest(far);
+    moved = motion;  // after a detection now: the prediction's move from the start
+    if (!detected) return true;
+    const float since = n == 0 ? 0.0f : 0.5f * largest(hi - lo);
+    // Not (since <= bound), so that a NaN position detects again.
+    if (!(since <= bound_)) return true;
+    moved = since;
+    return false;
+}
+
+void SelfCollision::detectBounded(ThreadPool& pool, int member, int size, const glm::vec4* start,
+                                  const glm::vec4* pred, const std::function<void(int)>& stage) {
+    float next = 0.0f, moved = 0.0f, slack = 0.0f;
+    if (boundExceeded(pool, member, size, start, pred, next, moved, slack)) {
+        // The last substep's contacts' sides, for the new candidates (its arrays are replaced
+        // only after phase 4's barrier).
+        if (member == 0) {
+            std::vector<std::size_t> last;
+            for (std::size_t i = 0; i < candidates_.size(); ++i)
+                if (wasContact_[i]) last.push_back(i);
+            rememberTable(
+                last.size(),
+                [&](std::size_t k) {
+                    const gpu::SelfCandidate& c = candidates_[last[k]];
+                    return glm::uvec4((c.kind & 1u) + 1u, c.keyY, c.keyZ, 0u);
+                },
+                [&](std::size_t k) { return xyz(lastNormal_[last[k]]); });
+        }
+        // The boxes at the detection's positions (start as the prediction too), grown by B.
+        buildTree(pool, member, size, start, start, next, stage);
+        gatherCandidates(member, size, start, next);
+        stage(4);
+        arrangeCandidates(pool, member, size, start, next);
+        stage(5);
+    }
+    evaluateCandidates(pool, member, size, start, pred, moved, slack);
+    stage(6);
+    if (shadow_ && member == 0) checkAgainstShadow(start, pred);
+}
+
+// Phase 4: for each triangle in sorted order, the triangles after it whose boxes (grown by the
+// bound) overlap its own; of each pair, the owned primitive pairs that can collide and whose
+// boxes at the detection's positions are within reach plus twice the bound.
+void SelfCollision::gatherCandidates(int member, int size, const glm::vec4* start, float bound) {
+    const auto n = static_cast<std::uint32_t>(p_.triangles.size());
+    std::uint32_t b, e;
+    ThreadPool::split(n, member, size, b, e);
+    MemberWork& work = work_[member];
+    std::vector<gpu::SelfCandidate>& out = work.gathered;
+    out.clear();
+    work.gatheredGap.clear();
+    std::uint64_t pairs = 0, tested = 0;
+    const glm::vec4* predicted = start;
+    for (std::uint32_t i = b; i < e; ++i) {
+        const std::uint32_t a = tree_.order[i];
+        lbvhWalkAfter(tree_, i, boxes_[a].lo, boxes_[a].hi, work.stack, [&](std::uint32_t j) {
+            ++pairs;
+            const std::uint32_t other = tree_.order[j];
+            if (gpu::selfInertPair(SELF_ARGS a, other)) return;
+            std::uint32_t live = ownedPairs(a, other);
+            while (live != 0) {
+                const auto k = static_cast<std::uint32_t>(std::countr_zero(live));
+                live &= live - 1;
+                gpu::SelfCandidate c;
+                if (!gpu::selfPairCandidate(SELF_ARGS a, other, k, c)) continue;
+                ++tested;
+                const float gap = gpu::selfCandidateGap(SELF_ARGS c);
+                if (gap <= c.keep + margin_ + 2.0f * bound) {
+                    out.push_back(c);
+                    work.gatheredGap.push_back(gap);
+                }
+            }
+        });
+    }
+    work.pairs = pairs;
+    work.tested = tested;
+}
+
+// Phase 5: the candidates in gathering order (member by member); for the colored order their
+// colours (greedy in that order, as colorContacts) and the candidates sorted by colour; for
+// Jacobi each vertex's list of slots; then every candidate's side from the last substep, and
+// the positions the bound is measured from.
+void SelfCollision::arrangeCandidates(ThreadPool& pool, int member, int size,
+                                      const glm::vec4* start, float bound) {
+    const std::uint32_t vertices = p_.originalVertexCount;
+    if (member == 0) {
+        std::vector<gpu::SelfCandidate> all;
+        std::vector<float> gaps;
+        for (int m = 0; m < size; ++m) {
+            all.insert(all.end(), work_[m].gathered.begin(), work_[m].gathered.end());
+            gaps.insert(gaps.end(), work_[m].gatheredGap.begin(), work_[m].gatheredGap.end());
+        }
+        const auto n = static_cast<std::uint32_t>(all.size());
+        if (order_ == SelfCollisionSettings::Order::Colored) {
+            colorMasks_.assign(vertices, 0);
+            colorOf_.resize(n);
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const glm::uvec4 v = all[i].vertices;
+                const std::uint64_t used =
+                    colorMasks_[v.x] | colorMasks_[v.y] | colorMasks_[v.z] | colorMasks_[v.w];
+                std::uint32_t color = gpu::SELF_COLORS;
+                if (~used != 0) {
+                    color = static_cast<std::uint32_t>(std::countr_zero(~used));
+                    const std::uint64_t bit = std::uint64_t(1) << color;
+                    for (int k = 0; k < 4; ++k) colorMasks_[v[k]] |= bit;
+                }
+                colorOf_[i] = color;
+            }
+        }
+        candidates_ = std::move(all);
+        gaps_ = std::move(gaps);
+        wasContact_.assign(n, 0);
+        lastNormal_.assign(n, glm::vec4(0.0f));
+        bound_ = bound;
+        ++detections_;
+    }
+    pool.barrier();
+    std::uint32_t b, e;
+    ThreadPool::split(static_cast<std::uint32_t>(candidates_.size()), member, size, b, e);
+    if (memoryBits_ != 0) {
+        const std::uint32_t mask = (1u << memoryBits_) - 1u;
+        for (std::uint32_t i = b; i < e; ++i) {
+            const gpu::SelfCandidate& c = candidates_[i];
+            const std::uint32_t kind = (c.kind & 1u) + 1u;
+            std::uint32_t slot = gpu::selfMemorySlot(c.kind & 1u, c.keyY, c.keyZ, memoryBits_);
+            for (std::uint32_t probe = 0; probe <= mask; ++probe) {
+                const glm::uvec4 key = memoryKeys_[slot];
+                if (key.x == 0u) break;
+                if (key.x == kind && key.y == c.keyY && key.z == c.keyZ) {
+                    wasContact_[i] = 1;
+                    lastNormal_[i] = memoryNormals_[slot];
+                    break;
+                }
+                slot = (slot + 1u) & mask;
+            }
+        }
+    }
+    ThreadPool::split(vertices, member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) detected_[v] = start[v];
+}
+
+// Phase 6, every substep: the triangles' swept boxes, then each candidate's test
+// (selfCandidateContact) with the side it had if it was a contact in the last substep, and the
+// contacts gathered in the candidates' order (for the colored order, colour by colour). A
+// candidate whose boxes at the detection were farther apart than reach plus its two
+// primitives' moves is no contact without a look: each primitive's swept box lies within its
+// detection box grown by the largest move of its vertices (the bound's argument, with the
+// common translation taken away from both), so the swept boxes are still more than reach
+// apart; `slack` covers the rounding.
+void SelfCollision::evaluateCandidates(ThreadPool& pool, int member, int size,
+                                       const glm::vec4* start, const glm::vec4* pred,
+                                       float moved, float slack) {
+    std::uint32_t b, e;
+    const auto triangles = static_cast<std::uint32_t>(p_.triangles.size());
+    ThreadPool::split(triangles, member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const glm::uvec3 t = p_.triangles[i];
+        glm::vec3 l = xyz(start[t.x]), h = l;
+        for (glm::vec3 x : {xyz(start[t.y]), xyz(start[t.z]), xyz(pred[t.x]), xyz(pred[t.y]),
+                            xyz(pred[t.z])}) {
+            l = glm::min(l, x);
+            h = glm::max(h, x);
+        }
+        tight_[2 * i] = glm::vec4(l, 0.0f);
+        tight_[2 * i + 1] = glm::vec4(h, 0.0f);
+    }
+    // Each vertex's move since the detection, less the common translation T (the middle of
+    // the moves' range per axis), at the start or predicted: the largest component.
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    const std::uint32_t vertices = p_.originalVertexCount;
+    glm::vec3 lo(inf), hi(-inf);
+    ThreadPool::split(vertices, member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) {
+        const glm::vec3 d = xyz(detected_[v]);
+        lo = glm::min(lo, glm::min(xyz(start[v]) - d, xyz(pred[v]) - d));
+        hi = glm::max(hi, glm::max(xyz(start[v]) - d, xyz(pred[v]) - d));
+    }
+    ranges_[member][0] = lo;
+    ranges_[member][1] = hi;
+    if (member == 0) colorCounts_.assign(std::size_t(size) * (gpu::SELF_COLORS + 1), 0);
+    pool.barrier();
+    for (int m = 0; m < size; ++m) {
+        lo = glm::min(lo, ranges_[m][0]);
+        hi = glm::max(hi, ranges_[m][1]);
+    }
+    const glm::vec3 t = 0.5f * (lo + hi);
+    for (std::uint32_t v = b; v < e; ++v) {
+        const glm::vec3 d = xyz(detected_[v]) + t;
+        const glm::vec3 m = glm::max(glm::abs(xyz(start[v]) - d), glm::abs(xyz(pred[v]) - d));
+        moves_[v] = largest(m) + slack;
+    }
+    pool.barrier();
+    const glm::vec4* predicted = pred;
+    const bool colored = order_ == SelfCollisionSettings::Order::Colored;
+    MemberWork& work = work_[member];
+    work.found.clear();
+    work.foundIndex.clear();
+    std::uint32_t* counts = &colorCounts_[std::size_t(member) * (gpu::SELF_COLORS + 1)];
+    ThreadPool::split(static_cast<std::uint32_t>(candidates_.size()), member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const gpu::SelfCandidate& cand = candidates_[i];
+        gpu::SelfContact c;
+        const glm::uvec4 v = cand.vertices;
+        const float sides =
+            (cand.kind & 1u) == gpu::SELF_VERTEX_TRIANGLE
+                ? moves_[v.x] + std::max(moves_[v.y], std::max(moves_[v.z], moves_[v.w]))
+                : std::max(moves_[v.x], moves_[v.y]) + std::max(moves_[v.z], moves_[v.w]);
+        if (gaps_[i] - sides > cand.keep + margin_ ||
+            !gpu::selfCandidateContact(SELF_ARGS cand, margin_, c)) {
+            wasContact_[i] = 0;
+            continue;
+        }
+        if (wasContact_[i] && glm::dot(xyz(lastNormal_[i]), gpu::selfKeyNormal(c)) < 0.0f)
+            c.normal = glm::vec4(-xyz(c.normal), c.normal.w);
+        lastNormal_[i] = glm::vec4(gpu::selfKeyNormal(c), 0.0f);
+        wasContact_[i] = 1;
+        if (colored) ++counts[colorOf_[i]];
+        work.found.push_back(c);
+        work.foundIndex.push_back(i);
+    }
+    pool.barrier();
+    if (member == 0) {
+        std::size_t total = 0;
+        for (int m = 0; m < size; ++m) total += work_[m].found.size();
+        (colored ? byColor_ : contacts_).resize(total);
+        if (colored) {
+            byColorGathered_.resize(total);
+            colorOffsets_.assign(gpu::SELF_COLORS + 2, 0);
+            for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) {
+                std::uint32_t n = 0;
+                for (int m = 0; m < size; ++m)
+                    n += colorCounts_[std::size_t(m) * (gpu::SELF_COLORS + 1) + k];
+                colorOffsets_[k + 1] = colorOffsets_[k] + n;
+            }
+        }
+    }
+    pool.barrier();
+    if (!colored) {
+        std::size_t first = 0;
+        for (int m = 0; m < member; ++m) first += work_[m].found.size();
+        std::copy(work.found.begin(), work.found.end(), contacts_.begin() + std::ptrdiff_t(first));
+        if (order_ == SelfCollisionSettings::Order::Jacobi)
+            buildLists(pool, member, size, first, work.found);
+        return;
+    }
+    // Colour by colour, the members' contacts of the colour in member order.
+    std::array<std::uint32_t, gpu::SELF_COLORS + 1> next;
+    for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) {
+        next[k] = colorOffsets_[k];
+        for (int m = 0; m < member; ++m)
+            next[k] += colorCounts_[std::size_t(m) * (gpu::SELF_COLORS + 1) + k];
+    }
+    for (std::size_t j = 0; j < work.found.size(); ++j) {
+        const std::uint32_t slot = next[colorOf_[work.foundIndex[j]]]++;
+        byColor_[slot] = work.found[j];
+        byColorGathered_[slot] = work.foundIndex[j];
+    }
+}
+
+// The memory table (self_contacts.h's selfRemember) of `count` keys and their directions.
+void SelfCollision::rememberTable(std::size_t count,
+                                  const std::function<glm::uvec4(std::size_t)>& key,
+                                  const std::function<glm::vec3(std::size_t)>& normal) {
+    std::uint32_t bits = 6;
+    while ((std::size_t(1) << bits) < 2 * count) ++bits;
+    memoryBits_ = bits;
+    memoryKeys_.assign(std::size_t(1) << bits, glm::uvec4(0u));
+    memoryNormals_.assign(std::size_t(1) << bits, glm::vec4(0.0f));
+    const std::uint32_t mask = (1u << bits) - 1;
+    for (std::size_t i = 0; i < count; ++i) {
+        const glm::uvec4 k = key(i);
+        std::uint32_t slot = gpu::selfMemorySlot(k.x - 1u, k.y, k.z, bits);
+        while (memoryKeys_[slot].x != 0u) slot = (slot + 1) & mask;
+        memoryKeys_[slot] = k;
+        memoryNormals_[slot] = glm::vec4(normal(i), 0.0f);
+    }
+}
+
+// SelfCollisionSettings::checkCandidates: the same start and prediction through a full
+// detection every substep (with its own memory of sides), its contacts against this substep's,
+// pair by pair and bit for bit.
+void SelfCollision::checkAgainstShadow(const glm::vec4* start, const glm::vec4* pred) {
+    const std::size_t n = p_.positions.size();
+    const std::vector<glm::vec4> x(start, start + n), y(pred, pred + n);
+    shadowPool_->run([&](int member, int size) {
+        shadow_->detect(*shadowPool_, member, size, x.data(), y.data(),
+                        [&](int) { shadowPool_->barrier(); });
+    });
+    using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+    std::map<Key, const gpu::SelfContact*> mine;
+    const std::vector<gpu::SelfContact> active = activeContacts();
+    for (const gpu::SelfContact& c : active) mine.emplace(Key{c.info.x, c.info.y, c.info.z}, &c);
+    std::uint64_t matched = 0;
+    for (const gpu::SelfContact& c : shadow_->contacts()) {
+        const auto it = mine.find(Key{c.info.x, c.info.y, c.info.z});
+        if (it == mine.end() || std::memcmp(it->second, &c, sizeof c) != 0)
+            ++missed_;
+        else
+            ++matched;
+    }
+    missed_ += active.size() - matched;  // contacts the full detection does not have
+    checkedContacts_ += shadow_->contacts().size();
+}
+
+std::vector<gpu::SelfContact> SelfCollision::activeContacts() const {
+    if (!bounded_ || order_ != SelfCollisionSettings::Order::Colored) return contacts_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+    for (std::uint32_t i = 0; i < byColor_.size(); ++i) order.emplace_back(byColorGathered_[i], i);
+    std::sort(order.begin(), order.end());
+    std::vector<gpu::SelfContact> out;
+    for (const auto& [g, i] : order) out.push_back(byColor_[i]);
+    return out;
+}
+
+}  // namespace cloth
