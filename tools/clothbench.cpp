@@ -236,6 +236,7 @@ void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver
         {"contacts_per_vertex", double(c.contacts) / vertices},
         {"detection", selfDetectionName(p.sim.selfCollision->detection)},
         {"candidates_per_vertex", double(c.candidates) / vertices},
+        {"candidates_tested_per_vertex", double(c.evaluated) / vertices},
         {"detections_per_frame", r["detections_per_frame"]},
         {"crossing_triangle_pairs", crossings},
         {"frame_ms_without", withoutMs},
@@ -389,7 +390,7 @@ void printRow(const nlohmann::json& r) {
         const nlohmann::json& st = c["stage_ms_per_substep"];
         std::printf("      self-collision per substep: %.3f ms (codes %.3f, sort %.3f, hierarchy "
                     "%.3f, bounds %.3f, walk+narrow %.3f, lists %.3f, evaluate %.3f, solve %.3f); "
-                    "build %.1f M triangles/s; per vertex %.2f candidate pairs, %.2f candidates, "
+                    "build %.1f M triangles/s; per vertex %.2f candidate pairs, %.2f candidates (%.2f tested), "
                     "%.2f contacts; %.2f detections per frame; %zu crossing triangle "
                     "pairs at the end; frame %.2f ms, %.2f ms without: self-collision %.2fx the "
                     "solver without it\n",
@@ -401,6 +402,7 @@ void printRow(const nlohmann::json& r) {
                     c["build_mtriangles_per_second"].get<double>(),
                     c["candidate_pairs_per_vertex"].get<double>(),
                     c["candidates_per_vertex"].get<double>(),
+                    c["candidates_tested_per_vertex"].get<double>(),
                     c["contacts_per_vertex"].get<double>(),
                     c["detections_per_frame"].get<double>(),
                     c["crossing_triangle_pairs"].get<std::size_t>(),

@@ -529,8 +529,16 @@ glm::vec3 CpuSolver::normalSum(std::uint32_t v) const {
 Solver::SelfCounts CpuSolver::selfCounts() const {
     if (!self_) return {};
     const SelfCollisionCounts c = self_->counts();
-    return {c.candidatePairs, c.primitivePairs, c.contacts,       c.candidates,
-            c.detections,     c.checkedContacts, c.missed};
+    Solver::SelfCounts out;
+    out.candidatePairs = c.candidatePairs;
+    out.primitivePairs = c.primitivePairs;
+    out.contacts = c.contacts;
+    out.candidates = c.candidates;
+    out.detections = c.detections;
+    out.evaluated = c.evaluated;
+    out.checkedContacts = c.checkedContacts;
+    out.missed = c.missed;
+    return out;
 }
 
 std::vector<StageTime> CpuSolver::stageTimes() const {

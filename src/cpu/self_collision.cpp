@@ -30,7 +30,7 @@ SelfCollision::SelfCollision(const PreparedCloth& p, bool shadow)
     minBound_ = p.sim.selfCollision->bound;
     if (bounded_) {
         detected_.assign(p.originalVertexCount, glm::vec4(0.0f));
-        moves_.assign(p.originalVertexCount, 0.0f);
+        moves_.assign(p.originalVertexCount, glm::vec2(0.0f));
         if (p.sim.selfCollision->checkCandidates) {
             shadow_.reset(new SelfCollision(p, true));
             shadowPool_ = std::make_unique<ThreadPool>(1);
@@ -69,7 +69,7 @@ void SelfCollision::buildTree(ThreadPool& pool, int member, int size, const glm:
     glm::vec3 lo(0.0f), hi(0.0f);
     for (std::uint32_t i = b; i < e; ++i) {
         const glm::uvec3 t = p_.triangles[i];
-        const float grow = triThickness_[i] + 0.5f * margin_ + extra;
+        const float by = triThickness_[i] + 0.5f * margin_ + extra;
         glm::vec3 l = xyz(start[t.x]), h = l;
         for (glm::vec3 x : {xyz(start[t.y]), xyz(start[t.z]), xyz(pred[t.x]), xyz(pred[t.y]),
                             xyz(pred[t.z])}) {
@@ -78,7 +78,7 @@ void SelfCollision::buildTree(ThreadPool& pool, int member, int size, const glm:
         }
         tight_[2 * i] = glm::vec4(l, 0.0f);
         tight_[2 * i + 1] = glm::vec4(h, 0.0f);
-        boxes_[i] = {l - grow, h + grow};
+        boxes_[i] = {l - by, h + by};
         lo = i == b ? boxes_[i].lo : glm::min(lo, boxes_[i].lo);
         hi = i == b ? boxes_[i].hi : glm::max(hi, boxes_[i].hi);
     }
@@ -416,9 +416,8 @@ SelfCollisionCounts SelfCollision::counts() const {
     }
     c.contacts = contacts_.size();
     if (bounded_) {
-        c.contacts = order_ == SelfCollisionSettings::Order::Colored ? byColor_.size()
-                                                                     : contacts_.size();
         c.candidates = candidates_.size();
+        for (const MemberWork& w : work_) c.evaluated += w.evaluated;
         c.detections = detections_;
         c.checkedContacts = checkedContacts_;
         c.missed = missed_;

@@ -48,6 +48,7 @@ struct SelfCollisionCounts {
     std::uint64_t primitivePairs = 0;  // vertex-triangle and edge-edge pairs tested
     std::uint64_t contacts = 0;
     std::uint64_t candidates = 0;  // bounded detection: the primitive pairs kept
+    std::uint64_t evaluated = 0;   // bounded: candidates this substep's bounds did not rule out
     std::uint64_t detections = 0;  // bounded detection: since the start
     // SelfCollisionSettings::checkCandidates: the contacts of full detections (one per substep)
     // and those of them the candidates' contacts lack or have otherwise (with other bits), plus
@@ -69,17 +70,15 @@ public:
     // Bounded detection (SelfCollisionSettings::Detection::Bounded; self_candidates.cpp): a
     // new detection when some vertex has moved past the bound since the last (stages 0-5 as
     // detect's, the walk gathering candidates and phase 5 colouring them), then every
-    // candidate tested for this substep (stage 6). The contacts are the candidates'
-    // (contacts() in gathering order, or colour order for the colored solve), those that are
-    // not contacts this substep with zero weights, which the projections leave alone.
+    // candidate tested for this substep (stage 6): contacts() are the candidates that are
+    // contacts this substep, in the candidates' order, coloured or listed as detect()'s.
     void detectBounded(ThreadPool& pool, int member, int size, const glm::vec4* start,
                        const glm::vec4* pred, const std::function<void(int)>& stage);
     // Bounded detection: the candidates (in the contacts' order) and the bound of the last
     // detection (m; the largest move of a vertex, relative to the others, that it allows).
     const std::vector<gpu::SelfCandidate>& candidates() const { return candidates_; }
+    // How far a vertex may move, relative to the others, before a new detection (m).
     float detectionBound() const { return bound_; }
-    // The contacts that act this substep, in the order the detection gathered them.
-    std::vector<gpu::SelfContact> activeContacts() const;
 
     // One iteration's projection of the contacts (ends with a barrier). pos: every vertex;
     // start: the positions at the substep's start.
@@ -110,9 +109,9 @@ private:
     // A full detection every substep, whatever the settings say (checkCandidates' shadow).
     SelfCollision(const PreparedCloth& p, bool shadow);
     void buildTree(ThreadPool& pool, int member, int size, const glm::vec4* start,
-                   const glm::vec4* pred, float grow, const std::function<void(int)>& stage);
+                   const glm::vec4* pred, float extra, const std::function<void(int)>& stage);
     bool boundExceeded(ThreadPool& pool, int member, int size, const glm::vec4* start,
-                       const glm::vec4* pred, float& next, float& moved, float& slack);
+                       const glm::vec4* pred, float& next, float& slack);
     void gatherCandidates(int member, int size, const glm::vec4* start, float bound);
     void arrangeCandidates(ThreadPool& pool, int member, int size, const glm::vec4* start,
                            float bound);
@@ -120,7 +119,7 @@ private:
     void buildLists(ThreadPool& pool, int member, int size, std::size_t first,
                     const std::vector<gpu::SelfContact>& out);
     void evaluateCandidates(ThreadPool& pool, int member, int size, const glm::vec4* start,
-                            const glm::vec4* pred, float moved, float slack);
+                            const glm::vec4* pred, float slack);
     void rememberTable(std::size_t count, const std::function<glm::uvec4(std::size_t)>& key,
                        const std::function<glm::vec3(std::size_t)>& normal);
     void checkAgainstShadow(const glm::vec4* start, const glm::vec4* pred);
@@ -148,10 +147,10 @@ private:
     struct alignas(64) MemberWork {
         std::vector<gpu::SelfContact> found;
         std::vector<gpu::SelfCandidate> gathered;  // bounded detection: its candidates
-        std::vector<float> gatheredGap;            // and their gaps
-        std::vector<std::uint32_t> foundIndex;      // per contact found: its candidate's place
+        std::vector<glm::vec2> gatheredGap;        // and their gaps and distances
         std::vector<std::uint32_t> stack;
         std::uint64_t pairs = 0, tested = 0;
+        std::uint64_t evaluated = 0;  // bounded detection: candidates tested this substep
     };
     std::vector<MemberWork> work_;
     std::vector<gpu::SelfContact> contacts_;
@@ -176,15 +175,18 @@ private:
     // Bounded detection.
     bool bounded_ = false;
     float minBound_ = 0.0f, bound_ = 0.0f;
+    std::vector<std::uint8_t> exceeded_;  // per member
     std::vector<glm::vec4> detected_;  // per original vertex: where the last detection saw it
     // Per member: the displacement ranges since the detection (lo, hi) and of this substep's
     // prediction (lo, hi).
     std::vector<std::array<glm::vec3, 5>> ranges_;  // and the largest coordinates
-    std::vector<gpu::SelfCandidate> candidates_;  // in gathering order (colored: colours in colorOf_)
-    std::vector<float> gaps_;  // per candidate: its boxes' gap at the detection
-    std::vector<float> moves_;  // per original vertex: its move since (phase 6)
-    std::vector<std::uint32_t> colorCounts_;  // per member and colour: contacts this substep
-    std::vector<std::uint32_t> byColorGathered_;  // per contact of byColor_: its gathering place
+    std::vector<gpu::SelfCandidate> candidates_;  // in gathering order
+    // Per candidate at the detection: its boxes' gap and its primitives' distance.
+    std::vector<glm::vec2> gaps_;
+    // Per original vertex (phase 6): its move since the detection (less the common
+    // translation, plus the rounding's slack) and its move in this substep, along the axis
+    // where each is largest.
+    std::vector<glm::vec2> moves_;
     std::vector<std::uint8_t> wasContact_;  // per candidate: a contact in the last substep
     std::vector<glm::vec4> lastNormal_;     // and its direction then (as its key reads it)
     std::uint64_t detections_ = 0;

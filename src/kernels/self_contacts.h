@@ -423,6 +423,26 @@ CLOTH_FN float selfCandidateGap(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) 
     return selfBoxesGap(loP, hiP, loQ, hiQ);
 }
 
+// The distance between the candidate's two primitives at `start` (their closest points as the
+// gap test finds them).
+CLOTH_FN float selfCandidateDistance(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    uvec4 v = cand.vertices;
+    vec3 a = vec3(start[v.x]);
+    vec3 b = vec3(start[v.y]);
+    vec3 c = vec3(start[v.z]);
+    vec3 d = vec3(start[v.w]);
+    vec3 r;
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
+        vec3 w = selfClosestBarycentric(a, b, c, d);
+        r = a - (b * w.x + c * w.y + d * w.z);
+    } else {
+        float s, t;
+        segmentClosest(a, b, c, d, s, t);
+        r = (a * (1.0f - s) + b * s) - (c * (1.0f - t) + d * t);
+    }
+    return sqrt(meshDot(r, r));
+}
+
 CLOTH_FN bool selfCandidateApart(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float reach) {
     return selfCandidateGap(CLOTH_SELF_ARGS cand) > reach;
 }

@@ -133,6 +133,7 @@ public:
         // Bounded detection: the primitive pairs the last detection kept, and the detections
         // since the solver began.
         std::uint64_t candidates = 0, detections = 0;
+        std::uint64_t evaluated = 0;  // candidates the substep's moves did not rule out
         // SelfCollisionSettings::checkCandidates (CPU): the full detections' contacts, and the
         // contacts in which the candidates' differ from them.
         std::uint64_t checkedContacts = 0, missed = 0;
