@@ -110,7 +110,7 @@ struct SelfCollisionSettings {
     Detection detection = Detection::EverySubstep;
     // m: Bounded detection's least bound (a detection takes more where the motion of the
     // substep needs it).
-    float bound = 0.005f;
+    float bound = 0.001f;
     // Bounded detection, for the tests (no scene key): a full detection every substep beside
     // it, counting the contacts in which the two differ (Solver::SelfCounts::missed).
     bool checkCandidates = false;

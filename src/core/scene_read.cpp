@@ -425,22 +425,8 @@ SelfCollisionSettings readSelfCollision(const JsonNode& n) {
                                        "m is beyond the sane range of a contact margin");
     }
     if (n.has("passes")) c.passes = int(n["passes"].intAtLeast(1, kMaxCount));
-    if (n.has("order")) {
-        JsonNode o = n["order"];
-        try {
-            c.order = parseSelfContactOrder(o.string());
-        } catch (const Error& e) {
-            o.fail(e.what());
-        }
-    }
-    if (n.has("detection")) {
-        JsonNode d = n["detection"];
-        try {
-            c.detection = parseSelfDetection(d.string());
-        } catch (const Error& e) {
-            d.fail(e.what());
-        }
-    }
+    if (n.has("order")) c.order = detail::readName(n["order"], parseSelfContactOrder);
+    if (n.has("detection")) c.detection = detail::readName(n["detection"], parseSelfDetection);
     if (n.has("bound")) {
         n["bound"].atLeast(0);
         c.bound = n["bound"].inRange(0.0f, limits::kMaxThickness,

@@ -389,6 +389,12 @@ TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(seq.sim.selfCollision->order, SelfCollisionSettings::Order::Sequential);
     EXPECT_NE(sceneToJson(seq, "").find("\"sequential\""), std::string::npos);
     EXPECT_EQ(parse(sceneToJson(seq, "")), seq);
+    const Scene bounded = parse(R"({"self_collision": {"detection": "bounded", "bound": 0.002},
+        "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(bounded.sim.selfCollision->detection, SelfCollisionSettings::Detection::Bounded);
+    EXPECT_EQ(bounded.sim.selfCollision->bound, 0.002f);
+    EXPECT_EQ(parse(sceneToJson(bounded, "")), bounded);
+    EXPECT_EQ(on.sim.selfCollision->detection, SelfCollisionSettings::Detection::EverySubstep);
     const Scene both = parse(R"({"self_collision": {"friction": 0.1}, "cloths": [{"grid": {}}]})");
     EXPECT_EQ(both.sim.selfCollision->staticFriction, 0.1f);
     EXPECT_EQ(both.sim.selfCollision->kineticFriction, 0.1f);
@@ -442,6 +448,13 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
              "cloths": [{"grid": {}}]})", "self_collision.friction: give either"},
         {R"({"self_collision": {"order": "coloured"}, "cloths": [{"grid": {}}]})",
          "self_collision.order: unknown self-contact order 'coloured' (expected colored, jacobi"},
+        {R"({"self_collision": {"detection": "sometimes"}, "cloths": [{"grid": {}}]})",
+         "self_collision.detection: unknown self-collision detection 'sometimes' (expected "
+         "every_substep or bounded)"},
+        {R"({"self_collision": {"bound": -1}, "cloths": [{"grid": {}}]})",
+         "self_collision.bound: "},
+        {R"({"self_collision": {"bound": 7}, "cloths": [{"grid": {}}]})",
+         "self_collision.bound: 7 m is beyond the sane range of a motion bound"},
         {R"({"self_collision": {"thickness": 1}, "cloths": [{"grid": {}}]})",
          "self_collision.thickness: unknown key"},
         {R"({"self_collision": true, "cloths": [{"grid": {}}]})",

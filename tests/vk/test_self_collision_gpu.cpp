@@ -295,3 +295,22 @@ TEST_F(SelfCollisionGpuTest, TheSequentialOrderIsRefusedWithAReason) {
         EXPECT_NE(std::string(e.what()).find("\"colored\""), std::string::npos) << e.what();
     }
 }
+
+// Bounded detection runs on the CPU reference alone so far: the GPU refuses it by name.
+TEST_F(SelfCollisionGpuTest, BoundedDetectionIsRefusedWithAReason) {
+    Scene s = dropScene();
+    s.sim.selfCollision->detection = SelfCollisionSettings::Detection::Bounded;
+    const PreparedCloth p = prepareScene(s);
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    try {
+        vk::GpuSolver gpu(p, o);
+        ADD_FAILURE() << "the GPU solver took bounded detection";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("self_collision.detection \"bounded\""),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("\"every_substep\""), std::string::npos)
+            << e.what();
+    }
+}
