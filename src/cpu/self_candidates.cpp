@@ -9,7 +9,6 @@
 #include <bit>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <tuple>
 
 #include "core/error.h"
@@ -20,9 +19,13 @@ namespace cloth {
 
 namespace {
 
-glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+glm::vec3 xyz(const glm::vec4& v) {
+    return glm::vec3(v);
+}
 
-float largest(glm::vec3 v) { return std::max(v.x, std::max(v.y, v.z)); }
+float largest(glm::vec3 v) {
+    return std::max(v.x, std::max(v.y, v.z));
+}
 
 // A detection's bound covers twice the largest move of a vertex in the substep (relative to
 // the common translation), so that vertices that keep their speed stay within it for the next
@@ -132,8 +135,7 @@ void SelfCollision::detectBounded(ThreadPool& pool, int member, int size, const 
 // Phase 4: for each triangle in sorted order, the triangles after it whose boxes (grown by the
 // bound) overlap its own; of each pair, the owned primitive pairs that can collide and whose
 // boxes at the detection's positions are within reach plus twice the bound.
-void SelfCollision::gatherCandidates(int member, int size, const glm::vec4* start,
-                                     float bound) {
+void SelfCollision::gatherCandidates(int member, int size, const glm::vec4* start, float bound) {
     const auto n = static_cast<std::uint32_t>(p_.triangles.size());
     std::uint32_t b, e;
     ThreadPool::split(n, member, size, b, e);
@@ -224,16 +226,15 @@ void SelfCollision::arrangeCandidates(ThreadPool& pool, int member, int size,
 // common translation taken away from both), so the swept boxes are still more than reach
 // apart; `slack` covers the rounding.
 void SelfCollision::evaluateCandidates(ThreadPool& pool, int member, int size,
-                                       const glm::vec4* start, const glm::vec4* pred,
-                                       float slack) {
+                                       const glm::vec4* start, const glm::vec4* pred, float slack) {
     std::uint32_t b, e;
     const auto triangles = static_cast<std::uint32_t>(p_.triangles.size());
     ThreadPool::split(triangles, member, size, b, e);
     for (std::uint32_t i = b; i < e; ++i) {
         const glm::uvec3 t = p_.triangles[i];
         glm::vec3 l = xyz(start[t.x]), h = l;
-        for (glm::vec3 x : {xyz(start[t.y]), xyz(start[t.z]), xyz(pred[t.x]), xyz(pred[t.y]),
-                            xyz(pred[t.z])}) {
+        for (glm::vec3 x :
+             {xyz(start[t.y]), xyz(start[t.z]), xyz(pred[t.x]), xyz(pred[t.y]), xyz(pred[t.z])}) {
             l = glm::min(l, x);
             h = glm::max(h, x);
         }
@@ -337,26 +338,43 @@ void SelfCollision::rememberTable(std::size_t count,
 // detection every substep (with its own memory of sides), its contacts against this substep's,
 // pair by pair and bit for bit.
 void SelfCollision::checkAgainstShadow(const glm::vec4* start, const glm::vec4* pred) {
-    const std::size_t n = p_.positions.size();
-    const std::vector<glm::vec4> x(start, start + n), y(pred, pred + n);
     shadowPool_->run([&](int member, int size) {
-        shadow_->detect(*shadowPool_, member, size, x.data(), y.data(),
+        shadow_->detect(*shadowPool_, member, size, start, pred,
                         [&](int) { shadowPool_->barrier(); });
     });
-    using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
-    std::map<Key, const gpu::SelfContact*> mine;
-    const std::vector<gpu::SelfContact>& active = contacts_;
-    for (const gpu::SelfContact& c : active) mine.emplace(Key{c.info.x, c.info.y, c.info.z}, &c);
-    std::uint64_t matched = 0;
-    for (const gpu::SelfContact& c : shadow_->contacts()) {
-        const auto it = mine.find(Key{c.info.x, c.info.y, c.info.z});
-        if (it == mine.end() || std::memcmp(it->second, &c, sizeof c) != 0)
-            ++missed_;
-        else
-            ++matched;
+    // Both lists by key, then side by side.
+    using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
+    const auto sorted = [](const std::vector<gpu::SelfContact>& contacts) {
+        std::vector<Key> keys(contacts.size());
+        for (std::uint32_t i = 0; i < contacts.size(); ++i) {
+            const glm::uvec4 k = contacts[i].info;
+            keys[i] = Key{k.x, k.y, k.z, i};
+        }
+        std::sort(keys.begin(), keys.end());
+        return keys;
+    };
+    const std::vector<gpu::SelfContact>& full = shadow_->contacts();
+    const std::vector<Key> a = sorted(contacts_), b = sorted(full);
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        const auto pair = [](const Key& k) {
+            return std::make_tuple(std::get<0>(k), std::get<1>(k), std::get<2>(k));
+        };
+        if (j == b.size() || (i < a.size() && pair(a[i]) < pair(b[j]))) {
+            ++missed_;  // a contact the full detection does not have
+            ++i;
+        } else if (i == a.size() || pair(b[j]) < pair(a[i])) {
+            ++missed_;  // one the candidates lack
+            ++j;
+        } else {
+            if (std::memcmp(&contacts_[std::get<3>(a[i])], &full[std::get<3>(b[j])],
+                            sizeof(gpu::SelfContact)) != 0)
+                ++missed_;
+            ++i;
+            ++j;
+        }
     }
-    missed_ += active.size() - matched;  // contacts the full detection does not have
-    checkedContacts_ += shadow_->contacts().size();
+    checkedContacts_ += full.size();
 }
 
 }  // namespace cloth

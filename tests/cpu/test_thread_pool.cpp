@@ -97,6 +97,13 @@ TEST(CpuTeam, SmallClothsRunOnOneThreadLargeOnesOnAll) {
     EXPECT_EQ(cpuTeamSize(large, 2, kCpuWorkPerThread), 2);
     EXPECT_EQ(cpuTeamSize(large, 4, kCpuWorkPerThread), 4);
     EXPECT_EQ(cpuTeamSize(large, 1, kCpuWorkPerThread), 1);
+    // Self-collision's work counts: the same 8 x 8 cloth with it stays on one thread, a 48 x 48
+    // one (4,608 triangles) runs on two; without self-collision that one would be alone.
+    Scene selfSmall = fixtures::hangingScene(8), selfMid = fixtures::hangingScene(48);
+    selfSmall.sim.selfCollision = selfMid.sim.selfCollision = SelfCollisionSettings{};
+    EXPECT_EQ(cpuTeamSize(prepareScene(selfSmall), 2, kCpuWorkPerThread), 1);
+    EXPECT_EQ(cpuTeamSize(prepareScene(selfMid), 2, kCpuWorkPerThread), 2);
+    EXPECT_EQ(cpuTeamSize(prepareScene(fixtures::hangingScene(48)), 2, kCpuWorkPerThread), 1);
     // At most one member per kCpuWorkPerThread: 1,000 threads asked for, far fewer used.
     EXPECT_LE(cpuTeamSize(large, 1000, kCpuWorkPerThread), perBarrier(large) / kCpuWorkPerThread);
 
