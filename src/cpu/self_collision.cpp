@@ -60,7 +60,8 @@ void SelfCollision::buildTree(ThreadPool& pool, int member, int size, const glm:
     if (member == 0) {
         partialLo_.assign(size, glm::vec3(0.0f));
         partialHi_.assign(size, glm::vec3(0.0f));
-        work_.resize(size);
+        if (work_.size() < std::size_t(size)) work_.resize(size);  // never shrinks
+        for (MemberWork& w : work_) w.pairs = w.tested = 0;  // members beyond size count none
     }
     pool.barrier();
     std::uint32_t b, e;
