@@ -302,15 +302,7 @@ void SelfCollision::evaluateCandidates(ThreadPool& pool, int member, int size,
     }
     work.evaluated = tested;
     pool.barrier();
-    if (member == 0) {
-        std::size_t total = 0;
-        for (int m = 0; m < size; ++m) total += work_[m].found.size();
-        contacts_.resize(total);
-    }
-    pool.barrier();
-    std::size_t first = 0;
-    for (int m = 0; m < member; ++m) first += work_[m].found.size();
-    std::copy(work.found.begin(), work.found.end(), contacts_.begin() + std::ptrdiff_t(first));
+    const std::size_t first = concatenateFound(pool, member, size);
     if (order_ == SelfCollisionSettings::Order::Jacobi) {
         buildLists(pool, member, size, first, work.found);
     } else if (order_ == SelfCollisionSettings::Order::Colored) {

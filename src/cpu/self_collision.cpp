@@ -162,15 +162,7 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
     // 5: the contacts in member order (each member copies its own), per vertex its slots in
     // contact order (counted with atomic increments, placed by atomic cursors, each list then
     // sorted: the same lists for any thread count), and the memory for the next substep.
-    if (member == 0) {
-        std::size_t total = 0;
-        for (int m = 0; m < size; ++m) total += work_[m].found.size();
-        contacts_.resize(total);
-    }
-    pool.barrier();
-    std::size_t first = 0;
-    for (int m = 0; m < member; ++m) first += work_[m].found.size();
-    std::copy(out.begin(), out.end(), contacts_.begin() + std::ptrdiff_t(first));
+    const std::size_t first = concatenateFound(pool, member, size);
     if (order_ != SelfCollisionSettings::Order::Jacobi) {
         // Gauss-Seidel needs no per-vertex lists: the colours instead.
         // Two serial jobs, on two members where there are two.
@@ -183,6 +175,22 @@ void SelfCollision::detect(ThreadPool& pool, int member, int size, const glm::ve
     buildLists(pool, member, size, first, out);
     if (member == 0) rememberContacts();
     stage(5);
+}
+
+// contacts_: every member's `found`, in member order (each member copies its own, after a
+// barrier). Returns where this member's begin.
+std::size_t SelfCollision::concatenateFound(ThreadPool& pool, int member, int size) {
+    if (member == 0) {
+        std::size_t total = 0;
+        for (int m = 0; m < size; ++m) total += work_[m].found.size();
+        contacts_.resize(total);
+    }
+    pool.barrier();
+    std::size_t first = 0;
+    for (int m = 0; m < member; ++m) first += work_[m].found.size();
+    const std::vector<gpu::SelfContact>& found = work_[member].found;
+    std::copy(found.begin(), found.end(), contacts_.begin() + std::ptrdiff_t(first));
+    return first;
 }
 
 // Jacobi: per original vertex its contacts' slots (4 i + k) in contact order (counted with

@@ -116,6 +116,7 @@ private:
     void arrangeCandidates(ThreadPool& pool, int member, int size, const glm::vec4* start,
                            float bound);
     std::uint32_t ownedPairs(std::uint32_t a, std::uint32_t b) const;
+    std::size_t concatenateFound(ThreadPool& pool, int member, int size);
     void buildLists(ThreadPool& pool, int member, int size, std::size_t first,
                     const std::vector<gpu::SelfContact>& out);
     void evaluateCandidates(ThreadPool& pool, int member, int size, const glm::vec4* start,
