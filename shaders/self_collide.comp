@@ -434,72 +434,90 @@ void jobCopies() {
 
 void jobColorClear() {
     uint v = gl_GlobalInvocationID.x;
-    if (v <= SELF_COLORS + 1u) colorOffset(v) = 0u;
+    if (v <= SELF_COLOR_SLOTS) colorOffset(v) = 0u;
+    if (v <= SELF_COLOR_ROUNDS) counters.roundGroups[v] = uvec4(0u, 1u, 1u, 0u);
     if (v >= pc.vertices) return;
-    lists[2u * v] = 0u;
-    lists[2u * v + 1u] = 0u;
+    for (uint w = 0u; w < 4u; ++w) colorMask(v, w) = 0u;
+    roundPriority(0u, v) = 0u;
 }
 
-// As cpu/self_collision.cpp's colorContacts: greedy in contact order, then sorted by colour;
-// COLOR_CLEAR, COLOR per chunk of SELF_COLOR_CHUNK contacts in order, COLOR_OFFSETS,
-// COLOR_PLACE per chunk in order, COLOR_END.
-uint chunkEnd(uint chunk) { return min(storedContacts(), (chunk + 1u) * SELF_COLOR_CHUNK); }
+// As cpu/contact_colors.cpp's colorContacts, by Jones-Plassmann-Luby rounds (self_contacts.h):
+// round 0 (over all contacts) writes each contact's priority into its vertices' maxima; round
+// r > 0 (over the contacts round r - 1 left uncoloured, in any order) colours each one that holds
+// the maximum at all its vertices (its neighbours of higher priority have their colours), and
+// the others write theirs into round r's maxima and join round r + 1's list (its dispatch grows
+// by a workgroup with every workgroup's first). Two winners of a round share no vertex, so each
+// reads and writes its own vertices' masks alone. Each round clears the maxima of the next (read
+// last two rounds before).
+const uint SELF_UNCOLORED = 0xFFFFFFFFu;
 
-void jobColor() {
-    if (gl_GlobalInvocationID.x != 0u) return;
-    uint end = chunkEnd(pc.color);
-    for (uint i = pc.color * SELF_COLOR_CHUNK; i < end; ++i) {
-        uvec4 v = contacts[i].vertices;
-        // (unrolled: every loop iteration counts against the limit)
-        uvec2 used = uvec2(lists[2u * v.x], lists[2u * v.x + 1u]) |
-                     uvec2(lists[2u * v.y], lists[2u * v.y + 1u]) |
-                     uvec2(lists[2u * v.z], lists[2u * v.z + 1u]) |
-                     uvec2(lists[2u * v.w], lists[2u * v.w + 1u]);
-        uint color = SELF_COLORS;
-        if (used.x != 0xFFFFFFFFu)
-            color = uint(findLSB(~used.x));
-        else if (used.y != 0xFFFFFFFFu)
-            color = 32u + uint(findLSB(~used.y));
-        if (color < SELF_COLORS) {
-            uint word = color / 32u;
-            uint bit = 1u << (color % 32u);
-            lists[2u * v.x + word] |= bit;
-            lists[2u * v.y + word] |= bit;
-            lists[2u * v.z + word] |= bit;
-            lists[2u * v.w + word] |= bit;
+void jobColorRound() {
+    uint r = pc.color;
+    uint i;
+    if (r == 0u) {
+        i = gl_GlobalInvocationID.x;
+        if (i >= storedContacts()) return;
+        colorOf(i) = SELF_UNCOLORED;
+    } else {
+        if (gl_GlobalInvocationID.x >= counters.roundGroups[r].w) return;
+        i = roundList(r, gl_GlobalInvocationID.x);
+    }
+    uvec4 v = contacts[i].vertices;
+    uint priority = selfColorPriority(i);
+    if (r > 0u && roundPriority(r - 1u, v.x) == priority && roundPriority(r - 1u, v.y) == priority &&
+        roundPriority(r - 1u, v.z) == priority && roundPriority(r - 1u, v.w) == priority) {
+        uint color = SELF_COLORS + (r - 1u);
+        for (uint w = 0u; w < 4u; ++w) {
+            uint used = colorMask(v.x, w) | colorMask(v.y, w) | colorMask(v.z, w) | colorMask(v.w, w);
+            if (used == 0xFFFFFFFFu) continue;
+            uint bit = 1u << uint(findLSB(~used));
+            color = 32u * w + uint(findLSB(~used));
+            colorMask(v.x, w) |= bit;
+            colorMask(v.y, w) |= bit;
+            colorMask(v.z, w) |= bit;
+            colorMask(v.w, w) |= bit;
+            break;
         }
         colorOf(i) = color;
-        colorOffset(color + 1u) += 1u;
+        atomicAdd(colorOffset(color + 1u), 1u);
+        return;
     }
+    if (pc.scan != 0u) {  // the last round recorded: the frame redoes itself with more
+        atomicAdd(counters.uncolored, 1u);
+        return;
+    }
+    for (uint k = 0u; k < 4u; ++k) {
+        atomicMax(roundPriority(r, v[k]), priority);
+        roundPriority(r + 1u, v[k]) = 0u;
+    }
+    uint j = atomicAdd(counters.roundGroups[r + 1u].w, 1u);
+    roundList(r + 1u, j) = i;
+    if (j % gl_WorkGroupSize.x == 0u) atomicAdd(counters.roundGroups[r + 1u].x, 1u);
 }
 
 void jobColorOffsets() {
     if (gl_GlobalInvocationID.x != 0u) return;
-    for (uint k = 0u; k <= SELF_COLORS; ++k) colorOffset(k + 1u) += colorOffset(k);
+    for (uint k = 0u; k < SELF_COLOR_SLOTS; ++k) colorOffset(k + 1u) += colorOffset(k);
 }
 
 // The cursors in the colours' offsets, moved back by COLOR_END (each ends at the next's start).
 void jobColorPlace() {
-    if (gl_GlobalInvocationID.x != 0u) return;
-    uint end = chunkEnd(pc.color);
-    for (uint i = pc.color * SELF_COLOR_CHUNK; i < end; ++i) {
-        uint color = colorOf(i);
-        colorOrder(colorOffset(color)) = i;
-        colorOffset(color) += 1u;
-    }
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= storedContacts()) return;
+    uint color = colorOf(i);
+    if (color >= SELF_COLOR_SLOTS) return;  // uncoloured: the frame is redone
+    colorOrder(atomicAdd(colorOffset(color), 1u)) = i;
 }
 
 void jobColorEnd() {
     if (gl_GlobalInvocationID.x != 0u) return;
-    for (uint k = SELF_COLORS + 1u; k > 0u; --k) colorOffset(k) = colorOffset(k - 1u);
+    for (uint k = SELF_COLOR_SLOTS; k > 0u; --k) colorOffset(k) = colorOffset(k - 1u);
     colorOffset(0u) = 0u;
     uint used = 0u;
-    for (uint k = 0u; k <= SELF_COLORS; ++k) {
+    for (uint k = 0u; k < SELF_COLOR_SLOTS; ++k) {
         uint count = colorOffset(k + 1u) - colorOffset(k);
-        if (k < SELF_COLORS && count > 0u) used = k + 1u;
-        uint groups = k < SELF_COLORS ? (count + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x
-                                      : (count > 0u ? 1u : 0u);
-        counters.colorGroups[k] = uvec4(groups, 1u, 1u, 0u);
+        if (count > 0u) used = k + 1u;
+        counters.colorGroups[k] = uvec4((count + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x, 1u, 1u, 0u);
     }
     counters.mostColors = max(counters.mostColors, used);
 }
@@ -519,7 +537,7 @@ void projectContact(uint i) {
 }
 
 // As cpu/self_collision.cpp's solveColored: KEEP, then SOLVE_COLOR for each colour in turn
-// (each dispatched over its contacts, the last colour's one after another), then COPIES.
+// (each dispatched over its contacts), then COPIES.
 void jobColorKeep() {
     uint v = gl_GlobalInvocationID.x;
     if (v < pc.vertices) moved[v] = positions[v];
@@ -527,15 +545,8 @@ void jobColorKeep() {
 
 void jobSolveColor() {
     uint i = gl_GlobalInvocationID.x;
-    if (pc.color < SELF_COLORS) {
-        if (colorOffset(pc.color) + i < colorOffset(pc.color + 1u))
-            projectContact(colorOrder(colorOffset(pc.color) + i));
-    } else if (i == 0u) {
-        uint end = colorOffset(SELF_COLORS + 1u);
-        uint k = colorOffset(SELF_COLORS);
-        for (; k < end; ++k) projectContact(colorOrder(k));
-        if (k < end) counters.truncated |= 2u;
-    }
+    if (colorOffset(pc.color) + i < colorOffset(pc.color + 1u))
+        projectContact(colorOrder(colorOffset(pc.color) + i));
 }
 
 void jobColorCopies() {
@@ -574,7 +585,7 @@ void main() {
         case SELF_JOB_NODES: jobNodes(); break;
         case SELF_JOB_FIT: jobFit(); break;
         case SELF_JOB_COLOR_CLEAR: jobColorClear(); break;
-        case SELF_JOB_COLOR: jobColor(); break;
+        case SELF_JOB_COLOR_ROUND: jobColorRound(); break;
         case SELF_JOB_COLOR_KEEP: jobColorKeep(); break;
         case SELF_JOB_SOLVE_COLOR: jobSolveColor(); break;
         case SELF_JOB_COLOR_COPIES: jobColorCopies(); break;

@@ -20,14 +20,14 @@ layout(push_constant) uniform Push {
     uint oldSlots;          // MEMORY_REHASH: the old table's slots
     uint oldBits;
     uint partialCount;  // workgroups of BOXES (partial boxes)
-    uint color;         // SOLVE_COLOR: the colour; COLOR, COLOR_PLACE: the chunk
-    uint scan;          // SCAN_*: the array (SELF_SCAN_SORT, _WALK, _PAIRS or _LISTS)
+    uint color;         // SOLVE_COLOR: the colour; COLOR_ROUND: the round
+    uint scan;          // SCAN_*: the array (SELF_SCAN_SORT, _WALK, _PAIRS or _LISTS);
+                        // COLOR_ROUND: 1 in the last round recorded
 } pc;
 
 // No invocation loops more than a few thousand times (llvmpipe's loop limit: shared/self_jobs.h):
-// the prefix sums run by blocks (SELF_JOB_SCAN_*), the colouring by chunks; loops whose length
-// the data decides (a walk, a list's sort, the last colour) set counters.truncated when they
-// stop short, and the host refuses the frame.
+// the prefix sums run by blocks (SELF_JOB_SCAN_*); loops whose length the data decides (a walk,
+// a list's sort) set counters.truncated when they stop short, and the host refuses the frame.
 
 // Where the shared buffers' arrays start.
 uint partialBase() { return 2u * pc.count; }
@@ -43,6 +43,9 @@ uint nodeCount() { return 2u * pc.count - 1u; }
 #define colorOrder(i) slots[(i)]
 #define colorOf(i) slots[counters.capacity + (i)]
 #define colorOffset(k) slots[4u * counters.capacity + (k)]
+#define roundList(r, j) slots[(2u + (r) % 2u) * counters.capacity + (j)]
+#define colorMask(v, w) lists[4u * (v) + (w)]
+#define roundPriority(r, v) lists[(4u + (r) % 3u) * pc.vertices + (v)]
 #define listOffsets(v) lists[pc.vertices + (v)]
 
 // Radix-sort digits: buckets per pass (lib/radix_sort.glsl's RADIX_BUCKETS).

@@ -49,7 +49,7 @@ layout(std430, set = 0, binding = 22) buffer Contacts { SelfContact contacts[]; 
 // triangle pairs to test and their capacity; at 32 the dispatch over the stored contacts, at
 // 48 over the stored pairs (x, y, z); the most pairs and the most colours (below the last) of
 // any substep; from 80 the colored
-// order's dispatch over each colour (the last: one invocation when any).
+// order's dispatch over each colour.
 layout(std430, set = 0, binding = 23) buffer Counters {
     uint total;
     uint capacity;
@@ -62,16 +62,21 @@ layout(std430, set = 0, binding = 23) buffer Counters {
     uvec4 contactGroups;
     uvec4 pairGroups;
     uint mostPairs;
-    uint mostColors;  // colored: the most colours below SELF_COLORS any substep of the frame used
+    uint mostColors;  // colored: the most colours (1 + the highest) any substep of the frame used
     uint truncated;   // nonzero when a loop stopped before its end (self_collide.comp, SERIAL_BUDGET)
-    uint pad2;
-    uvec4 colorGroups[SELF_COLORS + 1u];
+    uint uncolored;   // colored: contacts the frame's colouring rounds left uncoloured
+    uvec4 colorGroups[SELF_COLOR_SLOTS];
+    // colored: per colouring round its dispatch over the contacts still uncoloured (x groups;
+    // w: their count)
+    uvec4 roundGroups[SELF_COLOR_ROUNDS + 1u];
 } counters;
 // Jacobi: per original vertex its count (then cursor), then the lists' offsets (vertices + 1).
-// Colored: per original vertex the colours its contacts took (two words).
+// Colored: per original vertex the colours its contacts took (four words), then three arrays of
+// per original vertex the highest priority of its uncoloured contacts (the rounds' in turn).
 layout(std430, set = 0, binding = 24) buffer Lists { uint lists[]; };
 // Jacobi: the lists' slots (4 per contact). Colored: the contacts by colour, then (from the
-// capacity) each contact's colour, then (from 4 x the capacity) the colours' offsets.
+// capacity) each contact's colour, then (from 2 and 3 x the capacity) the colouring rounds' lists
+// of uncoloured contacts, then (from 4 x the capacity) the colours' offsets.
 layout(std430, set = 0, binding = 25) buffer Slots { uint slots[]; };
 layout(std430, set = 0, binding = 26) buffer Corrections { vec4 corrections[]; };
 // Jacobi: per original vertex what it moved by; colored: where it was before the pass.

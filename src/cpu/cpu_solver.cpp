@@ -192,6 +192,7 @@ void CpuSolver::stepFrame() {
     pool_.run([this](int member, int size) { runFrame(member, size); }, team_.beginFrame(pool_));
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
     team_.endFrame(pool_);
+    if (self_) self_->throwIfColorsFailed();
 }
 
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.

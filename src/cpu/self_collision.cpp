@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "core/error.h"
+#include "cpu/contact_colors.h"
 #include "cpu/self_collision_args.h"
 
 namespace cloth {
@@ -241,38 +242,16 @@ void SelfCollision::rememberContacts() {
         [&](std::size_t i) { return gpu::selfKeyNormal(contacts_[i]); });
 }
 
-// Greedy, in contact order (self_contacts.h's SELF_COLORS): each contact the lowest colour
-// none of its vertices has; then the contacts sorted by colour, stably.
+// Colours the contacts (contact_colors.h), then lays them out in colour order.
 void SelfCollision::colorContacts() {
+    cloth::colorContacts(contacts_, p_.originalVertexCount, coloring_);
+    colorRounds_ = std::max(colorRounds_, coloring_.rounds);
+    colorsFailed_ = colorsFailed_ || coloring_.failed;
     const auto n = static_cast<std::uint32_t>(contacts_.size());
-    colorMasks_.assign(p_.originalVertexCount, 0);
-    colorOf_.resize(n);
-    colorOrder_.resize(n);
-    colorOffsets_.assign(gpu::SELF_COLORS + 2, 0);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const glm::uvec4 v = contacts_[i].vertices;
-        const std::uint64_t used =
-            colorMasks_[v.x] | colorMasks_[v.y] | colorMasks_[v.z] | colorMasks_[v.w];
-        std::uint32_t color = gpu::SELF_COLORS;
-        if (~used != 0) {
-            color = static_cast<std::uint32_t>(std::countr_zero(~used));
-            const std::uint64_t bit = std::uint64_t(1) << color;
-            for (int k = 0; k < 4; ++k) colorMasks_[v[k]] |= bit;
-        }
-        colorOf_[i] = color;
-        ++colorOffsets_[color + 1];
-    }
-    for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) colorOffsets_[k + 1] += colorOffsets_[k];
-    std::vector<std::uint32_t> cursor(colorOffsets_.begin(), colorOffsets_.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) colorOrder_[cursor[colorOf_[i]]++] = i;
     // The contacts themselves in that order, so each colour's pass streams through memory.
     byColor_.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) byColor_[i] = contacts_[colorOrder_[i]];
+    for (std::uint32_t i = 0; i < n; ++i) byColor_[i] = contacts_[coloring_.order[i]];
 }
-
-
-
-
 
 // The k whose primitives a and b own (selfPairCandidate is false at once for the others), as
 // bits: 0-2 a's corners, 3-5 b's, 6-14 edge pairs.
@@ -388,21 +367,14 @@ void SelfCollision::solveColored(ThreadPool& pool, int member, int size, glm::ve
         keepBefore(member, size, pos);
         pool.barrier();
     }
-    for (std::uint32_t k = 0; k < gpu::SELF_COLORS; ++k) {
-        const std::uint32_t first = colorOffsets_[k], end = colorOffsets_[k + 1];
+    // Every colour (overflow ones too) shares no vertex: each in parallel.
+    for (std::uint32_t k = 0; k < gpu::SELF_COLOR_SLOTS; ++k) {
+        const std::uint32_t first = coloring_.offsets[k], end = coloring_.offsets[k + 1];
         if (first == end) continue;  // the same for every member
         std::uint32_t b, e;
         ThreadPool::split(end - first, member, size, b, e);
         for (std::uint32_t i = first + b; i < first + e; ++i)
             projectContact(byColor_[i], pos, start);
-        pool.barrier();
-    }
-    // Contacts that found no colour free: one after another.
-    if (colorOffsets_[gpu::SELF_COLORS] != colorOffsets_[gpu::SELF_COLORS + 1]) {
-        if (member == 0)
-            for (std::uint32_t i = colorOffsets_[gpu::SELF_COLORS];
-                 i < colorOffsets_[gpu::SELF_COLORS + 1]; ++i)
-                projectContact(byColor_[i], pos, start);
         pool.barrier();
     }
     if (phantoms) {
@@ -417,6 +389,15 @@ void SelfCollision::solveSequential(glm::vec4* pos, const glm::vec4* start) {
     if (!p_.phantomGroups.empty()) moveCopies(0, 1, pos);
 }
 
+void SelfCollision::throwIfColorsFailed() const {
+    if (colorsFailed_)
+        throw Error("self-collision: the contacts' colouring needs more than " +
+                    std::to_string(gpu::SELF_COLOR_ROUNDS) +
+                    " rounds (a chain of that many contacts, each sharing a vertex with the next, "
+                    "each of lower priority); fewer contacts per vertex (a smaller margin or "
+                    "thickness) would do");
+}
+
 SelfCollisionCounts SelfCollision::counts() const {
     SelfCollisionCounts c;
     for (const MemberWork& w : work_) {
@@ -424,6 +405,7 @@ SelfCollisionCounts SelfCollision::counts() const {
         c.primitivePairs += w.tested;
     }
     c.contacts = contacts_.size();
+    c.colorRounds = colorRounds_;
     if (bounded_) {
         c.candidates = candidates_.size();
         for (const MemberWork& w : work_) c.evaluated += w.evaluated;

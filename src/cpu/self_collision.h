@@ -38,6 +38,7 @@
 #include "prep/self_collision_data.h"
 #include "cpu/thread_pool.h"
 #include "prep/prepared.h"
+#include "cpu/contact_colors.h"
 #include "kernels/self_contacts.h"
 
 namespace cloth {
@@ -54,6 +55,7 @@ struct SelfCollisionCounts {
     // and those of them the candidates' contacts lack or have otherwise (with other bits), plus
     // the candidates' contacts the full detection does not have.
     std::uint64_t checkedContacts = 0, missed = 0;
+    std::uint64_t colorRounds = 0;  // colored order: the most rounds of any substep's colouring
 };
 
 class SelfCollision {
@@ -94,11 +96,14 @@ public:
     // one after another in their order, on one thread; phantom copies then move as above.
     void solveSequential(glm::vec4* pos, const glm::vec4* start);
 
-    // Colored order: per contact its colour (0..SELF_COLORS), and the contacts by colour (in
-    // contact order within one) with each colour's offset (SELF_COLORS + 2 of them).
-    const std::vector<std::uint32_t>& colors() const { return colorOf_; }
-    const std::vector<std::uint32_t>& colorOrder() const { return colorOrder_; }
-    const std::vector<std::uint32_t>& colorOffsets() const { return colorOffsets_; }
+    // Colored order: per contact its colour, and the contacts by colour (in contact order within
+    // one) with each colour's offset (contact_colors.h).
+    const std::vector<std::uint32_t>& colors() const { return coloring_.colorOf; }
+    // After a frame, on the caller's thread: a colouring that needed more than SELF_COLOR_ROUNDS
+    // rounds (self_contacts.h) throws Error.
+    void throwIfColorsFailed() const;
+    const std::vector<std::uint32_t>& colorOrder() const { return coloring_.order; }
+    const std::vector<std::uint32_t>& colorOffsets() const { return coloring_.offsets; }
 
     const std::vector<gpu::SelfContact>& contacts() const { return contacts_; }
     SelfCollisionCounts counts() const;
@@ -169,10 +174,11 @@ private:
     std::vector<glm::vec4> moved_;        // per original vertex: what it moved by (phantoms);
                                           // Gauss-Seidel: where it was before the pass
     SelfCollisionSettings::Order order_;
-    // Colored order (colorContacts): per original vertex the colours its contacts took.
-    std::vector<std::uint64_t> colorMasks_;
-    std::vector<std::uint32_t> colorOf_, colorOrder_, colorOffsets_;
-    std::vector<gpu::SelfContact> byColor_;  // contacts_ in colorOrder_
+    // Colored order (colorContacts).
+    ContactColoring coloring_;
+    std::uint32_t colorRounds_ = 0;  // the most rounds of any colouring
+    bool colorsFailed_ = false;      // a colouring needed more than SELF_COLOR_ROUNDS
+    std::vector<gpu::SelfContact> byColor_;  // contacts_ in coloring_.order
     // Bounded detection.
     bool bounded_ = false;
     float minBound_ = 0.0f, bound_ = 0.0f;

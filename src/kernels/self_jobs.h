@@ -46,21 +46,21 @@ const uint SELF_JOB_MEMORY_REHASH = 19u;
 const uint SELF_JOB_NARROW_COUNT = 20u;
 // per stored pair: its contacts, stored
 const uint SELF_JOB_NARROW_WRITE = 21u;
-// per original vertex: no colours taken
+// per original vertex: no colours taken, no priority (and the colours' counts cleared)
 const uint SELF_JOB_COLOR_CLEAR = 22u;
-// one invocation per chunk: its contacts' colours, counted
-const uint SELF_JOB_COLOR = 23u;
+// per contact, round pc.color: a Jones-Plassmann-Luby round (self_contacts.h's SELF_COLORS)
+const uint SELF_JOB_COLOR_ROUND = 23u;
 // per original vertex: where it is before the pass
 const uint SELF_JOB_COLOR_KEEP = 24u;
 // per contact of colour pc.color: its projection
 const uint SELF_JOB_SOLVE_COLOR = 25u;
 // per phantom group: copies moved as the original was
 const uint SELF_JOB_COLOR_COPIES = 26u;
-// one invocation: the colours' starts (cursors)
+// one invocation over the SELF_COLOR_SLOTS colours (a fixed count): their starts (cursors)
 const uint SELF_JOB_COLOR_OFFSETS = 27u;
-// one invocation per chunk: its contacts in colour order
+// per contact: its place in its colour (any order within a colour: they share no vertex)
 const uint SELF_JOB_COLOR_PLACE = 28u;
-// one invocation: the offsets back, the colours' dispatches
+// one invocation over the colours: the offsets back, the colours' dispatches
 const uint SELF_JOB_COLOR_END = 29u;
 // per block of an array to scan: its sum
 const uint SELF_JOB_SCAN_BLOCKS = 30u;
@@ -71,10 +71,8 @@ const uint SELF_JOB_SCAN_APPLY = 32u;
 
 // llvmpipe (lavapipe) ends every loop of a shader invocation once the invocation has run 65535
 // loop iterations in all (gallivm's loop limiter), silently. So no invocation loops more than a
-// few thousand times: the prefix sums run by blocks of SELF_SCAN_BLOCK items (SELF_JOB_SCAN_*),
-// the colouring by chunks of SELF_COLOR_CHUNK contacts, one dispatch each.
+// few thousand times: the prefix sums run by blocks of SELF_SCAN_BLOCK items (SELF_JOB_SCAN_*).
 const uint SELF_SCAN_BLOCK = 1024u;
-const uint SELF_COLOR_CHUNK = 8192u;
 const uint SELF_SCAN_SORT = 0u;   // the radix sort's histograms (block sums in walkCounts)
 const uint SELF_SCAN_WALK = 1u;   // per sorted position its close pairs (block sums in scratch)
 const uint SELF_SCAN_PAIRS = 2u;  // per stored pair its contacts (block sums in scratch)

@@ -36,6 +36,7 @@ constexpr std::uint32_t kBindings = 32;
 constexpr VkDeviceSize kGroupsOffset = 32;      // Counters::groups
 constexpr VkDeviceSize kPairGroupsOffset = 48;  // Counters::pairGroups
 constexpr VkDeviceSize kColorGroupsOffset = 80;  // Counters::colorGroups
+constexpr VkDeviceSize kRoundGroupsOffset = kColorGroupsOffset + 16ull * gpu::SELF_COLOR_SLOTS;
 
 
 
@@ -107,7 +108,9 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                        VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "self counters");
     std::memset(counters_.mapped(), 0, sizeof(Counters));
-    lists_ = deviceBuffer(ctx, 4ull * (2 * vertices_ + 1), "self vertex lists");
+    // Jacobi: counts and offsets (2 V + 1); colored: four mask words and three rounds' highest
+    // priorities (7 V).
+    lists_ = deviceBuffer(ctx, 4ull * (7 * vertices_ + 1), "self vertex lists");
     moved_ = deviceBuffer(ctx, 16ull * vertices_, "self moved");
     std::vector<std::uint32_t> phantoms;
     for (const gpu::PhantomGroup& g : p.phantomGroups) {
@@ -174,7 +177,7 @@ void GpuSelfCollision::allocateContacts(std::uint32_t capacity) {
     corrections_ = Buffer();
     contacts_ = deviceBuffer(*ctx_, bytes, "self contacts");
     // (Colored: the colours' offsets after 4 words per contact.)
-    slots_ = deviceBuffer(*ctx_, 16ull * capacity + 4ull * (gpu::SELF_COLORS + 2),
+    slots_ = deviceBuffer(*ctx_, 16ull * capacity + 4ull * (gpu::SELF_COLOR_SLOTS + 1),
                           "self list slots");
     corrections_ = deviceBuffer(*ctx_, 64ull * capacity, "self corrections");
     capacity_ = capacity;
@@ -227,9 +230,10 @@ void GpuSelfCollision::scan(VkCommandBuffer cb, std::uint32_t array, std::uint64
 }
 
 void GpuSelfCollision::dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job,
-                                            bool overPairs) const {
+                                            bool overPairs, std::uint32_t color,
+                                            std::uint32_t scanArray) const {
     Push push{job, triangles_, 0, sortBlocks_, margin_, 0, vertices_, allVertices_, muS_, muK_,
-              phantomGroups_, 0, 0, groups_, 0, 0};
+              phantomGroups_, 0, 0, groups_, color, scanArray};
     kernel_.dispatchIndirect(cb, &push, counters_, overPairs ? kPairGroupsOffset : kGroupsOffset);
     computeBarrier(cb);
 }
@@ -244,11 +248,13 @@ void GpuSelfCollision::beginFrame() {
     c.mostPairs = 0;
     c.mostColors = 0;
     c.truncated = 0;
+    c.uncolored = 0;
     std::memcpy(counters_.mapped(), &c, sizeof c);
 }
 
 GpuSelfCollision::Counters GpuSelfCollision::counters() const {
     static_assert(offsetof(Counters, colorGroups) == kColorGroupsOffset);
+    static_assert(offsetof(Counters, roundGroups) == kRoundGroupsOffset);
     Counters c;
     std::memcpy(&c, counters_.mapped(), sizeof c);
     return c;
@@ -316,14 +322,20 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
     dispatch(cb, gpu::SELF_JOB_MEMORY_CLEAR, groupsOf(std::uint64_t(1) << memoryBits_));
     dispatchOverContacts(cb, gpu::SELF_JOB_MEMORY_INSERT);
     if (colored_) {
+        // Jones-Plassmann-Luby rounds (self_contacts.h): round 0 the priorities' maxima only,
+        // then each round its winners' colours; then a counting sort by colour.
         dispatch(cb, gpu::SELF_JOB_COLOR_CLEAR,
-                 groupsOf(std::max(vertices_, gpu::SELF_COLORS + 2)));
-        const std::uint32_t chunks =
-            (capacity_ + gpu::SELF_COLOR_CHUNK - 1) / gpu::SELF_COLOR_CHUNK;
-        for (std::uint32_t c = 0; c < chunks; ++c) dispatch(cb, gpu::SELF_JOB_COLOR, 1, 0, 0, c);
+                 groupsOf(std::max(vertices_, gpu::SELF_COLOR_SLOTS + 1)));
+        dispatchOverContacts(cb, gpu::SELF_JOB_COLOR_ROUND, false, 0);
+        for (std::uint32_t r = 1; r <= roundsRecorded_; ++r) {
+            Push push{gpu::SELF_JOB_COLOR_ROUND, triangles_, 0, sortBlocks_, margin_, 0,
+                      vertices_, allVertices_, muS_, muK_, phantomGroups_, 0, 0, groups_, r,
+                      r == roundsRecorded_ ? 1u : 0u};
+            kernel_.dispatchIndirect(cb, &push, counters_, kRoundGroupsOffset + 16ull * r);
+            computeBarrier(cb);
+        }
         dispatch(cb, gpu::SELF_JOB_COLOR_OFFSETS, 1);
-        for (std::uint32_t c = 0; c < chunks; ++c)
-            dispatch(cb, gpu::SELF_JOB_COLOR_PLACE, 1, 0, 0, c);
+        dispatchOverContacts(cb, gpu::SELF_JOB_COLOR_PLACE);
         dispatch(cb, gpu::SELF_JOB_COLOR_END, 1);
     } else {
         dispatch(cb, gpu::SELF_JOB_LIST_CLEAR, groupsOf(vertices_));
@@ -338,8 +350,7 @@ void GpuSelfCollision::recordDetect(VkCommandBuffer cb,
 void GpuSelfCollision::recordSolve(VkCommandBuffer cb) const {
     if (colored_) {
         if (phantomGroups_) dispatch(cb, gpu::SELF_JOB_COLOR_KEEP, groupsOf(vertices_));
-        for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k) {
-            if (k >= colorsRecorded_ && k < gpu::SELF_COLORS) continue;
+        for (std::uint32_t k = 0; k < colorsRecorded_; ++k) {
             Push push{gpu::SELF_JOB_SOLVE_COLOR, triangles_, 0, sortBlocks_, margin_, 0, vertices_,
                       allVertices_, muS_, muK_, phantomGroups_, 0, 0, groups_, k, 0};
             kernel_.dispatchIndirect(cb, &push, counters_, kColorGroupsOffset + 16ull * k);
@@ -358,13 +369,22 @@ std::uint32_t GpuSelfCollision::truncated() const { return counters().truncated;
 bool GpuSelfCollision::overflowed() const {
     const Counters c = counters();
     return c.mostTotal > capacity_ || c.mostPairs > pairCapacity_ ||
-           (colored_ && c.mostColors > colorsRecorded_);
+           (colored_ && (c.mostColors > colorsRecorded_ || c.uncolored > 0));
 }
 
 void GpuSelfCollision::grow() {
     const Counters c = counters();
     if (colored_ && c.mostColors > colorsRecorded_)
-        colorsRecorded_ = std::min(gpu::SELF_COLORS, std::bit_ceil(c.mostColors));
+        colorsRecorded_ = std::min(gpu::SELF_COLOR_SLOTS, (c.mostColors + c.mostColors / 4 + 31) / 32 * 32);
+    if (colored_ && c.uncolored > 0) {
+        if (roundsRecorded_ >= gpu::SELF_COLOR_ROUNDS)
+            throw Error("self-collision: the contacts' colouring needs more than " +
+                        std::to_string(gpu::SELF_COLOR_ROUNDS) +
+                        " rounds (a chain of that many contacts, each sharing a vertex with the "
+                        "next, each of lower priority); fewer contacts per vertex (a smaller "
+                        "margin or thickness) would do");
+        roundsRecorded_ = std::min(gpu::SELF_COLOR_ROUNDS, 2 * roundsRecorded_);
+    }
     if (c.mostTotal <= capacity_ && c.mostPairs <= pairCapacity_) {  // the colours only
         oldBits_ = memoryBits_;
         beginFrame();
@@ -432,7 +452,7 @@ GpuSelfCollision::Colors GpuSelfCollision::readColors(OneShot& once) const {
     Colors c;
     c.order.resize(n);
     c.colorOf.resize(n);
-    c.offsets.resize(gpu::SELF_COLORS + 2);
+    c.offsets.resize(gpu::SELF_COLOR_SLOTS + 1);
     download(*ctx_, once, slots_, c.order.data(), 4 * n);
     download(*ctx_, once, slots_, c.colorOf.data(), 4 * n, 4ull * capacity_);
     download(*ctx_, once, slots_, c.offsets.data(), 4 * c.offsets.size(), 16ull * capacity_);

@@ -59,10 +59,12 @@ class GpuSelfCollision {
     // SelfCollisionSettings::passes).
     void recordSolve(VkCommandBuffer cb) const;
 
-    // After the frame: did a substep find more contacts than fit, or use more colours than the
-    // passes record? Then grow() (buffers to the next power of two holding them, counted in
-    // growths(); the colours recorded likewise, up to SELF_COLORS), restore the snapshot
-    // (recordRestore, run before finishGrowth) and the solver's state, and redo the frame.
+    // After the frame: did a substep find more contacts than fit, use more colours than the
+    // passes record, or leave contacts uncoloured after the colouring rounds recorded? Then
+    // grow() (buffers to the next power of two holding them, counted in growths(); the colours
+    // recorded likewise, up to SELF_COLOR_SLOTS; the rounds by half again, up to
+    // SELF_COLOR_ROUNDS, past which grow() throws Error), restore the snapshot (recordRestore,
+    // run before finishGrowth) and the solver's state, and redo the frame.
     bool overflowed() const;
     // Nonzero when a loop of the last frame stopped before its end (a driver's limit on loop
     // iterations per invocation, self_collide.comp): its results are incomplete.
@@ -74,6 +76,7 @@ class GpuSelfCollision {
     std::uint32_t capacity() const { return capacity_; }
     std::uint64_t growths() const { return growths_; }
     std::uint32_t colorsRecorded() const { return colorsRecorded_; }
+    std::uint32_t roundsRecorded() const { return roundsRecorded_; }
 
     // The last substep's counts (after the frame).
     std::uint32_t contactCount() const;
@@ -106,13 +109,15 @@ class GpuSelfCollision {
     void scan(VkCommandBuffer cb, std::uint32_t array, std::uint64_t most, std::uint32_t shift = 0,
               std::uint32_t flip = 0) const;
     VkDeviceSize scratchBytes(std::uint32_t pairCapacity) const;
-    void dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job, bool overPairs = false) const;
+    void dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job, bool overPairs = false,
+                              std::uint32_t color = 0, std::uint32_t scanArray = 0) const;
     struct Counters {  // self/lbvh_buffers.glsl
         std::uint32_t total, capacity, mostTotal, candidatePairs, primitivePairs, memoryBits;
         std::uint32_t totalPairs, pairCapacity;
         std::uint32_t groups[4], pairGroups[4];
-        std::uint32_t mostPairs, mostColors, truncated, pad2;
-        std::uint32_t colorGroups[4 * (gpu::SELF_COLORS + 1)];
+        std::uint32_t mostPairs, mostColors, truncated, uncolored;
+        std::uint32_t colorGroups[4 * gpu::SELF_COLOR_SLOTS];
+        std::uint32_t roundGroups[4 * (gpu::SELF_COLOR_ROUNDS + 1)];
     };
     Counters counters() const;
 
@@ -122,10 +127,11 @@ class GpuSelfCollision {
     std::uint32_t sortBlocks_ = 0;  // radix sort blocks
     float margin_ = 0.0f, muS_ = 0.0f, muK_ = 0.0f;
     bool colored_ = false;  // SelfCollisionSettings::Order::Colored, else Jacobi
-    // Colored: the colours whose dispatches a pass records (then the last colour's), as many as
-    // a frame has needed (a frame that needs more redoes itself with more, as after an
+    // Colored: the colours whose dispatches a pass records and the colouring's rounds, as many
+    // as a frame has needed (a frame that needs more redoes itself with more, as after an
     // overflow); empty dispatches cost even with nothing to do.
     std::uint32_t colorsRecorded_ = 8;
+    std::uint32_t roundsRecorded_ = 64;
     std::uint32_t capacity_ = 0, pairCapacity_ = 0, memoryBits_ = 0, oldBits_ = 0;
     std::uint64_t growths_ = 0;
     const Buffer *positions_, *predicted_, *triangles_buffer_;

@@ -701,11 +701,14 @@ static void detectOn(ThreadPool& pool, SelfCollision& sc, const std::vector<glm:
     });
 }
 
-// The colored order's colours against their definition, checked pair by pair: each contact has
-// the lowest colour no earlier contact sharing a vertex with it has (SELF_COLORS when all are
-// taken), so no two contacts of a colour share a vertex; colorOrder() lists the contacts by
-// colour, in contact order within a colour, from colorOffsets().
-TEST(SelfCollision, ContactsTakeTheLowestColourTheirEarlierNeighboursLeave) {
+// The colored order's colours against their definition (contact_colors.h), checked pair by
+// pair: in decreasing priority each contact has the lowest colour its neighbours (contacts
+// sharing a vertex) of higher priority leave, or when they leave none of the SELF_COLORS
+// (test_contact_colors.cpp builds such contacts) SELF_COLORS + its round (one more than its neighbours' of higher
+// priority, 0 without any); no two contacts of a colour share a vertex;
+// colorOrder() lists the contacts by colour, in contact order within a colour, from
+// colorOffsets().
+TEST(SelfCollision, ContactsTakeTheLowestColourTheirNeighboursOfHigherPriorityLeave) {
     Scene s = gridScene("fold", 24, 1.0f);
     s.sim.selfCollision->order = SelfCollisionSettings::Order::Colored;
     const PreparedCloth p = prepareScene(s);
@@ -724,30 +727,50 @@ TEST(SelfCollision, ContactsTakeTheLowestColourTheirEarlierNeighboursLeave) {
                 if (a.vertices[i] == b.vertices[j]) return true;
         return false;
     };
-    std::uint32_t most = 0;
-    for (std::size_t i = 0; i < c.size(); ++i) {
-        std::vector<bool> taken(gpu::SELF_COLORS + 1, false);
-        for (std::size_t j = 0; j < i; ++j)
-            if (share(c[i], c[j])) taken[colors[j]] = true;
+    std::vector<std::uint32_t> byPriority(c.size());
+    for (std::uint32_t i = 0; i < c.size(); ++i) byPriority[i] = i;
+    std::sort(byPriority.begin(), byPriority.end(), [](std::uint32_t a, std::uint32_t b) {
+        return gpu::selfColorPriority(a) > gpu::selfColorPriority(b);
+    });
+    std::uint32_t most = 0, overflow = 0, rounds = 0;
+    std::vector<std::uint32_t> round(c.size(), 0);
+    for (std::size_t q = 0; q < byPriority.size(); ++q) {
+        const std::uint32_t i = byPriority[q];
+        std::vector<bool> taken(gpu::SELF_COLOR_SLOTS, false);
+        for (std::size_t e = 0; e < q; ++e)
+            if (share(c[i], c[byPriority[e]])) {
+                taken[colors[byPriority[e]]] = true;
+                round[i] = std::max(round[i], round[byPriority[e]] + 1);
+            }
         std::uint32_t lowest = 0;
         while (lowest < gpu::SELF_COLORS && taken[lowest]) ++lowest;
+        if (lowest == gpu::SELF_COLORS) {  // all taken: the round's overflow colour
+            lowest += round[i];
+            ++overflow;
+        }
         ASSERT_EQ(colors[i], lowest) << "contact " << i;
         most = std::max(most, colors[i]);
+        rounds = std::max(rounds, round[i] + 1);
     }
+    EXPECT_EQ(sc.counts().colorRounds, rounds);
+    for (std::size_t i = 0; i < c.size(); ++i)
+        for (std::size_t j = i + 1; j < c.size(); ++j)
+            if (colors[i] == colors[j]) ASSERT_FALSE(share(c[i], c[j])) << i << ", " << j;
     const std::vector<std::uint32_t>& order = sc.colorOrder();
     const std::vector<std::uint32_t>& offsets = sc.colorOffsets();
     ASSERT_EQ(order.size(), c.size());
-    ASSERT_EQ(offsets.size(), gpu::SELF_COLORS + 2);
+    ASSERT_EQ(offsets.size(), gpu::SELF_COLOR_SLOTS + 1);
     EXPECT_EQ(offsets.front(), 0u);
     EXPECT_EQ(offsets.back(), c.size());
-    for (std::uint32_t k = 0; k <= gpu::SELF_COLORS; ++k)
+    for (std::uint32_t k = 0; k < gpu::SELF_COLOR_SLOTS; ++k)
         for (std::uint32_t i = offsets[k]; i < offsets[k + 1]; ++i) {
             EXPECT_EQ(colors[order[i]], k);
             if (i > offsets[k]) {
                 EXPECT_LT(order[i - 1], order[i]);
             }
         }
-    std::printf("%zu contacts in %u colours\n", c.size(), most + 1);
+    std::printf("%zu contacts, %u of them past the %u colours, in %u colours and %u rounds\n",
+                c.size(), overflow, gpu::SELF_COLORS, most + 1, rounds);
 }
 
 // The contacts' violations max(0, -C), C = n . sum g_k x_k - d, in double precision: their
