@@ -22,6 +22,9 @@ struct ContactColoring {
     // contacts.
     std::vector<std::uint64_t> masks;
     std::vector<std::uint32_t> roundAfter;
+    // Scratch, per place (a priority's top bits): its contact's vertices and colour.
+    std::vector<glm::uvec4> placed;
+    std::vector<std::uint32_t> placedColor;
 };
 
 // Colours `contacts` (their vertices below vertexCount) into `out`.

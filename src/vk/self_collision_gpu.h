@@ -18,6 +18,8 @@
 // the frame from its snapshot, so nothing is dropped.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -77,6 +79,8 @@ class GpuSelfCollision {
     std::uint64_t growths() const { return growths_; }
     std::uint32_t colorsRecorded() const { return colorsRecorded_; }
     std::uint32_t roundsRecorded() const { return roundsRecorded_; }
+    // Tests: the colouring rounds recorded from now on (then grown as frames need them).
+    void recordRounds(std::uint32_t rounds) { roundsRecorded_ = std::clamp(rounds, 1u, gpu::SELF_COLOR_ROUNDS); }
 
     // The last substep's counts (after the frame).
     std::uint32_t contactCount() const;
