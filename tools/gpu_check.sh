@@ -209,7 +209,7 @@ step() {
 }
 
 if [ "$quick" -eq 1 ]; then
-  frames=2; grids=(16 32); cgrids=(12); bench=(--warmup 1 --frames 2 --repeats 1)
+  frames=1; grids=(16 32); cgrids=(12); bench=(--warmup 1 --frames 2 --repeats 1)
   cbench=(--warmup 1 --frames 2 --repeats 1); check_limit=300; bench_limit=300; deadline=900
 else
   # Sized for a GPU lent for minutes: a few minutes on an H200 with 16 cores, never past the
