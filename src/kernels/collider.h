@@ -216,7 +216,7 @@ CLOTH_FN float boxDistance(vec3 l, vec3 b, float r, CLOTH_OUT(vec3) g) {
     vec3 d = abs(l) - (b - vec3(r));
     vec3 o = max(d, vec3(0.0f));
     float len2 = dot(o, o);
-    if (len2 > 0.0f) {
+    if (len2 > TINY_LENGTH2) {
         float len = sqrt(len2);
         g = vec3(o.x * signOrPlus(l.x), o.y * signOrPlus(l.y), o.z * signOrPlus(l.z)) *
             (1.0f / len);
@@ -374,7 +374,7 @@ CLOTH_FN void projectContact(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c, CLOTH_IN(Co
     vec3 rel = (y - vec3(s.start)) - surface;
     vec3 rt = rel - n * dot(rel, n);
     float len2 = dot(rt, rt);
-    if (len2 > 0.0f) {
+    if (len2 > TINY_LENGTH2) {
         float len = sqrt(len2);
         if (len + F <= c.staticFriction * N) {
             y -= rt;

@@ -91,7 +91,7 @@ CLOTH_FN vec3 featureCorrection(vec3 n, float N, vec3 rel, float muS, float muK)
     vec3 rt = rel - n * meshDot(n, rel);
     float len2 = meshDot(rt, rt);
     vec3 D = n * N;
-    if (len2 > 0.0f) {
+    if (len2 > TINY_LENGTH2) {
         float len = sqrt(len2);
         if (len <= muS * N)
             D -= rt;
