@@ -26,6 +26,27 @@ shared vec3 sharedLo[gl_WorkGroupSize.x];
 shared vec3 sharedHi[gl_WorkGroupSize.x];
 shared bool sharedAny[gl_WorkGroupSize.x];
 
+// The workgroup's boxes (any: this invocation has one) folded in invocation order by the first
+// invocation, written to work[at] and work[at + 1] (w: 1 when some invocation had one).
+void foldWorkgroup(vec3 lo, vec3 hi, bool any, uint at) {
+    uint l = gl_LocalInvocationID.x;
+    sharedLo[l] = lo;
+    sharedHi[l] = hi;
+    sharedAny[l] = any;
+    barrier();
+    if (l == 0u) {
+        any = false;
+        for (uint k = 0u; k < gl_WorkGroupSize.x; ++k) {
+            if (!sharedAny[k]) continue;
+            lo = any ? lessOf(lo, sharedLo[k]) : sharedLo[k];
+            hi = any ? moreOf(hi, sharedHi[k]) : sharedHi[k];
+            any = true;
+        }
+        work[at] = vec4(lo, any ? 1.0 : 0.0);
+        work[at + 1u] = vec4(hi, 0.0);
+    }
+}
+
 // Per triangle: its boxes; per workgroup: the union of its triangles' grown boxes, folded in
 // triangle order as each CPU member folds its range (any order gives the same min and max).
 void jobBoxes() {
@@ -54,42 +75,60 @@ void jobBoxes() {
         work[2u * i] = vec4(lo, 0.0);
         work[2u * i + 1u] = vec4(hi, 0.0);
     }
-    sharedLo[l] = lo;
-    sharedHi[l] = hi;
-    sharedAny[l] = here;
-    barrier();
-    if (l == 0u) {
-        bool any = false;
-        for (uint k = 0u; k < gl_WorkGroupSize.x; ++k) {
-            if (!sharedAny[k]) continue;
-            lo = any ? lessOf(lo, sharedLo[k]) : sharedLo[k];
-            hi = any ? moreOf(hi, sharedHi[k]) : sharedHi[k];
-            any = true;
-        }
-        work[partialBase() + 2u * gl_WorkGroupID.x] = vec4(lo, any ? 1.0 : 0.0);
-        work[partialBase() + 2u * gl_WorkGroupID.x + 1u] = vec4(hi, 0.0);
-    }
+    foldWorkgroup(lo, hi, here, partialBase() + 2u * gl_WorkGroupID.x);
 }
 
-// One invocation: the union of the partial boxes, the Morton grid (lbvhInverseExtent).
+// The union of the partial boxes by levels, as the prefix sums run (lib/block_scan.glsl): level
+// 0 is BOXES' partial boxes (pc.partialCount), level k + 1 the unions of level k's blocks of
+// SELF_SCAN_BLOCK, after the scene's box; pc.color is the level, pc.scan 1 at the top (one
+// workgroup, at most one block), which writes the scene's box and the Morton grid
+// (lbvhInverseExtent). Exact min and max: any order gives the same box.
+uint reduceCount(uint k) {
+    uint n = pc.partialCount;
+    for (uint j = 0u; j < k; ++j) n = (n + SELF_SCAN_BLOCK - 1u) / SELF_SCAN_BLOCK;
+    return n;
+}
+uint reduceBase(uint k) {
+    if (k == 0u) return partialBase();
+    uint base = sceneBase() + 2u;
+    for (uint j = 1u; j < k; ++j) base += 2u * reduceCount(j);
+    return base;
+}
+
 void jobReduce() {
-    if (gl_GlobalInvocationID.x != 0u) return;
-    counters.candidatePairs = 0u;  // this detection's (walk counts them)
-    counters.primitivePairs = 0u;
+    uint k = pc.color;
+    bool top = pc.scan != 0u;
+    uint b = gl_WorkGroupID.x;
+    uint n = reduceCount(k);
+    if (b * SELF_SCAN_BLOCK >= n && !top) return;  // (the whole workgroup)
+    uint per = (SELF_SCAN_BLOCK + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+    uint blockEnd = min(n, (b + 1u) * SELF_SCAN_BLOCK);
+    uint first = min(blockEnd, b * SELF_SCAN_BLOCK + gl_LocalInvocationID.x * per);
+    uint end = min(blockEnd, first + per);
     bool any = false;
     vec3 lo = vec3(0.0);
     vec3 hi = vec3(0.0);
-    for (uint k = 0u; k < pc.partialCount; ++k) {
-        vec4 l = work[partialBase() + 2u * k];
-        vec4 h = work[partialBase() + 2u * k + 1u];
+    uint base = reduceBase(k);
+    for (uint i = first; i < end; ++i) {
+        vec4 l = work[base + 2u * i];
+        vec4 h = work[base + 2u * i + 1u];
         if (l.w == 0.0) continue;
         lo = any ? lessOf(lo, vec3(l)) : vec3(l);
         hi = any ? moreOf(hi, vec3(h)) : vec3(h);
         any = true;
     }
+    if (!top) {
+        foldWorkgroup(lo, hi, any, reduceBase(k + 1u) + 2u * b);
+        return;
+    }
+    foldWorkgroup(lo, hi, any, sceneBase());
+    if (gl_LocalInvocationID.x != 0u) return;
+    counters.candidatePairs = 0u;  // this detection's (walk counts them)
+    counters.primitivePairs = 0u;
+    lo = vec3(work[sceneBase()]);
+    hi = vec3(work[sceneBase() + 1u]);
     vec3 inv;
-    for (int k = 0; k < 3; ++k) inv[k] = hi[k] > lo[k] ? 1.0 / (hi[k] - lo[k]) : 1.0;
-    work[sceneBase()] = vec4(lo, 0.0);
+    for (int j = 0; j < 3; ++j) inv[j] = hi[j] > lo[j] ? 1.0 / (hi[j] - lo[j]) : 1.0;
     work[sceneBase() + 1u] = vec4(inv, 0.0);
 }
 
@@ -304,7 +343,7 @@ void jobListCount() {
     atomicAdd(vertexCounts(v.w), 1u);
 }
 
-// ---- prefix sums by blocks (SCAN_BLOCKS, SCAN_SUMS, SCAN_APPLY over the array pc.scan):
+// ---- prefix sums by blocks (SCAN_BLOCKS, SCAN_TOP, SCAN_APPLY over the array pc.scan):
 // exclusive offsets in item order, as one serial loop would give them (integer sums) ----
 
 uint scanCount() {
@@ -334,23 +373,23 @@ void scanSet(uint i, uint offset) {
     }
 }
 
-// The blocks' sums, then offsets: in walkCounts while the sort runs, else at scratch's start
-// (the sort's second keys, free once it has run).
-uint blockSum(uint b) { return pc.scan == SELF_SCAN_SORT ? walkCounts[b] : scratch[b]; }
-void setBlockSum(uint b, uint v) {
-    if (pc.scan == SELF_SCAN_SORT) walkCounts[b] = v; else scratch[b] = v;
+// The levels' block sums, then offsets: in walkCounts while the sort runs, else at scratch's
+// start (the sort's second keys, free once it has run).
+uint scanSum(uint j) { return pc.scan == SELF_SCAN_SORT ? walkCounts[j] : scratch[j]; }
+void setScanSum(uint j, uint v) {
+    if (pc.scan == SELF_SCAN_SORT) walkCounts[j] = v; else scratch[j] = v;
 }
 
 #define SCAN_BLOCK SELF_SCAN_BLOCK
 #include "lib/block_scan.glsl"
 
-void jobScanBlocks() { scanBlock(gl_GlobalInvocationID.x, scanCount()); }
+// pc.color: the level.
+void jobScanBlocks() { scanReduce(pc.color); }
 
-void jobScanSums() {
-    if (gl_GlobalInvocationID.x != 0u) return;
-    bool complete;
-    uint sum = scanBlockSums(scanCount(), complete);
-    if (!complete) counters.truncated |= 1u;
+// One workgroup: the top level pc.color (at most SELF_SCAN_BLOCK items), the total and its use.
+void jobScanTop() {
+    uint sum = scanApply(pc.color, true);
+    if (gl_LocalInvocationID.x != 0u) return;
     if (pc.scan == SELF_SCAN_WALK) {  // the pairs: the total, the dispatch over those stored
         counters.totalPairs = sum;
         counters.mostPairs = max(counters.mostPairs, sum);
@@ -367,7 +406,7 @@ void jobScanSums() {
     }
 }
 
-void jobScanApply() { scanApply(gl_GlobalInvocationID.x, scanCount()); }
+void jobScanApply() { scanApply(pc.color, false); }
 
 void jobListFill() {
     uint c = gl_GlobalInvocationID.x;
@@ -593,7 +632,7 @@ void main() {
         case SELF_JOB_COLOR_PLACE: jobColorPlace(); break;
         case SELF_JOB_COLOR_END: jobColorEnd(); break;
         case SELF_JOB_SCAN_BLOCKS: jobScanBlocks(); break;
-        case SELF_JOB_SCAN_SUMS: jobScanSums(); break;
+        case SELF_JOB_SCAN_TOP: jobScanTop(); break;
         case SELF_JOB_SCAN_APPLY: jobScanApply(); break;
         default: break;
     }

@@ -62,17 +62,19 @@ const uint SELF_JOB_COLOR_OFFSETS = 27u;
 const uint SELF_JOB_COLOR_PLACE = 28u;
 // one invocation over the colours: the offsets back, the colours' dispatches
 const uint SELF_JOB_COLOR_END = 29u;
-// per block of an array to scan: its sum
+// A prefix sum by levels (shaders/lib/block_scan.glsl), one workgroup per block of
+// SELF_SCAN_BLOCK items of the level it scans: per block of level k its sum (into level k + 1)
 const uint SELF_JOB_SCAN_BLOCKS = 30u;
-// one invocation: the blocks' offsets, the total and its use
-const uint SELF_JOB_SCAN_SUMS = 31u;
-// per block: its items replaced by their offsets
+// one workgroup: the top level (at most SELF_SCAN_BLOCK items) to offsets, the total and its use
+const uint SELF_JOB_SCAN_TOP = 31u;
+// per block of level k: its items replaced by their offsets
 const uint SELF_JOB_SCAN_APPLY = 32u;
 
 // llvmpipe (lavapipe) ends every loop of a shader invocation once the invocation has run 65535
 // loop iterations in all (gallivm's loop limiter), silently. So no invocation loops more than a
-// few thousand times: the prefix sums run by blocks of SELF_SCAN_BLOCK items (SELF_JOB_SCAN_*).
-const uint SELF_SCAN_BLOCK = 1024u;
+// few thousand times: the prefix sums run by workgroups over blocks of SELF_SCAN_BLOCK items,
+// level by level (SELF_JOB_SCAN_*).
+const uint SELF_SCAN_BLOCK = 256u;
 const uint SELF_SCAN_SORT = 0u;   // the radix sort's histograms (block sums in walkCounts)
 const uint SELF_SCAN_WALK = 1u;   // per sorted position its close pairs (block sums in scratch)
 const uint SELF_SCAN_PAIRS = 2u;  // per stored pair its contacts (block sums in scratch)

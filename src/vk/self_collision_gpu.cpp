@@ -38,7 +38,15 @@ constexpr VkDeviceSize kPairGroupsOffset = 48;  // Counters::pairGroups
 constexpr VkDeviceSize kColorGroupsOffset = 80;  // Counters::colorGroups
 constexpr VkDeviceSize kRoundGroupsOffset = kColorGroupsOffset + 16ull * gpu::SELF_COLOR_SLOTS;
 
-
+// A scan of n items keeps this many block sums, all levels (shaders/lib/block_scan.glsl).
+std::uint64_t scanSums(std::uint64_t n) {
+    std::uint64_t sums = 0;
+    while (n > gpu::SELF_SCAN_BLOCK) {
+        n = (n + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK;
+        sums += n;
+    }
+    return sums;
+}
 
 template <class T>
 Buffer uploaded(const Context& ctx, OneShot& once, const std::vector<T>& data, const char* name) {
@@ -88,7 +96,9 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     triInfo_ = uploaded(ctx, once, p.triangleFeatureInfo, "self triangle info");
     triThickness_ = uploaded(ctx, once, triangleThicknesses(p), "self triangle thickness");
     tight_ = deviceBuffer(ctx, 32ull * n, "self tight boxes");
-    work_ = deviceBuffer(ctx, 32ull * n + 32ull * groups_ + 32, "self boxes");
+    // boxes, partial boxes, the scene's box and grid, the partial boxes' unions by levels
+    work_ = deviceBuffer(ctx, 32ull * n + 32ull * groups_ + 32 + 32ull * scanSums(groups_),
+                         "self boxes");
     codes_ = deviceBuffer(ctx, 4ull * n, "lbvh codes");
     order_ = deviceBuffer(ctx, 4ull * n, "lbvh order");
     scratch_ = deviceBuffer(ctx, scratchBytes(0), "lbvh sort scratch");
@@ -102,6 +112,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     inertOffsets_ = uploaded(ctx, once, rest.inertOffsets, "self inert offsets");
     inert_ = uploaded(ctx, once, rest.inert, "self inert");
     walkCounts_ = deviceBuffer(ctx, 4ull * n, "self walk counts");
+    CLOTH_ASSERT(scanSums(256ull * sortBlocks_) <= n);  // the sort's scans keep their sums there
     counters_ = Buffer(ctx, sizeof(Counters),
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -147,7 +158,7 @@ VkDeviceSize GpuSelfCollision::scratchBytes(std::uint32_t pairCapacity) const {
     const std::uint64_t most = std::max({std::uint64_t(pairCapacity), std::uint64_t(vertices_),
                                          std::uint64_t(triangles_)});
     return std::max<VkDeviceSize>(8ull * triangles_ + 4ull * 256 * sortBlocks_,
-                                  4 * ((most + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK));
+                                  4 * std::max<std::uint64_t>(1, scanSums(most)));
 }
 
 void GpuSelfCollision::allocatePairs(std::uint32_t capacity) {
@@ -222,11 +233,20 @@ void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint
 
 void GpuSelfCollision::scan(VkCommandBuffer cb, std::uint32_t array, std::uint64_t most,
                             std::uint32_t shift, std::uint32_t flip) const {
-    const std::uint32_t blocks =
-        static_cast<std::uint32_t>((most + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK);
-    dispatch(cb, gpu::SELF_JOB_SCAN_BLOCKS, groupsOf(blocks), shift, flip, 0, array);
-    dispatch(cb, gpu::SELF_JOB_SCAN_SUMS, 1, shift, flip, 0, array);
-    dispatch(cb, gpu::SELF_JOB_SCAN_APPLY, groupsOf(blocks), shift, flip, 0, array);
+    // Levels (shaders/lib/block_scan.glsl): level k + 1 holds level k's block sums, up to the
+    // first level of at most one block, for `most` items (the GPU's own count may be fewer: its
+    // upper levels then hold fewer items, and one block does the top).
+    std::vector<std::uint32_t> blocks;  // per level below the top: its blocks
+    for (std::uint64_t n = most; n > gpu::SELF_SCAN_BLOCK;) {
+        n = (n + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK;
+        blocks.push_back(static_cast<std::uint32_t>(n));
+    }
+    const auto levels = static_cast<std::uint32_t>(blocks.size());
+    for (std::uint32_t k = 0; k < levels; ++k)
+        dispatch(cb, gpu::SELF_JOB_SCAN_BLOCKS, blocks[k], shift, flip, k, array);
+    dispatch(cb, gpu::SELF_JOB_SCAN_TOP, 1, shift, flip, levels, array);
+    for (std::uint32_t k = levels; k-- > 0;)
+        dispatch(cb, gpu::SELF_JOB_SCAN_APPLY, blocks[k], shift, flip, k, array);
 }
 
 void GpuSelfCollision::dispatchOverContacts(VkCommandBuffer cb, std::uint32_t job,
@@ -292,7 +312,13 @@ void GpuSelfCollision::recordBuildPhases(VkCommandBuffer cb,
     };
     const std::uint32_t n = triangles_;
     dispatch(cb, gpu::SELF_JOB_BOXES, groups_);
-    dispatch(cb, gpu::SELF_JOB_REDUCE, 1);
+    // The partial boxes' union by levels of SELF_SCAN_BLOCK (as a scan's: scanSums).
+    std::uint32_t levels = 0;
+    for (std::uint64_t m = groups_; m > gpu::SELF_SCAN_BLOCK; ++levels) {
+        m = (m + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK;
+        dispatch(cb, gpu::SELF_JOB_REDUCE, static_cast<std::uint32_t>(m), 0, 0, levels, 0);
+    }
+    dispatch(cb, gpu::SELF_JOB_REDUCE, 1, 0, 0, levels, 1);
     dispatch(cb, gpu::SELF_JOB_CODES, groups_);
     done(0);
     // Four stable passes of 8 bits, ping-pong: the sorted keys end in codes/order.
