@@ -78,60 +78,6 @@ void jobBoxes() {
     foldWorkgroup(lo, hi, here, partialBase() + 2u * gl_WorkGroupID.x);
 }
 
-// The union of the partial boxes by levels, as the prefix sums run (lib/block_scan.glsl): level
-// 0 is BOXES' partial boxes (pc.partialCount), level k + 1 the unions of level k's blocks of
-// SELF_SCAN_BLOCK, after the scene's box; pc.color is the level, pc.scan 1 at the top (one
-// workgroup, at most one block), which writes the scene's box and the Morton grid
-// (lbvhInverseExtent). Exact min and max: any order gives the same box.
-uint reduceCount(uint k) {
-    uint n = pc.partialCount;
-    for (uint j = 0u; j < k; ++j) n = (n + SELF_SCAN_BLOCK - 1u) / SELF_SCAN_BLOCK;
-    return n;
-}
-uint reduceBase(uint k) {
-    if (k == 0u) return partialBase();
-    uint base = sceneBase() + 2u;
-    for (uint j = 1u; j < k; ++j) base += 2u * reduceCount(j);
-    return base;
-}
-
-void jobReduce() {
-    uint k = pc.color;
-    bool top = pc.scan != 0u;
-    uint b = gl_WorkGroupID.x;
-    uint n = reduceCount(k);
-    if (b * SELF_SCAN_BLOCK >= n && !top) return;  // (the whole workgroup)
-    uint per = (SELF_SCAN_BLOCK + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
-    uint blockEnd = min(n, (b + 1u) * SELF_SCAN_BLOCK);
-    uint first = min(blockEnd, b * SELF_SCAN_BLOCK + gl_LocalInvocationID.x * per);
-    uint end = min(blockEnd, first + per);
-    bool any = false;
-    vec3 lo = vec3(0.0);
-    vec3 hi = vec3(0.0);
-    uint base = reduceBase(k);
-    for (uint i = first; i < end; ++i) {
-        vec4 l = work[base + 2u * i];
-        vec4 h = work[base + 2u * i + 1u];
-        if (l.w == 0.0) continue;
-        lo = any ? lessOf(lo, vec3(l)) : vec3(l);
-        hi = any ? moreOf(hi, vec3(h)) : vec3(h);
-        any = true;
-    }
-    if (!top) {
-        foldWorkgroup(lo, hi, any, reduceBase(k + 1u) + 2u * b);
-        return;
-    }
-    foldWorkgroup(lo, hi, any, sceneBase());
-    if (gl_LocalInvocationID.x != 0u) return;
-    counters.candidatePairs = 0u;  // this detection's (walk counts them)
-    counters.primitivePairs = 0u;
-    lo = vec3(work[sceneBase()]);
-    hi = vec3(work[sceneBase() + 1u]);
-    vec3 inv;
-    for (int j = 0; j < 3; ++j) inv[j] = hi[j] > lo[j] ? 1.0 / (hi[j] - lo[j]) : 1.0;
-    work[sceneBase() + 1u] = vec4(inv, 0.0);
-}
-
 void jobCodes() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= pc.count) return;
@@ -382,6 +328,54 @@ void setScanSum(uint j, uint v) {
 
 #define SCAN_BLOCK SELF_SCAN_BLOCK
 #include "lib/block_scan.glsl"
+
+// The union of the partial boxes by levels, as the prefix sums run (lib/block_scan.glsl): level
+// 0 is BOXES' partial boxes (pc.partialCount), level k + 1 the unions of level k's blocks of
+// SELF_SCAN_BLOCK, after the scene's box; pc.color is the level, pc.scan 1 at the top (one
+// workgroup, at most one block), which writes the scene's box and the Morton grid
+// (lbvhInverseExtent). Exact min and max: any order gives the same box.
+uint reduceCount(uint k) { return blockLevelCount(pc.partialCount, k); }
+uint reduceBase(uint k) {
+    if (k == 0u) return partialBase();
+    uint base = sceneBase() + 2u;
+    for (uint j = 1u; j < k; ++j) base += 2u * reduceCount(j);
+    return base;
+}
+
+void jobReduce() {
+    uint k = pc.color;
+    bool top = pc.scan != 0u;
+    uint b = gl_WorkGroupID.x;
+    uint n = reduceCount(k);
+    if (b * SELF_SCAN_BLOCK >= n && !top) return;  // (the whole workgroup)
+    uint first, end;
+    blockChunk(b, n, first, end);
+    bool any = false;
+    vec3 lo = vec3(0.0);
+    vec3 hi = vec3(0.0);
+    uint base = reduceBase(k);
+    for (uint i = first; i < end; ++i) {
+        vec4 l = work[base + 2u * i];
+        vec4 h = work[base + 2u * i + 1u];
+        if (l.w == 0.0) continue;
+        lo = any ? lessOf(lo, vec3(l)) : vec3(l);
+        hi = any ? moreOf(hi, vec3(h)) : vec3(h);
+        any = true;
+    }
+    if (!top) {
+        foldWorkgroup(lo, hi, any, reduceBase(k + 1u) + 2u * b);
+        return;
+    }
+    foldWorkgroup(lo, hi, any, sceneBase());
+    if (gl_LocalInvocationID.x != 0u) return;
+    counters.candidatePairs = 0u;  // this detection's (walk counts them)
+    counters.primitivePairs = 0u;
+    lo = vec3(work[sceneBase()]);
+    hi = vec3(work[sceneBase() + 1u]);
+    vec3 inv;
+    for (int j = 0; j < 3; ++j) inv[j] = hi[j] > lo[j] ? 1.0 / (hi[j] - lo[j]) : 1.0;
+    work[sceneBase() + 1u] = vec4(inv, 0.0);
+}
 
 // pc.color: the level.
 void jobScanBlocks() { scanReduce(pc.color); }

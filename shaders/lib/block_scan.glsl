@@ -24,12 +24,12 @@
 
 shared uint scanShared[gl_WorkGroupSize.x];
 
-// Items at level k (a handful of levels: SCAN_BLOCK^k grows fast).
-uint scanLevelCount(uint k) {
-    uint n = scanCount();
+// Items at level k of n items at level 0 (a handful of levels: SCAN_BLOCK^k grows fast).
+uint blockLevelCount(uint n, uint k) {
     for (uint j = 0u; j < k; ++j) n = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK;
     return n;
 }
+uint scanLevelCount(uint k) { return blockLevelCount(scanCount(), k); }
 
 // Where level k >= 1 starts among the sums.
 uint scanLevelBase(uint k) {
@@ -47,8 +47,8 @@ void setScanItem(uint k, uint i, uint v) {
     if (k == 0u) scanSet(i, v); else setScanSum(scanLevelBase(k) + i, v);
 }
 
-// This invocation's items of block b at level k (n items there): [first, end).
-void scanChunk(uint b, uint n, out uint first, out uint end) {
+// This invocation's items of block b of a level of n items: [first, end).
+void blockChunk(uint b, uint n, out uint first, out uint end) {
     uint per = (SCAN_BLOCK + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
     uint blockEnd = min(n, (b + 1u) * SCAN_BLOCK);
     first = min(blockEnd, b * SCAN_BLOCK + gl_LocalInvocationID.x * per);
@@ -81,7 +81,7 @@ void scanReduce(uint k) {
     uint n = scanLevelCount(k);
     if (b * SCAN_BLOCK >= n) return;  // (the whole workgroup)
     uint first, end;
-    scanChunk(b, n, first, end);
+    blockChunk(b, n, first, end);
     uint sum = 0u;
     for (uint i = first; i < end; ++i) sum += scanItem(k, i);
     uint total = scanWorkgroup(sum);
@@ -95,7 +95,7 @@ uint scanApply(uint k, bool top) {
     uint n = scanLevelCount(k);
     if (b * SCAN_BLOCK >= n && !(top && b == 0u)) return 0u;
     uint first, end;
-    scanChunk(b, n, first, end);
+    blockChunk(b, n, first, end);
     uint sum = 0u;
     for (uint i = first; i < end; ++i) sum += scanItem(k, i);
     uint total = scanWorkgroup(sum);

@@ -9,6 +9,8 @@
 #include "prep/self_collision_data.h"
 #include "kernels/self_jobs.h"
 
+#include <vector>
+
 namespace cloth::vk {
 
 namespace {
@@ -38,13 +40,22 @@ constexpr VkDeviceSize kPairGroupsOffset = 48;  // Counters::pairGroups
 constexpr VkDeviceSize kColorGroupsOffset = 80;  // Counters::colorGroups
 constexpr VkDeviceSize kRoundGroupsOffset = kColorGroupsOffset + 16ull * gpu::SELF_COLOR_SLOTS;
 
-// A scan of n items keeps this many block sums, all levels (shaders/lib/block_scan.glsl).
-std::uint64_t scanSums(std::uint64_t n) {
-    std::uint64_t sums = 0;
+// The levels of a scan or union of n items (shaders/lib/block_scan.glsl): per level below the
+// top, its blocks of SELF_SCAN_BLOCK (the items of the level above), up to the first level of
+// at most one block.
+std::vector<std::uint32_t> levelBlocks(std::uint64_t n) {
+    std::vector<std::uint32_t> blocks;
     while (n > gpu::SELF_SCAN_BLOCK) {
         n = (n + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK;
-        sums += n;
+        blocks.push_back(static_cast<std::uint32_t>(n));
     }
+    return blocks;
+}
+
+// A scan of n items keeps this many block sums, all levels.
+std::uint64_t scanSums(std::uint64_t n) {
+    std::uint64_t sums = 0;
+    for (std::uint32_t b : levelBlocks(n)) sums += b;
     return sums;
 }
 
@@ -233,14 +244,9 @@ void GpuSelfCollision::dispatch(VkCommandBuffer cb, std::uint32_t job, std::uint
 
 void GpuSelfCollision::scan(VkCommandBuffer cb, std::uint32_t array, std::uint64_t most,
                             std::uint32_t shift, std::uint32_t flip) const {
-    // Levels (shaders/lib/block_scan.glsl): level k + 1 holds level k's block sums, up to the
-    // first level of at most one block, for `most` items (the GPU's own count may be fewer: its
-    // upper levels then hold fewer items, and one block does the top).
-    std::vector<std::uint32_t> blocks;  // per level below the top: its blocks
-    for (std::uint64_t n = most; n > gpu::SELF_SCAN_BLOCK;) {
-        n = (n + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK;
-        blocks.push_back(static_cast<std::uint32_t>(n));
-    }
+    // Level k + 1 holds level k's block sums, for `most` items (the GPU's own count may be
+    // fewer: its upper levels then hold fewer items, and one block does the top).
+    const std::vector<std::uint32_t> blocks = levelBlocks(most);
     const auto levels = static_cast<std::uint32_t>(blocks.size());
     for (std::uint32_t k = 0; k < levels; ++k)
         dispatch(cb, gpu::SELF_JOB_SCAN_BLOCKS, blocks[k], shift, flip, k, array);
@@ -312,12 +318,11 @@ void GpuSelfCollision::recordBuildPhases(VkCommandBuffer cb,
     };
     const std::uint32_t n = triangles_;
     dispatch(cb, gpu::SELF_JOB_BOXES, groups_);
-    // The partial boxes' union by levels of SELF_SCAN_BLOCK (as a scan's: scanSums).
-    std::uint32_t levels = 0;
-    for (std::uint64_t m = groups_; m > gpu::SELF_SCAN_BLOCK; ++levels) {
-        m = (m + gpu::SELF_SCAN_BLOCK - 1) / gpu::SELF_SCAN_BLOCK;
-        dispatch(cb, gpu::SELF_JOB_REDUCE, static_cast<std::uint32_t>(m), 0, 0, levels, 0);
-    }
+    // The partial boxes' union by levels, as a scan's.
+    const std::vector<std::uint32_t> reduceBlocks = levelBlocks(groups_);
+    const auto levels = static_cast<std::uint32_t>(reduceBlocks.size());
+    for (std::uint32_t k = 0; k < levels; ++k)
+        dispatch(cb, gpu::SELF_JOB_REDUCE, reduceBlocks[k], 0, 0, k, 0);
     dispatch(cb, gpu::SELF_JOB_REDUCE, 1, 0, 0, levels, 1);
     dispatch(cb, gpu::SELF_JOB_CODES, groups_);
     done(0);
