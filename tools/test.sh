@@ -31,6 +31,16 @@ fi
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLOTH_SANITIZE=ON >/dev/null
 cmake --build build-asan
 stamp "build-asan built"
+# ctest starts the longest tests first when it knows their costs (it learns them from the runs in
+# build-asan/Testing/Temporary/CTestCostData.txt); a fresh clone starts from the committed costs
+# of a full run (tools/ctest/costs.txt) instead of the order of declaration, which left the
+# longest tests to the end of the -j run. Refresh the copy after adding a long test:
+#   awk '/^---/{exit} {print}' build-asan/Testing/Temporary/CTestCostData.txt > tools/ctest/costs.txt
+costs=build-asan/Testing/Temporary/CTestCostData.txt
+if [ ! -f "$costs" ]; then
+  mkdir -p "$(dirname "$costs")"
+  cp tools/ctest/costs.txt "$costs"
+fi
 status=0
 if [ "$fast" -eq 1 ]; then
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE slow "$@" || status=$?
