@@ -123,18 +123,18 @@ TEST(BoundedDetection, CandidatesHoldEveryContactOfAFullDetectionOnTheFoldedClot
     EXPECT_GT(c.checkedContacts, 10000u);
 }
 
-class BoundedScenes : public ::testing::TestWithParam<std::pair<const char*, int>> {};
+class BoundedScenes : public ::testing::TestWithParam<std::pair<std::string, int>> {};
 
 TEST_P(BoundedScenes, CandidatesHoldEveryContactOfAFullDetection) {
-    const Scene scene = loadSceneFile(std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/" +
-                                      GetParam().first);
+    const Scene scene =
+        loadSceneFile(std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/" + GetParam().first);
     const Solver::SelfCounts c =
         expectCandidatesHoldEveryContact(bounded(prepareScene(scene), 0.005f), GetParam().second);
     EXPECT_GT(c.checkedContacts, 10000u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Assets, BoundedScenes,
-                         ::testing::Values(std::pair{"coil.json", 150}),
+                         ::testing::Values(std::pair{std::string("coil.json"), 150}),
                          [](const auto& info) {
                              std::string name = info.param.first;
                              return name.substr(0, name.find('.'));
