@@ -154,6 +154,12 @@ void jobStart() {
 // Triangle order[i] against the triangles after it in sorted order whose boxes overlap its own
 // (lbvhWalkAfter of cpu/lbvh.h: depth first, left child first): the pairs whose primitives may
 // collide (not inert), counted, or stored from `offset` (below the capacity).
+// Without a stack: in Karras' layout the node that depth-first order visits after a node's
+// subtree (its escape) follows from the subtree's last primitive b alone: it is the right child
+// of the split at b, which starts at b + 1: internal node b + 1 if that node's range starts
+// there (its end lies past it), else leaf b + 1; after b = n - 1 the walk is over. The same
+// nodes in the same order as with a stack, without a per-invocation array indexed at run time
+// (local memory on a GPU, a gather per access on lavapipe).
 uint walk(uint i, bool store, uint offset) {
     uint n = pc.count;
     if (n < 2u) return 0u;
@@ -162,41 +168,32 @@ uint walk(uint i, bool store, uint offset) {
     vec3 hi = vec3(work[2u * a + 1u]);
     uint found = 0u;
     uint overlapping = 0u;
-    // The depth is at most the keys' 62 bits plus one (each level of Karras' tree splits a
-    // longer common prefix), so 64 entries never overflow.
-    uint stack[64];
-    uint top = 0u;
     uint node = 0u;
     bool done = false;
     for (;;) {
         LbvhNode k = lbvhNodes[node];
+        uint end = lbvhRangeEnd(node);
         bool overlaps = k.minX <= hi.x && k.minY <= hi.y && k.minZ <= hi.z && k.maxX >= lo.x &&
                         k.maxY >= lo.y && k.maxZ >= lo.z;
-        bool descend = false;
-        if (lbvhRangeEnd(node) > i && overlaps) {
-            if (k.right == LBVH_LEAF) {
-                uint other = k.left;
-                overlapping += 1u;
-                if (!selfInertPair(a, other)) {
-                    if (store && offset + found < counters.pairCapacity)
-                        pairs[offset + found] = uvec2(a, other);
-                    found += 1u;
-                }
-            } else {
-                stack[top] = k.right;
-                top += 1u;
+        if (end > i && overlaps) {
+            if (k.right != LBVH_LEAF) {
                 node = k.left;
-                descend = true;
+                continue;
+            }
+            uint other = k.left;
+            overlapping += 1u;
+            if (!selfInertPair(a, other)) {
+                if (store && offset + found < counters.pairCapacity)
+                    pairs[offset + found] = uvec2(a, other);
+                found += 1u;
             }
         }
-        if (!descend) {
-            if (top == 0u) {
-                done = true;
-                break;
-            }
-            top -= 1u;
-            node = stack[top];
+        uint next = end + 1u;
+        if (next >= n) {
+            done = true;
+            break;
         }
+        node = next + 1u < n && lbvhRangeEnd(next) > next ? next : n - 1u + next;
     }
     if (!done) counters.truncated |= 8u;
     if (!store && overlapping > 0u) atomicAdd(counters.candidatePairs, overlapping);
