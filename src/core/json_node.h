@@ -41,6 +41,7 @@ class JsonNode {
     std::string string() const;
     glm::vec3 vec3() const;
     bool isString() const { return value_.is_string(); }
+    bool isNumber() const { return value_.is_number(); }
 
     // Range checks that fail with the path.
     float atLeast(float min) const;  // number() >= min

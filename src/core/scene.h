@@ -124,6 +124,31 @@ const char* selfDetectionName(SelfCollisionSettings::Detection d);
 // "every_substep" | "bounded", else cloth::Error
 SelfCollisionSettings::Detection parseSelfDetection(const std::string& name);
 
+// The cloth model a scene runs (docs/models.md): XPBD, the default, on both backends; or
+// Provot's mass-spring cloth advanced by an explicit integrator (the CPU reference for now).
+enum class ClothModel { Xpbd, MassSpring };
+const char* clothModelName(ClothModel m);  // "xpbd" | "mass_spring"
+ClothModel parseClothModel(const std::string& name);
+// The mass-spring model's integrators: forward Euler (x and v from the old state), symplectic
+// Euler (v first, x from the new v) and position Verlet (x from the last two positions).
+enum class Integrator { Explicit, Symplectic, Verlet };
+const char* integratorName(Integrator i);  // "explicit" | "symplectic" | "verlet"
+Integrator parseIntegrator(const std::string& name);
+
+// Provot's springs (docs/models.md): structural (grid neighbours, or a mesh's edges), shear (grid
+// diagonals) and flexion (two apart on a grid; on a mesh the far corners of each edge's two
+// triangles). Stiffness in N/m per family; 0 takes it from each cloth's material: 1 / its
+// stretch compliance for every family.
+struct MassSpringSettings {
+    Integrator integrator = Integrator::Symplectic;
+    float structural = 0.0f, shear = 0.0f, flexion = 0.0f;  // N/m; 0: from the material
+    float airDamping = 0.0f;  // 1/s: force -m c v on each particle
+    // s: the longest step; each substep is split into as many equal steps as it needs. 0: as
+    // many as stability needs (from the highest natural frequency at rest).
+    float step = 0.0f;
+    bool operator==(const MassSpringSettings&) const = default;
+};
+
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     int substeps = 10;
@@ -136,6 +161,8 @@ struct SimSettings {
     IterationSettings iteration;
     std::optional<WindSettings> wind;  // none: no air at all (not even drag)
     std::optional<SelfCollisionSettings> selfCollision;  // none: layers pass through each other
+    ClothModel model = ClothModel::Xpbd;
+    MassSpringSettings massSpring;  // model MassSpring
     bool operator==(const SimSettings&) const = default;
 };
 

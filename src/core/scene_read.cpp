@@ -467,6 +467,7 @@ void readSettings(const JsonNode& root, Scene& s) {
     if (root.has("iteration")) s.sim.iteration = readIteration(root["iteration"]);
     if (root.has("wind")) s.sim.wind = readWind(root["wind"]);
     if (root.has("self_collision")) s.sim.selfCollision = readSelfCollision(root["self_collision"]);
+    detail::readModel(root, s.sim);
     if (root.has("gravity")) {
         s.sim.gravity = root["gravity"].vec3();
         const double g = glm::length(glm::dvec3(s.sim.gravity));
@@ -561,7 +562,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
     }
     JsonNode root(doc, source);
     root.allowOnly({"name", "gravity", "substeps", "iterations", "iteration", "solver", "phantoms", "wind",
-                    "self_collision", "cloths", "seams", "colliders"});
+                    "self_collision", "model", "mass_spring", "cloths", "seams", "colliders"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);

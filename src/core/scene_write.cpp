@@ -233,6 +233,18 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
                                {"order", selfContactOrderName(c->order)},
                                {"detection", selfDetectionName(c->detection)},
                                {"bound", num(c->bound)}};
+    // Only when not XPBD (older files stay as they were).
+    if (scene.sim.model != ClothModel::Xpbd) j["model"] = clothModelName(scene.sim.model);
+    if (const MassSpringSettings& m = scene.sim.massSpring; m != MassSpringSettings{}) {
+        Json k = Json::object();
+        for (auto [key, value] : {std::pair{"structural", m.structural},
+                                  std::pair{"shear", m.shear}, std::pair{"flexion", m.flexion}})
+            if (value > 0.0f) k[key] = num(value);
+        Json ms = {{"integrator", integratorName(m.integrator)}, {"air_damping", num(m.airDamping)}};
+        if (!k.empty()) ms["stiffness"] = k;
+        if (m.step > 0.0f) ms["step"] = num(m.step);
+        j["mass_spring"] = ms;
+    }
     Json cloths = Json::array();
     for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
     j["cloths"] = cloths;

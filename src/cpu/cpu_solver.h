@@ -21,7 +21,8 @@ namespace cloth {
 // number gives the same bits). kernels: how each colour's batch is solved (default:
 // bestBatchIsa()); every choice gives the same bits. workPerThread: 0 runs every frame on all
 // the threads (the tests of thread-count determinism). Throws cloth::Error for an impossible
-// count or kernels this CPU lacks.
+// count or kernels this CPU lacks. A scene of model mass_spring gets that model's solver
+// (cpu/mass_spring.h; threads and kernels then do not apply).
 std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
                                       std::optional<BatchIsa> kernels = std::nullopt,
                                       std::uint32_t workPerThread = kCpuWorkPerThread);

@@ -1,4 +1,5 @@
 #include "prep/prepare.h"
+#include "prep/springs.h"
 
 #include <chrono>
 #include <cmath>
@@ -156,14 +157,18 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     const PhantomSetting phantoms = options.phantoms.value_or(scene.phantoms);
     PreparedCloth p;
     p.sim = scene.sim;
-    for (std::uint32_t i = 0; i < scene.cloths.size(); ++i)
+    std::vector<std::uint32_t> clothBegin;
+    for (std::uint32_t i = 0; i < scene.cloths.size(); ++i) {
+        clothBegin.push_back(p.vertexCount());
         appendCloth(scene.cloths[i], i, scene.sim, p);
+    }
     p.originalVertexCount = p.vertexCount();
     if (p.sim.selfCollision) p.restPositions = p.positions;
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
     addColliders(scene, p);
     addSeams(scene, p);
     buildVertexTriangles(p);
+    if (p.sim.model == ClothModel::MassSpring) buildSprings(scene, clothBegin, p);
     const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);
     if (!p.seamPairs.empty()) p.sewingBase = std::make_shared<SewingBase>(SewingBase{p, request});
     colorAndPack(p, request);

@@ -16,6 +16,7 @@
 #include "kernels/types.h"
 #include "kernels/wind.h"
 #include "kernels/collider.h"
+#include "kernels/spring.h"
 
 namespace cloth {
 
@@ -109,6 +110,10 @@ struct PreparedCloth {
 
     // ---- wind (sim.wind set; empty otherwise): per vertex, phantoms included ----
     std::vector<gpu::WindVertex> windVertices;
+    // ---- the mass-spring model (sim.model MassSpring; prep/springs.h) ----
+    std::vector<gpu::Spring> springs;
+    std::uint32_t springFamilies[3] = {0, 0, 0};  // structural, shear, flexion springs
+
     // ---- rigid colliders (src/kernels/collider.h), in scene order ----
     std::vector<gpu::Collider> colliders;
     std::vector<std::string> colliderNames;

@@ -218,6 +218,9 @@ void GpuSolver::recordReadBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dstS
 
 std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
                                       const GpuSolverOptions& options) {
+    if (prepared.sim.model != ClothModel::Xpbd)
+        throw Error(std::string("model ") + clothModelName(prepared.sim.model) +
+                    " runs on the CPU reference only for now (--backend cpu)");
     return std::make_unique<GpuSolver>(prepared, options);
 }
 

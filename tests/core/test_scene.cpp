@@ -400,6 +400,25 @@ TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(both.sim.selfCollision->kineticFriction, 0.1f);
 }
 
+// "model" (default xpbd, not written then) and "mass_spring": every key round-trips; one
+// stiffness sets the three families, an object each one.
+TEST(SceneFiles, ModelKeysDefaultsAndRoundTrip) {
+    const Scene plain = parse(R"({"cloths": [{"grid": {}}]})");
+    EXPECT_EQ(plain.sim.model, ClothModel::Xpbd);
+    EXPECT_EQ(sceneToJson(plain, "").find("model"), std::string::npos);
+    EXPECT_EQ(sceneToJson(plain, "").find("mass_spring"), std::string::npos);
+    const Scene s = parse(R"({"model": "mass_spring", "mass_spring": {"integrator": "verlet",
+        "stiffness": 80, "air_damping": 0.5, "step": 0.001}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(s.sim.model, ClothModel::MassSpring);
+    EXPECT_EQ(s.sim.massSpring, (MassSpringSettings{Integrator::Verlet, 80.0f, 80.0f, 80.0f, 0.5f, 0.001f}));
+    EXPECT_EQ(parse(sceneToJson(s, "")), s);
+    const Scene families = parse(R"({"model": "mass_spring", "mass_spring": {"stiffness":
+        {"structural": 100, "flexion": 5}}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(families.sim.massSpring,
+              (MassSpringSettings{Integrator::Symplectic, 100.0f, 0.0f, 5.0f, 0.0f, 0.0f}));
+    EXPECT_EQ(parse(sceneToJson(families, "")), families);
+}
+
 TEST(SceneFiles, SeamsReadWithDefaultsAndRoundTrip) {
     const Scene s = parse(R"({"cloths": [{"grid": {}}, {"grid": {"resolution": [4, 4]}}],
         "seams": [{"a": {"cloth": 0, "vertices": {"indices": [0, 1]}},
@@ -455,6 +474,18 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "self_collision.bound: "},
         {R"({"self_collision": {"bound": 7}, "cloths": [{"grid": {}}]})",
          "self_collision.bound: 7 m is beyond the sane range of a motion bound"},
+        {R"({"model": "fem2", "cloths": [{"grid": {}}]})",
+         "model: unknown cloth model 'fem2' (expected xpbd or mass_spring)"},
+        {R"({"mass_spring": {"integrator": "rk4"}, "cloths": [{"grid": {}}]})",
+         "mass_spring.integrator: unknown integrator 'rk4' (expected explicit, symplectic or verlet)"},
+        {R"({"mass_spring": {"stiffness": -3}, "cloths": [{"grid": {}}]})",
+         "mass_spring.stiffness: must be positive"},
+        {R"({"mass_spring": {"stiffness": {"bend": 3}}, "cloths": [{"grid": {}}]})",
+         "mass_spring.stiffness.bend: unknown key"},
+        {R"({"mass_spring": {"step": 2}, "cloths": [{"grid": {}}]})",
+         "mass_spring.step: 2"},
+        {R"({"mass_spring": {"air_damping": -1}, "cloths": [{"grid": {}}]})",
+         "mass_spring.air_damping: -1"},
         {R"({"self_collision": {"thickness": 1}, "cloths": [{"grid": {}}]})",
          "self_collision.thickness: unknown key"},
         {R"({"self_collision": true, "cloths": [{"grid": {}}]})",

@@ -1,0 +1,209 @@
+#include "cpu/mass_spring.h"
+
+#include <chrono>
+#include <string>
+
+#include "core/error.h"
+#include "cpu/cpu_solver.h"
+#include "cpu/float_env.h"
+#include "kernels/constraints.h"
+#include "prep/springs.h"
+
+namespace cloth {
+
+SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices)
+    : springs_(std::move(springs)), offsets_(vertices + 1, 0), force_(vertices) {
+    for (const gpu::Spring& s : springs_) {
+        ++offsets_[s.a + 1];
+        ++offsets_[s.b + 1];
+    }
+    for (std::uint32_t v = 0; v < vertices; ++v) offsets_[v + 1] += offsets_[v];
+    incident_.resize(offsets_[vertices]);
+    std::vector<std::uint32_t> cursor(offsets_.begin(), offsets_.end() - 1);
+    for (std::uint32_t i = 0; i < springs_.size(); ++i) {
+        incident_[cursor[springs_[i].a]++] = i;
+        incident_[cursor[springs_[i].b]++] = i;
+    }
+}
+
+void SpringStepper::forces(const std::vector<glm::vec4>& x, std::vector<glm::vec3>& f) const {
+    f.resize(offsets_.size() - 1);
+    for (std::size_t v = 0; v + 1 < offsets_.size(); ++v) {
+        glm::vec3 sum(0.0f);
+        const glm::vec3 xv(x[v]);
+        for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
+            const gpu::Spring& s = springs_[incident_[k]];
+            const std::uint32_t other = s.a == v ? s.b : s.a;
+            sum += gpu::springForce(xv, glm::vec3(x[other]), s.rest, s.stiffness);
+        }
+        f[v] = sum;
+    }
+}
+
+void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
+    forces(s.x, force_);
+    const std::size_t n = force_.size();
+    switch (integrator) {
+        case Integrator::Explicit:
+            for (std::size_t v = 0; v < n; ++v) {
+                const float w = s.x[v].w;
+                if (w <= 0.0f) continue;
+                const glm::vec3 vel(s.v[v]);
+                const glm::vec3 a = force_[v] * w + g - c * vel;
+                s.x[v] += glm::vec4(h * vel, 0.0f);
+                s.v[v] = glm::vec4(vel + h * a, 0.0f);
+            }
+            break;
+        case Integrator::Symplectic:
+            for (std::size_t v = 0; v < n; ++v) {
+                const float w = s.x[v].w;
+                if (w <= 0.0f) continue;
+                const glm::vec3 vel(s.v[v]);
+                const glm::vec3 next = vel + h * (force_[v] * w + g - c * vel);
+                s.v[v] = glm::vec4(next, 0.0f);
+                s.x[v] += glm::vec4(h * next, 0.0f);
+            }
+            break;
+        case Integrator::Verlet:
+            if (s.previous.size() != n) {
+                s.previous = s.x;
+                for (std::size_t v = 0; v < n; ++v)
+                    s.previous[v] -= glm::vec4(h * glm::vec3(s.v[v]), 0.0f);
+            }
+            // x' = x + (1 - c h)(x - x_prev) + h^2 a; v = (x' - x) / h.
+            for (std::size_t v = 0; v < n; ++v) {
+                const float w = s.x[v].w;
+                if (w <= 0.0f) continue;
+                const glm::vec3 x(s.x[v]);
+                const glm::vec3 next =
+                    x + (1.0f - c * h) * (x - glm::vec3(s.previous[v])) + (h * h) * (force_[v] * w + g);
+                s.previous[v] = s.x[v];
+                s.x[v] = glm::vec4(next, s.x[v].w);
+                s.v[v] = glm::vec4((next - x) / h, 0.0f);
+            }
+            break;
+    }
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+void refuseWhatTheModelLacks(const PreparedCloth& p) {
+    auto refuse = [](const std::string& what) {
+        throw Error("model mass_spring: " + what +
+                    " not built for this model yet (XPBD runs them: model xpbd)");
+    };
+    if (!p.colliders.empty()) refuse("colliders are");
+    if (!p.attachments.empty()) refuse("attachments are");
+    if (!p.seamPairs.empty()) refuse("seams are");
+    if (p.sim.selfCollision) refuse("self-collision is");
+    if (p.sim.wind) refuse("wind is");
+    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
+    for (const gpu::ClothSegment& s : p.segments)
+        if (s.linearDamping != 0.0f || s.rigidDamping != 0.0f)
+            refuse("the materials' damping (linear_damping, rigid_damping) is; "
+                   "mass_spring.air_damping damps it, and");
+}
+
+class MassSpringSolver final : public Solver {
+public:
+    explicit MassSpringSolver(const PreparedCloth& p)
+        : p_(p), plan_(planSpringSteps(p)), stepper_(p.springs, p.originalVertexCount) {
+        state_.x = p.positions;
+        state_.v = p.velocities;
+        normals_.assign(p.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+        computeNormals();
+    }
+
+    const char* backendName() const override { return "cpu"; }
+    std::string deviceName() const override { return cpuModelName(); }
+    int threadCount() const override { return 1; }
+
+    void stepFrame() override {
+        const FlushSubnormals flush;
+        std::fill(times_.begin(), times_.end(), 0.0);
+        const MassSpringSettings& m = p_.sim.massSpring;
+        const auto h = static_cast<float>(plan_.step);
+        for (int sub = 0; sub < p_.sim.substeps; ++sub)
+            for (std::uint32_t k = 0; k < plan_.steps; ++k) {
+                auto t = Clock::now();
+                stepper_.step(m.integrator, state_, h, p_.sim.gravity, m.airDamping);
+                times_[kStagePredict] += msSince(t);
+                t = Clock::now();
+                projectTethers(h, m.integrator);
+                times_[kStageTethers] += msSince(t);
+            }
+        const auto t = Clock::now();
+        computeNormals();
+        times_[kStageNormals] += msSince(t);
+        time_ += double(p_.sim.frameDt);
+    }
+    double simTime() const override { return time_; }
+
+    void readPositions(std::vector<glm::vec4>& out) override { out = state_.x; }
+    void readVelocities(std::vector<glm::vec4>& out) override { out = state_.v; }
+    void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    void keepMultipliers(bool) override {}
+    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
+        throw Error("model mass_spring has no XPBD multipliers (the residual metrics are XPBD's)");
+    }
+    std::vector<StageTime> stageTimes() const override {
+        std::vector<StageTime> out;
+        for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], times_[i]});
+        return out;
+    }
+    void setGrab(std::optional<Grab> grab) override {
+        checkGrabVertex(grab, p_.originalVertexCount);
+        if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
+    }
+    std::uint32_t contactCount() const override { return 0; }
+
+private:
+    // Tethers (at most their length from their anchor) after each step; the velocity takes the
+    // projection's move over the step (Verlet's follows from its previous positions).
+    void projectTethers(float h, Integrator integrator) {
+        for (const gpu::Tether& t : p_.tethers) {
+            glm::vec4& x = state_.x[t.vertex];
+            const glm::vec4 before = x;
+            gpu::projectTether(x, glm::vec3(state_.x[t.anchor]), t.maxLength);
+            if (integrator != Integrator::Verlet && x != before)
+                state_.v[t.vertex] += glm::vec4((glm::vec3(x) - glm::vec3(before)) / h, 0.0f);
+        }
+    }
+    void computeNormals() {
+        for (std::uint32_t v = 0; v < p_.originalVertexCount; ++v) {
+            glm::vec3 n(0.0f);
+            for (std::uint32_t k = p_.vertexTriangleOffsets[v]; k < p_.vertexTriangleOffsets[v + 1]; ++k) {
+                const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
+                n += gpu::triangleNormal(glm::vec3(state_.x[t.x]), glm::vec3(state_.x[t.y]),
+                                         glm::vec3(state_.x[t.z]));
+            }
+            const float len2 = glm::dot(n, n);
+            normals_[v] = len2 > 0.0f ? glm::vec4(n / std::sqrt(len2), 0.0f) : glm::vec4(0, 0, 1, 0);
+        }
+    }
+
+    PreparedCloth p_;
+    SpringPlan plan_;
+    SpringStepper stepper_;
+    SpringState state_;
+    std::vector<glm::vec4> normals_;
+    std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
+    double time_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared) {
+    if (prepared.sim.model != ClothModel::MassSpring)
+        throw Error("makeMassSpringSolver: the scene's model is " +
+                    std::string(clothModelName(prepared.sim.model)));
+    refuseWhatTheModelLacks(prepared);
+    return std::make_unique<MassSpringSolver>(prepared);
+}
+
+}  // namespace cloth

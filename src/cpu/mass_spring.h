@@ -1,0 +1,49 @@
+// The mass-spring model on the CPU (docs/models.md): Provot's springs (prep/springs.h) advanced by
+// forward Euler, symplectic Euler or position Verlet in equal steps, each substep split into as
+// many as stability needs (prep/springs.h planSpringSteps); gravity, air damping, pins (inverse
+// mass 0) and tethers (projected after each step). One thread: each vertex's force is summed over
+// its springs in a fixed order, so the result cannot depend on threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/scene.h"
+#include "kernels/spring.h"
+#include "prep/prepared.h"
+#include "sim/solver.h"
+
+namespace cloth {
+
+// Positions (w = inverse mass; 0 = pinned), velocities and, for Verlet, the positions one step
+// back (set from the velocities at the first step).
+struct SpringState {
+    std::vector<glm::vec4> x, v, previous;
+};
+
+// One integrator step of the springs over a state; the same code the solver runs (the tests
+// bisect its stable step).
+class SpringStepper {
+public:
+    SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices);
+    // The springs' force on every vertex at positions x (summed over its springs in order).
+    void forces(const std::vector<glm::vec4>& x, std::vector<glm::vec3>& f) const;
+    // Advances by h seconds under gravity g and air damping c (force -m c v).
+    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c);
+    // Springs updated per step (each spring's force is evaluated once per end).
+    std::uint64_t springCount() const { return springs_.size(); }
+
+private:
+    std::vector<gpu::Spring> springs_;
+    std::vector<std::uint32_t> offsets_, incident_;  // per vertex: its springs (CSR)
+    std::vector<glm::vec3> force_;
+};
+
+// Throws cloth::Error naming what the model does not run (yet): colliders, attachments, seams,
+// self-collision, wind, phantom vertices, the materials' damping, or steps past stability.
+std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared);
+
+}  // namespace cloth

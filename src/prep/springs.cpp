@@ -1,0 +1,165 @@
+#include "prep/springs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "core/error.h"
+
+namespace cloth {
+
+namespace {
+
+enum Family { kStructural = 0, kShear = 1, kFlexion = 2 };
+
+float familyStiffness(const MassSpringSettings& m, const Material& material, Family f,
+                      const std::string& cloth) {
+    const float given = f == kStructural ? m.structural : f == kShear ? m.shear : m.flexion;
+    if (given > 0.0f) return given;
+    if (!(material.stretchCompliance > 0.0f))
+        throw Error("cloth '" + cloth +
+                    "': model mass_spring takes its springs' stiffness from the material's "
+                    "stretch_compliance (1 / compliance N/m), which is 0 (rigid); give "
+                    "mass_spring.stiffness in N/m");
+    return 1.0f / material.stretchCompliance;
+}
+
+struct Builder {
+    PreparedCloth& p;
+    std::uint32_t begin;
+    float k[3];
+    void add(std::uint32_t a, std::uint32_t b, Family f) {
+        a += begin;
+        b += begin;
+        const float rest = glm::length(glm::vec3(p.positions[a]) - glm::vec3(p.positions[b]));
+        p.springs.push_back({std::min(a, b), std::max(a, b), rest, k[f]});
+        ++p.springFamilies[f];
+    }
+};
+
+void gridSprings(const GridDesc& g, Builder& out) {
+    const std::uint32_t w = g.resX + 1, h = g.resY + 1;
+    auto at = [&](std::uint32_t r, std::uint32_t c) { return r * w + c; };
+    for (std::uint32_t r = 0; r < h; ++r)
+        for (std::uint32_t c = 0; c < w; ++c) {
+            if (c + 1 < w) out.add(at(r, c), at(r, c + 1), kStructural);
+            if (r + 1 < h) out.add(at(r, c), at(r + 1, c), kStructural);
+            if (c + 1 < w && r + 1 < h) {
+                out.add(at(r, c), at(r + 1, c + 1), kShear);
+                out.add(at(r, c + 1), at(r + 1, c), kShear);
+            }
+            if (c + 2 < w) out.add(at(r, c), at(r, c + 2), kFlexion);
+            if (r + 2 < h) out.add(at(r, c), at(r + 2, c), kFlexion);
+        }
+}
+
+// Edges, then the far corners across each edge shared by two triangles (unless already an edge).
+void meshSprings(const PreparedCloth& p, const ClothInfo& info, Builder& out) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> edges;
+    for (std::uint32_t t = info.triangleBegin; t < info.triangleEnd; ++t) {
+        const glm::uvec3 tri = p.triangles[t];
+        for (int e = 0; e < 3; ++e) {
+            const std::uint32_t a = tri[e], b = tri[(e + 1) % 3], far = tri[(e + 2) % 3];
+            edges[{std::min(a, b), std::max(a, b)}].push_back(far);
+        }
+    }
+    for (const auto& [e, far] : edges) out.add(e.first - out.begin, e.second - out.begin, kStructural);
+    for (const auto& [e, far] : edges) {
+        if (far.size() != 2) continue;
+        const std::pair key{std::min(far[0], far[1]), std::max(far[0], far[1])};
+        if (key.first == key.second || edges.count(key)) continue;
+        out.add(key.first - out.begin, key.second - out.begin, kFlexion);
+    }
+}
+
+}  // namespace
+
+void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
+                  PreparedCloth& p) {
+    p.springs.clear();
+    std::fill(std::begin(p.springFamilies), std::end(p.springFamilies), 0u);
+    const MassSpringSettings& m = scene.sim.massSpring;
+    for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
+        const ClothDesc& c = scene.cloths[i];
+        Builder out{p, clothBegin[i], {}};
+        for (Family f : {kStructural, kShear, kFlexion})
+            out.k[f] = familyStiffness(m, c.material, f, c.name);
+        if (c.grid)
+            gridSprings(*c.grid, out);
+        else
+            meshSprings(p, p.cloths[i], out);
+    }
+}
+
+double springOmegaMax(const PreparedCloth& p, int iterations) {
+    const std::size_t n = p.originalVertexCount;
+    // y = M^-1/2 K M^-1/2 x over the free vertices (pinned ones: x = y = 0).
+    std::vector<double> scale(n, 0.0);  // 1 / sqrt(m) = sqrt(inverse mass)
+    for (std::size_t v = 0; v < n; ++v) scale[v] = std::sqrt(double(p.positions[v].w));
+    auto apply = [&](const std::vector<glm::dvec3>& x, std::vector<glm::dvec3>& y) {
+        std::fill(y.begin(), y.end(), glm::dvec3(0.0));
+        for (const gpu::Spring& s : p.springs) {
+            glm::dvec3 d = glm::dvec3(p.positions[s.a]) - glm::dvec3(p.positions[s.b]);
+            const double l = glm::length(d);
+            if (!(l > 0.0)) continue;
+            d /= l;
+            const glm::dvec3 ua = x[s.a] * scale[s.a], ub = x[s.b] * scale[s.b];
+            const double f = double(s.stiffness) * glm::dot(d, ua - ub);
+            y[s.a] += f * d * scale[s.a];
+            y[s.b] -= f * d * scale[s.b];
+        }
+    };
+    std::vector<glm::dvec3> x(n), y(n);
+    std::uint32_t state = 12345u;
+    auto next = [&] {
+        state = state * 1664525u + 1013904223u;
+        return double(state >> 8) / double(1u << 24) - 0.5;
+    };
+    for (std::size_t v = 0; v < n; ++v) x[v] = scale[v] > 0.0 ? glm::dvec3(next(), next(), next()) : glm::dvec3(0.0);
+    double lambda = 0.0;
+    for (int it = 0; it < iterations; ++it) {
+        double norm2 = 0.0;
+        for (const glm::dvec3& e : x) norm2 += glm::dot(e, e);
+        if (!(norm2 > 0.0)) return 0.0;
+        const double inv = 1.0 / std::sqrt(norm2);
+        for (glm::dvec3& e : x) e *= inv;
+        apply(x, y);
+        lambda = 0.0;
+        for (std::size_t v = 0; v < n; ++v) lambda += glm::dot(x[v], y[v]);
+        std::swap(x, y);
+    }
+    return std::sqrt(std::max(lambda, 0.0));
+}
+
+double stableStep(Integrator integrator, double omega, double damping) {
+    if (!(omega > 0.0)) return 1e30;  // nothing oscillates
+    if (integrator == Integrator::Explicit) return damping / (omega * omega);
+    return (std::sqrt(damping * damping + 4.0 * omega * omega) - damping) / (omega * omega);
+}
+
+SpringPlan planSpringSteps(const PreparedCloth& p) {
+    const MassSpringSettings& m = p.sim.massSpring;
+    SpringPlan plan;
+    plan.omegaMax = springOmegaMax(p);
+    plan.limit = stableStep(m.integrator, plan.omegaMax, m.airDamping);
+    const double substep = double(p.sim.frameDt) / double(p.sim.substeps);
+    if (m.integrator == Integrator::Explicit && !(m.airDamping > 0.0f))
+        throw Error("mass_spring: forward Euler (integrator explicit) is unstable at any step "
+                    "without damping; set mass_spring.air_damping, or use symplectic or verlet");
+    if (m.step > 0.0f && double(m.step) > plan.limit)
+        throw Error("mass_spring.step " + std::to_string(m.step) +
+                    " s is past the stable limit of " + std::to_string(plan.limit) +
+                    " s (highest natural frequency " + std::to_string(plan.omegaMax) + " rad/s)");
+    const double longest = m.step > 0.0f ? double(m.step) : 0.9 * plan.limit;
+    const double steps = std::ceil(substep / longest);
+    if (!(steps * double(p.sim.substeps) <= 1e6))
+        throw Error("mass_spring: the springs need a step of " + std::to_string(plan.limit) +
+                    " s at most, more than 10^6 steps per frame; lower mass_spring.stiffness");
+    plan.steps = static_cast<std::uint32_t>(std::max(1.0, steps));
+    plan.step = substep / double(plan.steps);
+    return plan;
+}
+
+}  // namespace cloth

@@ -1,0 +1,43 @@
+// The mass-spring model's load-time data (docs/models.md): Provot's springs over every cloth, and
+// the step its explicit integrators can take (from the highest natural frequency at rest).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/scene.h"
+#include "prep/prepared.h"
+
+namespace cloth {
+
+// Springs of every cloth, cloth after cloth (clothBegin[i]: cloth i's first vertex in p). A grid
+// cloth gets Provot's 12 per particle: structural to its 4 neighbours, shear to its 4 diagonal
+// ones, flexion to the 4 two apart; a mesh cloth structural springs on its edges and flexion
+// springs between the far corners of each edge's two triangles. Rest lengths from the starting
+// positions; stiffness per family from sim.massSpring, or 1 / the cloth's stretch compliance.
+// Throws cloth::Error where a stiffness cannot be had (a rigid material and no stiffness given).
+void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
+                  PreparedCloth& p);
+
+// sqrt of the largest eigenvalue of M^-1 K at rest (K: the springs' stiffness matrix at their
+// rest lengths, over the free vertices): by power iteration on M^-1/2 K M^-1/2 from a fixed
+// start, `iterations` products (its Rayleigh quotient approaches the eigenvalue from below).
+double springOmegaMax(const PreparedCloth& p, int iterations = 400);
+
+// The longest stable step of an integrator for a mode of angular frequency omega under air
+// damping c (force -m c v): symplectic Euler and Verlet, (sqrt(c^2 + 4 omega^2) - c) / omega^2
+// (2 / omega undamped); forward Euler c / omega^2 (0 undamped: unstable at any step).
+double stableStep(Integrator integrator, double omega, double damping);
+
+// How a substep is split: `steps` equal steps of `step` seconds, the most stability allows
+// (`limit`, with a margin of 10% below it) or the settings' fixed step. Throws cloth::Error for a
+// fixed step past the limit, forward Euler without damping, or more than 10^6 steps per frame.
+struct SpringPlan {
+    double omegaMax = 0.0;  // rad/s
+    double limit = 0.0;     // s
+    double step = 0.0;      // s
+    std::uint32_t steps = 1;
+};
+SpringPlan planSpringSteps(const PreparedCloth& p);
+
+}  // namespace cloth
