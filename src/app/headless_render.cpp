@@ -66,7 +66,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         const render::ImageRgba8 image = renderer.render(makeFrameUniforms(in), positions, normals);
         renderStats.add(renderer.lastTimes());
         if (recordThis) render::writePng(render::framePath(options.recordDir, frame), image);
-        if (shot) render::writePng(options.screenshot, image);
+        if (shot) render::writeImage(options.screenshot, image);
     }
 
     const PreparedCloth& p = sim.prepared();

@@ -5,6 +5,7 @@
 #include "app/cli.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "render/image_file.h"
 
 namespace cloth {
 namespace {
@@ -24,6 +25,17 @@ std::pair<int, int> parseSize(const std::string& text) {
     const int h = side(text.substr(x + 1));
     if (w > 16384 || h > 16384) throw Error("at most 16384x16384, got " + text);
     return {w, h};
+}
+
+// --screenshot: a PNG or a JPEG, by the file's extension.
+CLI::Validator imageFile() {
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            if (render::imageFormatOf(path)) return "";
+            return std::string("expected a file ending in ") + render::kImageExtensions +
+                   " (any case), got '" + path + "'";
+        },
+        "");
 }
 
 // clothsim's flags, their help and their checks, bound to `o`.
@@ -90,8 +102,10 @@ void defineOptions(CLI::App& app, Options& o) {
     app.option_defaults()->group("Output");
     app.add_flag("--headless", o.headless, "no window (default without a display)");
     app.add_option("--screenshot", o.screenshot,
-                   "render the last frame to a PNG (window or headless)")
-        ->type_name("FILE.png");
+                   "render the last frame to a PNG or JPEG, by the extension: .png, .jpg or "
+                   ".jpeg (window or headless)")
+        ->check(imageFile())
+        ->type_name("FILE.png|FILE.jpg");
     app.add_option("--record", o.recordDir,
                    "render DIR/frame_NNNN.png (frame 0 = initial state, every K-th frame with "
                    "--export-every); in a window every frame is rendered")

@@ -423,7 +423,7 @@ struct WindowApp::Impl {
         return true;
     }
 
-    void save(const std::string& path) { render::writePng(path, readback->image()); }
+    void save(const std::string& path) { render::writeImage(path, readback->image()); }
 
     void frame() {
         const auto now = Clock::now();

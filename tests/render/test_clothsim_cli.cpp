@@ -114,14 +114,21 @@ TEST(ClothsimCliErrors, BadRenderFlags) {
     EXPECT_NE(r.err.find("/proc/nope"), std::string::npos) << r.err;
 }
 
-// A PNG that cannot be written is an error naming the file and the reason (stb's writer
-// reported nothing: --screenshot /dev/full said "screenshot written" and exited 0).
+// An image that cannot be written is an error naming the file and the reason (stb's writer
+// reported nothing: --screenshot /dev/full said "screenshot written" and exited 0). The name
+// must end in .png or .jpg: links to /dev/full.
 TEST_F(ClothsimCli, ScreenshotWriteErrorsAreReported) {
     const fs::path dir = scratchDir("cli", "screenshot_errors");
-    const auto r = runProgramIn("clothsim", "--headless --frames 1 --size 64x64 --screenshot /dev/full", dir);
-    EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.err.find("/dev/full: cannot write file: No space left"), std::string::npos)
-        << r.err;
+    for (const char* name : {"full.png", "full.jpg"}) {
+        fs::create_symlink("/dev/full", dir / name);
+        const auto r = runProgramIn(
+            "clothsim", std::string("--headless --frames 1 --size 64x64 --screenshot ") + name,
+            dir);
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_NE(r.err.find(std::string(name) + ": cannot write file: No space left"),
+                  std::string::npos)
+            << r.err;
+    }
 }
 
 // No Vulkan driver at all (the loader is pointed at a driver file that does not exist).
