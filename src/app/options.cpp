@@ -51,7 +51,8 @@ void defineOptions(CLI::App& app, Options& o) {
         "  Without --headless and without a display, clothsim runs headless; with no\n"
         "  arguments at all it then writes a screenshot of the default scene to clothsim.png.\n\n"
         "Exit status: 0 on success, 1 on bad input or any error (with a message on stderr).");
-    app.add_flag("--list-scenes", o.listScenes, "list the built-in scenes and exit");
+    app.add_flag("--list-scenes", o.listScenes,
+                 "list the built-in scenes and the scene files in assets/scenes/, and exit");
     app.add_flag("--list-devices", o.listDevices, "list the Vulkan devices and exit");
 
     app.option_defaults()->group("Scene");
