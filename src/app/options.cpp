@@ -116,7 +116,7 @@ void defineOptions(CLI::App& app, Options& o) {
         ->type_name("WxH");
     app.add_flag("--no-vsync", o.noVsync, "present without waiting for the display's refresh");
     app.add_option("--export-obj", o.exportObjDir,
-                   "write DIR/frame_NNNN.obj (frame 0 = initial state)")
+                   "write DIR/frame_NNNN.obj (frame 0 = initial state; every mode)")
         ->type_name("DIR");
     addInt(app, "--export-every", o.exportEvery, 1, cli::kIntMax,
            "export (OBJ and --record) every K-th frame (default 1)")
@@ -125,8 +125,7 @@ void defineOptions(CLI::App& app, Options& o) {
         ->type_name("FILE.json");
     app.add_option("--metrics", o.metricsFile,
                    "per frame: XPBD residual (2-norm, max), residual strain, elastic and kinetic "
-                   "energy, largest and mean edge stretch; FILE.csv or FILE.json (plain headless "
-                   "runs)")
+                   "energy, largest and mean edge stretch; FILE.csv or FILE.json (every mode)")
         ->type_name("FILE");
 }
 
