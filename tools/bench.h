@@ -110,8 +110,9 @@ struct Measured {
     FrameStats stages;
     double detectionsPerFrame = 0.0;  // bounded self-collision detection, in the timed frames
 };
-Measured measure(Solver& solver, const BenchOptions& o);
-
+// `what` (e.g. "cpu 64x64, 2 threads, avx2"): a progress line on a terminal (app/progress.h);
+// empty: none.
+Measured measure(Solver& solver, const BenchOptions& o, const std::string& what = "");
 
 std::shared_ptr<vk::Context> openGpu(const BenchOptions& o);
 

@@ -18,11 +18,13 @@
 #include "app/frame_stats.h"
 #include "app/metrics.h"
 #include "app/phantom_tuning.h"
+#include "app/progress.h"
+#include "app/stretch_check.h"
 #include "bench.h"
 #include "core/error.h"
+#include "cpu/cpu_solver.h"
 #include "fixtures/folded_grid.h"
 #include "fixtures/triangle_intersections.h"  // the brute-force crossing test
-#include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
 
@@ -110,8 +112,16 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-Measured measure(Solver& solver, const BenchOptions& o) {
-    for (int i = 0; i < o.warmup; ++i) solver.stepFrame();
+Measured measure(Solver& solver, const BenchOptions& o, const std::string& what) {
+    // On a terminal: the run's frames so far (app/progress.h); the line is erased before the
+    // run's row is printed.
+    Progress progress(!what.empty() && isTerminal(std::cerr), std::cerr, "clothbench: " + what,
+                      o.warmup + o.repeats * o.frames);
+    int done = 0;
+    for (int i = 0; i < o.warmup; ++i) {
+        solver.stepFrame();
+        progress.update(++done);
+    }
     Measured m;
     const std::uint64_t detections = solver.selfCounts().detections;
     for (int r = 0; r < o.repeats; ++r) {
@@ -123,6 +133,7 @@ Measured measure(Solver& solver, const BenchOptions& o) {
             const double ms = std::chrono::duration<double, std::milli>(f1 - f0).count();
             m.stages.add(ms, solver.stageTimes());
             m.singleMs.push_back(ms);
+            progress.update(++done);
         }
         const auto t1 = std::chrono::steady_clock::now();
         m.frameMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() / o.frames);
@@ -250,15 +261,18 @@ std::uint32_t workPerThread(const BenchOptions& o) {
 
 nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa kernels,
                       const BenchOptions& o) {
+    const std::string what = "cpu " + std::to_string(grid) + "x" + std::to_string(grid) + ", " +
+                             std::to_string(threads) + " threads, " + batchIsaName(kernels);
     nlohmann::json without;
     if (p.sim.selfCollision) {  // the same folded cloth without self-collision first
         PreparedCloth plain = p;
         plain.sim.selfCollision.reset();
         auto solver = makeCpuSolver(plain, threads, kernels, workPerThread(o));
-        without = record(plain, grid, *solver, measure(*solver, o), o);
+        without =
+            record(plain, grid, *solver, measure(*solver, o, what + ", without self-collision"), o);
     }
     auto solver = makeCpuSolver(p, threads, kernels, workPerThread(o));
-    const Measured m = measure(*solver, o);
+    const Measured m = measure(*solver, o, what);
     nlohmann::json r = record(p, grid, *solver, m, o);
     r["detections_per_frame"] = m.detectionsPerFrame;
     r["cpu_kernels"] = batchIsaName(kernels);
@@ -329,19 +343,22 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     if (o.colorRunItems) options.colorRunItems = static_cast<std::uint32_t>(*o.colorRunItems);
     if (o.colorRunWorkgroup)
         options.colorRunWorkgroupSize = static_cast<std::uint32_t>(*o.colorRunWorkgroup);
+    const std::string what = "gpu " + std::to_string(grid) + "x" + std::to_string(grid) +
+                             ", workgroup " + std::to_string(wg);
     nlohmann::json without;
     if (p.sim.selfCollision) {  // the same folded cloth without self-collision first
         PreparedCloth plain = p;
         plain.sim.selfCollision.reset();
         vk::GpuSolver solver(plain, options);
-        without = record(plain, grid, solver, measure(solver, o), o);
+        without =
+            record(plain, grid, solver, measure(solver, o, what + ", without self-collision"), o);
     }
     nlohmann::json r;
     Solver::SelfCounts selfCounts;
     std::size_t crossings = 0;
     {
         vk::GpuSolver solver(p, options);
-        const Measured m = measure(solver, o);
+        const Measured m = measure(solver, o, what);
         r = record(p, grid, solver, m, o);
         r["detections_per_frame"] = m.detectionsPerFrame;
         selfCounts = solver.selfCounts();
@@ -412,6 +429,30 @@ void printRow(const nlohmann::json& r) {
     std::fflush(stdout);
 }
 
+// One warning for the runs whose cloth stretched past 20% after the timing (the records'
+// accuracy; app/stretch_check.h), naming the largest; empty when none did.
+std::string stretchWarning(const nlohmann::json& runs, const BenchOptions& o) {
+    const nlohmann::json* worst = nullptr;
+    int past = 0;
+    for (const nlohmann::json& r : runs) {
+        const double s = r["accuracy"]["max_stretch"].get<double>();
+        if (s > kStretchWarningLimit) ++past;
+        if (!worst || s > (*worst)["accuracy"]["max_stretch"].get<double>()) worst = &r;
+    }
+    if (past == 0) return "";
+    const nlohmann::json& w = *worst;
+    const std::string where =
+        "grid " + std::to_string(w["grid"].get<int>()) + " on " + w["backend"].get<std::string>() +
+        " after " + std::to_string(w["accuracy"]["after_frames"].get<int>()) + " frames; " +
+        std::to_string(past) + " of " + std::to_string(runs.size()) + " runs";
+    return cloth::stretchWarning(
+        "clothbench", w["accuracy"]["max_stretch"].get<double>(), where,
+        o.tethers ? "these timings are of rubber, not cloth; raise --iterations or --substeps "
+                    "(tethers are on), or lower --stretch-compliance"
+                  : "these timings are of rubber, not cloth; raise --iterations or --substeps, "
+                    "or turn --tethers on");
+}
+
 int benchMain(int argc, char** argv) {
     const BenchOptions o = parseBenchOptions(std::vector<std::string>(argv + 1, argv + argc));
     if (o.help) {
@@ -466,6 +507,7 @@ int benchMain(int argc, char** argv) {
             }
         }
     }
+    std::cerr << stretchWarning(runs, o);
     if (!o.json.empty()) {
         nlohmann::json doc = {{"device", cpuModelName()},
                               {"substeps", o.substeps},

@@ -4,9 +4,11 @@
 #include <ostream>
 
 #include "app/frame_stats.h"
+#include "app/progress.h"
 #include "app/render_common.h"
 #include "app/sdl_window.h"
 #include "app/simulation.h"
+#include "app/viewer_outputs.h"
 #include "app/window_app.h"
 #include "core/error.h"
 #include "render/image_file.h"
@@ -27,6 +29,8 @@ bool wantsImages(const Options& o) {
 int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream& notices) {
     std::shared_ptr<vk::Context> ctx = makeRenderContext(options, nullptr);
     ViewerSim sim(options, ctx, notices);
+    ViewerOutputs outputs(options, sim);  // --export-obj, --metrics, the stretch check
+    outputs.started();
     const SceneLook look = makeLook(sim.prepared());
     render::ViewState view;
     const VkExtent2D size = requestedSize(options);
@@ -42,12 +46,15 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     FrameStats simStats;
     RenderStats renderStats;
     std::vector<glm::vec4> positions, normals;
+    Progress progress = Progress::on(notices, "clothsim", frames);
     for (int frame = 0; frame <= frames; ++frame) {
         if (frame > 0) {
             const auto t0 = Clock::now();
             sim.step();
             simStats.add(std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
                          sim.solver().stageTimes());
+            outputs.stepped(frames);
+            progress.update(frame);
         }
         const bool recordThis = record && frame % options.exportEvery == 0;
         const bool shot = frame == frames && !options.screenshot.empty();
@@ -66,9 +73,10 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         const render::ImageRgba8 image = renderer.render(makeFrameUniforms(in), positions, normals);
         renderStats.add(renderer.lastTimes());
         if (recordThis) render::writePng(render::framePath(options.recordDir, frame), image);
-        if (shot) render::writePng(options.screenshot, image);
+        if (shot) render::writeImage(options.screenshot, image);
     }
 
+    progress.finish();
     const PreparedCloth& p = sim.prepared();
     out << "scene " << sim.scene().name << ": " << p.originalVertexCount << " vertices, " << frames
         << " frames on " << sim.solver().backendName() << ", " << renderStats.frames()
@@ -82,20 +90,16 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         addRenderStats(stats, renderStats, renderer.extent(), *ctx, shading);
         writeJsonFile(options.statsFile, stats);
     }
+    outputs.finish(notices);
     failOnValidationMessages(*ctx);
     return 0;
 }
 
 int runClothsim(Options options, bool noArguments, std::ostream& out, std::ostream& notices) {
-    if (!options.metricsFile.empty() && wantsImages(options))
-        throw Error("--metrics is written by plain headless runs (without --screenshot or --record)");
     if (!options.headless) {
         std::string why;
         if (auto video = SdlVideo::tryStart(&why)) {
             video.reset();  // WindowApp starts its own
-            if (!options.metricsFile.empty())
-                throw Error("--metrics is written by headless runs: add --headless (the window "
-                            "does not plot them yet)");
             if (!noArguments) return WindowApp(options, out, notices).run();
             try {
                 return WindowApp(options, out, notices).run();

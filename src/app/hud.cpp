@@ -31,6 +31,8 @@ void statusSection(const HudInput& in) {
                 in.vsync ? "vsync" : "no vsync");
     ImGui::Text("scene %s, frame %d (%.2f s)%s", sim.scene().name.c_str(), sim.frame(),
                 sim.solver().simTime(), in.paused ? "  PAUSED" : "");
+    if (!in.warning.empty())
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%s", in.warning.c_str());
     ImGui::Text("%u vertices, %zu triangles", p.originalVertexCount, p.triangles.size());
     std::string kinds;
     gpu::forEachConstraintType([&](auto t) {

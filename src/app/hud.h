@@ -21,6 +21,7 @@ struct HudInput {
     VkExtent2D extent{};
     bool paused = false;
     bool vsync = true;
+    std::string warning;  // shown in the status section when not empty (the stretch check)
 };
 
 // What the user asked for this frame.

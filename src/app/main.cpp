@@ -8,6 +8,7 @@
 #include "app/backend.h"
 #include "app/headless_render.h"
 #include "app/options.h"
+#include "app/scene_list.h"
 #include "app/simulation.h"
 #include "core/error.h"
 
@@ -24,8 +25,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (options.listScenes) {
-            for (const std::string& name : cloth::builtinSceneNames())
-                std::cout << name << "\t" << cloth::builtinSceneDescription(name) << "\n";
+            cloth::listScenes(std::cout, cloth::findSceneFolder());
             return 0;
         }
         // Window, offscreen rendering or the plain headless run (src/app/headless_render.h).

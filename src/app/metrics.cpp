@@ -56,6 +56,23 @@ void scalar(Sums& s, double C, double alpha, double lambda, double invDt2, bool 
 
 }  // namespace
 
+EdgeStretch edgeStretch(const PreparedCloth& p, const std::vector<glm::vec4>& x) {
+    CLOTH_ASSERT(x.size() >= p.positions.size());
+    EdgeStretch out;
+    double sum = 0.0;
+    std::size_t edges = 0;
+    for (const gpu::DistanceConstraint& c : p.items<gpu::DistanceConstraint>()) {
+        if (!(c.restLength > 0.0f)) continue;
+        const double len = glm::length(at(x, c.v0) - at(x, c.v1));
+        const double stretch = len / double(c.restLength) - 1.0;
+        out.largest = edges == 0 ? stretch : std::max(out.largest, stretch);
+        sum += stretch;
+        ++edges;
+    }
+    out.mean = edges ? sum / double(edges) : 0.0;
+    return out;
+}
+
 FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                             const std::vector<glm::vec4>& v, const TypeMultipliers& lambdas) {
     CLOTH_ASSERT(x.size() == p.positions.size() && v.size() == p.positions.size());
@@ -64,8 +81,6 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
     const double invDt2 = 1.0 / (dt * dt);
     FrameMetrics m;
     Sums s;
-    double stretchSum = 0.0;
-    std::size_t edges = 0;
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
         using Item = typename T::Item;
@@ -80,12 +95,6 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
                 const double C = len - double(c.restLength);
                 scalar(s, C, c.param, l.x, invDt2, xpbd);
                 m.residualStrain += C * C;
-                if (c.restLength > 0.0f) {
-                    const double stretch = len / double(c.restLength) - 1.0;
-                    m.maxStretch = edges == 0 ? stretch : std::max(m.maxStretch, stretch);
-                    stretchSum += stretch;
-                    ++edges;
-                }
             } else if constexpr (std::is_same_v<Item, gpu::BendingConstraint> ||
                                  std::is_same_v<Item, gpu::FixedAngleConstraint>) {
                 double angle = 0.0;
@@ -127,7 +136,9 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
     m.residualMax = s.rMax;
     m.residualComponents = s.components;
     if (xpbd) m.elasticEnergy = s.energy;
-    m.meanStretch = edges ? stretchSum / double(edges) : 0.0;
+    const EdgeStretch stretch = edgeStretch(p, x);
+    m.maxStretch = stretch.largest;
+    m.meanStretch = stretch.mean;
     for (std::size_t i = 0; i < x.size(); ++i) {
         if (!(x[i].w > 0.0f)) continue;
         const dvec3 vi(glm::vec3(v[i]));

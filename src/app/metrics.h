@@ -41,6 +41,13 @@ struct FrameMetrics {
 // Multipliers per constraint type (Solver::readMultipliers), per item.
 using TypeMultipliers = std::array<std::vector<glm::vec4>, gpu::kConstraintTypeCount>;
 
+// Edge stretch |x_i - x_j| / rest - 1 over the distance constraints (those with a rest length):
+// the largest and the mean; both 0 without such constraints. x: every vertex.
+struct EdgeStretch {
+    double largest = 0.0, mean = 0.0;
+};
+EdgeStretch edgeStretch(const PreparedCloth& p, const std::vector<glm::vec4>& x);
+
 // x, v: every vertex (PreparedCloth order); lambdas: per type, one per item (ignored in PBD).
 FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                             const std::vector<glm::vec4>& v, const TypeMultipliers& lambdas);

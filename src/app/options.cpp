@@ -5,6 +5,7 @@
 #include "app/cli.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "render/image_file.h"
 
 namespace cloth {
 namespace {
@@ -26,6 +27,17 @@ std::pair<int, int> parseSize(const std::string& text) {
     return {w, h};
 }
 
+// --screenshot: a PNG or a JPEG, by the file's extension.
+CLI::Validator imageFile() {
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            if (render::imageFormatOf(path)) return "";
+            return std::string("expected a file ending in ") + render::kImageExtensions +
+                   " (any case), got '" + path + "'";
+        },
+        "");
+}
+
 // clothsim's flags, their help and their checks, bound to `o`.
 void defineOptions(CLI::App& app, Options& o) {
     using cli::addInt;
@@ -39,7 +51,8 @@ void defineOptions(CLI::App& app, Options& o) {
         "  Without --headless and without a display, clothsim runs headless; with no\n"
         "  arguments at all it then writes a screenshot of the default scene to clothsim.png.\n\n"
         "Exit status: 0 on success, 1 on bad input or any error (with a message on stderr).");
-    app.add_flag("--list-scenes", o.listScenes, "list the built-in scenes and exit");
+    app.add_flag("--list-scenes", o.listScenes,
+                 "list the built-in scenes and the scene files in assets/scenes/, and exit");
     app.add_flag("--list-devices", o.listDevices, "list the Vulkan devices and exit");
 
     app.option_defaults()->group("Scene");
@@ -90,8 +103,10 @@ void defineOptions(CLI::App& app, Options& o) {
     app.option_defaults()->group("Output");
     app.add_flag("--headless", o.headless, "no window (default without a display)");
     app.add_option("--screenshot", o.screenshot,
-                   "render the last frame to a PNG (window or headless)")
-        ->type_name("FILE.png");
+                   "render the last frame to a PNG or JPEG, by the extension: .png, .jpg or "
+                   ".jpeg (window or headless)")
+        ->check(imageFile())
+        ->type_name("FILE.png|FILE.jpg");
     app.add_option("--record", o.recordDir,
                    "render DIR/frame_NNNN.png (frame 0 = initial state, every K-th frame with "
                    "--export-every); in a window every frame is rendered")
@@ -101,7 +116,7 @@ void defineOptions(CLI::App& app, Options& o) {
         ->type_name("WxH");
     app.add_flag("--no-vsync", o.noVsync, "present without waiting for the display's refresh");
     app.add_option("--export-obj", o.exportObjDir,
-                   "write DIR/frame_NNNN.obj (frame 0 = initial state)")
+                   "write DIR/frame_NNNN.obj (frame 0 = initial state; every mode)")
         ->type_name("DIR");
     addInt(app, "--export-every", o.exportEvery, 1, cli::kIntMax,
            "export (OBJ and --record) every K-th frame (default 1)")
@@ -110,8 +125,7 @@ void defineOptions(CLI::App& app, Options& o) {
         ->type_name("FILE.json");
     app.add_option("--metrics", o.metricsFile,
                    "per frame: XPBD residual (2-norm, max), residual strain, elastic and kinetic "
-                   "energy, largest and mean edge stretch; FILE.csv or FILE.json (plain headless "
-                   "runs)")
+                   "energy, largest and mean edge stretch; FILE.csv or FILE.json (every mode)")
         ->type_name("FILE");
 }
 

@@ -11,8 +11,10 @@
 #include "app/frame_stats.h"
 #include "app/metrics.h"
 #include "app/phantom_tuning.h"
-#include "core/error.h"
+#include "app/progress.h"
 #include "app/sewing_step.h"
+#include "app/stretch_check.h"
+#include "core/error.h"
 #include "prep/prepare.h"
 #include "prep/sewing.h"
 
@@ -110,6 +112,8 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         exporter.write(0, positions);
     }
     FrameStats stats;
+    StretchCheck stretch;  // from the metrics when they are on, else every 10th frame
+    Progress progress = Progress::on(notices, "clothsim", frames);
     int lastMergeFrame = 0;
     double sewingMs = 0.0;  // finding the pairs to merge, merging and re-creating the solver
     for (int frame = 1; frame <= frames; ++frame) {
@@ -119,16 +123,24 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         const auto t1 = std::chrono::steady_clock::now();
         stats.add(std::chrono::duration<double, std::milli>(t1 - t0).count(),
                   sim.solver->stageTimes());
-        if (metrics) metrics->add(frame, sim.solver->simTime(), measureFrame(p, *sim.solver));
+        if (metrics) {
+            const FrameMetrics m = measureFrame(p, *sim.solver);
+            metrics->add(frame, sim.solver->simTime(), m);
+            stretch.add(frame, m.maxStretch);
+        }
         if (sewAfterFrame(sim, notices) > 0) lastMergeFrame = frame;
         sewingMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1)
                         .count();
-        if (exporter.wants(frame) || frame == frames) {
+        const bool checkStretch = !metrics && StretchCheck::due(frame, frames);
+        if (exporter.wants(frame) || frame == frames || checkStretch) {
             sim.solver->readPositions(positions);
             checkFinite(positions, p.vertexCount(), frame);
             if (exporter.wants(frame)) exporter.write(frame, positions);
+            if (!metrics) stretch.add(frame, edgeStretch(p, positions).largest);
         }
+        progress.update(frame);
     }
+    progress.finish();
     out << "scene " << sim.scene.name << ": " << p.originalVertexCount << " vertices, "
         << p.triangles.size() << " triangles, " << p.constraintCount() << " constraints, "
         << p.colorCount << " colours\n"
@@ -147,6 +159,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     if (!options.statsFile.empty())
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
     if (metrics) metrics->write(sim.scene.name);
+    notices << stretchWarning(stretch);
     if (sim.backend.validation) {  // --validate: a validation message fails the run
         sim.solver.reset();
         const auto count = sim.backend.validation->count.load();

@@ -11,6 +11,7 @@
 #include "app/hud.h"
 #include "app/render_common.h"
 #include "app/sdl_window.h"
+#include "app/viewer_outputs.h"
 #include "core/error.h"
 #include "render/camera.h"
 #include "render/frame_ring.h"
@@ -63,6 +64,7 @@ struct WindowApp::Impl {
     std::unique_ptr<SdlWindow> window;
     std::shared_ptr<vk::Context> ctx;
     std::unique_ptr<ViewerSim> sim;
+    std::unique_ptr<ViewerOutputs> outputs;  // --export-obj, --metrics, the stretch check
     std::unique_ptr<render::Swapchain> swapchain;
     render::ShadingSettings shading;
     std::unique_ptr<render::SceneRenderer> renderer;
@@ -110,6 +112,8 @@ struct WindowApp::Impl {
         surface.createSurface = [w](VkInstance instance) { return w->createSurface(instance); };
         ctx = makeRenderContext(options, &surface, std::move(log));
         sim = std::make_unique<ViewerSim>(options, ctx, notices);
+        outputs = std::make_unique<ViewerOutputs>(options, *sim);
+        outputs->started();
         swapchain =
             std::make_unique<render::Swapchain>(*ctx, window->drawableSize(), !options.noVsync);
         if (!swapchain->usable()) throw Error("the window has no drawable area");
@@ -289,6 +293,7 @@ struct WindowApp::Impl {
     void resetScene() {
         releaseGrab();
         sim->reset();
+        outputs->started();  // OBJ frames start again at 0
     }
 
     void switchBackend() {
@@ -307,13 +312,14 @@ struct WindowApp::Impl {
         if (a.scene) {
             releaseGrab();
             sim->loadScene(*a.scene);
+            outputs->started();
             newScene();
         }
         if (a.apply) {
             releaseGrab();
             sim->apply(*a.apply);
         }
-        if (a.metrics) sim->setMetrics(*a.metrics);
+        if (a.metrics) sim->setMetrics(*a.metrics || outputs->wantsMetrics());  // --metrics: on
         renderer->setShading(shading);
     }
 
@@ -322,6 +328,7 @@ struct WindowApp::Impl {
     void stepSimulation() {
         const auto t0 = Clock::now();
         sim->step();
+        outputs->stepped(options.frames.value_or(-1));
         lastSimMs = msSince(t0);
         simStats.add(lastSimMs, sim->solver().stageTimes());
     }
@@ -387,6 +394,10 @@ struct WindowApp::Impl {
         in.extent = swapchain->extent();
         in.paused = paused;
         in.vsync = !options.noVsync;
+        if (outputs->stretch().latest() > kStretchWarningLimit)
+            in.warning = "edges stretched " +
+                         std::to_string(int(100.0 * outputs->stretch().latest())) +
+                         "% (more iterations, substeps or tethers)";
         const HudActions actions = drawHud(in, hud, shading);
         ImGui::Render();
         applyHud(actions);
@@ -423,7 +434,7 @@ struct WindowApp::Impl {
         return true;
     }
 
-    void save(const std::string& path) { render::writePng(path, readback->image()); }
+    void save(const std::string& path) { render::writeImage(path, readback->image()); }
 
     void frame() {
         const auto now = Clock::now();
@@ -471,6 +482,7 @@ struct WindowApp::Impl {
             stats["swapchain_recreations"] = swapchain->recreations();
             writeJsonFile(options.statsFile, stats);
         }
+        outputs->finish(notices);
         failOnValidationMessages(*ctx);
         return 0;
     }

@@ -1,7 +1,9 @@
-// PNG files for screenshots and recordings (stb_image_write / stb_image from Debian's libstb).
+// Image files for screenshots (PNG or JPEG) and recordings (PNG), with stb_image_write and
+// stb_image from Debian's libstb.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,20 @@ struct ImageRgba8 {
 // the file when it cannot be written.
 void writePng(const std::string& path, const ImageRgba8& image);
 
-// Reads a PNG (any channel count) as RGBA; throws cloth::Error naming the file on failure.
+enum class ImageFormat { Png, Jpeg };
+
+// The format a file name asks for by its extension: .png, or .jpg or .jpeg (any case); none for
+// anything else.
+std::optional<ImageFormat> imageFormatOf(const std::string& path);
+// The accepted extensions, for messages.
+inline constexpr const char* kImageExtensions = ".png, .jpg or .jpeg";
+
+// Writes `image` as PNG or JPEG (quality 90; alpha dropped) by the file's extension; creates the
+// parent directory when missing. Throws cloth::Error naming the file for another extension or
+// when it cannot be written.
+void writeImage(const std::string& path, const ImageRgba8& image);
+
+// Reads a PNG or JPEG (any channel count) as RGBA; throws cloth::Error naming the file on failure.
 ImageRgba8 readPng(const std::string& path);
 
 // "DIR/frame_0042.png"

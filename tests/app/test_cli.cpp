@@ -185,12 +185,23 @@ TEST(Cli, UnknownFlagsAndBadChoicesAreRefusedByName) {
              {"--size 12x12", "--size: must be at least 16, got 12"},
              {"--size 20000x20", "--size: at most 16384x16384, got 20000x20"},
              {"--rho 1", "--rho: rho 1.000000 is outside [0, 1)"},
-             {"--relaxation x", "--relaxation: expected a finite number, got 'x'"}}) {
+             {"--relaxation x", "--relaxation: expected a finite number, got 'x'"},
+             {"--screenshot shot.bmp",
+              "--screenshot: expected a file ending in .png, .jpg or .jpeg (any case), got "
+              "'shot.bmp'"},
+             {"--headless --screenshot shot", "--screenshot: expected a file ending in .png"}}) {
         SCOPED_TRACE(args);
         const auto r = test::expectRefusal("clothsim", args, message);
         EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
     }
     EXPECT_THROW(parseOptions({"--headless", "--", "--frames"}), Error);
+}
+
+// --screenshot takes PNG and JPEG names in any case (the format follows the extension).
+TEST(Cli, ScreenshotExtensions) {
+    for (const char* name : {"a.png", "b.PNG", "c.jpg", "d.JPEG", "dir/e.jpeg"})
+        EXPECT_EQ(parseOptions({"--screenshot", name}).screenshot, name);
+    EXPECT_THROW(parseOptions({"--screenshot", "f.gif"}), Error);
 }
 
 // As before CLI11: the last of a repeated flag wins; integers are decimal ("010" is ten).

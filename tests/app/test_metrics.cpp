@@ -196,9 +196,6 @@ TEST(Metrics, ClothsimWritesTheMetricsFile) {
                                          "must end in .csv or .json");
     EXPECT_FALSE(fs::exists(dir / "m.txt"));
     (void)bad;
-    // Rendered runs do not write it (yet): refused, not ignored.
-    test::expectRefusal("clothsim",
-                        run + (dir / "r.csv").string() + " --screenshot " +
-                            (dir / "r.png").string(),
-                        "plain headless runs");
+    // Rendered runs and the window write the same file: tests/render (test_clothsim_cli.cpp,
+    // test_window.cpp).
 }

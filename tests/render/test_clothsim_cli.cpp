@@ -1,7 +1,11 @@
 // clothsim's rendering flags end to end: --screenshot, --record, --size with --headless, the
 // stats JSON's render times, the run without arguments and without a display, bad values.
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -82,6 +86,67 @@ TEST_F(ClothsimCli, RecordWritesEveryKthFrame) {
     EXPECT_EQ(stats["render"]["frames"], 3);
 }
 
+std::string fileText(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A rendered run writes the OBJ frames and the metrics of the plain headless run, byte for byte:
+// the same frames (0 and every --export-every-th, named by frame number) and the same rows (the
+// CPU reference gives the same state for any thread count).
+TEST_F(ClothsimCli, RenderedRunsWriteTheObjFramesAndMetricsOfThePlainRun) {
+    const fs::path dir = scratchDir("cli", "rendered_outputs");
+    const std::string run =
+        "--headless --backend cpu --scene hanging --frames 4 --export-every 2 --threads 2 ";
+    const auto plain =
+        runProgramIn("clothsim", run + "--export-obj plain --metrics plain.csv", dir);
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    const auto rendered = runProgramIn(
+        "clothsim",
+        run +
+            "--threads 1 --size 64x48 --record frames --export-obj rendered --metrics rendered.csv",
+        dir);
+    ASSERT_EQ(rendered.exitCode, 0) << rendered.err;
+    for (int f : {0, 2, 4}) {
+        char name[32];
+        std::snprintf(name, sizeof name, "frame_%04d.obj", f);
+        ASSERT_TRUE(fs::exists(dir / "rendered" / name)) << name;
+        EXPECT_EQ(fileText(dir / "rendered" / name), fileText(dir / "plain" / name)) << name;
+        EXPECT_TRUE(fs::exists(dir / render::framePath("frames", f)));
+    }
+    for (const char* absent : {"frame_0001.obj", "frame_0003.obj"})
+        EXPECT_FALSE(fs::exists(dir / "rendered" / absent)) << absent;
+    const std::string metrics = fileText(dir / "rendered.csv");
+    EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 5) << metrics;  // header, 4 rows
+    EXPECT_EQ(metrics, fileText(dir / "plain.csv"));
+}
+
+// --screenshot writes JPEG for .jpg and .jpeg in any case (PNG for .png); a rendered run warns
+// when the cloth stretched past 20% (one substep of one iteration: several times its length).
+TEST_F(ClothsimCli, JpegScreenshotAndTheStretchWarning) {
+    const fs::path dir = scratchDir("cli", "jpeg");
+    const auto r = runProgramIn(
+        "clothsim",
+        "--headless --backend cpu --scene hanging --frames 20 --substeps 1 --iterations 1 "
+        "--size 64x48 --screenshot shot.JPG",
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("screenshot written to shot.JPG"), std::string::npos) << r.out;
+    EXPECT_EQ(fileText(dir / "shot.JPG").substr(0, 3), "\xFF\xD8\xFF");
+    const render::ImageRgba8 img = render::readPng((dir / "shot.JPG").string());
+    EXPECT_EQ(img.width, 64);
+    EXPECT_EQ(img.height, 48);
+    EXPECT_NE(r.err.find("clothsim: warning: edges stretched by up to"), std::string::npos)
+        << r.err;
+    const auto firm = runProgramIn(
+        "clothsim",
+        "--headless --backend cpu --scene curtain --frames 20 --size 64x48 --screenshot shot.jpeg",
+        dir);
+    ASSERT_EQ(firm.exitCode, 0) << firm.err;
+    EXPECT_EQ(firm.err.find("warning"), std::string::npos) << firm.err;
+    EXPECT_EQ(fileText(dir / "shot.jpeg").substr(0, 3), "\xFF\xD8\xFF");
+}
+
 TEST_F(ClothsimCli, NoArgumentsWithoutDisplayWritesScreenshot) {
     const fs::path dir = scratchDir("cli", "noargs");
     const auto r = runProgramIn("clothsim", "", dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
@@ -114,14 +179,21 @@ TEST(ClothsimCliErrors, BadRenderFlags) {
     EXPECT_NE(r.err.find("/proc/nope"), std::string::npos) << r.err;
 }
 
-// A PNG that cannot be written is an error naming the file and the reason (stb's writer
-// reported nothing: --screenshot /dev/full said "screenshot written" and exited 0).
+// An image that cannot be written is an error naming the file and the reason (stb's writer
+// reported nothing: --screenshot /dev/full said "screenshot written" and exited 0). The name
+// must end in .png or .jpg: links to /dev/full.
 TEST_F(ClothsimCli, ScreenshotWriteErrorsAreReported) {
     const fs::path dir = scratchDir("cli", "screenshot_errors");
-    const auto r = runProgramIn("clothsim", "--headless --frames 1 --size 64x64 --screenshot /dev/full", dir);
-    EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.err.find("/dev/full: cannot write file: No space left"), std::string::npos)
-        << r.err;
+    for (const char* name : {"full.png", "full.jpg"}) {
+        fs::create_symlink("/dev/full", dir / name);
+        const auto r = runProgramIn(
+            "clothsim", std::string("--headless --frames 1 --size 64x64 --screenshot ") + name,
+            dir);
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_NE(r.err.find(std::string(name) + ": cannot write file: No space left"),
+                  std::string::npos)
+            << r.err;
+    }
 }
 
 // No Vulkan driver at all (the loader is pointed at a driver file that does not exist).

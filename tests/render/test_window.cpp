@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -214,6 +216,38 @@ TEST_F(WindowTest, ClothsimWindowRunsAndCloses) {
     EXPECT_EQ(stats["render"]["validation_messages"], 0);
     EXPECT_GE(stats["render"]["frames"].get<int>(), 15);
     EXPECT_EQ(render::readPng((dir / "shot.png").string()).width, 320);
+}
+
+// The window writes the OBJ frames and the metrics of a plain headless run (the simulation
+// advances by whole frames, so its states are the same).
+TEST_F(WindowTest, ClothsimWindowWritesObjFramesAndMetrics) {
+    const auto dir = test::scratchDir("cli", "window_outputs");
+    const auto r = test::runProgramIn(
+        "clothsim",
+        "--frames 20 --size 160x120 --backend cpu --threads 1 --scene hanging --export-obj obj "
+        "--export-every 10 --metrics m.json",
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto plain = test::runProgramIn(
+        "clothsim",
+        "--headless --frames 20 --backend cpu --threads 1 --scene hanging --export-obj plain "
+        "--export-every 10",
+        dir);
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    const auto text = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    for (const char* name : {"frame_0000.obj", "frame_0010.obj", "frame_0020.obj"}) {
+        ASSERT_TRUE(std::filesystem::exists(dir / "obj" / name)) << name;
+        EXPECT_EQ(text(dir / "obj" / name), text(dir / "plain" / name)) << name;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "obj" / "frame_0005.obj"));
+    std::ifstream in(dir / "m.json");
+    const nlohmann::json m = nlohmann::json::parse(in);
+    ASSERT_EQ(m["frames"].size(), 20u);
+    EXPECT_EQ(m["frames"][0]["frame"], 1);
+    EXPECT_EQ(m["frames"][19]["frame"], 20);
 }
 
 }  // namespace

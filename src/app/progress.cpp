@@ -1,0 +1,71 @@
+#include "app/progress.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <utility>
+
+namespace cloth {
+
+bool isTerminal(const std::ostream& stream) {
+    if (&stream == &std::cerr) return ::isatty(STDERR_FILENO) == 1;
+    if (&stream == &std::cout) return ::isatty(STDOUT_FILENO) == 1;
+    return false;
+}
+
+Progress::Progress(bool terminal, std::ostream& out, std::string label, int total,
+                   Clock::time_point start)
+    : terminal_(terminal),
+      out_(out),
+      label_(std::move(label)),
+      total_(total),
+      start_(start),
+      last_(start) {}
+
+Progress Progress::on(std::ostream& stream, std::string label, int total) {
+    return Progress(isTerminal(stream), stream, std::move(label), total);
+}
+
+Progress::~Progress() {
+    finish();
+}
+
+void Progress::update(int done, Clock::time_point now) {
+    if (!terminal_ || done <= 0 || (printed_ && now - last_ < kInterval)) return;
+    printed_ = true;
+    last_ = now;
+    const double ms = std::chrono::duration<double, std::milli>(now - start_).count() / done;
+    // "\r" returns to the start of the line, ESC [K erases what a longer line left behind.
+    out_ << '\r' << line(label_, done, total_, ms) << "\x1b[K" << std::flush;
+    shown_ = true;
+}
+
+void Progress::finish() {
+    if (!shown_) return;
+    out_ << "\r\x1b[K" << std::flush;
+    shown_ = false;
+}
+
+std::string Progress::duration(double seconds) {
+    const long s = std::lround(std::max(0.0, seconds));
+    char text[48];
+    if (s < 60)
+        std::snprintf(text, sizeof text, "%ld s", s);
+    else if (s < 3600)
+        std::snprintf(text, sizeof text, "%ld min %02ld s", s / 60, s % 60);
+    else
+        std::snprintf(text, sizeof text, "%ld h %02ld min", s / 3600, s / 60 % 60);
+    return text;
+}
+
+std::string Progress::line(const std::string& label, int done, int total, double msPerFrame) {
+    char text[96];
+    std::snprintf(text, sizeof text, "frame %d of %d, %.3g ms/frame, ", done, total, msPerFrame);
+    const double left = std::max(0, total - done) * msPerFrame / 1000.0;
+    return label + ": " + text + duration(left) + " left";
+}
+
+}  // namespace cloth

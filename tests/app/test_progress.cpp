@@ -1,0 +1,112 @@
+// The pieces of clothsim's and clothbench's run reports that need no program run: the progress
+// line (app/progress.h) with its clock given and the stretch warning (app/stretch_check.h).
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "app/progress.h"
+#include "app/stretch_check.h"
+
+namespace cloth {
+namespace {
+
+using std::chrono::milliseconds;
+
+TEST(Progress, PrintsNothingWhenNotATerminal) {
+    std::ostringstream out;
+    const auto t0 = Progress::Clock::now();
+    {
+        Progress p(false, out, "clothsim", 10, t0);
+        for (int f = 1; f <= 10; ++f) p.update(f, t0 + milliseconds(400 * f));
+        p.finish();
+    }
+    EXPECT_EQ(out.str(), "");
+}
+
+// A line at the first update, then at most one per 250 ms, each rewriting the last in place; ms
+// per frame is the time since the start over the frames done, the time left that times the
+// frames to come; finish() erases the line once.
+TEST(Progress, RewritesOneLineInPlaceAtMostFourTimesASecond) {
+    std::ostringstream out;
+    const auto t0 = Progress::Clock::now();
+    Progress p(true, out, "clothsim", 10, t0);
+    p.update(0, t0 + milliseconds(50));  // nothing done yet: no rate to tell
+    EXPECT_EQ(out.str(), "");
+    p.update(1, t0 + milliseconds(100));  // 100 ms per frame, 9 frames to go: 0.9 s
+    const std::string first = "\rclothsim: frame 1 of 10, 100 ms/frame, 1 s left\x1b[K";
+    EXPECT_EQ(out.str(), first);
+    p.update(2, t0 + milliseconds(200));  // 100 ms after the last line: too soon
+    p.update(3, t0 + milliseconds(340));  // 240 ms: too soon
+    EXPECT_EQ(out.str(), first);
+    p.update(5, t0 + milliseconds(1000));  // 200 ms per frame, 5 to go
+    const std::string second = "\rclothsim: frame 5 of 10, 200 ms/frame, 1 s left\x1b[K";
+    EXPECT_EQ(out.str(), first + second);
+    p.update(8, t0 + milliseconds(1250));  // 250 ms after the last line
+    const std::string third = "\rclothsim: frame 8 of 10, 156 ms/frame, 0 s left\x1b[K";
+    EXPECT_EQ(out.str(), first + second + third);
+    p.finish();
+    EXPECT_EQ(out.str(), first + second + third + "\r\x1b[K");
+    p.finish();  // nothing more to erase
+    EXPECT_EQ(out.str(), first + second + third + "\r\x1b[K");
+}
+
+TEST(Progress, LineAndDurations) {
+    // 100 ms per frame with 990 frames to go: 99 s.
+    EXPECT_EQ(Progress::line("clothbench: cpu 64x64", 10, 1000, 100.0),
+              "clothbench: cpu 64x64: frame 10 of 1000, 100 ms/frame, 1 min 39 s left");
+    EXPECT_EQ(Progress::line("clothsim", 300, 300, 2.5),
+              "clothsim: frame 300 of 300, 2.5 ms/frame, 0 s left");
+    EXPECT_EQ(Progress::duration(0.4), "0 s");
+    EXPECT_EQ(Progress::duration(59.4), "59 s");
+    EXPECT_EQ(Progress::duration(65.0), "1 min 05 s");
+    EXPECT_EQ(Progress::duration(2 * 3600 + 3 * 60 + 10), "2 h 03 min");
+}
+
+// A stream that is neither std::cout nor std::cerr is never a terminal.
+TEST(Progress, OnlyTheStandardStreamsCanBeTerminals) {
+    std::ostringstream out;
+    EXPECT_FALSE(isTerminal(out));
+    Progress p = Progress::on(out, "x", 2);
+    p.update(1, Progress::Clock::now() + milliseconds(1000));
+    EXPECT_EQ(out.str(), "");
+}
+
+TEST(StretchCheck, KeepsTheLargestAndWarnsPastTwentyPercent) {
+    StretchCheck c;
+    EXPECT_FALSE(c.checked());
+    EXPECT_EQ(stretchWarning(c), "");
+    c.add(10, 0.05);
+    c.add(20, 0.2);  // the limit itself is not past it
+    EXPECT_FALSE(c.exceeded());
+    EXPECT_EQ(stretchWarning(c), "");
+    c.add(30, 0.345);
+    c.add(40, 0.1);
+    EXPECT_TRUE(c.exceeded());
+    EXPECT_DOUBLE_EQ(c.largest(), 0.345);
+    EXPECT_EQ(c.largestFrame(), 30);
+    EXPECT_DOUBLE_EQ(c.latest(), 0.1);
+    const std::string w = stretchWarning(c);
+    EXPECT_EQ(w.rfind("clothsim: warning: edges stretched by up to 34.5% of their rest length "
+                      "(frame 30), past 20%: ",
+                      0),
+              0u)
+        << w;
+    for (const char* knob : {"--iterations", "--substeps", "tethers"})
+        EXPECT_NE(w.find(knob), std::string::npos) << knob;
+    EXPECT_EQ(w.back(), '\n');
+    EXPECT_EQ(std::count(w.begin(), w.end(), '\n'), 1);
+}
+
+TEST(StretchCheck, DueEveryTenthAndTheLastFrame) {
+    EXPECT_TRUE(StretchCheck::due(10, 35));
+    EXPECT_TRUE(StretchCheck::due(35, 35));
+    EXPECT_FALSE(StretchCheck::due(11, 35));
+    EXPECT_FALSE(StretchCheck::due(7, -1));
+    EXPECT_TRUE(StretchCheck::due(20, -1));
+}
+
+}  // namespace
+}  // namespace cloth
