@@ -29,6 +29,9 @@ struct BenchOptions {
     int substeps = 10;
     int iterations = 1;
     SolverMode mode = SolverMode::Xpbd;  // --solver xpbd|pbd
+    std::optional<ClothModel> model;      // --model
+    std::optional<Integrator> integrator; // --integrator
+    std::optional<float> springStiffness; // --spring-stiffness
     int warmup = 10;
     int frames = 10;  // frames per repeat
     int repeats = 5;

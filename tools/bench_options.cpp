@@ -124,6 +124,9 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
     addInt(app, "--iterations", o.iterations, 1, kMaxSteps,
            "iterations per substep, at most 10000 (default: 1)");
     cli::addSolver(app, o.mode, "constraint solver (default: xpbd; PBD uses the stiffnesses k)");
+    cli::addModel(app, o.model, "cloth model (default: xpbd; docs/models.md)");
+    cli::addIntegrator(app, o.integrator, "model mass_spring: the integrator (default: symplectic)");
+    cli::addSpringStiffness(app, o.springStiffness);
     cli::addIteration(app, o.iteration.scheme,
                       "the throughput rows' scheme: gs (default), jacobi or chebyshev");
     cli::addRho(app, o.iteration.rho,

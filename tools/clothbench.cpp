@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli.h"
 #include "app/frame_stats.h"
 #include "app/metrics.h"
 #include "app/phantom_tuning.h"
@@ -36,6 +37,7 @@ Scene gridScene(int n, const BenchOptions& o) {
     s.sim.substeps = o.substeps;
     s.sim.iterations = o.iterations;
     s.sim.mode = o.mode;
+    cli::applyModelFlags(o.model, o.integrator, o.springStiffness, s.sim);
     s.sim.iteration = o.iteration;
     s.phantoms = o.phantoms;
     s.sim.averagePhantomsEachColor = o.phantomsEachColor;
@@ -151,8 +153,19 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
     const double medMs = median(m.frameMs);
     const double slowestMs = *std::max_element(m.singleMs.begin(), m.singleMs.end());
     const double medianFrameMs = median(m.singleMs);
-    const double solvesPerFrame =
-        double(p.coloredItemCount()) * o.iterations * o.substeps;
+    // XPBD: constraint projections; the mass-spring model: spring updates (a spring per step).
+    double solvesPerFrame = double(p.coloredItemCount()) * o.iterations * o.substeps;
+    nlohmann::json model = {{"name", clothModelName(p.sim.model)}};
+    if (p.sim.model == ClothModel::MassSpring) {
+        double steps = 1.0;
+        for (const Solver::ModelFigure& f : solver.modelFigures()) {
+            model[f.name] = f.value;
+            if (f.name == "steps_per_substep") steps = f.value;
+        }
+        model["integrator"] = integratorName(p.sim.massSpring.integrator);
+        model["springs"] = p.springs.size();
+        solvesPerFrame = double(p.springs.size()) * steps * o.substeps;
+    }
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);
     return {{"backend", solver.backendName()},
@@ -169,6 +182,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"substeps", o.substeps},
             {"iterations", o.iterations},
             {"solver", p.sim.mode == SolverMode::Pbd ? "pbd" : "xpbd"},
+            {"model", model},
             {"iteration", iterationJson(p.sim.iteration)},
             {"ms_per_frame", {{"min", minMs}, {"median", medMs}}},
             // Single frames: the slowest against the median frame (hitches, e.g. threads that

@@ -276,4 +276,22 @@ const char* const kIterationHelp =
     "how the iterations update positions: gs (Gauss-Seidel by colours), jacobi (all constraints "
     "from the same positions, mass splitting) or chebyshev (Chebyshev-accelerated Jacobi)";
 
+CLI::Option* addSpringStiffness(CLI::App& app, std::optional<float>& target) {
+    return app
+        .add_option("--spring-stiffness", target,
+                    "model mass_spring: every spring's stiffness in N/m (default: the scene's, "
+                    "else 1 / each material's stretch compliance)")
+        ->check(CLI::Range(0.0, 1e12))
+        ->check(CLI::PositiveNumber)
+        ->type_name("K");
+}
+
+void applyModelFlags(const std::optional<ClothModel>& model,
+                     const std::optional<Integrator>& integrator,
+                     const std::optional<float>& stiffness, SimSettings& sim) {
+    if (model) sim.model = *model;
+    if (integrator) sim.massSpring.integrator = *integrator;
+    if (stiffness) sim.massSpring.structural = sim.massSpring.shear = sim.massSpring.flexion = *stiffness;
+}
+
 }  // namespace cloth::cli

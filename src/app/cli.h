@@ -154,6 +154,30 @@ CLI::Option* addSolver(CLI::App& app, T& target, const std::string& description)
         ->type_name("xpbd|pbd");
 }
 
+// --model xpbd|mass_spring (ClothModel, or a std::optional of it).
+template <class T>
+CLI::Option* addModel(CLI::App& app, T& target, const std::string& description) {
+    return addParsed(app, "--model", target, parseClothModel, description)
+        ->check(oneOf({"xpbd", "mass_spring"}))
+        ->type_name("xpbd|mass_spring");
+}
+
+// --integrator explicit|symplectic|verlet (Integrator, or a std::optional of it).
+template <class T>
+CLI::Option* addIntegrator(CLI::App& app, T& target, const std::string& description) {
+    return addParsed(app, "--integrator", target, parseIntegrator, description)
+        ->check(oneOf({"explicit", "symplectic", "verlet"}))
+        ->type_name("explicit|symplectic|verlet");
+}
+
+// --spring-stiffness K: every spring family's stiffness in N/m, (0, 1e12].
+CLI::Option* addSpringStiffness(CLI::App& app, std::optional<float>& target);
+
+// Applies --model, --integrator and --spring-stiffness to a scene.
+void applyModelFlags(const std::optional<ClothModel>& model,
+                     const std::optional<Integrator>& integrator,
+                     const std::optional<float>& stiffness, SimSettings& sim);
+
 // --relaxation X and --rho X: the Jacobi and Chebyshev parameters, checked as scene files check
 // them (checkIterationSettings): relaxation in (0, 2), rho in [0, 1). `target` is a float or a
 // std::optional<float>.

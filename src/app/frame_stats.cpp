@@ -94,6 +94,16 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"ms_per_frame", {{"mean", stats.meanMs()}, {"min", stats.minMs()}, {"max", stats.maxMs()}}},
         {"stages_ms", stages},
     };
+    j["model"] = clothModelName(p.sim.model);
+    if (p.sim.model == ClothModel::MassSpring) {
+        nlohmann::json ms = {{"integrator", integratorName(p.sim.massSpring.integrator)},
+                             {"air_damping", p.sim.massSpring.airDamping},
+                             {"springs", {{"structural", p.springFamilies[0]},
+                                          {"shear", p.springFamilies[1]},
+                                          {"flexion", p.springFamilies[2]}}}};
+        for (const Solver::ModelFigure& f : solver.modelFigures()) ms[f.name] = f.value;
+        j["mass_spring"] = ms;
+    }
     if (!p.seamPairs.empty()) j["sewing"] = sewingJson(p);
     if (!p.colliders.empty())
         j["collisions"] = {{"colliders", p.colliders.size()},

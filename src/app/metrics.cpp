@@ -76,7 +76,9 @@ EdgeStretch edgeStretch(const PreparedCloth& p, const std::vector<glm::vec4>& x)
 FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                             const std::vector<glm::vec4>& v, const TypeMultipliers& lambdas) {
     CLOTH_ASSERT(x.size() == p.positions.size() && v.size() == p.positions.size());
-    const bool xpbd = p.sim.mode == SolverMode::Xpbd;
+    // The XPBD residual and energy need the multipliers and compliances: the mass-spring model
+    // has neither (its residual is C, as PBD's; its elastic energy its springs', below).
+    const bool xpbd = p.sim.mode == SolverMode::Xpbd && p.sim.model == ClothModel::Xpbd;
     const double dt = substepDt(p.sim);
     const double invDt2 = 1.0 / (dt * dt);
     FrameMetrics m;
@@ -137,6 +139,14 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
     m.residualComponents = s.components;
     if (xpbd) m.elasticEnergy = s.energy;
     const EdgeStretch stretch = edgeStretch(p, x);
+    if (p.sim.model == ClothModel::MassSpring) {
+        double energy = 0.0;
+        for (const gpu::Spring& sp : p.springs) {
+            const double l = glm::length(dvec3(glm::vec3(x[sp.a])) - dvec3(glm::vec3(x[sp.b])));
+            energy += 0.5 * double(sp.stiffness) * (l - sp.rest) * (l - sp.rest);
+        }
+        m.elasticEnergy = energy;
+    }
     m.maxStretch = stretch.largest;
     m.meanStretch = stretch.mean;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -151,7 +161,10 @@ FrameMetrics measureFrame(const PreparedCloth& p, Solver& solver,
                           std::vector<glm::vec4>* positions) {
     std::vector<glm::vec4> x, v;
     TypeMultipliers lambdas;
-    solver.readState(x, v, p.sim.mode == SolverMode::Xpbd ? lambdas.data() : nullptr);
+    // XPBD's residual holds its multipliers; PBD and the mass-spring model have none, and their
+    // residual is the constraints' value C (the strain of the XPBD constraints the scene defines).
+    const bool multipliers = p.sim.mode == SolverMode::Xpbd && p.sim.model == ClothModel::Xpbd;
+    solver.readState(x, v, multipliers ? lambdas.data() : nullptr);
     x.resize(p.positions.size());
     v.resize(p.positions.size());
     FrameMetrics m = computeMetrics(p, x, v, lambdas);

@@ -33,7 +33,7 @@ struct FrameMetrics {
     double residualMax = 0.0;   // largest magnitude
     std::size_t residualComponents = 0;
     double residualStrain = 0.0;  // m^2
-    std::optional<double> elasticEnergy;  // J; none in PBD mode
+    std::optional<double> elasticEnergy;  // J; none in PBD mode; the springs' for mass_spring
     double maxStretch = 0.0, meanStretch = 0.0;
     double kineticEnergy = 0.0;  // J
 };

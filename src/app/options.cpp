@@ -70,6 +70,11 @@ void defineOptions(CLI::App& app, Options& o) {
     cli::addDevice(app, o.device, "Vulkan device index (see --list-devices)");
     cli::addValidate(app, o.validate);
     cli::addSolver(app, o.solver, "constraint solver (default: the scene's, normally xpbd)");
+    cli::addModel(app, o.model, "cloth model (default: the scene's, normally xpbd; docs/models.md)");
+    cli::addIntegrator(app, o.integrator,
+                       "model mass_spring: the integrator (default: the scene's, normally "
+                       "symplectic)");
+    cli::addSpringStiffness(app, o.springStiffness);
     addInt(app, "--substeps", o.substeps, 1, kMaxSteps, "substeps per frame (at most 10000)");
     addInt(app, "--iterations", o.iterations, 1, kMaxSteps,
            "constraint iterations per substep (at most 10000)");
@@ -143,6 +148,7 @@ void applyOverrides(const Options& o, Scene& scene) {
     if (o.substeps) scene.sim.substeps = *o.substeps;
     if (o.iterations) scene.sim.iterations = *o.iterations;
     if (o.solver) scene.sim.mode = *o.solver;
+    cli::applyModelFlags(o.model, o.integrator, o.springStiffness, scene.sim);
     if (o.phantoms) scene.phantoms = *o.phantoms;
     if (o.phantomsEachColor) scene.sim.averagePhantomsEachColor = *o.phantomsEachColor;
     IterationSettings& it = scene.sim.iteration;

@@ -25,6 +25,9 @@ struct Options {
     std::optional<int> substeps;
     std::optional<int> iterations;
     std::optional<SolverMode> solver;
+    std::optional<ClothModel> model;          // --model
+    std::optional<Integrator> integrator;     // --integrator
+    std::optional<float> springStiffness;     // --spring-stiffness
     std::optional<IterationScheme> iterationScheme;  // --iteration
     std::optional<float> relaxation, rho;            // --relaxation, --rho
     std::optional<int> warmup;                       // --warmup
@@ -53,8 +56,8 @@ Options parseOptions(const std::vector<std::string>& args);
 // --help: generated from the flags' definitions (CLI11).
 std::string usageText();
 
-// Applies --mesh, --substeps, --iterations, --solver, --stretch-compliance, --bend-compliance
-// and --phantoms to a loaded scene.
+// Applies --mesh, --substeps, --iterations, --solver, --model, --integrator, --spring-stiffness,
+// --stretch-compliance, --bend-compliance and --phantoms to a loaded scene.
 void applyOverrides(const Options& options, Scene& scene);
 
 }  // namespace cloth

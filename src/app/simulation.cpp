@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <ostream>
+#include <string>
 
 #include "app/backend.h"
 #include "app/frame_stats.h"
@@ -19,6 +20,32 @@
 #include "prep/sewing.h"
 
 namespace cloth {
+
+namespace {
+
+// What the summary line says of the model: XPBD's constraints and colours, or the springs and
+// steps of the mass-spring model.
+std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
+    if (p.sim.model == ClothModel::Xpbd)
+        return std::to_string(p.constraintCount()) + " constraints, " +
+               std::to_string(p.colorCount) + " colours";
+    std::string s = std::to_string(p.springs.size()) + " springs (model " +
+                    clothModelName(p.sim.model) + ", " +
+                    integratorName(p.sim.massSpring.integrator);
+    for (const Solver::ModelFigure& f : solver.modelFigures()) {
+        char text[64];
+        if (f.name == "steps_per_substep")
+            std::snprintf(text, sizeof text, ", %.0f steps per substep", f.value);
+        else if (f.name == "step_s")
+            std::snprintf(text, sizeof text, " of %.3g s", f.value);
+        else
+            continue;
+        s += text;
+    }
+    return s + ")";
+}
+
+}  // namespace
 
 Simulation loadSimulation(const Options& options, std::ostream& notices) {
     Simulation sim;
@@ -142,8 +169,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     }
     progress.finish();
     out << "scene " << sim.scene.name << ": " << p.originalVertexCount << " vertices, "
-        << p.triangles.size() << " triangles, " << p.constraintCount() << " constraints, "
-        << p.colorCount << " colours\n"
+        << p.triangles.size() << " triangles, " << modelSummary(p, *sim.solver) << "\n"
         << "backend " << sim.solver->backendName() << " (" << sim.solver->deviceName() << ", "
         << sim.solver->threadCount() << " threads"
         << (sim.solver->threadsUsed() != sim.solver->threadCount()

@@ -40,7 +40,8 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::vector<glm::vec
     }
 }
 
-void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
+void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
+                         const std::vector<float>& damping) {
     forces(s.x, force_);
     const std::size_t n = force_.size();
     switch (integrator) {
@@ -49,7 +50,7 @@ void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::ve
                 const float w = s.x[v].w;
                 if (w <= 0.0f) continue;
                 const glm::vec3 vel(s.v[v]);
-                const glm::vec3 a = force_[v] * w + g - c * vel;
+                const glm::vec3 a = force_[v] * w + g - damping[v] * vel;
                 s.x[v] += glm::vec4(h * vel, 0.0f);
                 s.v[v] = glm::vec4(vel + h * a, 0.0f);
             }
@@ -59,7 +60,7 @@ void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::ve
                 const float w = s.x[v].w;
                 if (w <= 0.0f) continue;
                 const glm::vec3 vel(s.v[v]);
-                const glm::vec3 next = vel + h * (force_[v] * w + g - c * vel);
+                const glm::vec3 next = vel + h * (force_[v] * w + g - damping[v] * vel);
                 s.v[v] = glm::vec4(next, 0.0f);
                 s.x[v] += glm::vec4(h * next, 0.0f);
             }
@@ -76,7 +77,7 @@ void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::ve
                 if (w <= 0.0f) continue;
                 const glm::vec3 x(s.x[v]);
                 const glm::vec3 next =
-                    x + (1.0f - c * h) * (x - glm::vec3(s.previous[v])) + (h * h) * (force_[v] * w + g);
+                    x + (1.0f - damping[v] * h) * (x - glm::vec3(s.previous[v])) + (h * h) * (force_[v] * w + g);
                 s.previous[v] = s.x[v];
                 s.x[v] = glm::vec4(next, s.x[v].w);
                 s.v[v] = glm::vec4((next - x) / h, 0.0f);
@@ -104,9 +105,7 @@ void refuseWhatTheModelLacks(const PreparedCloth& p) {
     if (p.sim.wind) refuse("wind is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)
-        if (s.linearDamping != 0.0f || s.rigidDamping != 0.0f)
-            refuse("the materials' damping (linear_damping, rigid_damping) is; "
-                   "mass_spring.air_damping damps it, and");
+        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
 }
 
 class MassSpringSolver final : public Solver {
@@ -115,6 +114,9 @@ public:
         : p_(p), plan_(planSpringSteps(p)), stepper_(p.springs, p.originalVertexCount) {
         state_.x = p.positions;
         state_.v = p.velocities;
+        damping_.assign(p.originalVertexCount, p.sim.massSpring.airDamping);
+        for (const gpu::ClothSegment& s : p.segments)
+            for (std::uint32_t v = s.vertexBegin; v < s.vertexEnd; ++v) damping_[v] += s.linearDamping;
         normals_.assign(p.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
         computeNormals();
     }
@@ -131,7 +133,7 @@ public:
         for (int sub = 0; sub < p_.sim.substeps; ++sub)
             for (std::uint32_t k = 0; k < plan_.steps; ++k) {
                 auto t = Clock::now();
-                stepper_.step(m.integrator, state_, h, p_.sim.gravity, m.airDamping);
+                stepper_.step(m.integrator, state_, h, p_.sim.gravity, damping_);
                 times_[kStagePredict] += msSince(t);
                 t = Clock::now();
                 projectTethers(h, m.integrator);
@@ -161,6 +163,10 @@ public:
         if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
     }
     std::uint32_t contactCount() const override { return 0; }
+    std::vector<ModelFigure> modelFigures() const override {
+        return {{"omega_max_rad_s", plan_.omegaMax}, {"step_limit_s", plan_.limit},
+                {"step_s", plan_.step}, {"steps_per_substep", double(plan_.steps)}};
+    }
 
 private:
     // Tethers (at most their length from their anchor) after each step; the velocity takes the
@@ -192,6 +198,7 @@ private:
     SpringStepper stepper_;
     SpringState state_;
     std::vector<glm::vec4> normals_;
+    std::vector<float> damping_;  // per vertex: air damping + its material's linear damping
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
     double time_ = 0.0;
 };

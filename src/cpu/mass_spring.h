@@ -1,7 +1,7 @@
 // The mass-spring model on the CPU (docs/models.md): Provot's springs (prep/springs.h) advanced by
 // forward Euler, symplectic Euler or position Verlet in equal steps, each substep split into as
 // many as stability needs (prep/springs.h planSpringSteps); gravity, air damping, pins (inverse
-// mass 0) and tethers (projected after each step). One thread: each vertex's force is summed over
+// mass 0), the materials' linear damping (as air damping) and tethers (projected after each step). One thread: each vertex's force is summed over
 // its springs in a fixed order, so the result cannot depend on threads.
 #pragma once
 
@@ -31,8 +31,14 @@ public:
     SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices);
     // The springs' force on every vertex at positions x (summed over its springs in order).
     void forces(const std::vector<glm::vec4>& x, std::vector<glm::vec3>& f) const;
-    // Advances by h seconds under gravity g and air damping c (force -m c v).
-    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c);
+    // Advances by h seconds under gravity g and damping c[v] per vertex (force -m c v).
+    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
+              const std::vector<float>& c);
+    // The same damping c on every vertex.
+    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
+        uniform_.assign(force_.size(), c);
+        step(integrator, s, h, g, uniform_);
+    }
     // Springs updated per step (each spring's force is evaluated once per end).
     std::uint64_t springCount() const { return springs_.size(); }
 
@@ -40,10 +46,11 @@ private:
     std::vector<gpu::Spring> springs_;
     std::vector<std::uint32_t> offsets_, incident_;  // per vertex: its springs (CSR)
     std::vector<glm::vec3> force_;
+    std::vector<float> uniform_;
 };
 
 // Throws cloth::Error naming what the model does not run (yet): colliders, attachments, seams,
-// self-collision, wind, phantom vertices, the materials' damping, or steps past stability.
+// self-collision, wind, phantom vertices, rigid-motion damping, or steps past stability.
 std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared);
 
 }  // namespace cloth

@@ -143,11 +143,21 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
     const MassSpringSettings& m = p.sim.massSpring;
     SpringPlan plan;
     plan.omegaMax = springOmegaMax(p);
-    plan.limit = stableStep(m.integrator, plan.omegaMax, m.airDamping);
+    // Each vertex is damped by the air and its material's linear damping: the least damping
+    // bounds forward Euler's step, the most the others' (damping shortens their limit).
+    double least = 1e30, most = 0.0;
+    for (const gpu::ClothSegment& s : p.segments) {
+        least = std::min(least, double(m.airDamping) + double(s.linearDamping));
+        most = std::max(most, double(m.airDamping) + double(s.linearDamping));
+    }
+    if (p.segments.empty()) least = most = m.airDamping;
+    plan.limit = stableStep(m.integrator, plan.omegaMax,
+                            m.integrator == Integrator::Explicit ? least : most);
     const double substep = double(p.sim.frameDt) / double(p.sim.substeps);
-    if (m.integrator == Integrator::Explicit && !(m.airDamping > 0.0f))
+    if (m.integrator == Integrator::Explicit && !(least > 0.0))
         throw Error("mass_spring: forward Euler (integrator explicit) is unstable at any step "
-                    "without damping; set mass_spring.air_damping, or use symplectic or verlet");
+                    "without damping; set mass_spring.air_damping (or every material's "
+                    "linear_damping), or use symplectic or verlet");
     if (m.step > 0.0f && double(m.step) > plan.limit)
         throw Error("mass_spring.step " + std::to_string(m.step) +
                     " s is past the stable limit of " + std::to_string(plan.limit) +

@@ -32,6 +32,7 @@ double stableStep(Integrator integrator, double omega, double damping);
 // How a substep is split: `steps` equal steps of `step` seconds, the most stability allows
 // (`limit`, with a margin of 10% below it) or the settings' fixed step. Throws cloth::Error for a
 // fixed step past the limit, forward Euler without damping, or more than 10^6 steps per frame.
+// Damping: mass_spring.air_damping plus each material's linear_damping.
 struct SpringPlan {
     double omegaMax = 0.0;  // rad/s
     double limit = 0.0;     // s

@@ -139,6 +139,14 @@ public:
         std::uint64_t checkedContacts = 0, missed = 0;
     };
     virtual SelfCounts selfCounts() const { return {}; }
+
+    // The model's own figures, by name (model mass_spring: omega_max_rad_s, step_limit_s, step_s,
+    // steps_per_substep); none for XPBD.
+    struct ModelFigure {
+        std::string name;
+        double value = 0.0;
+    };
+    virtual std::vector<ModelFigure> modelFigures() const { return {}; }
 };
 
 }  // namespace cloth

@@ -249,6 +249,35 @@ TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
     fs::remove_all(dir);
 }
 
+// --model mass_spring with --integrator and --spring-stiffness: the run reports its springs and
+// its steps (7 per substep for 500 N/m on `hanging`: the plan's own figures, checked against
+// stability in tests/cpu/test_mass_spring.cpp); the GPU and bad values are refused by name.
+TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
+    const fs::path dir = scratchDir("mass_spring");
+    const fs::path stats = dir / "stats.json";
+    const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 3 "
+                                          "--model mass_spring --integrator verlet "
+                                          "--spring-stiffness 500 --stats " + stats.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("6206 springs (model mass_spring, verlet of "), std::string::npos)
+        << r.output;
+    std::ifstream in(stats);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["model"], "mass_spring");
+    EXPECT_EQ(j["mass_spring"]["integrator"], "verlet");
+    EXPECT_EQ(j["mass_spring"]["springs"]["structural"], 2 * 33 * 32);
+    EXPECT_GT(j["mass_spring"]["steps_per_substep"].get<double>(), 1.0);
+    EXPECT_LE(j["mass_spring"]["step_s"].get<double>(), j["mass_spring"]["step_limit_s"].get<double>());
+    fs::remove_all(dir);
+    expectFailure("--headless --backend gpu --scene hanging --frames 1 --model mass_spring",
+                  "model mass_spring runs on the CPU reference only for now");
+    expectFailure("--headless --scene hanging --model fem", "--model");
+    expectFailure("--headless --scene hanging --integrator rk4", "--integrator");
+    expectFailure("--headless --scene hanging --spring-stiffness -5", "--spring-stiffness");
+    expectFailure("--headless --backend cpu --scene sphere --frames 1 --model mass_spring",
+                  "model mass_spring: colliders are not built for this model yet");
+}
+
 // A scene with wind reports it, and the time of its stage.
 TEST(Cli, StatsOfAWindyScene) {
     const fs::path dir = scratchDir("wind");
