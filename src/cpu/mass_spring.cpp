@@ -1,11 +1,13 @@
 #include "cpu/mass_spring.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/float_env.h"
+#include "cpu/thread_pool.h"
 #include "kernels/constraints.h"
 #include "prep/springs.h"
 
@@ -28,7 +30,7 @@ SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t ver
 
 void SpringStepper::forces(const std::vector<glm::vec4>& x, std::vector<glm::vec3>& f) const {
     f.resize(offsets_.size() - 1);
-    for (std::size_t v = 0; v + 1 < offsets_.size(); ++v) {
+    for (std::uint32_t v = 0; v + 1 < offsets_.size(); ++v) {
         glm::vec3 sum(0.0f);
         const glm::vec3 xv(x[v]);
         for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
@@ -40,13 +42,36 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::vector<glm::vec
     }
 }
 
+void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t v = begin; v < end; ++v) {
+        glm::vec3 sum(0.0f);
+        const glm::vec3 xv(x[v]);
+        for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
+            const gpu::Spring& s = springs_[incident_[k]];
+            const std::uint32_t other = s.a == v ? s.b : s.a;
+            sum += gpu::springForce(xv, glm::vec3(x[other]), s.rest, s.stiffness);
+        }
+        force_[v] = sum;
+    }
+}
+
 void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
                          const std::vector<float>& damping) {
-    forces(s.x, force_);
-    const std::size_t n = force_.size();
+    const auto n = vertexCount();
+    if (integrator == Integrator::Verlet && s.previous.size() != n) {
+        s.previous = s.x;
+        for (std::uint32_t v = 0; v < n; ++v) s.previous[v] -= glm::vec4(h * glm::vec3(s.v[v]), 0.0f);
+    }
+    forces(s.x, 0, n);
+    integrate(integrator, s, h, g, damping, 0, n);
+}
+
+void SpringStepper::integrate(Integrator integrator, SpringState& s, float h, glm::vec3 g,
+                              const std::vector<float>& damping, std::uint32_t begin,
+                              std::uint32_t end) const {
     switch (integrator) {
         case Integrator::Explicit:
-            for (std::size_t v = 0; v < n; ++v) {
+            for (std::uint32_t v = begin; v < end; ++v) {
                 const float w = s.x[v].w;
                 if (w <= 0.0f) continue;
                 const glm::vec3 vel(s.v[v]);
@@ -56,7 +81,7 @@ void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::ve
             }
             break;
         case Integrator::Symplectic:
-            for (std::size_t v = 0; v < n; ++v) {
+            for (std::uint32_t v = begin; v < end; ++v) {
                 const float w = s.x[v].w;
                 if (w <= 0.0f) continue;
                 const glm::vec3 vel(s.v[v]);
@@ -66,18 +91,13 @@ void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::ve
             }
             break;
         case Integrator::Verlet:
-            if (s.previous.size() != n) {
-                s.previous = s.x;
-                for (std::size_t v = 0; v < n; ++v)
-                    s.previous[v] -= glm::vec4(h * glm::vec3(s.v[v]), 0.0f);
-            }
             // x' = x + (1 - c h)(x - x_prev) + h^2 a; v = (x' - x) / h.
-            for (std::size_t v = 0; v < n; ++v) {
+            for (std::uint32_t v = begin; v < end; ++v) {
                 const float w = s.x[v].w;
                 if (w <= 0.0f) continue;
                 const glm::vec3 x(s.x[v]);
-                const glm::vec3 next =
-                    x + (1.0f - damping[v] * h) * (x - glm::vec3(s.previous[v])) + (h * h) * (force_[v] * w + g);
+                const glm::vec3 next = x + (1.0f - damping[v] * h) * (x - glm::vec3(s.previous[v])) +
+                                       (h * h) * (force_[v] * w + g);
                 s.previous[v] = s.x[v];
                 s.x[v] = glm::vec4(next, s.x[v].w);
                 s.v[v] = glm::vec4((next - x) / h, 0.0f);
@@ -110,38 +130,69 @@ void refuseWhatTheModelLacks(const PreparedCloth& p) {
 
 class MassSpringSolver final : public Solver {
 public:
-    explicit MassSpringSolver(const PreparedCloth& p)
-        : p_(p), plan_(planSpringSteps(p)), stepper_(p.springs, p.originalVertexCount) {
+    MassSpringSolver(const PreparedCloth& p, int threads)
+        : p_(p),
+          plan_(planSpringSteps(p)),
+          stepper_(p.springs, p.originalVertexCount),
+          threads_(threads),
+          members_(int(std::clamp<std::uint32_t>(p.originalVertexCount / kVerticesPerSpringThread, 1u,
+                                                std::uint32_t(threads)))),
+          pool_(threads) {
         state_.x = p.positions;
         state_.v = p.velocities;
+        if (p.sim.massSpring.integrator == Integrator::Verlet) {  // one step back, at v
+            state_.previous = state_.x;
+            for (std::size_t v = 0; v < state_.x.size(); ++v)
+                state_.previous[v] -= glm::vec4(float(plan_.step) * glm::vec3(state_.v[v]), 0.0f);
+        }
         damping_.assign(p.originalVertexCount, p.sim.massSpring.airDamping);
         for (const gpu::ClothSegment& s : p.segments)
             for (std::uint32_t v = s.vertexBegin; v < s.vertexEnd; ++v) damping_[v] += s.linearDamping;
         normals_.assign(p.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
-        computeNormals();
+        computeNormals(0, p.originalVertexCount);
     }
 
     const char* backendName() const override { return "cpu"; }
     std::string deviceName() const override { return cpuModelName(); }
-    int threadCount() const override { return 1; }
+    int threadCount() const override { return threads_; }
+    int threadsUsed() const override { return members_; }
 
+    // Members share the vertices (and the tethers: one per vertex at most); barriers between
+    // the forces, the moves and the tethers. Member 0's clock times the stages.
     void stepFrame() override {
-        const FlushSubnormals flush;
         std::fill(times_.begin(), times_.end(), 0.0);
         const MassSpringSettings& m = p_.sim.massSpring;
         const auto h = static_cast<float>(plan_.step);
-        for (int sub = 0; sub < p_.sim.substeps; ++sub)
-            for (std::uint32_t k = 0; k < plan_.steps; ++k) {
-                auto t = Clock::now();
-                stepper_.step(m.integrator, state_, h, p_.sim.gravity, damping_);
-                times_[kStagePredict] += msSince(t);
-                t = Clock::now();
-                projectTethers(h, m.integrator);
-                times_[kStageTethers] += msSince(t);
-            }
-        const auto t = Clock::now();
-        computeNormals();
-        times_[kStageNormals] += msSince(t);
+        pool_.run([&](int member, int size) {
+            const FlushSubnormals flush;
+            std::uint32_t b, e, tb, te;
+            ThreadPool::split(stepper_.vertexCount(), member, size, b, e);
+            ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
+            auto timed = [&](int stage, auto&& work) {
+                const auto t = Clock::now();
+                work();
+                if (member == 0) times_[stage] += msSince(t);
+            };
+            for (int sub = 0; sub < p_.sim.substeps; ++sub)
+                for (std::uint32_t k = 0; k < plan_.steps; ++k) {
+                    timed(kStagePredict, [&] {
+                        stepper_.forces(state_.x, b, e);
+                        pool_.barrier();
+                        stepper_.integrate(m.integrator, state_, h, p_.sim.gravity, damping_, b, e);
+                        pool_.barrier();
+                    });
+                    if (!p_.tethers.empty())
+                        timed(kStageTethers, [&] {
+                            projectTethers(h, m.integrator, tb, te);
+                            pool_.barrier();
+                        });
+                }
+            timed(kStageNormals, [&] {
+                std::uint32_t nb, ne;
+                ThreadPool::split(p_.originalVertexCount, member, size, nb, ne);
+                computeNormals(nb, ne);
+            });
+        }, members_);
         time_ += double(p_.sim.frameDt);
     }
     double simTime() const override { return time_; }
@@ -171,8 +222,9 @@ public:
 private:
     // Tethers (at most their length from their anchor) after each step; the velocity takes the
     // projection's move over the step (Verlet's follows from its previous positions).
-    void projectTethers(float h, Integrator integrator) {
-        for (const gpu::Tether& t : p_.tethers) {
+    void projectTethers(float h, Integrator integrator, std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const gpu::Tether& t = p_.tethers[i];
             glm::vec4& x = state_.x[t.vertex];
             const glm::vec4 before = x;
             gpu::projectTether(x, glm::vec3(state_.x[t.anchor]), t.maxLength);
@@ -180,8 +232,8 @@ private:
                 state_.v[t.vertex] += glm::vec4((glm::vec3(x) - glm::vec3(before)) / h, 0.0f);
         }
     }
-    void computeNormals() {
-        for (std::uint32_t v = 0; v < p_.originalVertexCount; ++v) {
+    void computeNormals(std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t v = begin; v < end; ++v) {
             glm::vec3 n(0.0f);
             for (std::uint32_t k = p_.vertexTriangleOffsets[v]; k < p_.vertexTriangleOffsets[v + 1]; ++k) {
                 const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
@@ -196,6 +248,8 @@ private:
     PreparedCloth p_;
     SpringPlan plan_;
     SpringStepper stepper_;
+    int threads_, members_;
+    ThreadPool pool_;
     SpringState state_;
     std::vector<glm::vec4> normals_;
     std::vector<float> damping_;  // per vertex: air damping + its material's linear damping
@@ -205,12 +259,14 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared) {
+std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads) {
+    if (threads < 1 || threads > 1024)
+        throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
     if (prepared.sim.model != ClothModel::MassSpring)
         throw Error("makeMassSpringSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
     refuseWhatTheModelLacks(prepared);
-    return std::make_unique<MassSpringSolver>(prepared);
+    return std::make_unique<MassSpringSolver>(prepared, threads);
 }
 
 }  // namespace cloth

@@ -1,8 +1,9 @@
 // The mass-spring model on the CPU (docs/models.md): Provot's springs (prep/springs.h) advanced by
 // forward Euler, symplectic Euler or position Verlet in equal steps, each substep split into as
 // many as stability needs (prep/springs.h planSpringSteps); gravity, air damping, pins (inverse
-// mass 0), the materials' linear damping (as air damping) and tethers (projected after each step). One thread: each vertex's force is summed over
-// its springs in a fixed order, so the result cannot depend on threads.
+// mass 0), the materials' linear damping (as air damping) and tethers (projected after each step).
+// Threads share the vertices; each vertex's force is summed over its springs in a fixed order, so
+// the result does not depend on the thread count.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +35,13 @@ public:
     // Advances by h seconds under gravity g and damping c[v] per vertex (force -m c v).
     void step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
               const std::vector<float>& c);
+    // The two halves of a step over the vertices [begin, end), for a team: every vertex's force
+    // from the positions at the step's start (all of them computed before any moves), then each
+    // vertex's move from its own force. Verlet's previous positions must be set already.
+    void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end);
+    void integrate(Integrator integrator, SpringState& s, float h, glm::vec3 g,
+                   const std::vector<float>& c, std::uint32_t begin, std::uint32_t end) const;
+    std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
     // The same damping c on every vertex.
     void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
         uniform_.assign(force_.size(), c);
@@ -51,6 +59,9 @@ private:
 
 // Throws cloth::Error naming what the model does not run (yet): colliders, attachments, seams,
 // self-collision, wind, phantom vertices, rigid-motion damping, or steps past stability.
-std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared);
+// threads >= 1: the most threads a frame runs on (one per kVerticesPerSpringThread vertices at
+// most: a small cloth runs on one). Any number gives the same bits.
+inline constexpr std::uint32_t kVerticesPerSpringThread = 2048;
+std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads = 1);
 
 }  // namespace cloth

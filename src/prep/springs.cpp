@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <utility>
@@ -11,6 +12,12 @@
 namespace cloth {
 
 namespace {
+
+std::string shortNumber(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    return text;
+}
 
 enum Family { kStructural = 0, kShear = 1, kFlexion = 2 };
 
@@ -159,14 +166,15 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
                     "without damping; set mass_spring.air_damping (or every material's "
                     "linear_damping), or use symplectic or verlet");
     if (m.step > 0.0f && double(m.step) > plan.limit)
-        throw Error("mass_spring.step " + std::to_string(m.step) +
-                    " s is past the stable limit of " + std::to_string(plan.limit) +
-                    " s (highest natural frequency " + std::to_string(plan.omegaMax) + " rad/s)");
+        throw Error("mass_spring.step " + shortNumber(m.step) + " s is past the stable limit of " +
+                    shortNumber(plan.limit) + " s (highest natural frequency " +
+                    shortNumber(plan.omegaMax) + " rad/s)");
     const double longest = m.step > 0.0f ? double(m.step) : 0.9 * plan.limit;
     const double steps = std::ceil(substep / longest);
     if (!(steps * double(p.sim.substeps) <= 1e6))
-        throw Error("mass_spring: the springs need a step of " + std::to_string(plan.limit) +
-                    " s at most, more than 10^6 steps per frame; lower mass_spring.stiffness");
+        throw Error("mass_spring: the springs need a step of " + shortNumber(plan.limit) +
+                    " s at most, more than 10^6 steps per frame; lower mass_spring.stiffness" +
+                    (m.integrator == Integrator::Explicit ? " or use symplectic or verlet" : ""));
     plan.steps = static_cast<std::uint32_t>(std::max(1.0, steps));
     plan.step = substep / double(plan.steps);
     return plan;
