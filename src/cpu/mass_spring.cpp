@@ -14,18 +14,10 @@
 namespace cloth {
 
 SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices)
-    : springs_(std::move(springs)), offsets_(vertices + 1, 0), force_(vertices) {
-    for (const gpu::Spring& s : springs_) {
-        ++offsets_[s.a + 1];
-        ++offsets_[s.b + 1];
-    }
-    for (std::uint32_t v = 0; v < vertices; ++v) offsets_[v + 1] += offsets_[v];
-    incident_.resize(offsets_[vertices]);
-    std::vector<std::uint32_t> cursor(offsets_.begin(), offsets_.end() - 1);
-    for (std::uint32_t i = 0; i < springs_.size(); ++i) {
-        incident_[cursor[springs_[i].a]++] = i;
-        incident_[cursor[springs_[i].b]++] = i;
-    }
+    : springs_(std::move(springs)), force_(vertices) {
+    SpringIncidence in = springIncidence(springs_, vertices);
+    offsets_ = std::move(in.offsets);
+    incident_ = std::move(in.springs);
 }
 
 void SpringStepper::forces(const std::vector<glm::vec4>& x, std::vector<glm::vec3>& f) const {
@@ -69,40 +61,19 @@ void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::ve
 void SpringStepper::integrate(Integrator integrator, SpringState& s, float h, glm::vec3 g,
                               const std::vector<float>& damping, std::uint32_t begin,
                               std::uint32_t end) const {
-    switch (integrator) {
-        case Integrator::Explicit:
-            for (std::uint32_t v = begin; v < end; ++v) {
-                const float w = s.x[v].w;
-                if (w <= 0.0f) continue;
-                const glm::vec3 vel(s.v[v]);
-                const glm::vec3 a = force_[v] * w + g - damping[v] * vel;
-                s.x[v] += glm::vec4(h * vel, 0.0f);
-                s.v[v] = glm::vec4(vel + h * a, 0.0f);
-            }
-            break;
-        case Integrator::Symplectic:
-            for (std::uint32_t v = begin; v < end; ++v) {
-                const float w = s.x[v].w;
-                if (w <= 0.0f) continue;
-                const glm::vec3 vel(s.v[v]);
-                const glm::vec3 next = vel + h * (force_[v] * w + g - damping[v] * vel);
-                s.v[v] = glm::vec4(next, 0.0f);
-                s.x[v] += glm::vec4(h * next, 0.0f);
-            }
-            break;
-        case Integrator::Verlet:
-            // x' = x + (1 - c h)(x - x_prev) + h^2 a; v = (x' - x) / h.
-            for (std::uint32_t v = begin; v < end; ++v) {
-                const float w = s.x[v].w;
-                if (w <= 0.0f) continue;
-                const glm::vec3 x(s.x[v]);
-                const glm::vec3 next = x + (1.0f - damping[v] * h) * (x - glm::vec3(s.previous[v])) +
-                                       (h * h) * (force_[v] * w + g);
-                s.previous[v] = s.x[v];
-                s.x[v] = glm::vec4(next, s.x[v].w);
-                s.v[v] = glm::vec4((next - x) / h, 0.0f);
-            }
-            break;
+    for (std::uint32_t v = begin; v < end; ++v) {
+        if (s.x[v].w <= 0.0f) continue;
+        switch (integrator) {
+            case Integrator::Explicit:
+                gpu::springExplicitStep(s.x[v], s.v[v], force_[v], g, damping[v], h);
+                break;
+            case Integrator::Symplectic:
+                gpu::springSymplecticStep(s.x[v], s.v[v], force_[v], g, damping[v], h);
+                break;
+            case Integrator::Verlet:
+                gpu::springVerletStep(s.x[v], s.previous[v], s.v[v], force_[v], g, damping[v], h);
+                break;
+        }
     }
 }
 
@@ -233,16 +204,7 @@ private:
         }
     }
     void computeNormals(std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t v = begin; v < end; ++v) {
-            glm::vec3 n(0.0f);
-            for (std::uint32_t k = p_.vertexTriangleOffsets[v]; k < p_.vertexTriangleOffsets[v + 1]; ++k) {
-                const glm::uvec3 t = p_.triangles[p_.vertexTriangles[k]];
-                n += gpu::triangleNormal(glm::vec3(state_.x[t.x]), glm::vec3(state_.x[t.y]),
-                                         glm::vec3(state_.x[t.z]));
-            }
-            const float len2 = glm::dot(n, n);
-            normals_[v] = len2 > 0.0f ? glm::vec4(n / std::sqrt(len2), 0.0f) : glm::vec4(0, 0, 1, 0);
-        }
+        vertexNormals(p_, state_.x, normals_, begin, end);
     }
 
     PreparedCloth p_;

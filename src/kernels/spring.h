@@ -21,10 +21,44 @@ CLOTH_CHECK_SIZE(Spring, 16)
 // The force on the end at xa of a spring to xb (0 for coincident ends: no direction).
 CLOTH_FN vec3 springForce(vec3 xa, vec3 xb, float rest, float stiffness) {
     vec3 d = xa - xb;
-    float l = length(d);
+    float l = sqrt(dot(d, d));
     if (!(l > 0.0f)) return vec3(0.0f);
     return d * (-stiffness * (l - rest) / l);
 }
+
+// One step of h seconds of a free vertex (w = inverse mass > 0) under the springs' force f,
+// gravity g and damping c (force -m c v); docs/models.md. Forward Euler: x and v from the old state.
+CLOTH_FN void springExplicitStep(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) v, vec3 f, vec3 g, float c,
+                                 float h) {
+    vec3 vel = vec3(v);
+    vec3 a = f * x.w + g - c * vel;
+    x += vec4(h * vel, 0.0f);
+    v = vec4(vel + h * a, 0.0f);
+}
+
+// Symplectic Euler: v first, then x from the new v.
+CLOTH_FN void springSymplecticStep(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) v, vec3 f, vec3 g,
+                                   float c, float h) {
+    vec3 vel = vec3(v);
+    vec3 next = vel + h * (f * x.w + g - c * vel);
+    v = vec4(next, 0.0f);
+    x += vec4(h * next, 0.0f);
+}
+
+// Position Verlet: x' = x + (1 - c h)(x - x_prev) + h^2 (f / m + g); v = (x' - x) / h.
+CLOTH_FN void springVerletStep(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) previous, CLOTH_OUT(vec4) v,
+                               vec3 f, vec3 g, float c, float h) {
+    vec3 now = vec3(x);
+    vec3 next = now + (1.0f - c * h) * (now - vec3(previous)) + (h * h) * (f * x.w + g);
+    previous = x;
+    x = vec4(next, x.w);
+    v = vec4((next - now) / h, 0.0f);
+}
+
+// The integrators' codes (push constants; core/scene.h Integrator in this order).
+const uint SPRING_EXPLICIT = 0u;
+const uint SPRING_SYMPLECTIC = 1u;
+const uint SPRING_VERLET = 2u;
 
 CLOTH_NAMESPACE_END
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "kernels/constraints.h"
 
 namespace cloth {
 
@@ -178,6 +179,37 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
     plan.steps = static_cast<std::uint32_t>(std::max(1.0, steps));
     plan.step = substep / double(plan.steps);
     return plan;
+}
+
+SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::uint32_t vertices) {
+    SpringIncidence in;
+    in.offsets.assign(vertices + 1, 0);
+    for (const gpu::Spring& s : springs) {
+        ++in.offsets[s.a + 1];
+        ++in.offsets[s.b + 1];
+    }
+    for (std::uint32_t v = 0; v < vertices; ++v) in.offsets[v + 1] += in.offsets[v];
+    in.springs.resize(in.offsets[vertices]);
+    std::vector<std::uint32_t> cursor(in.offsets.begin(), in.offsets.end() - 1);
+    for (std::uint32_t i = 0; i < springs.size(); ++i) {
+        in.springs[cursor[springs[i].a]++] = i;
+        in.springs[cursor[springs[i].b]++] = i;
+    }
+    return in;
+}
+
+void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
+                   std::vector<glm::vec4>& out, std::uint32_t begin, std::uint32_t end) {
+    out.resize(p.originalVertexCount);
+    for (std::uint32_t v = begin; v < end; ++v) {
+        glm::vec3 n(0.0f);
+        for (std::uint32_t k = p.vertexTriangleOffsets[v]; k < p.vertexTriangleOffsets[v + 1]; ++k) {
+            const glm::uvec3 t = p.triangles[p.vertexTriangles[k]];
+            n += gpu::triangleNormal(glm::vec3(x[t.x]), glm::vec3(x[t.y]), glm::vec3(x[t.z]));
+        }
+        const float len2 = glm::dot(n, n);
+        out[v] = len2 > 0.0f ? glm::vec4(n / std::sqrt(len2), 0.0f) : glm::vec4(0, 0, 1, 0);
+    }
 }
 
 }  // namespace cloth

@@ -41,4 +41,17 @@ struct SpringPlan {
 };
 SpringPlan planSpringSteps(const PreparedCloth& p);
 
+// Each vertex's springs (CSR: offsets per vertex, size vertices + 1; spring indices in spring
+// order): the order in which both backends sum a vertex's forces.
+struct SpringIncidence {
+    std::vector<std::uint32_t> offsets, springs;
+};
+SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::uint32_t vertices);
+
+// Unit normals of the original vertices [begin, end) at positions x: the area-weighted normals
+// of their triangles summed in PreparedCloth's CSR order (as the XPBD solvers sum them), for the
+// mass-spring solvers of both backends.
+void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
+                   std::vector<glm::vec4>& out, std::uint32_t begin, std::uint32_t end);
+
 }  // namespace cloth
