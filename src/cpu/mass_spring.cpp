@@ -84,21 +84,6 @@ double msSince(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-void refuseWhatTheModelLacks(const PreparedCloth& p) {
-    auto refuse = [](const std::string& what) {
-        throw Error("model mass_spring: " + what +
-                    " not built for this model yet (XPBD runs them: model xpbd)");
-    };
-    if (!p.colliders.empty()) refuse("colliders are");
-    if (!p.attachments.empty()) refuse("attachments are");
-    if (!p.seamPairs.empty()) refuse("seams are");
-    if (p.sim.selfCollision) refuse("self-collision is");
-    if (p.sim.wind) refuse("wind is");
-    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    for (const gpu::ClothSegment& s : p.segments)
-        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
-}
-
 class MassSpringSolver final : public Solver {
 public:
     MassSpringSolver(const PreparedCloth& p, int threads)
@@ -216,7 +201,7 @@ private:
     std::vector<glm::vec4> normals_;
     std::vector<float> damping_;  // per vertex: air damping + its material's linear damping
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
-    double time_ = 0.0;
+    double time_ = p_.startTime;
 };
 
 }  // namespace
@@ -227,7 +212,7 @@ std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int 
     if (prepared.sim.model != ClothModel::MassSpring)
         throw Error("makeMassSpringSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
-    refuseWhatTheModelLacks(prepared);
+    refuseWhatMassSpringLacks(prepared);
     return std::make_unique<MassSpringSolver>(prepared, threads);
 }
 

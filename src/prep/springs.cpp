@@ -212,4 +212,19 @@ void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
     }
 }
 
+void refuseWhatMassSpringLacks(const PreparedCloth& p) {
+    auto refuse = [](const std::string& what) {
+        throw Error("model mass_spring: " + what +
+                    " not built for this model yet (XPBD runs them: model xpbd)");
+    };
+    if (!p.colliders.empty()) refuse("colliders are");
+    if (!p.attachments.empty()) refuse("attachments are");
+    if (!p.seamPairs.empty()) refuse("seams are");
+    if (p.sim.selfCollision) refuse("self-collision is");
+    if (p.sim.wind) refuse("wind is");
+    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
+    for (const gpu::ClothSegment& s : p.segments)
+        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
+}
+
 }  // namespace cloth

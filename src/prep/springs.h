@@ -32,7 +32,7 @@ double stableStep(Integrator integrator, double omega, double damping);
 // How a substep is split: `steps` equal steps of `step` seconds, the most stability allows
 // (`limit`, with a margin of 10% below it) or the settings' fixed step. Throws cloth::Error for a
 // fixed step past the limit, forward Euler without damping, or more than 10^6 steps per frame.
-// Damping: mass_spring.air_damping plus each material's linear_damping.
+// Damping: mass_spring.air_damping plus each material's damping.
 struct SpringPlan {
     double omegaMax = 0.0;  // rad/s
     double limit = 0.0;     // s
@@ -53,5 +53,9 @@ SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::ui
 // mass-spring solvers of both backends.
 void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                    std::vector<glm::vec4>& out, std::uint32_t begin, std::uint32_t end);
+
+// Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
+// colliders, attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping.
+void refuseWhatMassSpringLacks(const PreparedCloth& p);
 
 }  // namespace cloth

@@ -5,6 +5,7 @@
 
 #include "vk/gpu_solver.h"
 #include "vk/gpu_solver_impl.h"
+#include "vk/mass_spring_gpu.h"
 
 namespace cloth::vk {
 
@@ -218,9 +219,7 @@ void GpuSolver::recordReadBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dstS
 
 std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
                                       const GpuSolverOptions& options) {
-    if (prepared.sim.model != ClothModel::Xpbd)
-        throw Error(std::string("model ") + clothModelName(prepared.sim.model) +
-                    " runs on the CPU reference only for now (--backend cpu)");
+    if (prepared.sim.model == ClothModel::MassSpring) return makeGpuMassSpringSolver(prepared, options);
     return std::make_unique<GpuSolver>(prepared, options);
 }
 

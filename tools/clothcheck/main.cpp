@@ -48,6 +48,9 @@ struct Args {
     bool skipWithoutDevice = false;
     std::optional<IterationScheme> iteration;
     std::optional<int> iterations;
+    std::optional<ClothModel> model;
+    std::optional<Integrator> integrator;
+    std::optional<float> springStiffness;
     std::string json;
     int startFrame = 0;
     std::optional<int> minSelfPairs;
@@ -100,6 +103,9 @@ void defineArgs(CLI::App& app, Args& a) {
                       std::string(cli::kIterationHelp) + " (default: the scene's)");
     addInt(app, "--iterations", a.iterations, 1, 100000,
            "constraint iterations per substep (default: the scene's)");
+    cli::addModel(app, a.model, "cloth model (default: the scene's, normally xpbd)");
+    cli::addIntegrator(app, a.integrator, "model mass_spring: the integrator (default: the scene's)");
+    cli::addSpringStiffness(app, a.springStiffness);
     cli::addThreads(app, a.threads,
                     "CPU reference's worker threads, at most 1024 (default: all hardware threads)");
     cli::addPhantoms(
@@ -177,6 +183,7 @@ int run(const Args& args) {
     Scene scene = resolveScene(args.scene);
     if (args.iteration) scene.sim.iteration.scheme = *args.iteration;
     if (args.iterations) scene.sim.iterations = *args.iterations;
+    cli::applyModelFlags(args.model, args.integrator, args.springStiffness, scene.sim);
     PrepareOptions prepOptions;
     prepOptions.phantoms = args.phantoms;
     const AutoPhantomContext tuning{"clothcheck", tuningPath(args.tuning), "gpu",

@@ -1,0 +1,74 @@
+// mass_spring.comp: the mass-spring model on Vulkan (src/vk/mass_spring_gpu.h), one invocation
+// per vertex (or tether) and job: FORCES sums a vertex's springs in the CPU reference's order
+// (prep/springs.h springIncidence), STEP moves it by the integrator (kernels/spring.h, the CPU's
+// own functions), TETHERS projects a tether's vertex (kernels/constraints.h). The same bits as
+// the CPU reference (cpu/mass_spring.cpp).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "kernels/types.h"
+#include "kernels/constraints.h"
+#include "kernels/spring.h"
+
+layout(local_size_x_id = 0) in;
+
+layout(std430, set = 0, binding = 0) buffer Positions { vec4 positions[]; };
+layout(std430, set = 0, binding = 1) buffer Velocities { vec4 velocities[]; };
+layout(std430, set = 0, binding = 2) buffer Previous { vec4 previous[]; };
+layout(std430, set = 0, binding = 3) buffer Forces { vec4 forces[]; };
+layout(std430, set = 0, binding = 4) readonly buffer Springs { Spring springs[]; };
+layout(std430, set = 0, binding = 5) readonly buffer Offsets { uint offsets[]; };
+layout(std430, set = 0, binding = 6) readonly buffer Incident { uint incident[]; };
+layout(std430, set = 0, binding = 7) readonly buffer Damping { float damping[]; };
+layout(std430, set = 0, binding = 8) readonly buffer Tethers { Tether tethers[]; };
+
+const uint JOB_FORCES = 0u;
+const uint JOB_STEP = 1u;
+const uint JOB_TETHERS = 2u;
+
+layout(push_constant, std430) uniform Push {
+    vec4 gravity;  // xyz
+    uint job;
+    uint count;  // vertices, or tethers
+    uint integrator;
+    float h;
+} pc;
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= pc.count) return;
+    if (pc.job == JOB_FORCES) {
+        vec3 sum = vec3(0.0);
+        vec3 xv = vec3(positions[i]);
+        for (uint k = offsets[i]; k < offsets[i + 1u]; ++k) {
+            Spring s = springs[incident[k]];
+            uint other = s.a == i ? s.b : s.a;
+            sum += springForce(xv, vec3(positions[other]), s.rest, s.stiffness);
+        }
+        forces[i] = vec4(sum, 0.0);
+    } else if (pc.job == JOB_STEP) {
+        vec4 x = positions[i];
+        if (x.w <= 0.0) return;
+        vec4 v = velocities[i];
+        vec3 f = vec3(forces[i]);
+        vec3 g = vec3(pc.gravity);
+        if (pc.integrator == SPRING_EXPLICIT) {
+            springExplicitStep(x, v, f, g, damping[i], pc.h);
+        } else if (pc.integrator == SPRING_SYMPLECTIC) {
+            springSymplecticStep(x, v, f, g, damping[i], pc.h);
+        } else {
+            vec4 p = previous[i];
+            springVerletStep(x, p, v, f, g, damping[i], pc.h);
+            previous[i] = p;
+        }
+        positions[i] = x;
+        velocities[i] = v;
+    } else if (pc.job == JOB_TETHERS) {
+        Tether t = tethers[i];
+        vec4 x = positions[t.vertex];
+        vec4 before = x;
+        projectTether(x, vec3(positions[t.anchor]), t.maxLength);
+        positions[t.vertex] = x;
+        if (pc.integrator != SPRING_VERLET && x != before)
+            velocities[t.vertex] += vec4((vec3(x) - vec3(before)) / pc.h, 0.0);
+    }
+}

@@ -1,0 +1,163 @@
+#include "vk/mass_spring_gpu.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "prep/springs.h"
+#include "vk/buffer.h"
+#include "vk/compute_kernel.h"
+
+namespace cloth::vk {
+
+namespace {
+
+struct Push {
+    glm::vec4 gravity;
+    std::uint32_t job, count, integrator;
+    float h;
+};
+constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2;
+
+std::uint32_t integratorCode(Integrator i) {
+    switch (i) {
+        case Integrator::Explicit:
+            return 0;
+        case Integrator::Symplectic:
+            return 1;
+        case Integrator::Verlet:
+            return 2;
+    }
+    return 1;
+}
+
+template <class T>
+Buffer filled(const Context& ctx, OneShot& once, const std::vector<T>& data, const char* name) {
+    // Never empty (a buffer of no bytes is invalid): a spare element stands in for none.
+    const std::size_t bytes = std::max<std::size_t>(data.size(), 1) * sizeof(T);
+    Buffer b = deviceBuffer(ctx, bytes, name);
+    if (!data.empty()) upload(ctx, once, b, data.data(), data.size() * sizeof(T));
+    return b;
+}
+
+class GpuMassSpringSolver final : public Solver {
+public:
+    GpuMassSpringSolver(const PreparedCloth& p, const GpuSolverOptions& o)
+        : p_(p),
+          plan_(planSpringSteps(p)),
+          ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
+          once_(*ctx_, "mass_spring"),
+          workgroup_(o.workgroupSize),
+          kernel_(*ctx_, "mass_spring.comp", 9, sizeof(Push), o.workgroupSize) {
+        const std::uint32_t n = p.originalVertexCount;
+        std::vector<glm::vec4> previous = p.positions;
+        const auto h = static_cast<float>(plan_.step);
+        for (std::uint32_t v = 0; v < n; ++v)  // Verlet: one step back, at v
+            previous[v] -= glm::vec4(h * glm::vec3(p.velocities[v]), 0.0f);
+        std::vector<float> damping(n, p.sim.massSpring.airDamping);
+        for (const gpu::ClothSegment& s : p.segments)
+            for (std::uint32_t v = s.vertexBegin; v < s.vertexEnd; ++v) damping[v] += s.linearDamping;
+        const SpringIncidence in = springIncidence(p.springs, n);
+        positions_ = filled(*ctx_, once_, p.positions, "ms.positions");
+        velocities_ = filled(*ctx_, once_, p.velocities, "ms.velocities");
+        previous_ = filled(*ctx_, once_, previous, "ms.previous");
+        forces_ = filled(*ctx_, once_, std::vector<glm::vec4>(n), "ms.forces");
+        springs_ = filled(*ctx_, once_, p.springs, "ms.springs");
+        offsets_ = filled(*ctx_, once_, in.offsets, "ms.offsets");
+        incident_ = filled(*ctx_, once_, in.springs, "ms.incident");
+        damping_ = filled(*ctx_, once_, damping, "ms.damping");
+        tethers_ = filled(*ctx_, once_, p.tethers, "ms.tethers");
+        kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
+                      &incident_, &damping_, &tethers_});
+        readPositions(x_);
+        vertexNormals(p_, x_, normals_, 0, n);
+    }
+    ~GpuMassSpringSolver() override { vkDeviceWaitIdle(ctx_->device()); }
+
+    const char* backendName() const override { return "gpu"; }
+    std::string deviceName() const override { return ctx_->info().name; }
+    int threadCount() const override { return 1; }
+
+    void stepFrame() override {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::uint32_t n = p_.originalVertexCount;
+        const auto tethers = static_cast<std::uint32_t>(p_.tethers.size());
+        Push push{glm::vec4(p_.sim.gravity, 0.0f), 0, 0,
+                  integratorCode(p_.sim.massSpring.integrator), float(plan_.step)};
+        auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
+            push.job = job;
+            push.count = count;
+            kernel_.dispatch(cb, &push, (count + workgroup_ - 1) / workgroup_);
+            computeBarrier(cb);
+        };
+        once_.run([&](VkCommandBuffer cb) {
+            for (int sub = 0; sub < p_.sim.substeps; ++sub)
+                for (std::uint32_t k = 0; k < plan_.steps; ++k) {
+                    run(cb, kJobForces, n);
+                    run(cb, kJobStep, n);
+                    if (tethers) run(cb, kJobTethers, tethers);
+                }
+        });
+        readPositions(x_);
+        vertexNormals(p_, x_, normals_, 0, n);
+        time_ += double(p_.sim.frameDt);
+        frameMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    double simTime() const override { return time_; }
+
+    void readPositions(std::vector<glm::vec4>& out) override {
+        out.resize(p_.originalVertexCount);
+        download(*ctx_, once_, positions_, out.data(), out.size() * sizeof(glm::vec4));
+    }
+    void readVelocities(std::vector<glm::vec4>& out) override {
+        out.resize(p_.originalVertexCount);
+        download(*ctx_, once_, velocities_, out.data(), out.size() * sizeof(glm::vec4));
+    }
+    void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    void keepMultipliers(bool) override {}
+    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
+        throw Error("model mass_spring has no XPBD multipliers (the residual metrics are XPBD's)");
+    }
+    // The frame's wall time as the moves' stage (no timestamps yet).
+    std::vector<StageTime> stageTimes() const override {
+        std::vector<StageTime> out;
+        for (int i = 0; i < kStageCount; ++i)
+            out.push_back({kStageNames[i], i == kStagePredict ? frameMs_ : 0.0});
+        return out;
+    }
+    void setGrab(std::optional<Grab> grab) override {
+        checkGrabVertex(grab, p_.originalVertexCount);
+        if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
+    }
+    std::uint32_t contactCount() const override { return 0; }
+    std::vector<ModelFigure> modelFigures() const override {
+        return {{"omega_max_rad_s", plan_.omegaMax}, {"step_limit_s", plan_.limit},
+                {"step_s", plan_.step}, {"steps_per_substep", double(plan_.steps)}};
+    }
+
+private:
+    PreparedCloth p_;
+    SpringPlan plan_;
+    std::shared_ptr<Context> ctx_;
+    OneShot once_;
+    std::uint32_t workgroup_;
+    ComputeKernel kernel_;
+    Buffer positions_, velocities_, previous_, forces_, springs_, offsets_, incident_, damping_,
+        tethers_;
+    std::vector<glm::vec4> x_, normals_;
+    double time_ = p_.startTime, frameMs_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeGpuMassSpringSolver(const PreparedCloth& prepared,
+                                                const GpuSolverOptions& options) {
+    if (prepared.sim.model != ClothModel::MassSpring)
+        throw Error("makeGpuMassSpringSolver: the scene's model is " +
+                    std::string(clothModelName(prepared.sim.model)));
+    refuseWhatMassSpringLacks(prepared);
+    return std::make_unique<GpuMassSpringSolver>(prepared, options);
+}
+
+}  // namespace cloth::vk
