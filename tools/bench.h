@@ -81,6 +81,11 @@ struct BenchOptions {
     int timeIterations = 32;
     std::string experiment = "substep";  // substep | horizontal | kick
     std::vector<double> reachFractions = {1e-1, 1e-2, 1e-3};
+    // --stable-step (tools/stable_step_bench.cpp): the mass-spring model's largest stable step
+    // by bisection against theory, on --scene or the grids; --stable-seconds of simulated time.
+    bool stableStep = false;
+    std::string scene;
+    double stableSeconds = 2.0;
 };
 
 // clothbench's command line (bench_options.cpp, on app/cli.h), without the program's name.
@@ -124,5 +129,6 @@ int tunePhantoms(const BenchOptions& o);
 
 // --convergence. Returns the exit code.
 int convergenceBench(const BenchOptions& o);
+int stableStepBench(const BenchOptions& o);
 
 }  // namespace cloth::bench

@@ -165,6 +165,19 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
            "not")
         ->type_name("PERCENT");
 
+    app.option_defaults()->group("Stable step");
+    app.add_flag("--stable-step", o.stableStep,
+                 "model mass_spring: per integrator (forward Euler when damped), the largest step "
+                 "that stays stable for --stable-seconds, by bisection, against the theory's "
+                 "limit from the highest natural frequency (docs/models.md); on --scene, else on "
+                 "each grid (springs, gravity, pins and damping; no tethers)");
+    app.add_option("--scene", o.scene, "with --stable-step: a built-in scene or a scene file")
+        ->type_name("NAME|FILE.json");
+    app.add_option("--stable-seconds", o.stableSeconds,
+                   "with --stable-step: simulated seconds a step must stay stable for (default 2)")
+        ->check(CLI::Range(0.01, 1000.0))
+        ->type_name("S");
+
     app.option_defaults()->group("Convergence");
     app.add_flag("--convergence", o.convergence,
                  "per grid and backend: residual against iterations (1, 2, 4, .., "

@@ -1,0 +1,154 @@
+// clothbench --stable-step: the mass-spring model's largest stable step, found by bisection on
+// the solver's own step (cpu/mass_spring.h SpringStepper: springs, gravity, pins, damping; no
+// tethers), next to the theory's limit from the highest natural frequency at rest
+// (prep/springs.h: symplectic Euler and Verlet (sqrt(c^2 + 4 w^2) - c) / w^2, forward Euler
+// c / w^2). A step is stable when a small perturbation of the rest state does not blow up over
+// --stable-seconds of simulated time (stableAt).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli.h"
+#include "app/frame_stats.h"
+#include "bench.h"
+#include "core/error.h"
+#include "cpu/cpu_solver.h"
+#include "cpu/mass_spring.h"
+#include "prep/prepare.h"
+#include "prep/springs.h"
+
+namespace cloth::bench {
+
+namespace {
+
+double diagonalOf(const std::vector<glm::vec4>& x) {
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::vec4& p : x) {
+        lo = glm::min(lo, glm::vec3(p));
+        hi = glm::max(hi, glm::vec3(p));
+    }
+    return glm::length(glm::dvec3(hi - lo));
+}
+
+// Stable at h: started 1e-6 of its diagonal D away from rest (a fixed pseudo-random offset per
+// coordinate, which excites every mode, the highest included), no vertex goes farther than 10 D
+// from its start, nor to a non-finite place, in `seconds`. A numerical instability grows its
+// mode exponentially to any size; the cloth's own motion (a fall, wrinkles) stays within D.
+// Near forward Euler's limit the growth is slow ((w^2 h - c) / 2 per second), so the step found
+// in a finite time lies above c / w^2: where growth by the factor 1e7 takes `seconds`,
+// h = (c + 2 ln(1e7) / seconds) / w^2 (reported as the finite-time theory).
+constexpr double kGrowth = 1e7;
+
+bool stableAt(const PreparedCloth& p, Integrator integrator, const std::vector<float>& damping,
+              double h, double seconds) {
+    const std::uint32_t n = p.originalVertexCount;
+    SpringStepper stepper(p.springs, n);
+    SpringState s{p.positions, p.velocities, {}};
+    const double diagonal = std::max(diagonalOf(p.positions), 1e-3);
+    std::uint32_t seed = 12345u;
+    auto next = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return float(double(seed >> 8) / double(1u << 24) - 0.5);
+    };
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (s.x[v].w > 0.0f)
+            s.x[v] += glm::vec4(float(2e-6 * diagonal) * glm::vec3(next(), next(), next()), 0.0f);
+    const auto steps = static_cast<std::uint64_t>(std::ceil(seconds / h));
+    for (std::uint64_t k = 1; k <= steps; ++k) {
+        stepper.step(integrator, s, float(h), p.sim.gravity, damping);
+        if (k % 64 != 0 && k != steps) continue;
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const glm::dvec3 d = glm::dvec3(glm::vec3(s.x[v])) - glm::dvec3(glm::vec3(p.positions[v]));
+            if (!(glm::length(d) < 10.0 * diagonal)) return false;  // NaN fails too
+        }
+    }
+    return true;
+}
+
+nlohmann::json measure(const std::string& name, const PreparedCloth& p, Integrator integrator,
+                       const BenchOptions& o) {
+    std::vector<float> damping(p.originalVertexCount, p.sim.massSpring.airDamping);
+    double least = 1e30, most = 0.0;
+    for (const gpu::ClothSegment& s : p.segments)
+        for (std::uint32_t v = s.vertexBegin; v < s.vertexEnd; ++v) {
+            damping[v] += s.linearDamping;
+            least = std::min(least, double(damping[v]));
+            most = std::max(most, double(damping[v]));
+        }
+    const double omega = springOmegaMax(p, 2000);
+    const double theory =
+        stableStep(integrator, omega, integrator == Integrator::Explicit ? least : most);
+    if (!(o.stableSeconds / theory <= 2e6))
+        throw Error("--stable-step: the " + std::string(integratorName(integrator)) +
+                    " limit (" + std::to_string(theory) + " s) needs more than 2e6 steps in " +
+                    "--stable-seconds; lower the stiffness or the seconds");
+    double lo = 0.25 * theory, hi = 4.0 * theory;
+    while (!stableAt(p, integrator, damping, lo, o.stableSeconds) && lo > 1e-3 * theory) lo *= 0.5;
+    while (stableAt(p, integrator, damping, hi, o.stableSeconds) && hi < 1e3 * theory) hi *= 2.0;
+    while (hi - lo > 5e-3 * lo) {
+        const double mid = 0.5 * (lo + hi);
+        (stableAt(p, integrator, damping, mid, o.stableSeconds) ? lo : hi) = mid;
+    }
+    // Forward Euler over a finite time: where 100-fold growth takes --stable-seconds.
+    const double finite = integrator == Integrator::Explicit
+                              ? (least + 2.0 * std::log(kGrowth) / o.stableSeconds) / (omega * omega)
+                              : theory;
+    std::printf("%-28s %-11s %12.5g %12.5g %12.5g %12.5g %8.3f\n", name.c_str(),
+                integratorName(integrator), omega, theory, finite, lo, lo / finite);
+    return {{"scene", name},
+            {"integrator", integratorName(integrator)},
+            {"vertices", p.originalVertexCount},
+            {"springs", p.springs.size()},
+            {"damping_per_s", {{"least", least}, {"most", most}}},
+            {"omega_max_rad_s", omega},
+            {"theory_step_s", theory},
+            {"theory_step_for_the_time_s", finite},
+            {"bisected_step_s", lo},
+            {"unstable_step_s", hi},
+            {"bisected_over_theory_for_the_time", lo / finite}};
+}
+
+}  // namespace
+
+int stableStepBench(const BenchOptions& o) {
+    std::vector<std::pair<std::string, Scene>> scenes;
+    if (!o.scene.empty()) {
+        Scene s = resolveScene(o.scene);
+        cli::applyModelFlags(o.model, o.integrator, o.springStiffness, s.sim);
+        scenes.emplace_back(s.name, s);
+    } else {
+        for (int n : o.grids) {
+            Scene s = gridScene(n, o);
+            for (ClothDesc& c : s.cloths) c.tethers = false;
+            scenes.emplace_back(s.name, s);
+        }
+    }
+    std::printf("device: %s; stable for %g s\n", cpuModelName().c_str(), o.stableSeconds);
+    std::printf("%-28s %-11s %12s %12s %12s %12s %8s\n", "scene", "integrator", "omega_max",
+                "theory_s", "theory_T_s", "bisected_s", "ratio");
+    nlohmann::json rows = nlohmann::json::array();
+    for (auto& [name, scene] : scenes) {
+        if (scene.sim.model != ClothModel::MassSpring)
+            throw Error("--stable-step: the scene '" + name +
+                        "' is not of model mass_spring (--model mass_spring); XPBD has no step limit");
+        const PreparedCloth p = prepareScene(scene);
+        refuseWhatMassSpringLacks(p);
+        std::vector<Integrator> integrators = {Integrator::Symplectic, Integrator::Verlet};
+        bool damped = scene.sim.massSpring.airDamping > 0.0f;
+        for (const ClothDesc& c : scene.cloths) damped = damped || c.material.linearDamping > 0.0f;
+        if (damped) integrators.insert(integrators.begin(), Integrator::Explicit);
+        if (o.integrator) integrators = {*o.integrator};
+        for (Integrator i : integrators) rows.push_back(measure(name, p, i, o));
+    }
+    if (!o.json.empty())
+        writeJsonFile(o.json, {{"device", cpuModelName()},
+                               {"stable_seconds", o.stableSeconds},
+                               {"rows", rows}});
+    return 0;
+}
+
+}  // namespace cloth::bench
