@@ -459,6 +459,10 @@ std::string stretchWarning(const nlohmann::json& runs, const BenchOptions& o) {
         "grid " + std::to_string(w["grid"].get<int>()) + " on " + w["backend"].get<std::string>() +
         " after " + std::to_string(w["accuracy"]["after_frames"].get<int>()) + " frames; " +
         std::to_string(past) + " of " + std::to_string(runs.size()) + " runs";
+    if (o.model == ClothModel::MassSpring)
+        return cloth::stretchWarning("clothbench", w["accuracy"]["max_stretch"].get<double>(), where,
+                                     "these timings are of rubber, not cloth; raise "
+                                     "--spring-stiffness, or turn --tethers on");
     return cloth::stretchWarning(
         "clothbench", w["accuracy"]["max_stretch"].get<double>(), where,
         o.tethers ? "these timings are of rubber, not cloth; raise --iterations or --substeps "

@@ -185,7 +185,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     if (!options.statsFile.empty())
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
     if (metrics) metrics->write(sim.scene.name);
-    notices << stretchWarning(stretch);
+    notices << stretchWarning(stretch, p.sim.model == ClothModel::MassSpring);
     if (sim.backend.validation) {  // --validate: a validation message fails the run
         sim.solver.reset();
         const auto count = sim.backend.validation->count.load();

@@ -24,10 +24,11 @@ std::string stretchWarning(const std::string& program, double largest, const std
     return program + text + where + limit + cure + "\n";
 }
 
-std::string stretchWarning(const StretchCheck& check) {
+std::string stretchWarning(const StretchCheck& check, bool massSpring) {
     if (!check.exceeded()) return "";
     return stretchWarning("clothsim", check.largest(),
-                          "frame " + std::to_string(check.largestFrame()), kClothsimStretchCure);
+                          "frame " + std::to_string(check.largestFrame()),
+                          massSpring ? kMassSpringStretchCure : kClothsimStretchCure);
 }
 
 }  // namespace cloth

@@ -33,13 +33,18 @@ class StretchCheck {
 // <cure>". `where`: "frame 120"; `cure` names the knobs.
 std::string stretchWarning(const std::string& program, double largest, const std::string& where,
                            const std::string& cure);
-// The same for a clothsim run ("frame N" where the largest stretch was seen).
-std::string stretchWarning(const StretchCheck& check);
+// The same for a clothsim run ("frame N" where the largest stretch was seen); the cure names the
+// model's knobs (the mass-spring model's are its springs' stiffness).
+std::string stretchWarning(const StretchCheck& check, bool massSpring = false);
 
 // clothsim's cure: its flags, and tethers, which are a scene file's key.
 inline constexpr const char* kClothsimStretchCure =
     "raise --iterations or --substeps, or give the cloth tethers (a scene file's \"tethers\": "
     "true, the default, ties each free vertex to the pins); a large --stretch-compliance also "
     "stretches it";
+inline constexpr const char* kMassSpringStretchCure =
+    "stiffen the springs (a scene file's mass_spring.stiffness, or --spring-stiffness), or give "
+    "the cloth tethers (a scene file's \"tethers\": true, the default, ties each free vertex to the "
+    "pins)";
 
 }  // namespace cloth

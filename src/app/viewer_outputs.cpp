@@ -37,7 +37,7 @@ void ViewerOutputs::stepped(int lastFrame) {
 
 void ViewerOutputs::finish(std::ostream& notices) const {
     if (metrics_) metrics_->write(sim_.scene().name);
-    notices << stretchWarning(stretch_);
+    notices << stretchWarning(stretch_, sim_.prepared().sim.model == ClothModel::MassSpring);
 }
 
 }  // namespace cloth
