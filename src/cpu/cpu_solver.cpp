@@ -562,7 +562,9 @@ std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads
                                       std::optional<BatchIsa> kernels, std::uint32_t workPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
-    if (prepared.sim.model == ClothModel::MassSpring) return makeMassSpringSolver(prepared, threads);
+    if (prepared.sim.model == ClothModel::MassSpring)  // workPerThread 0: every thread (tests)
+        return makeMassSpringSolver(prepared, threads,
+                                    workPerThread == 0 ? 0u : kVerticesPerSpringThread);
     const BatchIsa isa = kernels.value_or(bestBatchIsa());
     if (!batchIsaAvailable(isa))
         throw Error(std::string("CPU kernels '") + batchIsaName(isa) +

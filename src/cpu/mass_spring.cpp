@@ -20,20 +20,7 @@ SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t ver
     incident_ = std::move(in.springs);
 }
 
-void SpringStepper::forces(const std::vector<glm::vec4>& x, std::vector<glm::vec3>& f) const {
-    f.resize(offsets_.size() - 1);
-    for (std::uint32_t v = 0; v + 1 < offsets_.size(); ++v) {
-        glm::vec3 sum(0.0f);
-        const glm::vec3 xv(x[v]);
-        for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
-            const gpu::Spring& s = springs_[incident_[k]];
-            const std::uint32_t other = s.a == v ? s.b : s.a;
-            sum += gpu::springForce(xv, glm::vec3(x[other]), s.rest, s.stiffness);
-        }
-        f[v] = sum;
-    }
-}
-
+// The springs' force on the vertices [begin, end), each summed over its springs in order.
 void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end) {
     for (std::uint32_t v = begin; v < end; ++v) {
         glm::vec3 sum(0.0f);
@@ -86,13 +73,15 @@ double msSince(Clock::time_point t) {
 
 class MassSpringSolver final : public Solver {
 public:
-    MassSpringSolver(const PreparedCloth& p, int threads)
+    MassSpringSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
         : p_(p),
           plan_(planSpringSteps(p)),
           stepper_(p.springs, p.originalVertexCount),
           threads_(threads),
-          members_(int(std::clamp<std::uint32_t>(p.originalVertexCount / kVerticesPerSpringThread, 1u,
-                                                std::uint32_t(threads)))),
+          members_(verticesPerThread == 0
+                       ? threads
+                       : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
+                                                       1u, std::uint32_t(threads)))),
           pool_(threads) {
         state_.x = p.positions;
         state_.v = p.velocities;
@@ -206,14 +195,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads) {
+std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads,
+                                             std::uint32_t verticesPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
     if (prepared.sim.model != ClothModel::MassSpring)
         throw Error("makeMassSpringSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
     refuseWhatMassSpringLacks(prepared);
-    return std::make_unique<MassSpringSolver>(prepared, threads);
+    return std::make_unique<MassSpringSolver>(prepared, threads, verticesPerThread);
 }
 
 }  // namespace cloth

@@ -30,8 +30,6 @@ struct SpringState {
 class SpringStepper {
 public:
     SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices);
-    // The springs' force on every vertex at positions x (summed over its springs in order).
-    void forces(const std::vector<glm::vec4>& x, std::vector<glm::vec3>& f) const;
     // Advances by h seconds under gravity g and damping c[v] per vertex (force -m c v).
     void step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
               const std::vector<float>& c);
@@ -59,9 +57,10 @@ private:
 
 // Throws cloth::Error naming what the model does not run (yet): colliders, attachments, seams,
 // self-collision, wind, phantom vertices, rigid-motion damping, or steps past stability.
-// threads >= 1: the most threads a frame runs on (one per kVerticesPerSpringThread vertices at
-// most: a small cloth runs on one). Any number gives the same bits.
+// threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most (a
+// small cloth runs on one; 0: all of them, for the tests). Any number gives the same bits.
 inline constexpr std::uint32_t kVerticesPerSpringThread = 2048;
-std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads = 1);
+std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads = 1,
+                                             std::uint32_t verticesPerThread = kVerticesPerSpringThread);
 
 }  // namespace cloth

@@ -135,7 +135,7 @@ TEST(MassSpring, AGridIsStableUpToTwoOverItsHighestNaturalFrequency) {
     for (std::size_t v = 0; v < n; ++v)
         x[v] = glm::dvec3(std::sin(3.1 * double(v)), std::cos(1.7 * double(v)), std::sin(0.3 * double(v) + 1.0));
     double lambda = 0.0;
-    for (int it = 0; it < 3000; ++it) {
+    for (int it = 0; it < 2000; ++it) {
         double norm = 0.0;
         for (auto& e : x) norm += glm::dot(e, e);
         for (auto& e : x) e /= std::sqrt(norm);
@@ -162,10 +162,10 @@ TEST(MassSpring, AGridIsStableUpToTwoOverItsHighestNaturalFrequency) {
                 seed = seed * 1664525u + 1013904223u;
                 e += glm::vec4(1e-4f * (float(seed >> 8) / float(1u << 24) - 0.5f), 0, 0, 0);
             }
-            for (int i = 0; i < 600; ++i) stepper.step(integrator, s, float(h), glm::vec3(0.0f), 0.0f);
+            for (int i = 0; i < 400; ++i) stepper.step(integrator, s, float(h), glm::vec3(0.0f), 0.0f);
             return largestDisplacement(s, p.positions) < 1e-2;
         };
-        const double found = bisect(0.8 * 2.0 / omega, 1.25 * 2.0 / omega, 4e-3, stable);
+        const double found = bisect(0.8 * 2.0 / omega, 1.25 * 2.0 / omega, 1e-2, stable);
         EXPECT_NEAR(found, 2.0 / omega, 0.05 * 2.0 / omega) << integratorName(integrator);
     }
 }
@@ -189,10 +189,10 @@ TEST(MassSpring, AFreeClothFallsAsTheSymplecticSumSays) {
     EXPECT_LE(plan.step, 0.9 * plan.limit * (1.0 + 1e-9));
 }
 
-// An 80x80 cloth hanging from two corners with tethers, every integrator: 1, 2 and 3 threads
-// give the same bits (and 3 are used: 6,561 vertices).
+// A 24x24 cloth hanging from two corners with tethers, every integrator: 1, 2 and 3 threads (all
+// of them used, however small the cloth) give the same bits.
 TEST(MassSpring, AnyThreadCountGivesTheSameBits) {
-    Scene s = gridScene(80, 1.0f);
+    Scene s = gridScene(24, 1.0f);
     s.cloths[0].tethers = true;
     s.cloths[0].pins.regions = {"top_corners"};
     // Soft and damped, so that forward Euler's limit c / omega^2 is a few hundred steps a frame.
@@ -204,7 +204,7 @@ TEST(MassSpring, AnyThreadCountGivesTheSameBits) {
         ASSERT_FALSE(p.tethers.empty());
         std::vector<glm::vec4> first;
         for (int threads : {1, 2, 3}) {
-            auto solver = makeCpuSolver(p, threads);
+            auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
             EXPECT_EQ(solver->threadsUsed(), threads);
             solver->stepFrame();
             std::vector<glm::vec4> x;
