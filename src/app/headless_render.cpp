@@ -95,6 +95,23 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     return 0;
 }
 
+namespace {
+
+// Headless: the flags that only the window or images use would do nothing; refused by name
+// rather than ignored.
+void refuseFlagsWithoutEffect(const Options& o) {
+    const bool images = wantsImages(o);
+    if (o.size && !images)
+        throw Error("--size sets the size of the window or of images: a headless run needs "
+                    "--screenshot or --record for it");
+    if (o.noVsync)
+        throw Error("--no-vsync applies to the window: a headless run presents nothing");
+    if (o.exportEvery != 1 && o.exportObjDir.empty() && o.recordDir.empty())
+        throw Error("--export-every needs --export-obj or --record (it sets how often they write)");
+}
+
+}  // namespace
+
 int runClothsim(Options options, bool noArguments, std::ostream& out, std::ostream& notices) {
     if (!options.headless) {
         std::string why;
@@ -112,6 +129,7 @@ int runClothsim(Options options, bool noArguments, std::ostream& out, std::ostre
         }
         if (noArguments) options.screenshot = kDefaultScreenshot;
     }
+    refuseFlagsWithoutEffect(options);
     if (!wantsImages(options)) return runHeadless(options, out, notices);
     if (noArguments) {
         if (auto none = vk::noVulkanReason()) {

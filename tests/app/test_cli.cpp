@@ -281,6 +281,16 @@ TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
                   "model mass_spring: colliders are not built for this model yet");
 }
 
+// Headless, the flags of the window and of images would do nothing: each is refused by name.
+TEST(Cli, HeadlessRunsRefuseFlagsThatWouldDoNothing) {
+    expectFailure("--headless --backend cpu --scene hanging --frames 1 --size 640x480",
+                  "--size sets the size of the window or of images");
+    expectFailure("--headless --backend cpu --scene hanging --frames 1 --no-vsync",
+                  "--no-vsync applies to the window");
+    expectFailure("--headless --backend cpu --scene hanging --frames 1 --export-every 3",
+                  "--export-every needs --export-obj or --record");
+}
+
 // A scene with wind reports it, and the time of its stage.
 TEST(Cli, StatsOfAWindyScene) {
     const fs::path dir = scratchDir("wind");

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The committed test costs (tools/ctest/costs.txt) still name the long tests: a fresh clone's
 ctest starts the longest tests first only for names it finds there, so a long test renamed, or
-one whose name changes from build to build (a parameter printed as a pointer), would start last
-and lengthen CI. One line per problem; exits 1 when a test of at least LONG seconds in the costs
-is not among ctest's tests, or a test's name holds a pointer.
+one whose name ctest cannot match (a space in it: ctest splits its costs file at spaces; a
+pointer, which changes from build to build) would start last and lengthen CI. One line per
+problem; exits 1 when a test of at least LONG seconds in the costs is not among ctest's tests,
+or a test's name holds a space or a pointer.
 Usage: tools/ctest/check_costs.py COSTS_FILE BUILD_DIR [--pointers-only]
 (--pointers-only: a build other than CI's build-asan, whose tests differ: checks the names only)"""
 import re
@@ -23,8 +24,15 @@ def main():
     for name in sorted(names):
         if re.search(r"0x[0-9a-f]{6,}|object <", name):
             problems.append(f"the test name '{name}' prints a pointer: give its parameter a PrintTo")
+        elif " " in name:
+            problems.append(f"the test name '{name}' has a space: ctest cannot read its cost "
+                            "(gtest_discover_tests NO_PRETTY_VALUES keeps parameters out of names)")
     for line in open(costs_file):
-        name, _runs, cost = line.rstrip("\n").rsplit(" ", 2)
+        fields = line.rstrip("\n").split(" ")
+        if len(fields) != 3:
+            problems.append(f"{costs_file}: '{line.strip()}' is not 'name runs cost'")
+            continue
+        name, _runs, cost = fields
         if float(cost) >= LONG and name not in names and not pointers_only:
             problems.append(f"{costs_file}: '{name}' ({float(cost):.0f} s) is not a test of "
                             f"{build_dir}: refresh the costs (tools/test.sh says how)")
