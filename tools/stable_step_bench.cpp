@@ -71,14 +71,9 @@ bool stableAt(const PreparedCloth& p, Integrator integrator, const std::vector<f
 
 nlohmann::json measure(const std::string& name, const PreparedCloth& p, Integrator integrator,
                        const BenchOptions& o) {
-    std::vector<float> damping(p.originalVertexCount, p.sim.massSpring.airDamping);
-    double least = 1e30, most = 0.0;
-    for (const gpu::ClothSegment& s : p.segments)
-        for (std::uint32_t v = s.vertexBegin; v < s.vertexEnd; ++v) {
-            damping[v] += s.linearDamping;
-            least = std::min(least, double(damping[v]));
-            most = std::max(most, double(damping[v]));
-        }
+    const std::vector<float> damping = springDamping(p);
+    const double least = *std::min_element(damping.begin(), damping.end());
+    const double most = *std::max_element(damping.begin(), damping.end());
     const double omega = springOmegaMax(p, 2000);
     const double theory =
         stableStep(integrator, omega, integrator == Integrator::Explicit ? least : most);

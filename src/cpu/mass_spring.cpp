@@ -10,6 +10,7 @@
 #include "cpu/thread_pool.h"
 #include "kernels/constraints.h"
 #include "prep/springs.h"
+#include "sim/mass_spring_solver.h"
 
 namespace cloth {
 
@@ -37,10 +38,7 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
 void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
                          const std::vector<float>& damping) {
     const auto n = vertexCount();
-    if (integrator == Integrator::Verlet && s.previous.size() != n) {
-        s.previous = s.x;
-        for (std::uint32_t v = 0; v < n; ++v) s.previous[v] -= glm::vec4(h * glm::vec3(s.v[v]), 0.0f);
-    }
+    if (integrator == Integrator::Verlet && s.previous.size() != n) s.previous = springPrevious(s.x, s.v, h);
     forces(s.x, 0, n);
     integrate(integrator, s, h, g, damping, 0, n);
 }
@@ -71,11 +69,10 @@ double msSince(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-class MassSpringSolver final : public Solver {
+class MassSpringSolver final : public MassSpringSolverBase {
 public:
     MassSpringSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
-        : p_(p),
-          plan_(planSpringSteps(p)),
+        : MassSpringSolverBase(p),
           stepper_(p.springs, p.originalVertexCount),
           threads_(threads),
           members_(verticesPerThread == 0
@@ -85,14 +82,9 @@ public:
           pool_(threads) {
         state_.x = p.positions;
         state_.v = p.velocities;
-        if (p.sim.massSpring.integrator == Integrator::Verlet) {  // one step back, at v
-            state_.previous = state_.x;
-            for (std::size_t v = 0; v < state_.x.size(); ++v)
-                state_.previous[v] -= glm::vec4(float(plan_.step) * glm::vec3(state_.v[v]), 0.0f);
-        }
-        damping_.assign(p.originalVertexCount, p.sim.massSpring.airDamping);
-        for (const gpu::ClothSegment& s : p.segments)
-            for (std::uint32_t v = s.vertexBegin; v < s.vertexEnd; ++v) damping_[v] += s.linearDamping;
+        if (p.sim.massSpring.integrator == Integrator::Verlet)
+            state_.previous = springPrevious(state_.x, state_.v, float(plan_.step));
+        damping_ = springDamping(p);
         normals_.assign(p.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
         computeNormals(0, p.originalVertexCount);
     }
@@ -145,23 +137,10 @@ public:
     void readPositions(std::vector<glm::vec4>& out) override { out = state_.x; }
     void readVelocities(std::vector<glm::vec4>& out) override { out = state_.v; }
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
-    void keepMultipliers(bool) override {}
-    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
-        throw Error("model mass_spring has no XPBD multipliers (the residual metrics are XPBD's)");
-    }
     std::vector<StageTime> stageTimes() const override {
         std::vector<StageTime> out;
         for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], times_[i]});
         return out;
-    }
-    void setGrab(std::optional<Grab> grab) override {
-        checkGrabVertex(grab, p_.originalVertexCount);
-        if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
-    }
-    std::uint32_t contactCount() const override { return 0; }
-    std::vector<ModelFigure> modelFigures() const override {
-        return {{"omega_max_rad_s", plan_.omegaMax}, {"step_limit_s", plan_.limit},
-                {"step_s", plan_.step}, {"steps_per_substep", double(plan_.steps)}};
     }
 
 private:
@@ -181,8 +160,6 @@ private:
         vertexNormals(p_, state_.x, normals_, begin, end);
     }
 
-    PreparedCloth p_;
-    SpringPlan plan_;
     SpringStepper stepper_;
     int threads_, members_;
     ThreadPool pool_;

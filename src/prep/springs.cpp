@@ -153,12 +153,12 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
     plan.omegaMax = springOmegaMax(p);
     // Each vertex is damped by the air and its material's linear damping: the least damping
     // bounds forward Euler's step, the most the others' (damping shortens their limit).
-    double least = 1e30, most = 0.0;
-    for (const gpu::ClothSegment& s : p.segments) {
-        least = std::min(least, double(m.airDamping) + double(s.linearDamping));
-        most = std::max(most, double(m.airDamping) + double(s.linearDamping));
+    const std::vector<float> damping = springDamping(p);
+    double least = m.airDamping, most = m.airDamping;
+    if (!damping.empty()) {
+        least = *std::min_element(damping.begin(), damping.end());
+        most = *std::max_element(damping.begin(), damping.end());
     }
-    if (p.segments.empty()) least = most = m.airDamping;
     plan.limit = stableStep(m.integrator, plan.omegaMax,
                             m.integrator == Integrator::Explicit ? least : most);
     const double substep = double(p.sim.frameDt) / double(p.sim.substeps);
@@ -225,6 +225,22 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
+}
+
+std::vector<float> springDamping(const PreparedCloth& p) {
+    std::vector<float> c(p.originalVertexCount, p.sim.massSpring.airDamping);
+    for (const gpu::ClothSegment& s : p.segments)
+        for (std::uint32_t v = s.vertexBegin; v < std::min(s.vertexEnd, p.originalVertexCount); ++v)
+            c[v] += s.linearDamping;
+    return c;
+}
+
+std::vector<glm::vec4> springPrevious(const std::vector<glm::vec4>& x,
+                                      const std::vector<glm::vec4>& v, float h) {
+    std::vector<glm::vec4> previous = x;
+    for (std::size_t i = 0; i < previous.size(); ++i)
+        previous[i] -= glm::vec4(h * glm::vec3(v[i]), 0.0f);
+    return previous;
 }
 
 }  // namespace cloth

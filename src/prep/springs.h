@@ -54,6 +54,14 @@ SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::ui
 void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                    std::vector<glm::vec4>& out, std::uint32_t begin, std::uint32_t end);
 
+// Each original vertex's damping in 1/s (force -m c v): mass_spring.air_damping plus its
+// material's damping.
+std::vector<float> springDamping(const PreparedCloth& p);
+
+// Verlet's positions one step of h back from x at velocities v: x - h v (w kept).
+std::vector<glm::vec4> springPrevious(const std::vector<glm::vec4>& x,
+                                      const std::vector<glm::vec4>& v, float h);
+
 // Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
 // colliders, attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping.
 void refuseWhatMassSpringLacks(const PreparedCloth& p);

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "prep/springs.h"
+#include "sim/mass_spring_solver.h"
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
 
@@ -41,23 +42,18 @@ Buffer filled(const Context& ctx, OneShot& once, const std::vector<T>& data, con
     return b;
 }
 
-class GpuMassSpringSolver final : public Solver {
+class GpuMassSpringSolver final : public MassSpringSolverBase {
 public:
     GpuMassSpringSolver(const PreparedCloth& p, const GpuSolverOptions& o)
-        : p_(p),
-          plan_(planSpringSteps(p)),
+        : MassSpringSolverBase(p),
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
           kernel_(*ctx_, "mass_spring.comp", 9, sizeof(Push), o.workgroupSize) {
         const std::uint32_t n = p.originalVertexCount;
-        std::vector<glm::vec4> previous = p.positions;
-        const auto h = static_cast<float>(plan_.step);
-        for (std::uint32_t v = 0; v < n; ++v)  // Verlet: one step back, at v
-            previous[v] -= glm::vec4(h * glm::vec3(p.velocities[v]), 0.0f);
-        std::vector<float> damping(n, p.sim.massSpring.airDamping);
-        for (const gpu::ClothSegment& s : p.segments)
-            for (std::uint32_t v = s.vertexBegin; v < s.vertexEnd; ++v) damping[v] += s.linearDamping;
+        const std::vector<glm::vec4> previous =
+            springPrevious(p.positions, p.velocities, float(plan_.step));  // Verlet's
+        const std::vector<float> damping = springDamping(p);
         const SpringIncidence in = springIncidence(p.springs, n);
         positions_ = filled(*ctx_, once_, p.positions, "ms.positions");
         velocities_ = filled(*ctx_, once_, p.velocities, "ms.velocities");
@@ -115,10 +111,6 @@ public:
         download(*ctx_, once_, velocities_, out.data(), out.size() * sizeof(glm::vec4));
     }
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
-    void keepMultipliers(bool) override {}
-    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
-        throw Error("model mass_spring has no XPBD multipliers (the residual metrics are XPBD's)");
-    }
     // The frame's wall time as the moves' stage (no timestamps yet).
     std::vector<StageTime> stageTimes() const override {
         std::vector<StageTime> out;
@@ -126,19 +118,8 @@ public:
             out.push_back({kStageNames[i], i == kStagePredict ? frameMs_ : 0.0});
         return out;
     }
-    void setGrab(std::optional<Grab> grab) override {
-        checkGrabVertex(grab, p_.originalVertexCount);
-        if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
-    }
-    std::uint32_t contactCount() const override { return 0; }
-    std::vector<ModelFigure> modelFigures() const override {
-        return {{"omega_max_rad_s", plan_.omegaMax}, {"step_limit_s", plan_.limit},
-                {"step_s", plan_.step}, {"steps_per_substep", double(plan_.steps)}};
-    }
 
 private:
-    PreparedCloth p_;
-    SpringPlan plan_;
     std::shared_ptr<Context> ctx_;
     OneShot once_;
     std::uint32_t workgroup_;

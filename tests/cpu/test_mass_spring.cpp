@@ -15,6 +15,7 @@
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/mass_spring.h"
+#include "fixtures/scenes.h"
 #include "kernels/spring.h"
 #include "prep/prepare.h"
 #include "prep/springs.h"
@@ -23,17 +24,13 @@ using namespace cloth;
 
 namespace {
 
+// fixtures::hangingScene as a free mass-spring cloth (no pins, no tethers), 50 N/m springs, one
+// substep per frame.
 Scene gridScene(std::uint32_t n, float size) {
-    Scene s;
+    Scene s = fixtures::hangingScene(n, size);
     s.name = "springs";
-    ClothDesc c;
-    c.name = "cloth";
-    GridDesc g;
-    g.width = g.height = size;
-    g.resX = g.resY = n;
-    c.grid = g;
-    c.tethers = false;
-    s.cloths.push_back(c);
+    s.cloths[0].pins = {};
+    s.cloths[0].tethers = false;
     s.sim.model = ClothModel::MassSpring;
     s.sim.massSpring.structural = s.sim.massSpring.shear = s.sim.massSpring.flexion = 50.0f;
     s.sim.substeps = 1;

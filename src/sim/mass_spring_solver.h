@@ -1,0 +1,39 @@
+// What the mass-spring solvers of both backends (cpu/mass_spring.h, vk/mass_spring_gpu.h) share
+// besides their steps: the prepared cloth, the step plan (prep/springs.h) and the parts of the
+// Solver interface the model answers alike on both.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "core/error.h"
+#include "prep/prepared.h"
+#include "prep/springs.h"
+#include "sim/solver.h"
+
+namespace cloth {
+
+class MassSpringSolverBase : public Solver {
+public:
+    void keepMultipliers(bool) override {}
+    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
+        throw Error("model mass_spring has no XPBD multipliers (the residual metrics are XPBD's)");
+    }
+    void setGrab(std::optional<Grab> grab) override {
+        checkGrabVertex(grab, p_.originalVertexCount);
+        if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
+    }
+    std::uint32_t contactCount() const override { return 0; }
+    std::vector<ModelFigure> modelFigures() const override {
+        return {{"omega_max_rad_s", plan_.omegaMax}, {"step_limit_s", plan_.limit},
+                {"step_s", plan_.step}, {"steps_per_substep", double(plan_.steps)}};
+    }
+
+protected:
+    explicit MassSpringSolverBase(const PreparedCloth& p) : p_(p), plan_(planSpringSteps(p)) {}
+
+    PreparedCloth p_;
+    SpringPlan plan_;
+};
+
+}  // namespace cloth
