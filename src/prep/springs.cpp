@@ -165,7 +165,7 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
     if (m.integrator == Integrator::Explicit && !(least > 0.0))
         throw Error("mass_spring: forward Euler (integrator explicit) is unstable at any step "
                     "without damping; set mass_spring.air_damping (or every material's "
-                    "linear_damping), or use symplectic or verlet");
+                    "damping), or use symplectic or verlet");
     if (m.step > 0.0f && double(m.step) > plan.limit)
         throw Error("mass_spring.step " + shortNumber(m.step) + " s is past the stable limit of " +
                     shortNumber(plan.limit) + " s (highest natural frequency " +
