@@ -1,8 +1,9 @@
 // mass_spring.comp: the mass-spring model on Vulkan (src/vk/mass_spring_gpu.h), one invocation
 // per vertex (or tether) and job: FORCES sums a vertex's springs in the CPU reference's order
 // (prep/springs.h springIncidence), STEP moves it by the integrator (kernels/spring.h, the CPU's
-// own functions), TETHERS projects a tether's vertex (kernels/constraints.h). The same bits as
-// the CPU reference (cpu/mass_spring.cpp).
+// own functions), TETHERS projects a tether's vertex (kernels/constraints.h), CONTACTS projects a
+// vertex out of the analytic colliders with friction (kernels/spring.h springContact). The same
+// bits as the CPU reference (cpu/mass_spring.cpp).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "kernels/types.h"
@@ -20,10 +21,16 @@ layout(std430, set = 0, binding = 5) readonly buffer Offsets { uint offsets[]; }
 layout(std430, set = 0, binding = 6) readonly buffer Incident { uint incident[]; };
 layout(std430, set = 0, binding = 7) readonly buffer Damping { float damping[]; };
 layout(std430, set = 0, binding = 8) readonly buffer Tethers { Tether tethers[]; };
+layout(std430, set = 0, binding = 9) readonly buffer Colliders { Collider colliders[]; };
+layout(std430, set = 0, binding = 10) readonly buffer Thickness { float thickness[]; };
+// With colliders: each free vertex at the start of the step; w after CONTACTS: the normal
+// correction of its contacts (> 0: in contact).
+layout(std430, set = 0, binding = 11) buffer Start { vec4 start[]; };
 
 const uint JOB_FORCES = 0u;
 const uint JOB_STEP = 1u;
 const uint JOB_TETHERS = 2u;
+const uint JOB_CONTACTS = 3u;
 
 layout(push_constant, std430) uniform Push {
     vec4 gravity;  // xyz
@@ -31,6 +38,10 @@ layout(push_constant, std430) uniform Push {
     uint count;  // vertices, or tethers
     uint integrator;
     float h;
+    float t0;  // the step's start and end (s): the colliders' poses
+    float t1;
+    float bounceBelow;  // m/s (prep/springs.h springBounceBelow)
+    uint colliderCount;
 } pc;
 
 void main() {
@@ -48,6 +59,7 @@ void main() {
     } else if (pc.job == JOB_STEP) {
         vec4 x = positions[i];
         if (x.w <= 0.0) return;
+        if (pc.colliderCount > 0u) start[i] = x;
         vec4 v = velocities[i];
         vec3 f = vec3(forces[i]);
         vec3 g = vec3(pc.gravity);
@@ -70,5 +82,23 @@ void main() {
         positions[t.vertex] = x;
         if (pc.integrator != SPRING_VERLET && x != before)
             velocities[t.vertex] += vec4((vec3(x) - vec3(before)) / pc.h, 0.0);
+    } else if (pc.job == JOB_CONTACTS) {
+        vec4 x = positions[i];
+        if (x.w <= 0.0) return;
+        ContactState s = contactStateAt(vec3(start[i]), vec4(0.0), uvec4(0u));
+        vec4 before = x;
+        vec3 vStep = vec3(velocities[i]);
+        for (uint c = 0u; c < pc.colliderCount; ++c) {
+            Collider k = colliders[c];
+            springContact(k, colliderPose(k, pc.t1), colliderPose(k, pc.t0), x, vStep,
+                          thickness[i], pc.h, pc.bounceBelow, s);
+        }
+        start[i].w = s.start.w;
+        if (s.start.w <= 0.0) return;
+        vec3 v = springContactVelocity(vStep, vec3(x) - vec3(before), pc.h, s);
+        positions[i] = x;
+        velocities[i] = vec4(v, 0.0);
+        if (pc.integrator == SPRING_VERLET && s.bounce.w > 0.0)
+            previous[i] = vec4(vec3(x) - pc.h * v, x.w);
     }
 }

@@ -48,6 +48,7 @@ void SpringStepper::integrate(Integrator integrator, SpringState& s, float h, gl
                               std::uint32_t end) const {
     for (std::uint32_t v = begin; v < end; ++v) {
         if (s.x[v].w <= 0.0f) continue;
+        if (!s.start.empty()) s.start[v] = s.x[v];
         switch (integrator) {
             case Integrator::Explicit:
                 gpu::springExplicitStep(s.x[v], s.v[v], force_[v], g, damping[v], h);
@@ -85,6 +86,13 @@ public:
         if (p.sim.massSpring.integrator == Integrator::Verlet)
             state_.previous = springPrevious(state_.x, state_.v, float(plan_.step));
         damping_ = springDamping(p);
+        if (!p.colliders.empty()) {
+            state_.start = state_.x;
+            for (glm::vec4& x : state_.start) x.w = 0.0f;
+            thickness_ = springThickness(p);
+            poses_.resize(std::size_t(threads) * 2 * p.colliders.size());
+            bounceBelow_ = springBounceBelow(p.sim, plan_);
+        }
         normals_.assign(p.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
         computeNormals(0, p.originalVertexCount);
     }
@@ -123,6 +131,12 @@ public:
                             projectTethers(h, m.integrator, tb, te);
                             pool_.barrier();
                         });
+                    if (!p_.colliders.empty())
+                        timed(kStageContacts, [&] {
+                            collide(member, springStepTime(time_, plan_, sub, k),
+                                    springStepTime(time_, plan_, sub, k + 1), h, m.integrator, b, e);
+                            pool_.barrier();
+                        });
                 }
             timed(kStageNormals, [&] {
                 std::uint32_t nb, ne;
@@ -137,6 +151,12 @@ public:
     void readPositions(std::vector<glm::vec4>& out) override { out = state_.x; }
     void readVelocities(std::vector<glm::vec4>& out) override { out = state_.v; }
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    // Free vertices in contact with a collider at the frame's last step.
+    std::uint32_t contactCount() const override {
+        std::uint32_t n = 0;
+        for (const glm::vec4& s : state_.start) n += s.w > 0.0f ? 1u : 0u;
+        return n;
+    }
     std::vector<StageTime> stageTimes() const override {
         std::vector<StageTime> out;
         for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], times_[i]});
@@ -156,6 +176,36 @@ private:
                 state_.v[t.vertex] += glm::vec4((glm::vec3(x) - glm::vec3(before)) / h, 0.0f);
         }
     }
+    // The analytic colliders after a step from t0 to t1 (kernels/spring.h springContact), over
+    // the vertices [begin, end); each member places the colliders in its own slots.
+    void collide(int member, float t0, float t1, float h, Integrator integrator,
+                 std::uint32_t begin, std::uint32_t end) {
+        const std::size_t count = p_.colliders.size();
+        gpu::ColliderPose* p0 = poses_.data() + std::size_t(member) * 2 * count;
+        gpu::ColliderPose* p1 = p0 + count;
+        for (std::size_t c = 0; c < count; ++c) {
+            p0[c] = gpu::colliderPose(p_.colliders[c], t0);
+            p1[c] = gpu::colliderPose(p_.colliders[c], t1);
+        }
+        for (std::uint32_t i = begin; i < end; ++i) {
+            glm::vec4& x = state_.x[i];
+            if (x.w <= 0.0f) continue;
+            gpu::ContactState s = gpu::contactStateAt(glm::vec3(state_.start[i]), glm::vec4(0.0f),
+                                                      glm::uvec4(0u));
+            const glm::vec4 before = x;
+            const glm::vec3 vStep(state_.v[i]);
+            for (std::size_t c = 0; c < count; ++c)
+                gpu::springContact(p_.colliders[c], p1[c], p0[c], x, vStep, thickness_[i], h,
+                                   bounceBelow_, s);
+            state_.start[i].w = s.start.w;
+            if (s.start.w <= 0.0f) continue;
+            const glm::vec3 v =
+                gpu::springContactVelocity(vStep, glm::vec3(x) - glm::vec3(before), h, s);
+            state_.v[i] = glm::vec4(v, 0.0f);
+            if (integrator == Integrator::Verlet && s.bounce.w > 0.0f)
+                state_.previous[i] = glm::vec4(glm::vec3(x) - h * v, x.w);
+        }
+    }
     void computeNormals(std::uint32_t begin, std::uint32_t end) {
         vertexNormals(p_, state_.x, normals_, begin, end);
     }
@@ -166,6 +216,9 @@ private:
     SpringState state_;
     std::vector<glm::vec4> normals_;
     std::vector<float> damping_;  // per vertex: air damping + its material's linear damping
+    std::vector<float> thickness_;  // per vertex, with colliders
+    std::vector<gpu::ColliderPose> poses_;  // per member: the colliders at a step's start and end
+    float bounceBelow_ = 0.0f;
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
     double time_ = p_.startTime;
 };

@@ -1,7 +1,8 @@
 // The mass-spring model on the CPU (docs/models.md): Provot's springs (prep/springs.h) advanced by
 // forward Euler, symplectic Euler or position Verlet in equal steps, each substep split into as
 // many as stability needs (prep/springs.h planSpringSteps); gravity, air damping, pins (inverse
-// mass 0), the materials' linear damping (as air damping) and tethers (projected after each step).
+// mass 0), the materials' linear damping (as air damping), tethers and the analytic colliders with
+// friction (both projected after each step).
 // Threads share the vertices; each vertex's force is summed over its springs in a fixed order, so
 // the result does not depend on the thread count.
 #pragma once
@@ -20,9 +21,11 @@
 namespace cloth {
 
 // Positions (w = inverse mass; 0 = pinned), velocities and, for Verlet, the positions one step
-// back (set from the velocities at the first step).
+// back (set from the velocities at the first step). With colliders, `start` keeps each free
+// vertex's position at the start of the step (its w: after the step's contacts, the normal
+// correction they made, > 0 for a vertex in contact).
 struct SpringState {
-    std::vector<glm::vec4> x, v, previous;
+    std::vector<glm::vec4> x, v, previous, start;
 };
 
 // One integrator step of the springs over a state; the same code the solver runs (the tests
@@ -55,7 +58,7 @@ private:
     std::vector<float> uniform_;
 };
 
-// Throws cloth::Error naming what the model does not run (yet): colliders, attachments, seams,
+// Throws cloth::Error naming what the model does not run (yet): mesh colliders, attachments, seams,
 // self-collision, wind, phantom vertices, rigid-motion damping, or steps past stability.
 // threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most (a
 // small cloth runs on one; 0: all of them, for the tests). Any number gives the same bits.

@@ -234,6 +234,66 @@ CLOTH_FN float boxDistance(vec3 l, vec3 b, float r, CLOTH_OUT(vec3) g) {
     return d.z - r;
 }
 
+// Signed distance of local point l to an analytic shape (plane, sphere, capsule, box; not a
+// mesh), with its unit gradient g in the collider's frame.
+CLOTH_FN float colliderShapeDistance(CLOTH_IN(Collider) c, vec3 l, CLOTH_OUT(vec3) g) {
+    g = vec3(0.0f, 1.0f, 0.0f);
+    if (c.shape == SHAPE_SPHERE) return roundDistance(l, c.size.x, g);
+    if (c.shape == SHAPE_CAPSULE) {
+        vec3 q = vec3(l.x, l.y - clamp(l.y, -c.size.y, c.size.y), l.z);
+        return roundDistance(q, c.size.x, g);
+    }
+    if (c.shape == SHAPE_BOX) return boxDistance(l, vec3(c.size), c.size.w, g);
+    return l.y;  // SHAPE_PLANE
+}
+
+// The response to one contact found at x, `depth` (> 0) inside the thickness along the world
+// normal n: the projection out, friction and the restitution to come (see the top of this file).
+// p1, p0: the collider's pose at the end and the start of the substep; vPred: the vertex's
+// predicted velocity; bounceBelow: normal speeds slower than this (m/s) get no restitution.
+CLOTH_FN void respondToContact(CLOTH_IN(Collider) c, CLOTH_IN(ColliderPose) p1,
+                               CLOTH_IN(ColliderPose) p0, CLOTH_INOUT(vec4) x, vec3 n,
+                               float depth, vec3 vPred, float dt, float bounceBelow,
+                               CLOTH_INOUT(ContactState) s) {
+    vec3 y = vec3(x) + n * depth;
+    float N = s.start.w + depth;
+    float F = s.normal.w;
+    // The collider's material point at y, and where it was at the start of the substep.
+    vec3 surface = y - poseToWorld(p0, poseToLocal(p1, y));
+    vec3 rel = (y - vec3(s.start)) - surface;
+    vec3 rt = rel - n * dot(rel, n);
+    float len2 = dot(rt, rt);
+    if (len2 > TINY_LENGTH2) {
+        float len = sqrt(len2);
+        if (len + F <= c.staticFriction * N) {
+            y -= rt;
+            F += len;
+        } else {
+            float removed = min(len, max(c.kineticFriction * N - F, 0.0f));
+            y -= rt * (removed / len);
+            F += removed;
+        }
+    }
+    vec3 vs = surface * (1.0f / dt);
+    float vn = dot(vPred - vs, n);
+    float leave = s.bounce.w;
+    if (c.restitution > 0.0f && vn < -bounceBelow) leave = max(leave, -c.restitution * vn);
+    s.start.w = N;
+    s.normal = vec4(n, F);
+    s.bounce = vec4(vs, leave);
+    x = vec4(y, x.w);
+}
+
+// Restitution after the velocity update: the normal velocity relative to the surface becomes
+// the bounce speed recorded by respondToContact (never slower than the solver left it).
+CLOTH_FN vec3 restituteVelocity(vec3 v, CLOTH_IN(ContactState) s) {
+    if (s.bounce.w <= 0.0f) return v;
+    vec3 n = vec3(s.normal);
+    float vn = dot(v - vec3(s.bounce), n);
+    if (vn >= s.bounce.w) return v;
+    return v + n * (s.bounce.w - vn);
+}
+
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_KERNELS_COLLIDER_H
@@ -254,18 +314,11 @@ CLOTH_FN float colliderLocalDistance(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c,
                                      CLOTH_IN(ColliderPose) pose, vec3 x,
                                      float h, CLOTH_INOUT(MeshMemory) memory, CLOTH_OUT(vec3) g) {
     vec3 l = poseToLocal(pose, x);
-    g = vec3(0.0f, 1.0f, 0.0f);
     float d;
-    if (c.shape == SHAPE_PLANE) {
-        d = l.y;
-    } else if (c.shape == SHAPE_SPHERE) {
-        d = roundDistance(l, c.size.x, g);
-    } else if (c.shape == SHAPE_CAPSULE) {
-        vec3 q = vec3(l.x, l.y - clamp(l.y, -c.size.y, c.size.y), l.z);
-        d = roundDistance(q, c.size.x, g);
-    } else if (c.shape == SHAPE_BOX) {
-        d = boxDistance(l, vec3(c.size), c.size.w, g);
+    if (c.shape != SHAPE_MESH) {
+        d = colliderShapeDistance(c, l, g);
     } else {
+        g = vec3(0.0f, 1.0f, 0.0f);
         // What a vertex remembers of another mesh collider (one memory per vertex) is no help.
         uint known = meshMemoryTriangle(memory);
         if (known < c.meshTriangleBegin || known >= c.meshTriangleEnd) memory = meshMemoryNone();
@@ -364,50 +417,12 @@ CLOTH_FN void projectContact(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c, CLOTH_IN(Co
     float d = colliderDistanceBounded(CLOTH_MESH_ARGS c, p1, vec3(x), h, s.near, gathered, memory,
                                       g);
     if (d >= h) return;
-    vec3 n = poseDirection(p1, g);
-    float depth = h - d;
-    vec3 y = vec3(x) + n * depth;
-    float N = s.start.w + depth;
-    float F = s.normal.w;
-    // The collider's material point at y, and where it was at the start of the substep.
-    vec3 surface = y - poseToWorld(p0, poseToLocal(p1, y));
-    vec3 rel = (y - vec3(s.start)) - surface;
-    vec3 rt = rel - n * dot(rel, n);
-    float len2 = dot(rt, rt);
-    if (len2 > TINY_LENGTH2) {
-        float len = sqrt(len2);
-        if (len + F <= c.staticFriction * N) {
-            y -= rt;
-            F += len;
-        } else {
-            float removed = min(len, max(c.kineticFriction * N - F, 0.0f));
-            y -= rt * (removed / len);
-            F += removed;
-        }
-    }
-    vec3 vs = surface * (1.0f / dt);
-    float vn = dot(vPred - vs, n);
-    float leave = s.bounce.w;
-    if (c.restitution > 0.0f && vn < -bounceBelow) leave = max(leave, -c.restitution * vn);
-    s.start.w = N;
-    s.normal = vec4(n, F);
-    s.bounce = vec4(vs, leave);
-    x = vec4(y, x.w);
+    respondToContact(c, p1, p0, x, poseDirection(p1, g), h - d, vPred, dt, bounceBelow, s);
 }
 
 // What a pass learnt about the static meshes becomes what the next one knows.
 CLOTH_FN vec4 nearAfterPass(vec4 known, vec4 gathered) {
     return gathered.w == NEAR_UNSET ? known : gathered;
-}
-
-// Restitution after the velocity update: the normal velocity relative to the surface becomes
-// the bounce speed recorded by projectContact (never slower than XPBD left it).
-CLOTH_FN vec3 restituteVelocity(vec3 v, CLOTH_IN(ContactState) s) {
-    if (s.bounce.w <= 0.0f) return v;
-    vec3 n = vec3(s.normal);
-    float vn = dot(v - vec3(s.bounce), n);
-    if (vn >= s.bounce.w) return v;
-    return v + n * (s.bounce.w - vn);
 }
 
 CLOTH_NAMESPACE_END

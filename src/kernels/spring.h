@@ -8,6 +8,7 @@
 #define CLOTH_KERNELS_SPRING_H
 
 #include "kernels/common.h"
+#include "kernels/collider.h"
 
 CLOTH_NAMESPACE_BEGIN
 
@@ -53,6 +54,30 @@ CLOTH_FN void springVerletStep(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) previous, 
     previous = x;
     x = vec4(next, x.w);
     v = vec4((next - now) / h, 0.0f);
+}
+
+// Contacts with the analytic colliders (plane, sphere, capsule, box), after each step: the vertex,
+// moved from `start` by the step of h seconds, is projected out of collider c (at pose p1 at the
+// step's end, p0 at its start) with collider.h's response, friction over the step included. s
+// starts each step fresh at the start position (contactStateAt), so the normal correction N that
+// bounds friction is what this step's contacts pushed: on a plane under gravity alone that is
+// g cos(theta) h^2, and the tangential move removed up to mu N gives Coulomb's laws
+// (docs/models.md).
+CLOTH_FN void springContact(CLOTH_IN(Collider) c, CLOTH_IN(ColliderPose) p1,
+                            CLOTH_IN(ColliderPose) p0, CLOTH_INOUT(vec4) x, vec3 vStep,
+                            float thickness, float h, float bounceBelow,
+                            CLOTH_INOUT(ContactState) s) {
+    vec3 g;
+    float d = colliderShapeDistance(c, poseToLocal(p1, vec3(x)), g);
+    if (d >= thickness) return;
+    respondToContact(c, p1, p0, x, poseDirection(p1, g), thickness - d, vStep, h, bounceBelow,
+                     s);
+}
+
+// The velocity after the step's contacts: the step's velocity plus what the contacts moved the
+// vertex by (over h), then restitution (collider.h).
+CLOTH_FN vec3 springContactVelocity(vec3 vStep, vec3 moved, float h, CLOTH_IN(ContactState) s) {
+    return restituteVelocity(vStep + moved * (1.0f / h), s);
 }
 
 // The integrators' codes (push constants; core/scene.h Integrator in this order).

@@ -217,7 +217,8 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
         throw Error("model mass_spring: " + what +
                     " not built for this model yet (XPBD runs them: model xpbd)");
     };
-    if (!p.colliders.empty()) refuse("colliders are");
+    for (const gpu::Collider& c : p.colliders)
+        if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
     if (!p.attachments.empty()) refuse("attachments are");
     if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
@@ -233,6 +234,14 @@ std::vector<float> springDamping(const PreparedCloth& p) {
         for (std::uint32_t v = s.vertexBegin; v < std::min(s.vertexEnd, p.originalVertexCount); ++v)
             c[v] += s.linearDamping;
     return c;
+}
+
+std::vector<float> springThickness(const PreparedCloth& p) {
+    std::vector<float> h(p.originalVertexCount, 0.0f);
+    for (const gpu::ClothSegment& s : p.segments)
+        for (std::uint32_t v = s.vertexBegin; v < std::min(s.vertexEnd, p.originalVertexCount); ++v)
+            h[v] = s.thickness;
+    return h;
 }
 
 std::vector<glm::vec4> springPrevious(const std::vector<glm::vec4>& x,

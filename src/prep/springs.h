@@ -58,12 +58,28 @@ void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
 // material's damping.
 std::vector<float> springDamping(const PreparedCloth& p);
 
+// Each original vertex's thickness (m): its cloth's, how far from a collider it is kept.
+std::vector<float> springThickness(const PreparedCloth& p);
+
+// The simulated time (s) at the start of step k of substep `sub` of the frame that starts at
+// frameStart, as both backends compute it (the colliders' poses of the step).
+inline float springStepTime(double frameStart, const SpringPlan& plan, int sub, std::uint32_t k) {
+    return static_cast<float>(frameStart +
+                              double(std::uint64_t(sub) * plan.steps + k) * plan.step);
+}
+
+// Contacts slower than this (m/s) get no restitution: what gravity adds in two steps (as
+// sim/schedule.h restitutionThreshold does for XPBD's substeps).
+inline float springBounceBelow(const SimSettings& sim, const SpringPlan& plan) {
+    return 2.0f * glm::length(sim.gravity) * static_cast<float>(plan.step);
+}
+
 // Verlet's positions one step of h back from x at velocities v: x - h v (w kept).
 std::vector<glm::vec4> springPrevious(const std::vector<glm::vec4>& x,
                                       const std::vector<glm::vec4>& v, float h);
 
 // Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
-// colliders, attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping.
+// mesh colliders, attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping.
 void refuseWhatMassSpringLacks(const PreparedCloth& p);
 
 }  // namespace cloth

@@ -23,7 +23,6 @@ public:
         checkGrabVertex(grab, p_.originalVertexCount);
         if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
     }
-    std::uint32_t contactCount() const override { return 0; }
     std::vector<ModelFigure> modelFigures() const override {
         return {{"omega_max_rad_s", plan_.omegaMax}, {"step_limit_s", plan_.limit},
                 {"step_s", plan_.step}, {"steps_per_substep", double(plan_.steps)}};

@@ -17,9 +17,10 @@ namespace {
 struct Push {
     glm::vec4 gravity;
     std::uint32_t job, count, integrator;
-    float h;
+    float h, t0, t1, bounceBelow;
+    std::uint32_t colliderCount;
 };
-constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2;
+constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2, kJobContacts = 3;
 
 std::uint32_t integratorCode(Integrator i) {
     switch (i) {
@@ -49,7 +50,7 @@ public:
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
-          kernel_(*ctx_, "mass_spring.comp", 9, sizeof(Push), o.workgroupSize) {
+          kernel_(*ctx_, "mass_spring.comp", 12, sizeof(Push), o.workgroupSize) {
         const std::uint32_t n = p.originalVertexCount;
         const std::vector<glm::vec4> previous =
             springPrevious(p.positions, p.velocities, float(plan_.step));  // Verlet's
@@ -64,8 +65,13 @@ public:
         incident_ = filled(*ctx_, once_, in.springs, "ms.incident");
         damping_ = filled(*ctx_, once_, damping, "ms.damping");
         tethers_ = filled(*ctx_, once_, p.tethers, "ms.tethers");
+        colliders_ = filled(*ctx_, once_, p.colliders, "ms.colliders");
+        thickness_ = filled(*ctx_, once_, springThickness(p), "ms.thickness");
+        std::vector<glm::vec4> start = p.colliders.empty() ? std::vector<glm::vec4>{} : p.positions;
+        for (glm::vec4& x : start) x.w = 0.0f;
+        start_ = filled(*ctx_, once_, start, "ms.start");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
-                      &incident_, &damping_, &tethers_});
+                      &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_});
         readPositions(x_);
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -79,8 +85,10 @@ public:
         const auto t0 = std::chrono::steady_clock::now();
         const std::uint32_t n = p_.originalVertexCount;
         const auto tethers = static_cast<std::uint32_t>(p_.tethers.size());
+        const auto colliders = static_cast<std::uint32_t>(p_.colliders.size());
         Push push{glm::vec4(p_.sim.gravity, 0.0f), 0, 0,
-                  integratorCode(p_.sim.massSpring.integrator), float(plan_.step)};
+                  integratorCode(p_.sim.massSpring.integrator), float(plan_.step), 0.0f, 0.0f,
+                  springBounceBelow(p_.sim, plan_), colliders};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             push.job = job;
             push.count = count;
@@ -93,9 +101,20 @@ public:
                     run(cb, kJobForces, n);
                     run(cb, kJobStep, n);
                     if (tethers) run(cb, kJobTethers, tethers);
+                    if (colliders) {
+                        push.t0 = springStepTime(time_, plan_, sub, k);
+                        push.t1 = springStepTime(time_, plan_, sub, k + 1);
+                        run(cb, kJobContacts, n);
+                    }
                 }
         });
         readPositions(x_);
+        if (colliders) {
+            std::vector<glm::vec4> start(n);
+            download(*ctx_, once_, start_, start.data(), start.size() * sizeof(glm::vec4));
+            contacts_ = 0;
+            for (const glm::vec4& s : start) contacts_ += s.w > 0.0f ? 1u : 0u;
+        }
         vertexNormals(p_, x_, normals_, 0, n);
         time_ += double(p_.sim.frameDt);
         frameMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -111,6 +130,8 @@ public:
         download(*ctx_, once_, velocities_, out.data(), out.size() * sizeof(glm::vec4));
     }
     void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    // Free vertices in contact with a collider at the frame's last step.
+    std::uint32_t contactCount() const override { return contacts_; }
     // The frame's wall time as the moves' stage (no timestamps yet).
     std::vector<StageTime> stageTimes() const override {
         std::vector<StageTime> out;
@@ -125,7 +146,8 @@ private:
     std::uint32_t workgroup_;
     ComputeKernel kernel_;
     Buffer positions_, velocities_, previous_, forces_, springs_, offsets_, incident_, damping_,
-        tethers_;
+        tethers_, colliders_, thickness_, start_;
+    std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;
 };

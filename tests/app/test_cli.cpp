@@ -277,8 +277,8 @@ TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
     expectFailure("--headless --scene hanging --model fem", "--model");
     expectFailure("--headless --scene hanging --integrator rk4", "--integrator");
     expectFailure("--headless --scene hanging --spring-stiffness -5", "--spring-stiffness");
-    expectFailure("--headless --backend cpu --scene sphere --frames 1 --model mass_spring",
-                  "model mass_spring: colliders are not built for this model yet");
+    expectFailure("--headless --backend cpu --scene swirl --frames 1 --model mass_spring",
+                  "model mass_spring: attachments are not built for this model yet");
 }
 
 // Headless, the flags of the window and of images would do nothing: each is refused by name.
