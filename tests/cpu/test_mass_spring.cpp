@@ -251,6 +251,75 @@ TEST(MassSpring, AGridGetsProvotsTwelveSpringsPerParticleAndAMeshItsEdgesAndFlex
     for (const gpu::Spring& sp : q.springs) EXPECT_GT(sp.rest, 0.0f);
 }
 
+// A StVK material's springs (prep/springs.cpp latticeStiffness) against the moduli they stand for,
+// computed here from the springs alone: a 24 x 16 grid of 3 x 5 cm cells stretched affinely by a
+// small strain e along one axis, with the contraction across it that minimises the springs'
+// energy W (uniaxial stress); then E = 2 W / (area e^2). Shear: W of a pure shear, G = W /
+// (2 area e^2) for the tensor strain e. Borders included (their halved springs).
+TEST(MassSpring, SpringsFromAStvkMaterialHaveItsModuli) {
+    Scene s = gridScene(24, 1.0f);
+    s.cloths[0].grid->width = 24 * 0.03f;
+    s.cloths[0].grid->height = 16 * 0.05f;
+    s.cloths[0].grid->resY = 16;
+    s.sim.massSpring = MassSpringSettings{};
+    Material& m = s.cloths[0].material;
+    m.stretchModel = StretchModel::Stvk;
+    m.membrane = {245.0f, 366.0f, 0.249f, 0.167f, 30.0f};  // viscose's moduli, a stiffer shear
+    const double area = 24 * 0.03 * 16 * 0.05;
+    for (float weft : {0.0f, 90.0f}) {
+        m.weftAngleDegrees = weft;
+        const PreparedCloth p = prepareScene(s);
+        // The grid in its own plane: x across, y along (the cloth is turned into the xz plane
+        // or left in xy by the fixture; use the rest positions' two in-plane axes).
+        const glm::dvec3 x0(p.positions[0]), ax = glm::normalize(glm::dvec3(p.positions[1]) - x0),
+                         ay = glm::normalize(glm::dvec3(p.positions[25]) - x0);
+        auto energy = [&](double exx, double eyy, double exy) {
+            double w = 0.0;
+            for (const gpu::Spring& sp : p.springs) {
+                const glm::dvec3 d = glm::dvec3(p.positions[sp.a]) - glm::dvec3(p.positions[sp.b]);
+                const double u = glm::dot(d, ax), v = glm::dot(d, ay);
+                const double du = exx * u + exy * v, dv = exy * u + eyy * v;
+                const double l = std::hypot(u + du, v + dv);
+                w += 0.5 * double(sp.stiffness) * (l - sp.rest) * (l - sp.rest);
+            }
+            return w;
+        };
+        auto uniaxial = [&](bool alongY) {
+            const double e = 1e-4;
+            double lo = -e, hi = e;  // golden section over the contraction
+            for (int i = 0; i < 200; ++i) {
+                const double m1 = lo + 0.382 * (hi - lo), m2 = lo + 0.618 * (hi - lo);
+                const double w1 = alongY ? energy(m1, e, 0) : energy(e, m1, 0);
+                const double w2 = alongY ? energy(m2, e, 0) : energy(e, m2, 0);
+                (w1 < w2 ? hi : lo) = w1 < w2 ? m2 : m1;
+            }
+            const double c = 0.5 * (lo + hi);
+            return 2.0 * (alongY ? energy(c, e, 0) : energy(e, c, 0)) / (area * e * e);
+        };
+        const bool swapped = weft == 90.0f;
+        const double wantX = swapped ? 366.0 : 245.0, wantY = swapped ? 245.0 : 366.0;
+        const double ex = uniaxial(false), ey = uniaxial(true);
+        const double shear = energy(0, 0, 1e-4) / (2.0 * area * 1e-8);
+        std::printf("weft %.0f: E along x %.2f (want %.0f), along y %.2f (want %.0f), G %.3f "
+                    "(want 30)\n", weft, ex, wantX, ey, wantY, shear);
+        EXPECT_NEAR(ex / wantX, 1.0, 0.02);
+        EXPECT_NEAR(ey / wantY, 1.0, 0.02);
+        EXPECT_NEAR(shear / 30.0, 1.0, 0.02);
+    }
+    m.weftAngleDegrees = 30.0f;
+    EXPECT_THROW(
+        {
+            try {
+                prepareScene(s);
+            } catch (const Error& e) {
+                EXPECT_NE(std::string(e.what()).find("multiple of 90 degrees"), std::string::npos)
+                    << e.what();
+                throw;
+            }
+        },
+        Error);
+}
+
 TEST(MassSpring, WhatTheModelCannotRunIsRefusedByName) {
     auto message = [](Scene s) {
         try {
