@@ -166,6 +166,13 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
         model["springs"] = p.springs.size();
         solvesPerFrame = double(p.springs.size()) * steps * o.substeps;
     }
+    if (p.sim.model == ClothModel::Projective) {
+        // Projective dynamics: term projections (triangles and hinges) per iteration.
+        for (const Solver::ModelFigure& f : solver.modelFigures()) model[f.name] = f.value;
+        model["strain_terms"] = p.pdTriangles.size();
+        model["bending_terms"] = p.pdBends.size();
+        solvesPerFrame = double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * o.substeps;
+    }
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);
     return {{"backend", solver.backendName()},

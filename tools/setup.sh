@@ -14,6 +14,8 @@ PACKAGES=(
   # libraries
   libsdl2-dev libglm-dev libtinyobjloader-dev libgtest-dev libgmock-dev
   nlohmann-json3-dev libstb-dev libimgui-dev libcli11-dev
+  # projective dynamics' sparse Cholesky (and the implicit models' linear algebra)
+  libeigen3-dev
   # headless window tests and plots
   xvfb xauth python3 python3-matplotlib
 )

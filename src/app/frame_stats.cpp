@@ -104,6 +104,12 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         for (const Solver::ModelFigure& f : solver.modelFigures()) ms[f.name] = f.value;
         j["mass_spring"] = ms;
     }
+    if (p.sim.model == ClothModel::Projective) {
+        nlohmann::json pd = {{"strain_terms", p.pdTriangles.size()},
+                             {"bending_terms", p.pdBends.size()}};
+        for (const Solver::ModelFigure& f : solver.modelFigures()) pd[f.name] = f.value;
+        j["pd"] = pd;
+    }
     if (!p.seamPairs.empty()) j["sewing"] = sewingJson(p);
     if (!p.colliders.empty())
         j["collisions"] = {{"colliders", p.colliders.size()},

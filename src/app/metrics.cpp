@@ -147,6 +147,24 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
         }
         m.elasticEnergy = energy;
     }
+    if (p.sim.model == ClothModel::Projective) {
+        // Projective dynamics' own energy: each term at its projection (kernels/projective.h).
+        double energy = 0.0;
+        for (const gpu::PdTriangle& t : p.pdTriangles) {
+            const glm::vec3 x0(x[t.v0]), x1(x[t.v1]), x2(x[t.v2]);
+            glm::vec3 ru, rv;
+            gpu::pdProjectTriangle(x0, x1, x2, t.invRest, t.stiffness, ru, rv);
+            energy += gpu::pdTriangleEnergy(x0, x1, x2, t.invRest, t.stiffness, t.area, ru, rv);
+        }
+        for (const gpu::PdBend& b : p.pdBends) {
+            const glm::vec3 q[4] = {glm::vec3(x[b.v0]), glm::vec3(x[b.v1]), glm::vec3(x[b.v2]),
+                                    glm::vec3(x[b.v3])};
+            const glm::vec3 c = q[0] * b.k.x + q[1] * b.k.y + q[2] * b.k.z + q[3] * b.k.w;
+            const glm::vec3 d = c - gpu::pdProjectBend(q[0], q[1], q[2], q[3], b.k, b.restNorm);
+            energy += 0.5 * double(b.weight) * double(glm::dot(d, d));
+        }
+        m.elasticEnergy = energy;
+    }
     m.maxStretch = stretch.largest;
     m.meanStretch = stretch.mean;
     for (std::size_t i = 0; i < x.size(); ++i) {

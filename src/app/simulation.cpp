@@ -23,12 +23,16 @@ namespace cloth {
 
 namespace {
 
-// What the summary line says of the model: XPBD's constraints and colours, or the springs and
-// steps of the mass-spring model.
+// What the summary line says of the model: XPBD's constraints and colours, the springs and
+// steps of the mass-spring model, or projective dynamics' terms and iterations.
 std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
     if (p.sim.model == ClothModel::Xpbd)
         return std::to_string(p.constraintCount()) + " constraints, " +
                std::to_string(p.colorCount) + " colours";
+    if (p.sim.model == ClothModel::Projective)
+        return std::to_string(p.pdTriangles.size()) + " strain and " +
+               std::to_string(p.pdBends.size()) + " bending terms (model pd, " +
+               std::to_string(p.sim.iterations) + " local/global iterations per substep)";
     std::string s = std::to_string(p.springs.size()) + " springs (model " +
                     clothModelName(p.sim.model) + ", " +
                     integratorName(p.sim.massSpring.integrator);

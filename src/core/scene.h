@@ -126,8 +126,8 @@ SelfCollisionSettings::Detection parseSelfDetection(const std::string& name);
 
 // The cloth model a scene runs (docs/models.md): XPBD, the default, on both backends; or
 // Provot's mass-spring cloth advanced by an explicit integrator (the CPU reference for now).
-enum class ClothModel { Xpbd, MassSpring };
-const char* clothModelName(ClothModel m);  // "xpbd" | "mass_spring"
+enum class ClothModel { Xpbd, MassSpring, Projective };
+const char* clothModelName(ClothModel m);  // "xpbd" | "mass_spring" | "pd"
 ClothModel parseClothModel(const std::string& name);
 // The mass-spring model's integrators: forward Euler (x and v from the old state), symplectic
 // Euler (v first, x from the new v) and position Verlet (x from the last two positions).

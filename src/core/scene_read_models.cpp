@@ -12,14 +12,16 @@ const char* clothModelName(ClothModel m) {
             return "xpbd";
         case ClothModel::MassSpring:
             return "mass_spring";
+        case ClothModel::Projective:
+            return "pd";
     }
     return "?";
 }
 
 ClothModel parseClothModel(const std::string& name) {
-    for (ClothModel m : {ClothModel::Xpbd, ClothModel::MassSpring})
+    for (ClothModel m : {ClothModel::Xpbd, ClothModel::MassSpring, ClothModel::Projective})
         if (name == clothModelName(m)) return m;
-    throw Error("unknown cloth model '" + name + "' (expected xpbd or mass_spring)");
+    throw Error("unknown cloth model '" + name + "' (expected xpbd, mass_spring or pd)");
 }
 
 const char* integratorName(Integrator i) {

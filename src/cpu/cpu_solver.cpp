@@ -1,5 +1,6 @@
 #include "cpu/cpu_solver.h"
 #include "cpu/mass_spring.h"
+#include "cpu/projective.h"
 
 #include <algorithm>
 #include <array>
@@ -565,6 +566,9 @@ std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads
     if (prepared.sim.model == ClothModel::MassSpring)  // workPerThread 0: every thread (tests)
         return makeMassSpringSolver(prepared, threads,
                                     workPerThread == 0 ? 0u : kVerticesPerSpringThread);
+    if (prepared.sim.model == ClothModel::Projective)
+        return makeProjectiveSolver(prepared, threads,
+                                    workPerThread == 0 ? 0u : kVerticesPerPdThread);
     const BatchIsa isa = kernels.value_or(bestBatchIsa());
     if (!batchIsaAvailable(isa))
         throw Error(std::string("CPU kernels '") + batchIsaName(isa) +

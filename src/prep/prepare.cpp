@@ -1,5 +1,6 @@
 #include "prep/prepare.h"
 #include "prep/springs.h"
+#include "prep/projective.h"
 
 #include <chrono>
 #include <cmath>
@@ -169,6 +170,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     addSeams(scene, p);
     buildVertexTriangles(p);
     if (p.sim.model == ClothModel::MassSpring) buildSprings(scene, clothBegin, p);
+    if (p.sim.model == ClothModel::Projective) buildProjective(scene, clothBegin, p);
     const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);
     if (!p.seamPairs.empty()) p.sewingBase = std::make_shared<SewingBase>(SewingBase{p, request});
     colorAndPack(p, request);

@@ -17,6 +17,7 @@
 #include "kernels/wind.h"
 #include "kernels/collider.h"
 #include "kernels/spring.h"
+#include "kernels/projective.h"
 
 namespace cloth {
 
@@ -113,6 +114,9 @@ struct PreparedCloth {
     // ---- the mass-spring model (sim.model MassSpring; prep/springs.h) ----
     std::vector<gpu::Spring> springs;
     std::uint32_t springFamilies[3] = {0, 0, 0};  // structural, shear, flexion springs
+    // ---- projective dynamics (sim.model Projective; prep/projective.h) ----
+    std::vector<gpu::PdTriangle> pdTriangles;
+    std::vector<gpu::PdBend> pdBends;
 
     // ---- rigid colliders (src/kernels/collider.h), in scene order ----
     std::vector<gpu::Collider> colliders;

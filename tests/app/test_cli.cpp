@@ -253,6 +253,31 @@ TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
 // its steps (7 per substep for 500 N/m on `hanging`: the plan's own figures, checked against
 // stability in tests/cpu/test_mass_spring.cpp); the GPU runs it with validation on (its bits:
 // clothcheck.mass_spring*); bad values are refused by name.
+TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
+    const fs::path dir = scratchDir("pd");
+    const fs::path stats = dir / "stats.json";
+    const auto r = runProgram("clothsim", "--headless --backend cpu --scene sphere --frames 3 "
+                                          "--model pd --iterations 5 --stats " + stats.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    // 32 x 32 quads: 2048 triangles; interior edges 2 * 32 * 31 + 32 * 32 = 3008.
+    EXPECT_NE(r.output.find("2048 strain and 3008 bending terms (model pd, 5 local/global "
+                            "iterations per substep)"),
+              std::string::npos)
+        << r.output;
+    std::ifstream in(stats);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["model"], "pd");
+    EXPECT_EQ(j["pd"]["factorizations"], 1.0);
+    EXPECT_GT(j["collisions"]["colliders"].get<int>(), 0);
+    fs::remove_all(dir);
+    expectFailure("--headless --backend gpu --scene hanging --frames 1 --model pd",
+                  "model pd runs on the CPU reference only yet");
+    expectFailure("--headless --backend cpu --scene hanging --frames 1 --model pd --iteration jacobi",
+                  "model pd: iteration scheme jacobi is XPBD's");
+    expectFailure("--headless --backend cpu --scene swirl --frames 1 --model pd",
+                  "model pd: attachments are not built for this model yet");
+}
+
 TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
     const fs::path dir = scratchDir("mass_spring");
     const fs::path stats = dir / "stats.json";

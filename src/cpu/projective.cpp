@@ -1,0 +1,385 @@
+#include "cpu/projective.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
+#include "core/error.h"
+#include "cpu/cpu_solver.h"
+#include "cpu/float_env.h"
+#include "kernels/constraints.h"
+#include "kernels/projective.h"
+#include "kernels/spring.h"
+#include "prep/projective.h"
+#include "prep/springs.h"
+#include "sim/schedule.h"
+
+namespace cloth {
+
+namespace {
+
+// Per vertex, the corners of terms of `corners` vertices each (CSR in term order).
+void incidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners,
+               const std::function<std::uint32_t(std::uint32_t, std::uint32_t)>& vertexOf,
+               std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& out) {
+    offsets.assign(n + 1, 0);
+    for (std::uint32_t t = 0; t < terms; ++t)
+        for (std::uint32_t c = 0; c < corners; ++c) ++offsets[vertexOf(t, c) + 1];
+    for (std::uint32_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
+    out.assign(offsets[n], 0);
+    std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
+    for (std::uint32_t t = 0; t < terms; ++t)
+        for (std::uint32_t c = 0; c < corners; ++c) out[next[vertexOf(t, c)]++] = corners * t + c;
+}
+
+float component(const glm::vec4& v, int i) {
+    return i == 0 ? v.x : i == 1 ? v.y : v.z;
+}
+
+
+
+}  // namespace
+
+struct ProjectiveSystem::Factor {
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
+};
+
+ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
+    : p_(p), h_(h), factor_(std::make_unique<Factor>()) {
+    const std::uint32_t n = p.originalVertexCount;
+    mass_.assign(n, 0.0);
+    pins_.assign(n, glm::vec3(0.0f));
+    for (std::uint32_t v = 0; v < n; ++v) {
+        if (p.positions[v].w > 0.0f)
+            mass_[v] = 1.0 / double(p.positions[v].w);
+        else
+            pins_[v] = glm::vec3(p.positions[v]);
+    }
+    const auto& tris = p.pdTriangles;
+    const auto& bends = p.pdBends;
+    incidence(n, std::uint32_t(tris.size()), 3,
+              [&](std::uint32_t t, std::uint32_t c) { return c == 0 ? tris[t].v0 : c == 1 ? tris[t].v1 : tris[t].v2; },
+              triOffsets_, triCorners_);
+    incidence(n, std::uint32_t(bends.size()), 4,
+              [&](std::uint32_t b, std::uint32_t c) {
+                  return c == 0 ? bends[b].v0 : c == 1 ? bends[b].v1 : c == 2 ? bends[b].v2 : bends[b].v3;
+              },
+              bendOffsets_, bendCorners_);
+    triProjections_.assign(2 * tris.size(), glm::vec3(0.0f));
+    bendProjections_.assign(bends.size(), glm::vec3(0.0f));
+
+    // A = M / h^2 + sum_c w_c A_c^T A_c over the free vertices, one matrix for x, y and z. The
+    // pins are hard: their rows leave the system and their columns, times their fixed positions,
+    // move to the right-hand side (pinned_ below).
+    row_.assign(n, -1);
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (mass_[v] > 0.0) row_[v] = freeCount_++;
+    pinned_.assign(3 * std::size_t(freeCount_), 0.0);
+    std::vector<Eigen::Triplet<double>> entries;
+    const double invH2 = 1.0 / (double(h) * double(h));
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (row_[v] >= 0) entries.emplace_back(row_[v], row_[v], mass_[v] * invH2);
+    auto couple = [&](std::uint32_t a, std::uint32_t b, double value) {
+        if (row_[a] < 0) return;
+        if (row_[b] >= 0) {
+            entries.emplace_back(row_[a], row_[b], value);
+            return;
+        }
+        const glm::dvec3 q = value * glm::dvec3(pins_[b]);
+        for (int c = 0; c < 3; ++c) pinned_[std::size_t(c) * freeCount_ + row_[a]] -= q[c];
+    };
+    for (const gpu::PdTriangle& t : tris) {
+        const glm::vec3 bu = gpu::pdWeightsU(t.invRest), bv = gpu::pdWeightsV(t.invRest);
+        const std::uint32_t vs[3] = {t.v0, t.v1, t.v2};
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                couple(vs[i], vs[j], double(t.area) * (double(t.stiffness.x) * bu[i] * bu[j] +
+                                                       double(t.stiffness.y) * bv[i] * bv[j]));
+    }
+    for (const gpu::PdBend& b : bends) {
+        const std::uint32_t vs[4] = {b.v0, b.v1, b.v2, b.v3};
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) couple(vs[i], vs[j], double(b.weight) * b.k[i] * b.k[j]);
+    }
+    rhs_.assign(3 * std::size_t(freeCount_), 0.0);
+    Eigen::SparseMatrix<double> a(freeCount_, freeCount_);
+    a.setFromTriplets(entries.begin(), entries.end());  // duplicates are summed
+    factor_->ldlt.compute(a);
+    ++factorizations_;
+    if (factor_->ldlt.info() != Eigen::Success)
+        throw Error("model pd: the global system could not be factored (not positive definite)");
+}
+
+ProjectiveSystem::~ProjectiveSystem() = default;
+
+void ProjectiveSystem::predict(const std::vector<glm::vec4>& x, const std::vector<glm::vec4>& v,
+                               glm::vec3 g, std::vector<glm::vec4>& s) const {
+    s.resize(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i)
+        s[i] = x[i].w > 0.0f ? glm::vec4(glm::vec3(x[i]) + h_ * glm::vec3(v[i]) + (h_ * h_) * g, x[i].w)
+                             : x[i];
+}
+
+void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vector<glm::vec4>& y,
+                               const std::vector<glm::vec4>& s) {
+    const auto& tris = p_.pdTriangles;
+    const auto& bends = p_.pdBends;
+    std::uint32_t b, e;
+    ThreadPool::split(std::uint32_t(tris.size()), member, size, b, e);
+    for (std::uint32_t t = b; t < e; ++t) {
+        const gpu::PdTriangle& k = tris[t];
+        gpu::pdProjectTriangle(glm::vec3(y[k.v0]), glm::vec3(y[k.v1]), glm::vec3(y[k.v2]),
+                               k.invRest, k.stiffness, triProjections_[2 * t],
+                               triProjections_[2 * t + 1]);
+    }
+    ThreadPool::split(std::uint32_t(bends.size()), member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const gpu::PdBend& k = bends[i];
+        bendProjections_[i] = gpu::pdProjectBend(glm::vec3(y[k.v0]), glm::vec3(y[k.v1]),
+                                                 glm::vec3(y[k.v2]), glm::vec3(y[k.v3]), k.k,
+                                                 k.restNorm);
+    }
+    pool.barrier();
+    const std::uint32_t n = p_.originalVertexCount;
+    const double invH2 = 1.0 / (double(h_) * double(h_));
+    ThreadPool::split(n, member, size, b, e);
+    for (std::uint32_t v = b; v < e; ++v) {
+        const std::int32_t r = row_[v];
+        if (r < 0) continue;
+        glm::dvec3 sum = mass_[v] * invH2 * glm::dvec3(glm::vec3(s[v]));
+        for (std::uint32_t k = triOffsets_[v]; k < triOffsets_[v + 1]; ++k) {
+            const std::uint32_t t = triCorners_[k] / 3, c = triCorners_[k] % 3;
+            const gpu::PdTriangle& term = tris[t];
+            const double wu = double(term.area) * term.stiffness.x * gpu::pdWeightsU(term.invRest)[c];
+            const double wv = double(term.area) * term.stiffness.y * gpu::pdWeightsV(term.invRest)[c];
+            sum += wu * glm::dvec3(triProjections_[2 * t]) + wv * glm::dvec3(triProjections_[2 * t + 1]);
+        }
+        for (std::uint32_t k = bendOffsets_[v]; k < bendOffsets_[v + 1]; ++k) {
+            const std::uint32_t i = bendCorners_[k] / 4, c = bendCorners_[k] % 4;
+            sum += double(bends[i].weight) * bends[i].k[c] * glm::dvec3(bendProjections_[i]);
+        }
+        const std::size_t m = freeCount_;
+        rhs_[r] = sum.x + pinned_[r];
+        rhs_[m + r] = sum.y + pinned_[m + r];
+        rhs_[2 * m + r] = sum.z + pinned_[2 * m + r];
+    }
+    pool.barrier();
+    for (int c = member; c < 3; c += size) {
+        const Eigen::Map<const Eigen::VectorXd> rhs(rhs_.data() + std::size_t(c) * freeCount_,
+                                                    freeCount_);
+        const Eigen::VectorXd x = factor_->ldlt.solve(rhs);
+        for (std::uint32_t v = 0; v < n; ++v)
+            y[v][c] = row_[v] >= 0 ? float(x[row_[v]]) : pins_[v][c];
+    }
+    pool.barrier();
+}
+
+double ProjectiveSystem::energy(const std::vector<glm::vec4>& y,
+                                const std::vector<glm::vec4>& s) const {
+    const double invH2 = 1.0 / (double(h_) * double(h_));
+    double sum = 0.0;
+    for (std::uint32_t v = 0; v < p_.originalVertexCount; ++v) {
+        const glm::dvec3 d = glm::dvec3(glm::vec3(y[v])) - glm::dvec3(glm::vec3(s[v]));
+        sum += 0.5 * mass_[v] * invH2 * glm::dot(d, d);
+    }
+    for (const gpu::PdTriangle& t : p_.pdTriangles) {
+        const glm::vec3 x0(y[t.v0]), x1(y[t.v1]), x2(y[t.v2]);
+        glm::vec3 ru, rv;
+        gpu::pdProjectTriangle(x0, x1, x2, t.invRest, t.stiffness, ru, rv);
+        const glm::vec3 bu = gpu::pdWeightsU(t.invRest), bv = gpu::pdWeightsV(t.invRest);
+        const glm::dvec3 du = glm::dvec3(x0) * double(bu.x) + glm::dvec3(x1) * double(bu.y) +
+                              glm::dvec3(x2) * double(bu.z) - glm::dvec3(ru);
+        const glm::dvec3 dv = glm::dvec3(x0) * double(bv.x) + glm::dvec3(x1) * double(bv.y) +
+                              glm::dvec3(x2) * double(bv.z) - glm::dvec3(rv);
+        sum += 0.5 * t.area * (t.stiffness.x * glm::dot(du, du) + t.stiffness.y * glm::dot(dv, dv));
+    }
+    for (const gpu::PdBend& b : p_.pdBends) {
+        const glm::vec3 x[4] = {glm::vec3(y[b.v0]), glm::vec3(y[b.v1]), glm::vec3(y[b.v2]),
+                                glm::vec3(y[b.v3])};
+        const glm::vec3 q = gpu::pdProjectBend(x[0], x[1], x[2], x[3], b.k, b.restNorm);
+        glm::dvec3 c(0.0);
+        for (int i = 0; i < 4; ++i) c += double(b.k[i]) * glm::dvec3(x[i]);
+        const glm::dvec3 d = c - glm::dvec3(q);
+        sum += 0.5 * b.weight * glm::dot(d, d);
+    }
+    return sum;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+class ProjectiveSolver final : public Solver {
+public:
+    ProjectiveSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
+        : p_(p),
+          h_(substepDt(p.sim)),
+          system_(p_, h_),
+          threads_(threads),
+          members_(verticesPerThread == 0
+                       ? threads
+                       : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
+                                                       1u, std::uint32_t(threads)))),
+          pool_(threads) {
+        const std::uint32_t n = p.originalVertexCount;
+        x_.assign(p.positions.begin(), p.positions.begin() + n);
+        v_.assign(p.velocities.begin(), p.velocities.begin() + n);
+        s_ = y_ = x_;
+        damping_.assign(n, 0.0f);
+        for (const gpu::ClothSegment& s : p.segments)
+            for (std::uint32_t i = s.vertexBegin; i < std::min(s.vertexEnd, n); ++i)
+                damping_[i] = s.linearDamping;
+        thickness_ = springThickness(p);
+        contact_.assign(n, 0);
+        poses_.resize(std::size_t(threads) * 2 * p.colliders.size());
+        bounceBelow_ = restitutionThreshold(p.sim);
+        normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+        vertexNormals(p_, x_, normals_, 0, n);
+    }
+
+    const char* backendName() const override { return "cpu"; }
+    std::string deviceName() const override { return cpuModelName(); }
+    int threadCount() const override { return threads_; }
+    int threadsUsed() const override { return members_; }
+
+    void stepFrame() override {
+        std::fill(times_.begin(), times_.end(), 0.0);
+        const std::uint32_t n = p_.originalVertexCount;
+        pool_.run([&](int member, int size) {
+            const FlushSubnormals flush;
+            std::uint32_t b, e, tb, te;
+            ThreadPool::split(n, member, size, b, e);
+            ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
+            auto timed = [&](int stage, auto&& work) {
+                const auto t = Clock::now();
+                work();
+                if (member == 0) times_[stage] += msSince(t);
+            };
+            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                timed(kStagePredict, [&] {
+                    for (std::uint32_t v = b; v < e; ++v) {
+                        s_[v] = x_[v].w > 0.0f ? glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]) +
+                                                               (h_ * h_) * p_.sim.gravity,
+                                                           x_[v].w)
+                                               : x_[v];
+                        y_[v] = s_[v];
+                    }
+                    pool_.barrier();
+                });
+                timed(kStageJacobiSums, [&] {
+                    for (int it = 0; it < p_.sim.iterations; ++it)
+                        system_.iterate(pool_, member, size, y_, s_);
+                    pool_.barrier();
+                });
+                if (!p_.tethers.empty())
+                    timed(kStageTethers, [&] {
+                        for (std::uint32_t i = tb; i < te; ++i) {
+                            const gpu::Tether& t = p_.tethers[i];
+                            gpu::projectTether(y_[t.vertex], glm::vec3(y_[t.anchor]), t.maxLength);
+                        }
+                        pool_.barrier();
+                    });
+                timed(kStageVelocities, [&] {
+                    finish(member, sub, b, e);
+                    pool_.barrier();
+                });
+            }
+            timed(kStageNormals, [&] { vertexNormals(p_, x_, normals_, b, e); });
+        }, members_);
+        time_ += double(p_.sim.frameDt);
+    }
+    double simTime() const override { return time_; }
+
+    void readPositions(std::vector<glm::vec4>& out) override { out = x_; }
+    void readVelocities(std::vector<glm::vec4>& out) override { out = v_; }
+    void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    void keepMultipliers(bool) override {}
+    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
+        throw Error("model pd has no XPBD multipliers (the residual metrics are XPBD's)");
+    }
+    std::vector<StageTime> stageTimes() const override {
+        std::vector<StageTime> out;
+        for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], times_[i]});
+        return out;
+    }
+    void setGrab(std::optional<Grab> grab) override {
+        checkGrabVertex(grab, p_.originalVertexCount);
+        if (grab) throw Error("model pd: the grab is not built for this model yet");
+    }
+    std::uint32_t contactCount() const override {
+        return std::uint32_t(std::count(contact_.begin(), contact_.end(), 1));
+    }
+    std::vector<ModelFigure> modelFigures() const override {
+        return {{"iterations", double(p_.sim.iterations)},
+                {"factorizations", double(system_.factorizations())}};
+    }
+
+private:
+    // After the iterations and tethers: the colliders (as the mass-spring model's, over the step
+    // from x to y), the velocities (y - x) / h with restitution and damping, and x = y.
+    void finish(int member, int sub, std::uint32_t begin, std::uint32_t end) {
+        const std::size_t count = p_.colliders.size();
+        gpu::ColliderPose* p0 = poses_.data() + std::size_t(member) * 2 * count;
+        gpu::ColliderPose* p1 = p0 + count;
+        const auto t0 = float(time_ + double(sub) * double(h_));
+        const auto t1 = float(time_ + double(sub + 1) * double(h_));
+        for (std::size_t c = 0; c < count; ++c) {
+            p0[c] = gpu::colliderPose(p_.colliders[c], t0);
+            p1[c] = gpu::colliderPose(p_.colliders[c], t1);
+        }
+        for (std::uint32_t i = begin; i < end; ++i) {
+            glm::vec4& y = y_[i];
+            const glm::vec3 x(x_[i]);
+            if (x_[i].w <= 0.0f) {
+                v_[i] = glm::vec4(0.0f);
+                continue;
+            }
+            gpu::ContactState s = gpu::contactStateAt(x, glm::vec4(0.0f), glm::uvec4(0u));
+            const glm::vec3 vStep = (glm::vec3(y) - x) / h_;
+            for (std::size_t c = 0; c < count; ++c)
+                gpu::springContact(p_.colliders[c], p1[c], p0[c], y, vStep, thickness_[i], h_,
+                                   bounceBelow_, s);
+            glm::vec3 v = (glm::vec3(y) - x) / h_;
+            contact_[i] = s.start.w > 0.0f ? 1 : 0;
+            if (contact_[i]) v = gpu::restituteVelocity(v, s);
+            v *= std::max(0.0f, 1.0f - damping_[i] * h_);
+            v_[i] = glm::vec4(v, 0.0f);
+            x_[i] = y;
+        }
+    }
+
+    PreparedCloth p_;
+    float h_;
+    ProjectiveSystem system_;
+    int threads_, members_;
+    ThreadPool pool_;
+    std::vector<glm::vec4> x_, v_, s_, y_, normals_;
+    std::vector<float> damping_, thickness_;
+    std::vector<std::uint8_t> contact_;
+    std::vector<gpu::ColliderPose> poses_;
+    float bounceBelow_ = 0.0f;
+    std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
+    double time_ = p_.startTime;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeProjectiveSolver(const PreparedCloth& prepared, int threads,
+                                             std::uint32_t verticesPerThread) {
+    if (threads < 1 || threads > 1024)
+        throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
+    if (prepared.sim.model != ClothModel::Projective)
+        throw Error("makeProjectiveSolver: the scene's model is " +
+                    std::string(clothModelName(prepared.sim.model)));
+    refuseWhatProjectiveLacks(prepared);
+    return std::make_unique<ProjectiveSolver>(prepared, threads, verticesPerThread);
+}
+
+}  // namespace cloth

@@ -1,0 +1,136 @@
+#include "prep/projective.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "prep/continuum.h"
+
+namespace cloth {
+
+namespace {
+
+std::size_t clothOf(const std::vector<std::uint32_t>& clothBegin, std::uint32_t v) {
+    return std::size_t(std::upper_bound(clothBegin.begin(), clothBegin.end(), v) -
+                       clothBegin.begin()) - 1;
+}
+
+glm::vec3 at(const PreparedCloth& p, std::uint32_t v) {
+    return glm::vec3(p.positions[v]);
+}
+
+// B = D_m^-1 in an orthonormal frame of the triangle's plane (first axis along x1 - x0), and
+// the rest area.
+bool isotropicRest(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec4& invRest, float& area) {
+    const glm::dvec3 d1 = glm::dvec3(x1 - x0), d2 = glm::dvec3(x2 - x0);
+    const glm::dvec3 n = glm::cross(d1, d2);
+    const double twice = glm::length(n);
+    const double longest = std::max({glm::dot(d1, d1), glm::dot(d2, d2),
+                                     glm::dot(d2 - d1, d2 - d1)});
+    if (!(twice > kDegenerateTriangle * longest)) return false;
+    const glm::dvec3 e1 = glm::normalize(d1), e2 = glm::cross(n / twice, e1);
+    const double m00 = glm::dot(e1, d1), m01 = glm::dot(e1, d2);
+    const double m10 = glm::dot(e2, d1), m11 = glm::dot(e2, d2);
+    const double det = m00 * m11 - m01 * m10;
+    // B column-major (B00, B10, B01, B11) of the inverse of [[m00, m01], [m10, m11]].
+    invRest = glm::vec4(float(m11 / det), float(-m10 / det), float(-m01 / det), float(m00 / det));
+    area = float(0.5 * twice);
+    return true;
+}
+
+gpu::PdBend bendTerm(const PreparedCloth& p, std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
+                     std::uint32_t v3) {
+    const IsoBendingBuild b = makeIsoBending(at(p, v0), at(p, v1), at(p, v2), at(p, v3), 1.0f);
+    gpu::PdBend t{};
+    t.v0 = v0, t.v1 = v1, t.v2 = v2, t.v3 = v3;
+    if (!b.ok()) return t;  // weight 0: a degenerate hinge is left out of the energy
+    t.k = b.item.k;
+    const glm::vec3 c = at(p, v0) * t.k.x + at(p, v1) * t.k.y + at(p, v2) * t.k.z + at(p, v3) * t.k.w;
+    t.restNorm = glm::length(c);
+    return t;
+}
+
+}  // namespace
+
+void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
+                     PreparedCloth& p) {
+    p.pdTriangles.clear();
+    p.pdBends.clear();
+    for (const ClothDesc& c : scene.cloths) {
+        if (!c.fixedAngles.empty())
+            throw Error("cloth '" + c.name + "': model pd does not run fixed angles yet (XPBD "
+                        "runs them: model xpbd)");
+        if (c.material.stretchModel == StretchModel::Distance && !(c.material.stretchCompliance > 0.0f))
+            throw Error("cloth '" + c.name + "': model pd takes its membrane modulus from the "
+                        "material's stretch_compliance (4 / (3 compliance) N/m), which is 0 "
+                        "(rigid); give a compliance above 0");
+        if (c.material.bendModel == BendModel::Dihedral && !(c.material.bendCompliance > 0.0f))
+            throw Error("cloth '" + c.name + "': model pd takes its bending weight from the "
+                        "material's bend_compliance, which is 0 (rigid); give one above 0");
+    }
+    // Strain: the StVK items in their weft/warp frames, the other cloths' triangles.
+    std::vector<bool> stvk(scene.cloths.size(), false);
+    for (std::size_t i = 0; i < scene.cloths.size(); ++i)
+        stvk[i] = scene.cloths[i].material.stretchModel == StretchModel::Stvk;
+    for (const gpu::StvkConstraint& s : p.items<gpu::StvkConstraint>()) {
+        const OrthotropicMaterial& m = scene.cloths[clothOf(clothBegin, s.v0)].material.membrane;
+        const glm::vec4 b = s.invRest;
+        const double det = double(b.x) * b.w - double(b.z) * b.y;
+        p.pdTriangles.push_back({s.v0, s.v1, s.v2, float(0.5 / std::abs(det)), b,
+                                 glm::vec4(m.ex, m.ey, 0.0f, 0.0f)});
+    }
+    for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
+        if (stvk[i]) continue;
+        const auto k = float(pdDistanceModulus(scene.cloths[i].material.stretchCompliance));
+        for (std::uint32_t t = p.cloths[i].triangleBegin; t < p.cloths[i].triangleEnd; ++t) {
+            const glm::uvec3 tri = p.triangles[t];
+            gpu::PdTriangle term{tri.x, tri.y, tri.z, 0.0f, glm::vec4(0.0f), glm::vec4(k, k, 0, 0)};
+            if (!isotropicRest(at(p, tri.x), at(p, tri.y), at(p, tri.z), term.invRest, term.area))
+                throw Error("cloth '" + scene.cloths[i].name + "': triangle " +
+                            std::to_string(t - p.cloths[i].triangleBegin) +
+                            " is degenerate (no area at rest)");
+            p.pdTriangles.push_back(term);
+        }
+    }
+    // Bending: the dihedral items' hinges, or the isometric items' stencils.
+    for (const gpu::BendingConstraint& b : p.items<gpu::BendingConstraint>()) {
+        gpu::PdBend t = bendTerm(p, b.v0, b.v1, b.v2, b.v3);
+        const double e2 = glm::dot(at(p, b.v1) - at(p, b.v0), at(p, b.v1) - at(p, b.v0));
+        const double alpha = scene.cloths[clothOf(clothBegin, b.v0)].material.bendCompliance;
+        if (glm::dot(t.k, t.k) > 0.0f) t.weight = float(1.0 / (alpha * e2));
+        p.pdBends.push_back(t);
+    }
+    for (const gpu::IsoBendingConstraint& b : p.items<gpu::IsoBendingConstraint>()) {
+        gpu::PdBend t{};
+        t.v0 = b.v0, t.v1 = b.v1, t.v2 = b.v2, t.v3 = b.v3;
+        t.k = b.k;
+        t.weight = b.compliance > 0.0f ? 1.0f / b.compliance : 0.0f;
+        t.restNorm = 0.0f;  // isometric bending's rest state is flat
+        p.pdBends.push_back(t);
+    }
+}
+
+void refuseWhatProjectiveLacks(const PreparedCloth& p) {
+    auto refuse = [](const std::string& what) {
+        throw Error("model pd: " + what + " not built for this model yet (XPBD runs them: model xpbd)");
+    };
+    for (const gpu::Collider& c : p.colliders)
+        if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
+    if (!p.attachments.empty()) refuse("attachments are");
+    if (!p.seamPairs.empty()) refuse("seams are");
+    if (p.sim.selfCollision) refuse("self-collision is");
+    if (p.sim.wind) refuse("wind is");
+    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
+    for (const gpu::ClothSegment& s : p.segments)
+        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
+    if (p.sim.mode != SolverMode::Xpbd)
+        throw Error("model pd: solver mode pbd is XPBD's (PD has no per-iteration stiffness); "
+                    "leave the mode at xpbd");
+    if (p.sim.iteration.scheme != IterationScheme::GaussSeidel)
+        throw Error(std::string("model pd: iteration scheme ") +
+                    iterationSchemeName(p.sim.iteration.scheme) +
+                    " is XPBD's (PD's global step is a direct solve); leave it at gs");
+}
+
+}  // namespace cloth

@@ -1,0 +1,38 @@
+// Projective dynamics' load-time data (docs/models.md "Projective dynamics"): a strain term per
+// triangle and a bending term per interior edge (kernels/projective.h), their weights from the
+// cloth's material.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/scene.h"
+#include "prep/prepared.h"
+
+namespace cloth {
+
+// The membrane modulus (N/m) of a distance material of compliance alpha on a grid of square
+// cells split by one diagonal: each cell's two edges and its diagonal are springs of 1/alpha,
+// whose lattice has C11 = 3 / (2 alpha), C12 = 1 / (2 alpha), so the modulus under uniaxial
+// stress C11 - C12^2 / C11 = 4 / (3 alpha).
+inline double pdDistanceModulus(double alpha) {
+    return 4.0 / (3.0 * alpha);
+}
+
+// Fills p.pdTriangles and p.pdBends (after the cloths are appended, before colouring).
+// Strain: a StVK material's triangles keep their weft/warp frame (D_m from the StVK items) with
+// k_u = E_x, k_v = E_y; a distance material's any in-plane frame with k_u = k_v =
+// pdDistanceModulus(stretch_compliance). Bending: every interior edge's isometric stencil; an
+// isometric material's weight D / (A1 + A2) (its energy), a dihedral one's 1 / (alpha |e|^2) (a
+// fold theta then costs theta^2 / (2 alpha), as the dihedral constraint does, since |C| = |e|
+// theta to first order). Throws cloth::Error for what the model cannot take: a rigid material
+// (compliance 0) or fixed angles.
+void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
+                     PreparedCloth& p);
+
+// Throws cloth::Error naming what the model does not run yet (both backends): mesh colliders,
+// attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping, PBD mode,
+// an iteration scheme other than Gauss-Seidel (XPBD's; PD's global step is a direct solve).
+void refuseWhatProjectiveLacks(const PreparedCloth& p);
+
+}  // namespace cloth
