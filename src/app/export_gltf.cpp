@@ -79,9 +79,8 @@ std::uint64_t GltfExporter::bufferBytes(const ExportScene& scene, std::uint64_t 
         base += 24 * std::uint64_t(c.positions.size()) + 12 * std::uint64_t(c.triangles.size());
         perFrame += 28;  // translation and rotation, when it moves
     }
-    const std::uint64_t targets = frames > 0 ? frames - 1 : 0;
-    // Key times, and the weights of every target at every key (one accessor for all cloths).
-    return base + frames * (perFrame + 4) + 4 * frames * targets;
+    // Per key its time and (a sparse accessor's index and value) the weight that is not 0.
+    return base + frames * (perFrame + 12);
 }
 
 void GltfExporter::checkRoom(int frame, std::uint64_t frames) const {
@@ -226,15 +225,46 @@ std::string GltfExporter::finish() {
     const std::size_t keys = times_.size(), targets = keys - 1;
     tinygltf::Animation animation;
     animation.name = "simulation";
-    int input = -1, weights = -1;
-    if (keys > 1) {
-        input = addBlock(times_, TINYGLTF_TYPE_SCALAR, kFloat, 0, true);
-        std::vector<float> w(keys * targets, 0.0f);  // at key k, target k - 1 alone
-        for (std::size_t k = 1; k < keys; ++k) w[k * targets + (k - 1)] = 1.0f;
-        weights = addBlock(w, TINYGLTF_TYPE_SCALAR, kFloat, 0, false);
+    int input = -1;
+    if (keys > 1) input = addBlock(times_, TINYGLTF_TYPE_SCALAR, kFloat, 0, true);
+    // The moving colliders' keys: translation and rotation accessors, per collider (-1: static).
+    std::vector<std::array<int, 2>> motion(scene_.colliders.size(), {-1, -1});
+    for (std::size_t i = 0; i < scene_.colliders.size() && keys > 1; ++i) {
+        const std::vector<ExportPose>& poses = colliderBlocks_[i].poses;
+        const bool moves = std::any_of(poses.begin(), poses.end(), [&](const ExportPose& p) {
+            return p.origin != poses.front().origin || p.axes != poses.front().axes;
+        });
+        if (!moves) continue;
+        std::vector<glm::vec3> origins;
+        std::vector<glm::vec4> rotations;
+        for (const ExportPose& p : poses) {
+            origins.push_back(p.origin);
+            glm::vec4 r = quatXyzw(p);
+            // q and -q are one rotation: keep each key on the side of the previous one, so that
+            // LINEAR (spherical) interpolation turns the short way between keys.
+            if (!rotations.empty() && glm::dot(r, rotations.back()) < 0.0f) r = -r;
+            rotations.push_back(r);
+        }
+        motion[i] = {addBlock(origins, TINYGLTF_TYPE_VEC3, kFloat, 0, false),
+                     addBlock(rotations, TINYGLTF_TYPE_VEC4, kFloat, 0, false)};
     }
-    m.materials = {material("cloth", {0.8, 0.75, 0.7, 1.0}, true),
-                   material("collider", {0.5, 0.5, 0.5, 1.0}, false)};
+    // The weights, target after target at each key: at key k target k - 1 alone is 1. A sparse
+    // accessor (zeros but for those ones), so that they take 8 bytes per key, not 4 per key and
+    // target. Its index and value views come last: they are views without accessors of their own.
+    const std::size_t accessorBlocks = blocks_.size();
+    const int weights = keys > 1 ? static_cast<int>(accessorBlocks) : -1;
+    int sparseIndices = -1, sparseValues = -1;
+    if (keys > 1) {
+        std::vector<std::uint32_t> where;
+        for (std::size_t k = 1; k < keys; ++k)
+            where.push_back(static_cast<std::uint32_t>(k * targets + (k - 1)));
+        sparseIndices = addBlock(where, TINYGLTF_TYPE_SCALAR, kUint, 0, false);
+        sparseValues =
+            addBlock(std::vector<float>(targets, 1.0f), TINYGLTF_TYPE_SCALAR, kFloat, 0, false);
+    }
+    m.materials.push_back(material("cloth", {0.8, 0.75, 0.7, 1.0}, true));
+    if (!scene_.colliders.empty())
+        m.materials.push_back(material("collider", {0.5, 0.5, 0.5, 1.0}, false));
     tinygltf::Scene scene;
     scene.name =
         prepared_.sim.model == ClothModel::MassSpring ? "clothsim (mass_spring)" : "clothsim";
@@ -271,25 +301,9 @@ std::string GltfExporter::finish() {
         node.rotation = {q.x, q.y, q.z, q.w};
         m.nodes.push_back(std::move(node));
         scene.nodes.push_back(static_cast<int>(m.nodes.size()) - 1);
-        const bool moves = std::any_of(b.poses.begin(), b.poses.end(), [&](const ExportPose& p) {
-            return p.origin != first.origin || p.axes != first.axes;
-        });
-        if (!moves || keys < 2) continue;
-        std::vector<glm::vec3> origins;
-        std::vector<glm::vec4> rotations;
-        for (const ExportPose& p : b.poses) {
-            origins.push_back(p.origin);
-            glm::vec4 r = quatXyzw(p);
-            // q and -q are one rotation: keep each key on the side of the previous one, so that
-            // LINEAR (spherical) interpolation turns the short way between keys.
-            if (!rotations.empty() && glm::dot(r, rotations.back()) < 0.0f) r = -r;
-            rotations.push_back(r);
-        }
-        const int index = scene.nodes.back();
-        addChannel(animation, index, "translation", input,
-                   addBlock(origins, TINYGLTF_TYPE_VEC3, kFloat, 0, false));
-        addChannel(animation, index, "rotation", input,
-                   addBlock(rotations, TINYGLTF_TYPE_VEC4, kFloat, 0, false));
+        if (motion[i][0] < 0) continue;
+        addChannel(animation, scene.nodes.back(), "translation", input, motion[i][0]);
+        addChannel(animation, scene.nodes.back(), "rotation", input, motion[i][1]);
     }
     for (const Block& b : blocks_) {
         CLOTH_ASSERT(b.bytes > 0 && b.offset % 4 == 0);
@@ -299,6 +313,7 @@ std::string GltfExporter::finish() {
         view.byteLength = b.bytes;
         view.target = b.target;
         m.bufferViews.push_back(view);
+        if (m.accessors.size() == accessorBlocks) continue;  // a sparse accessor's view
         tinygltf::Accessor a;
         a.bufferView = static_cast<int>(m.bufferViews.size()) - 1;
         a.componentType = b.componentType;
@@ -307,6 +322,22 @@ std::string GltfExporter::finish() {
         a.minValues = b.min;
         a.maxValues = b.max;
         m.accessors.push_back(std::move(a));
+    }
+    if (keys > 1) {
+        tinygltf::Accessor a;
+        a.bufferView = -1;  // all zeros, but for the sparse values
+        a.componentType = kFloat;
+        a.type = TINYGLTF_TYPE_SCALAR;
+        a.count = keys * targets;
+        a.sparse.isSparse = true;
+        a.sparse.count = static_cast<int>(targets);
+        a.sparse.indices.bufferView = sparseIndices;
+        a.sparse.indices.byteOffset = 0;
+        a.sparse.indices.componentType = kUint;
+        a.sparse.values.bufferView = sparseValues;
+        a.sparse.values.byteOffset = 0;
+        m.accessors.push_back(std::move(a));
+        CLOTH_ASSERT(int(m.accessors.size()) - 1 == weights);
     }
     if (!animation.channels.empty()) m.animations.push_back(std::move(animation));
     m.scenes.push_back(std::move(scene));
