@@ -13,9 +13,11 @@ PACKAGES=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # libraries
   libsdl2-dev libglm-dev libtinyobjloader-dev libgtest-dev libgmock-dev
-  nlohmann-json3-dev libstb-dev libimgui-dev libcli11-dev
+  nlohmann-json3-dev libstb-dev libimgui-dev libcli11-dev libtinygltf-dev
   # projective dynamics' sparse Cholesky (and the implicit models' linear algebra)
   libeigen3-dev
+  # the Khronos glTF validator (npm package, below) for the glTF export's tests
+  nodejs
   # headless window tests and plots
   xvfb xauth python3 python3-matplotlib
 )
@@ -30,12 +32,26 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
+# npm: Debian's package, unless an npm is already there (NodeSource's nodejs carries its own npm
+# and conflicts with Debian's).
+if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages already installed"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+# The Khronos glTF validator (tools/gltf_validate.js runs it), pinned, in tools/gltf_validator/
+# (ignored by git). Installed once: a second run finds it and does nothing.
+VALIDATOR_VERSION=2.0.0-dev.3.10
+VALIDATOR_DIR="$(cd "$(dirname "$0")" && pwd)/gltf_validator"
+if ! grep -q "\"version\": \"$VALIDATOR_VERSION\"" \
+    "$VALIDATOR_DIR/node_modules/gltf-validator/package.json" 2>/dev/null; then
+  echo "setup: installing gltf-validator@$VALIDATOR_VERSION in $VALIDATOR_DIR"
+  npm install --prefix "$VALIDATOR_DIR" --no-audit --no-fund --no-save \
+    "gltf-validator@$VALIDATOR_VERSION"
+fi

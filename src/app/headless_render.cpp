@@ -29,7 +29,8 @@ bool wantsImages(const Options& o) {
 int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream& notices) {
     std::shared_ptr<vk::Context> ctx = makeRenderContext(options, nullptr);
     ViewerSim sim(options, ctx, notices);
-    ViewerOutputs outputs(options, sim);  // --export-obj, --metrics, the stretch check
+    const int frames = options.frames.value_or(kDefaultHeadlessFrames);
+    ViewerOutputs outputs(options, sim, frames);  // the exports, --metrics, the stretch check
     outputs.started();
     const SceneLook look = makeLook(sim.prepared());
     render::ViewState view;
@@ -41,7 +42,6 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     ClothFeed feed;
     feed.sync(sim, renderer.scene());
 
-    const int frames = options.frames.value_or(kDefaultHeadlessFrames);
     const bool record = !options.recordDir.empty();
     FrameStats simStats;
     RenderStats renderStats;
@@ -90,7 +90,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         addRenderStats(stats, renderStats, renderer.extent(), *ctx, shading);
         writeJsonFile(options.statsFile, stats);
     }
-    outputs.finish(notices);
+    outputs.finish(out, notices);
     failOnValidationMessages(*ctx);
     return 0;
 }
@@ -106,8 +106,9 @@ void refuseFlagsWithoutEffect(const Options& o) {
                     "--screenshot or --record for it");
     if (o.noVsync)
         throw Error("--no-vsync applies to the window: a headless run presents nothing");
-    if (o.exportEvery != 1 && o.exportObjDir.empty() && o.recordDir.empty())
-        throw Error("--export-every needs --export-obj or --record (it sets how often they write)");
+    if (o.exportEvery != 1 && o.exportObjDir.empty() && o.exportGltf.empty() && o.recordDir.empty())
+        throw Error("--export-every needs --export-obj, --export-gltf or --record (it sets how "
+                    "often they write)");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/cli.h"
+#include "app/export_gltf.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "render/image_file.h"
@@ -34,6 +35,17 @@ CLI::Validator imageFile() {
             if (render::imageFormatOf(path)) return "";
             return std::string("expected a file ending in ") + render::kImageExtensions +
                    " (any case), got '" + path + "'";
+        },
+        "");
+}
+
+// --export-gltf: binary or JSON glTF, by the file's extension.
+CLI::Validator gltfFile() {
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            if (gltfFormatOf(path)) return "";
+            return "expected a file ending in .glb (binary glTF) or .gltf (JSON glTF), any case, "
+                   "got '" + path + "'";
         },
         "");
 }
@@ -123,8 +135,15 @@ void defineOptions(CLI::App& app, Options& o) {
     app.add_option("--export-obj", o.exportObjDir,
                    "write DIR/frame_NNNN.obj (frame 0 = initial state; every mode)")
         ->type_name("DIR");
+    app.add_option("--export-gltf", o.exportGltf,
+                   "write the run as one glTF 2.0 file when it ends: binary (.glb) or JSON "
+                   "(.gltf), cloths animated by morph targets (every mode; docs/export.md)")
+        ->check(gltfFile())
+        ->type_name("FILE.glb|FILE.gltf");
+    app.add_flag("--export-colliders", o.exportColliders,
+                 "add the colliders to --export-obj and --export-gltf");
     addInt(app, "--export-every", o.exportEvery, 1, cli::kIntMax,
-           "export (OBJ and --record) every K-th frame (default 1)")
+           "export (OBJ, glTF and --record) every K-th frame (default 1)")
         ->type_name("K");
     app.add_option("--stats", o.statsFile, "write statistics (counts, timings per stage) as JSON")
         ->type_name("FILE.json");
@@ -141,6 +160,9 @@ Options parseOptions(const std::vector<std::string>& args) {
     CLI::App app;
     defineOptions(app, o);
     o.help = cli::parse(app, args);
+    if (o.exportColliders && o.exportObjDir.empty() && o.exportGltf.empty())
+        throw Error("--export-colliders needs --export-obj or --export-gltf (it adds the "
+                    "colliders to them)");
     return o;
 }
 

@@ -39,6 +39,8 @@ struct Options {
     std::optional<bool> phantomsEachColor;  // --phantom-averaging color
     std::optional<std::string> tuningFile;  // --tuning FILE (see app/phantom_tuning.h)
     std::string exportObjDir;
+    std::string exportGltf;        // --export-gltf FILE.glb|FILE.gltf (app/export_gltf.h)
+    bool exportColliders = false;  // --export-colliders: the colliders too, in both
     int exportEvery = 1;
     std::string statsFile;
     std::string metricsFile;  // --metrics FILE.csv|FILE.json (app/metrics.h)

@@ -3,12 +3,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
 
 #include "app/backend.h"
+#include "app/exporters.h"
 #include "app/frame_stats.h"
 #include "app/metrics.h"
 #include "app/phantom_tuning.h"
@@ -95,16 +95,6 @@ void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, i
     }
 }
 
-ObjExporter::ObjExporter(std::string dir, int every, const PreparedCloth& prepared)
-    : dir_(std::move(dir)), every_(every), prepared_(prepared) {
-    if (dir_.empty()) return;
-    std::error_code ec;
-    std::filesystem::create_directories(dir_, ec);
-    if (ec || !std::filesystem::is_directory(dir_))
-        throw Error("--export-obj " + dir_ + ": cannot create directory" +
-                    (ec ? " (" + ec.message() + ")" : ""));
-}
-
 std::uint32_t sewAfterFrame(Simulation& sim, std::ostream& notices) {
     std::optional<PreparedCloth> sewn = sewCloseSeams(sim.prepared, *sim.solver);
     if (!sewn) return 0;
@@ -115,32 +105,17 @@ std::uint32_t sewAfterFrame(Simulation& sim, std::ostream& notices) {
     return merged;
 }
 
-void ObjExporter::write(int frame, const std::vector<glm::vec4>& positions) {
-    const std::vector<std::uint32_t>& shownAt = prepared_.shownAt;
-    scratch_.resize(prepared_.originalVertexCount);
-    for (std::uint32_t i = 0; i < prepared_.originalVertexCount; ++i)
-        scratch_[i] = glm::vec3(positions[shownAt.empty() ? i : shownAt[i]]);
-    char name[32];
-    std::snprintf(name, sizeof name, "frame_%04d.obj", frame);
-    // The scene's triangles as loaded, so that every frame of a run has the same topology (a
-    // merged pair is two vertices at one position).
-    const std::vector<glm::uvec3>& triangles = prepared_.sewingBase
-                                                   ? prepared_.sewingBase->uncoloured.triangles
-                                                   : prepared_.triangles;
-    saveObj((std::filesystem::path(dir_) / name).string(), scratch_, triangles);
-}
-
 int runHeadless(const Options& options, std::ostream& out, std::ostream& notices) {
     std::optional<MetricsWriter> metrics;  // (a bad path is refused before the run)
     if (!options.metricsFile.empty()) metrics.emplace(options.metricsFile);
     Simulation sim = loadSimulation(options, notices);
     const PreparedCloth& p = sim.prepared;  // replaced in place when seams merge
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
-    ObjExporter exporter(options.exportObjDir, options.exportEvery, p);
+    Exporters exporters(options, p, frames);
     std::vector<glm::vec4> positions;
-    if (exporter.wants(0)) {
+    if (exporters.wants(0)) {
         sim.solver->readPositions(positions);
-        exporter.write(0, positions);
+        exporters.write(0, positions, sim.solver->simTime());
     }
     FrameStats stats;
     StretchCheck stretch;  // from the metrics when they are on, else every 10th frame
@@ -163,10 +138,10 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         sewingMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1)
                         .count();
         const bool checkStretch = !metrics && StretchCheck::due(frame, frames);
-        if (exporter.wants(frame) || frame == frames || checkStretch) {
+        if (exporters.wants(frame) || frame == frames || checkStretch) {
             sim.solver->readPositions(positions);
             checkFinite(positions, p.vertexCount(), frame);
-            if (exporter.wants(frame)) exporter.write(frame, positions);
+            if (exporters.wants(frame)) exporters.write(frame, positions, sim.solver->simTime());
             if (!metrics) stretch.add(frame, edgeStretch(p, positions).largest);
         }
         progress.update(frame);
@@ -189,6 +164,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     if (!options.statsFile.empty())
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
     if (metrics) metrics->write(sim.scene.name);
+    exporters.finish(out);
     notices << stretchWarning(stretch, p.sim.model == ClothModel::MassSpring);
     if (sim.backend.validation) {  // --validate: a validation message fails the run
         sim.solver.reset();

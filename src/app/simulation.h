@@ -1,5 +1,5 @@
 // Loading a scene for clothsim: resolve, apply command-line overrides, prepare, create the
-// backend; and the headless run loop with OBJ export and statistics.
+// backend; and the headless run loop with the exports (app/exporters.h) and statistics.
 #pragma once
 
 #include <iosfwd>
@@ -31,22 +31,6 @@ Simulation loadSimulation(const Options& options, std::ostream& notices);
 
 // Throws cloth::Error when a position is NaN or infinite (the simulation diverged).
 void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, int frame);
-
-// Writes DIR/frame_NNNN.obj for frames 0, K, 2K, ... (original vertices, input order, the
-// scene's triangles: every frame has the same topology; a vertex merged by sewing is written at
-// the position of the vertex it was merged into).
-class ObjExporter {
-public:
-    ObjExporter(std::string dir, int every, const PreparedCloth& prepared);
-    bool wants(int frame) const { return !dir_.empty() && frame % every_ == 0; }
-    void write(int frame, const std::vector<glm::vec4>& positions);
-
-private:
-    std::string dir_;
-    int every_;
-    const PreparedCloth& prepared_;
-    std::vector<glm::vec3> scratch_;
-};
 
 constexpr int kDefaultHeadlessFrames = 300;
 

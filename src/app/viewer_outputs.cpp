@@ -4,8 +4,8 @@
 
 namespace cloth {
 
-ViewerOutputs::ViewerOutputs(const Options& options, ViewerSim& sim)
-    : sim_(sim), exporter_(options.exportObjDir, options.exportEvery, sim.prepared()) {
+ViewerOutputs::ViewerOutputs(const Options& options, ViewerSim& sim, std::optional<int> frames)
+    : sim_(sim), exporters_(options, sim.prepared(), frames) {
     if (options.metricsFile.empty()) return;
     metrics_.emplace(options.metricsFile);
     // ViewerSim measures each frame before sewing can replace the solver, as the plain run does.
@@ -13,9 +13,9 @@ ViewerOutputs::ViewerOutputs(const Options& options, ViewerSim& sim)
 }
 
 void ViewerOutputs::started() {
-    if (sim_.frame() != 0 || !exporter_.wants(0)) return;
+    if (sim_.frame() != 0 || !exporters_.wants(0)) return;
     sim_.solver().readPositions(positions_);
-    exporter_.write(0, positions_);
+    exporters_.write(0, positions_, sim_.solver().simTime());
 }
 
 void ViewerOutputs::stepped(int lastFrame) {
@@ -26,17 +26,18 @@ void ViewerOutputs::stepped(int lastFrame) {
         stretch_.add(frame, m.maxStretch);
     }
     const bool checkStretch = !metrics_ && StretchCheck::due(frame, lastFrame);
-    if (!exporter_.wants(frame) && !checkStretch) return;
+    if (!exporters_.wants(frame) && !checkStretch) return;
     sim_.solver().readPositions(positions_);
-    if (exporter_.wants(frame)) {
+    if (exporters_.wants(frame)) {
         checkFinite(positions_, sim_.prepared().vertexCount(), frame);
-        exporter_.write(frame, positions_);
+        exporters_.write(frame, positions_, sim_.solver().simTime());
     }
     if (!metrics_) stretch_.add(frame, edgeStretch(sim_.prepared(), positions_).largest);
 }
 
-void ViewerOutputs::finish(std::ostream& notices) const {
+void ViewerOutputs::finish(std::ostream& out, std::ostream& notices) {
     if (metrics_) metrics_->write(sim_.scene().name);
+    exporters_.finish(out);
     notices << stretchWarning(stretch_, sim_.prepared().sim.model == ClothModel::MassSpring);
 }
 

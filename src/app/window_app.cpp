@@ -64,7 +64,7 @@ struct WindowApp::Impl {
     std::unique_ptr<SdlWindow> window;
     std::shared_ptr<vk::Context> ctx;
     std::unique_ptr<ViewerSim> sim;
-    std::unique_ptr<ViewerOutputs> outputs;  // --export-obj, --metrics, the stretch check
+    std::unique_ptr<ViewerOutputs> outputs;  // the exports, --metrics, the stretch check
     std::unique_ptr<render::Swapchain> swapchain;
     render::ShadingSettings shading;
     std::unique_ptr<render::SceneRenderer> renderer;
@@ -112,7 +112,7 @@ struct WindowApp::Impl {
         surface.createSurface = [w](VkInstance instance) { return w->createSurface(instance); };
         ctx = makeRenderContext(options, &surface, std::move(log));
         sim = std::make_unique<ViewerSim>(options, ctx, notices);
-        outputs = std::make_unique<ViewerOutputs>(options, *sim);
+        outputs = std::make_unique<ViewerOutputs>(options, *sim, options.frames);
         outputs->started();
         swapchain =
             std::make_unique<render::Swapchain>(*ctx, window->drawableSize(), !options.noVsync);
@@ -293,7 +293,7 @@ struct WindowApp::Impl {
     void resetScene() {
         releaseGrab();
         sim->reset();
-        outputs->started();  // OBJ frames start again at 0
+        outputs->started();  // exports start again at frame 0
     }
 
     void switchBackend() {
@@ -482,7 +482,7 @@ struct WindowApp::Impl {
             stats["swapchain_recreations"] = swapchain->recreations();
             writeJsonFile(options.statsFile, stats);
         }
-        outputs->finish(notices);
+        outputs->finish(out, notices);
         failOnValidationMessages(*ctx);
         return 0;
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,5 +79,20 @@ Mesh parseObjText(std::string_view text, const std::string& source);
 // Writes vertices in order and 1-based faces.
 void saveObj(const std::string& path, const std::vector<glm::vec3>& positions,
              const std::vector<glm::uvec3>& triangles);
+
+// One named object of an OBJ file written by saveObjObjects.
+struct ObjObject {
+    std::string name;
+    std::span<const glm::vec3> positions;
+    std::span<const glm::vec2> uvs;        // empty, or one per vertex (v top-down, as Mesh's)
+    std::span<const glm::vec3> normals;    // empty, or one per vertex
+    std::span<const glm::uvec3> triangles;  // indices into this object's vertices
+};
+
+// Writes each object as `o NAME` with its `v`, `vt` (v flipped back to OBJ's bottom-up), `vn`
+// and `f` lines (v/vt/vn, v//vn or v, with the file's running indices), values written as the
+// shortest text that reads back to the same float. A control character in a name becomes `_`
+// (an OBJ name ends at the line). Throws cloth::Error naming `path` when it cannot be written.
+void saveObjObjects(const std::string& path, std::span<const ObjObject> objects);
 
 }  // namespace cloth

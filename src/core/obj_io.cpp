@@ -94,7 +94,63 @@ void appendUint(std::string& out, std::uint64_t v) {
     out.append(buf, ptr);
 }
 
+void appendVec(std::string& out, const char* tag, const float* v, int n) {
+    out += tag;
+    for (int k = 0; k < n; ++k) {
+        out += ' ';
+        appendFloat(out, v[k]);
+    }
+    out += '\n';
+}
+
+// One corner of an `f` line: v, v//vn or v/vt/vn (1-based, running over the file).
+void appendCorner(std::string& out, std::uint64_t v, bool uv, std::uint64_t t, bool normal,
+                  std::uint64_t n) {
+    out += ' ';
+    appendUint(out, v);
+    if (!uv && !normal) return;
+    out += '/';
+    if (uv) appendUint(out, t);
+    if (!normal) return;
+    out += '/';
+    appendUint(out, n);
+}
+
 }  // namespace
+
+void saveObjObjects(const std::string& path, std::span<const ObjObject> objects) {
+    std::size_t size = 64;
+    for (const ObjObject& o : objects)
+        size += o.name.size() + o.positions.size() * 100 + o.triangles.size() * 40;
+    std::string out;
+    out.reserve(size);
+    out += "# clothsim\n";
+    std::uint64_t v0 = 1, t0 = 1, n0 = 1;  // the first index of this object's v, vt and vn
+    for (const ObjObject& o : objects) {
+        CLOTH_ASSERT(o.uvs.empty() || o.uvs.size() == o.positions.size());
+        CLOTH_ASSERT(o.normals.empty() || o.normals.size() == o.positions.size());
+        out += "o ";
+        for (char c : o.name) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '_' : c;
+        out += '\n';
+        for (const glm::vec3& p : o.positions) appendVec(out, "v", &p.x, 3);
+        for (const glm::vec2& uv : o.uvs) {
+            const glm::vec2 t(uv.x, 1.0f - uv.y);  // OBJ's v runs bottom-up
+            appendVec(out, "vt", &t.x, 2);
+        }
+        for (const glm::vec3& n : o.normals) appendVec(out, "vn", &n.x, 3);
+        const bool uv = !o.uvs.empty(), normal = !o.normals.empty();
+        for (const glm::uvec3& t : o.triangles) {
+            out += 'f';
+            for (int k = 0; k < 3; ++k)
+                appendCorner(out, v0 + t[k], uv, t0 + t[k], normal, n0 + t[k]);
+            out += '\n';
+        }
+        v0 += o.positions.size();
+        t0 += o.uvs.size();
+        n0 += o.normals.size();
+    }
+    writeOutputFile(path, out);
+}
 
 void saveObj(const std::string& path, const std::vector<glm::vec3>& positions,
              const std::vector<glm::uvec3>& triangles) {

@@ -48,6 +48,8 @@ struct SewingBase;  // prep/sewing.h: the scene's data before any merge and befo
 struct ClothInfo {  // per cloth, for output and rendering
     std::string name;
     std::uint32_t triangleBegin = 0, triangleEnd = 0;  // range in PreparedCloth::triangles
+    std::uint32_t vertexBegin = 0, vertexEnd = 0;      // its original vertices
+    bool hasUvs = false;  // its mesh has texture coordinates (a grid always has)
 };
 
 // One constraint type's items, colour by colour: colour c is items [colorOffsets[c],

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/state_hashes.h"
+#include "app/export_obj.h"
 #include "app/sewing_step.h"
 #include "app/simulation.h"
 #include "core/mesh.h"

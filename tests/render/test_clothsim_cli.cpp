@@ -91,22 +91,26 @@ std::string fileText(const fs::path& p) {
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// A rendered run writes the OBJ frames and the metrics of the plain headless run, byte for byte:
-// the same frames (0 and every --export-every-th, named by frame number) and the same rows (the
-// CPU reference gives the same state for any thread count).
+// A rendered run writes the OBJ frames, the glTF file and the metrics of the plain headless run,
+// byte for byte: the same frames (0 and every --export-every-th, named by frame number) and the
+// same rows (the CPU reference gives the same state for any thread count).
 TEST_F(ClothsimCli, RenderedRunsWriteTheObjFramesAndMetricsOfThePlainRun) {
     const fs::path dir = scratchDir("cli", "rendered_outputs");
     const std::string run =
         "--headless --backend cpu --scene hanging --frames 4 --export-every 2 --threads 2 ";
     const auto plain =
-        runProgramIn("clothsim", run + "--export-obj plain --metrics plain.csv", dir);
+        runProgramIn("clothsim",
+                     run + "--export-obj plain --metrics plain.csv --export-gltf plain.glb", dir);
     ASSERT_EQ(plain.exitCode, 0) << plain.err;
     const auto rendered = runProgramIn(
         "clothsim",
         run +
-            "--threads 1 --size 64x48 --record frames --export-obj rendered --metrics rendered.csv",
+            "--threads 1 --size 64x48 --record frames --export-obj rendered --metrics rendered.csv "
+            "--export-gltf rendered.glb",
         dir);
     ASSERT_EQ(rendered.exitCode, 0) << rendered.err;
+    ASSERT_TRUE(fs::exists(dir / "rendered.glb"));
+    EXPECT_EQ(fileText(dir / "rendered.glb"), fileText(dir / "plain.glb"));
     for (int f : {0, 2, 4}) {
         char name[32];
         std::snprintf(name, sizeof name, "frame_%04d.obj", f);

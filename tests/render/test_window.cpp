@@ -218,20 +218,20 @@ TEST_F(WindowTest, ClothsimWindowRunsAndCloses) {
     EXPECT_EQ(render::readPng((dir / "shot.png").string()).width, 320);
 }
 
-// The window writes the OBJ frames and the metrics of a plain headless run (the simulation
-// advances by whole frames, so its states are the same).
+// The window writes the OBJ frames, the glTF file and the metrics of a plain headless run (the
+// simulation advances by whole frames, so its states are the same).
 TEST_F(WindowTest, ClothsimWindowWritesObjFramesAndMetrics) {
     const auto dir = test::scratchDir("cli", "window_outputs");
     const auto r = test::runProgramIn(
         "clothsim",
         "--frames 20 --size 160x120 --backend cpu --threads 1 --scene hanging --export-obj obj "
-        "--export-every 10 --metrics m.json",
+        "--export-every 10 --metrics m.json --export-gltf w.gltf",
         dir);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto plain = test::runProgramIn(
         "clothsim",
         "--headless --frames 20 --backend cpu --threads 1 --scene hanging --export-obj plain "
-        "--export-every 10",
+        "--export-every 10 --export-gltf plain.gltf",
         dir);
     ASSERT_EQ(plain.exitCode, 0) << plain.err;
     const auto text = [](const std::filesystem::path& p) {
@@ -243,6 +243,8 @@ TEST_F(WindowTest, ClothsimWindowWritesObjFramesAndMetrics) {
         EXPECT_EQ(text(dir / "obj" / name), text(dir / "plain" / name)) << name;
     }
     EXPECT_FALSE(std::filesystem::exists(dir / "obj" / "frame_0005.obj"));
+    ASSERT_TRUE(std::filesystem::exists(dir / "w.gltf"));
+    EXPECT_EQ(text(dir / "w.gltf"), text(dir / "plain.gltf"));
     std::ifstream in(dir / "m.json");
     const nlohmann::json m = nlohmann::json::parse(in);
     ASSERT_EQ(m["frames"].size(), 20u);
