@@ -175,6 +175,36 @@ TEST(ContinuumSolver, MassSpringStripFromTheStvkMaterialStretchesAsTheAnalyticBa
     }
 }
 
+// Projective dynamics with its strain terms from the same StVK material (k_u = E_x, k_v = E_y:
+// prep/projective.cpp): the strip's drop is the bar's. Its term is linear in the stretch along
+// the strip (F - R = eps for a uniaxial stretch), so it follows the small-strain bar too; at a
+// fifth of the StVK test's density the two bars are 1% apart. 30 local/global iterations per
+// substep (PD converges slowly on a long strip); damping settles it.
+TEST(ContinuumSolver, ProjectiveStripFromTheStvkMaterialStretchesAsTheAnalyticBar) {
+    const float g = 9.81f, density = 0.2f * kDensity;
+    const OrthotropicMaterial m = membrane();
+    for (const auto& [weftAngle, e] : {std::pair{0.0f, m.ey}, std::pair{90.0f, m.ex}}) {
+        Scene s = strip(weftAngle);
+        s.cloths[0].material.density = density;
+        s.cloths[0].material.linearDamping = 10.0f;
+        s.sim.model = ClothModel::Projective;
+        s.sim.iterations = 30;
+        const PreparedCloth p = prepareScene(s, {});
+        ASSERT_EQ(p.pdTriangles.size(), std::size_t(2 * kCols * kRows));
+        const Sag sag = settle(p, 100);
+        const Sag later = settle(p, 140);
+        const double linear = density * g * kLength * kLength / (2.0 * e);
+        const double bar = stvkBarDrop(density * g, kLength, e);
+        std::printf("pd, weft angle %.0f: elongation %.6f m (140 frames %.6f; StVK bar %.6f, "
+                    "ratio %.4f; small-strain %.6f, ratio %.4f)\n",
+                    weftAngle, sag.elongation, later.elongation, bar, sag.elongation / bar,
+                    linear, sag.elongation / linear);
+        EXPECT_NEAR(sag.elongation / bar, 1.0, 0.03) << "weft angle " << weftAngle;
+        EXPECT_NEAR(sag.elongation / linear, 1.0, 0.02) << "weft angle " << weftAngle;
+        EXPECT_NEAR(later.elongation / sag.elongation, 1.0, 0.005) << "not settled";
+    }
+}
+
 TEST(ContinuumSolver, StvkAndIsometricBendingAreDeterministicForAnyThreadCount) {
     Scene s = strip(30.0f, BendModel::Isometric);
     s.cloths[0].pins.regions = {"top_corners"};
