@@ -154,12 +154,12 @@ CLI::Option* addSolver(CLI::App& app, T& target, const std::string& description)
         ->type_name("xpbd|pbd");
 }
 
-// --model xpbd|mass_spring|pd (ClothModel, or a std::optional of it).
+// --model xpbd|mass_spring|pd|fem (ClothModel, or a std::optional of it).
 template <class T>
 CLI::Option* addModel(CLI::App& app, T& target, const std::string& description) {
     return addParsed(app, "--model", target, parseClothModel, description)
-        ->check(oneOf({"xpbd", "mass_spring", "pd"}))
-        ->type_name("xpbd|mass_spring|pd");
+        ->check(oneOf({"xpbd", "mass_spring", "pd", "fem"}))
+        ->type_name("xpbd|mass_spring|pd|fem");
 }
 
 // --integrator explicit|symplectic|verlet (Integrator, or a std::optional of it).

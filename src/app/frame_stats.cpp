@@ -104,6 +104,15 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         for (const Solver::ModelFigure& f : solver.modelFigures()) ms[f.name] = f.value;
         j["mass_spring"] = ms;
     }
+    if (p.sim.model == ClothModel::Fem) {
+        nlohmann::json fem = {{"elements", p.femTriangles.size()},
+                              {"rayleigh_alpha", p.sim.fem.rayleighAlpha},
+                              {"rayleigh_beta", p.sim.fem.rayleighBeta},
+                              {"tolerance", p.sim.fem.tolerance},
+                              {"max_iterations", p.sim.fem.maxIterations}};
+        for (const Solver::ModelFigure& f : solver.modelFigures()) fem[f.name] = f.value;
+        j["fem"] = fem;
+    }
     if (p.sim.model == ClothModel::Projective) {
         nlohmann::json pd = {{"strain_terms", p.pdTriangles.size()},
                              {"bending_terms", p.pdBends.size()}};

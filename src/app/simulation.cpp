@@ -29,6 +29,12 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
     if (p.sim.model == ClothModel::Xpbd)
         return std::to_string(p.constraintCount()) + " constraints, " +
                std::to_string(p.colorCount) + " colours";
+    if (p.sim.model == ClothModel::Fem) {
+        char tolerance[32];
+        std::snprintf(tolerance, sizeof tolerance, "%.3g", double(p.sim.fem.tolerance));
+        return std::to_string(p.femTriangles.size()) + " membrane elements (model fem, " +
+               "backward Euler by conjugate gradients to " + tolerance + ")";
+    }
     if (p.sim.model == ClothModel::Projective)
         return std::to_string(p.pdTriangles.size()) + " strain and " +
                std::to_string(p.pdBends.size()) + " bending terms (model pd, " +
@@ -165,7 +171,8 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
     if (metrics) metrics->write(sim.scene.name);
     exporters.finish(out);
-    notices << stretchWarning(stretch, p.sim.model == ClothModel::MassSpring);
+    notices << stretchWarning(stretch, p.sim.model == ClothModel::MassSpring)
+            << modelWarnings(*sim.solver);
     if (sim.backend.validation) {  // --validate: a validation message fails the run
         sim.solver.reset();
         const auto count = sim.backend.validation->count.load();

@@ -1,5 +1,6 @@
 #include "app/stretch_check.h"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace cloth {
@@ -29,6 +30,17 @@ std::string stretchWarning(const StretchCheck& check, bool massSpring) {
     return stretchWarning("clothsim", check.largest(),
                           "frame " + std::to_string(check.largestFrame()),
                           massSpring ? kMassSpringStretchCure : kClothsimStretchCure);
+}
+
+std::string modelWarnings(const Solver& solver) {
+    for (const Solver::ModelFigure& f : solver.modelFigures())
+        if (f.name == "cg_unconverged_steps" && f.value > 0.0)
+            return "clothsim: warning: model fem: the conjugate gradients stopped at "
+                   "fem.max_iterations short of fem.tolerance in " +
+                   std::to_string(std::uint64_t(f.value)) +
+                   " steps (the velocities of those steps are approximate): raise "
+                   "fem.max_iterations, soften the material or take more substeps\n";
+    return "";
 }
 
 }  // namespace cloth

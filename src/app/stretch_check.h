@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "sim/solver.h"
+
 namespace cloth {
 
 inline constexpr double kStretchWarningLimit = 0.20;
@@ -36,6 +38,11 @@ std::string stretchWarning(const std::string& program, double largest, const std
 // The same for a clothsim run ("frame N" where the largest stretch was seen); the cure names the
 // model's knobs (the mass-spring model's are its springs' stiffness).
 std::string stretchWarning(const StretchCheck& check, bool massSpring = false);
+
+// What a model's own figures say went wrong in a run (model fem: steps whose conjugate gradients
+// stopped at max_iterations short of the tolerance), as clothsim's warning lines; "" when
+// nothing did.
+std::string modelWarnings(const Solver& solver);
 
 // clothsim's cure: its flags, and tethers, which are a scene file's key.
 inline constexpr const char* kClothsimStretchCure =

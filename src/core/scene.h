@@ -126,8 +126,8 @@ SelfCollisionSettings::Detection parseSelfDetection(const std::string& name);
 
 // The cloth model a scene runs (docs/models.md): XPBD, the default, on both backends; or
 // Provot's mass-spring cloth advanced by an explicit integrator (the CPU reference for now).
-enum class ClothModel { Xpbd, MassSpring, Projective };
-const char* clothModelName(ClothModel m);  // "xpbd" | "mass_spring" | "pd"
+enum class ClothModel { Xpbd, MassSpring, Projective, Fem };
+const char* clothModelName(ClothModel m);  // "xpbd" | "mass_spring" | "pd" | "fem"
 ClothModel parseClothModel(const std::string& name);
 // The mass-spring model's integrators: forward Euler (x and v from the old state), symplectic
 // Euler (v first, x from the new v) and position Verlet (x from the last two positions).
@@ -149,6 +149,16 @@ struct MassSpringSettings {
     bool operator==(const MassSpringSettings&) const = default;
 };
 
+// The implicit corotational FEM (model Fem; docs/models.md): Rayleigh damping (force
+// -(alpha M + beta K) v) and the conjugate gradients' stopping rule per step.
+struct FemSettings {
+    float rayleighAlpha = 0.2f;  // 1/s (Trendafilov 2021's value)
+    float rayleighBeta = 0.01f;  // s
+    float tolerance = 1e-6f;     // |residual| / |right-hand side|
+    int maxIterations = 1000;    // CG iterations per step
+    bool operator==(const FemSettings&) const = default;
+};
+
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     int substeps = 10;
@@ -163,6 +173,7 @@ struct SimSettings {
     std::optional<SelfCollisionSettings> selfCollision;  // none: layers pass through each other
     ClothModel model = ClothModel::Xpbd;
     MassSpringSettings massSpring;  // model MassSpring
+    FemSettings fem;                // model Fem
     bool operator==(const SimSettings&) const = default;
 };
 

@@ -562,7 +562,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
     }
     JsonNode root(doc, source);
     root.allowOnly({"name", "gravity", "substeps", "iterations", "iteration", "solver", "phantoms", "wind",
-                    "self_collision", "model", "mass_spring", "cloths", "seams", "colliders"});
+                    "self_collision", "model", "mass_spring", "fem", "cloths", "seams", "colliders"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);

@@ -14,14 +14,17 @@ const char* clothModelName(ClothModel m) {
             return "mass_spring";
         case ClothModel::Projective:
             return "pd";
+        case ClothModel::Fem:
+            return "fem";
     }
     return "?";
 }
 
 ClothModel parseClothModel(const std::string& name) {
-    for (ClothModel m : {ClothModel::Xpbd, ClothModel::MassSpring, ClothModel::Projective})
+    for (ClothModel m :
+         {ClothModel::Xpbd, ClothModel::MassSpring, ClothModel::Projective, ClothModel::Fem})
         if (name == clothModelName(m)) return m;
-    throw Error("unknown cloth model '" + name + "' (expected xpbd, mass_spring or pd)");
+    throw Error("unknown cloth model '" + name + "' (expected xpbd, mass_spring, pd or fem)");
 }
 
 const char* integratorName(Integrator i) {
@@ -51,8 +54,21 @@ const char* const kStiffnessWhy = "is beyond the sane range of a spring's stiffn
 
 }  // namespace
 
+void readFem(const JsonNode& n, FemSettings& f) {
+    n.allowOnly({"rayleigh_alpha", "rayleigh_beta", "tolerance", "max_iterations"});
+    if (n.has("rayleigh_alpha"))
+        f.rayleighAlpha = n["rayleigh_alpha"].inRange(0.0f, 1e4f, "is outside [0, 10000] 1/s");
+    if (n.has("rayleigh_beta"))
+        f.rayleighBeta = n["rayleigh_beta"].inRange(0.0f, 10.0f, "is outside [0, 10] s");
+    if (n.has("tolerance"))
+        f.tolerance = positiveInRange(n["tolerance"], 0.0f, 1.0f, "is outside (0, 1]");
+    if (n.has("max_iterations"))
+        f.maxIterations = int(n["max_iterations"].inRange(1.0f, 1e6f, "is outside [1, 1000000]"));
+}
+
 void readModel(const JsonNode& root, SimSettings& sim) {
     if (root.has("model")) sim.model = readName(root["model"], parseClothModel);
+    if (root.has("fem")) readFem(root["fem"], sim.fem);
     if (!root.has("mass_spring")) return;
     const JsonNode n = root["mass_spring"];
     n.allowOnly({"integrator", "stiffness", "air_damping", "step"});

@@ -245,6 +245,9 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
         if (m.step > 0.0f) ms["step"] = num(m.step);
         j["mass_spring"] = ms;
     }
+    if (const FemSettings& f = scene.sim.fem; f != FemSettings{})
+        j["fem"] = {{"rayleigh_alpha", num(f.rayleighAlpha)}, {"rayleigh_beta", num(f.rayleighBeta)},
+                    {"tolerance", num(f.tolerance)}, {"max_iterations", f.maxIterations}};
     Json cloths = Json::array();
     for (const ClothDesc& c : scene.cloths) cloths.push_back(cloth(c, baseDir));
     j["cloths"] = cloths;

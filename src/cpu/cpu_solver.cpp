@@ -1,6 +1,7 @@
 #include "cpu/cpu_solver.h"
 #include "cpu/mass_spring.h"
 #include "cpu/projective.h"
+#include "cpu/fem.h"
 
 #include <algorithm>
 #include <array>
@@ -566,6 +567,8 @@ std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads
     if (prepared.sim.model == ClothModel::MassSpring)  // workPerThread 0: every thread (tests)
         return makeMassSpringSolver(prepared, threads,
                                     workPerThread == 0 ? 0u : kVerticesPerSpringThread);
+    if (prepared.sim.model == ClothModel::Fem)
+        return makeFemSolver(prepared, threads, workPerThread == 0 ? 0u : kVerticesPerFemThread);
     if (prepared.sim.model == ClothModel::Projective)
         return makeProjectiveSolver(prepared, threads,
                                     workPerThread == 0 ? 0u : kVerticesPerPdThread);

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/float_env.h"
+#include "cpu/post_step.h"
 #include "kernels/constraints.h"
 #include "kernels/projective.h"
 #include "kernels/spring.h"
@@ -227,19 +228,12 @@ public:
                        ? threads
                        : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
                                                        1u, std::uint32_t(threads)))),
-          pool_(threads) {
+          pool_(threads),
+          post_(p_, threads) {
         const std::uint32_t n = p.originalVertexCount;
         x_.assign(p.positions.begin(), p.positions.begin() + n);
         v_.assign(p.velocities.begin(), p.velocities.begin() + n);
         s_ = y_ = x_;
-        damping_.assign(n, 0.0f);
-        for (const gpu::ClothSegment& s : p.segments)
-            for (std::uint32_t i = s.vertexBegin; i < std::min(s.vertexEnd, n); ++i)
-                damping_[i] = s.linearDamping;
-        thickness_ = springThickness(p);
-        contact_.assign(n, 0);
-        poses_.resize(std::size_t(threads) * 2 * p.colliders.size());
-        bounceBelow_ = restitutionThreshold(p.sim);
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -280,14 +274,12 @@ public:
                 });
                 if (!p_.tethers.empty())
                     timed(kStageTethers, [&] {
-                        for (std::uint32_t i = tb; i < te; ++i) {
-                            const gpu::Tether& t = p_.tethers[i];
-                            gpu::projectTether(y_[t.vertex], glm::vec3(y_[t.anchor]), t.maxLength);
-                        }
+                        post_.tethers(y_, tb, te);
                         pool_.barrier();
                     });
                 timed(kStageVelocities, [&] {
-                    finish(member, sub, b, e);
+                    post_.finish(member, float(time_ + double(sub) * double(h_)), h_, x_, y_, v_,
+                                 b, e);
                     pool_.barrier();
                 });
             }
@@ -313,58 +305,20 @@ public:
         checkGrabVertex(grab, p_.originalVertexCount);
         if (grab) throw Error("model pd: the grab is not built for this model yet");
     }
-    std::uint32_t contactCount() const override {
-        return std::uint32_t(std::count(contact_.begin(), contact_.end(), 1));
-    }
+    std::uint32_t contactCount() const override { return post_.contactCount(); }
     std::vector<ModelFigure> modelFigures() const override {
         return {{"iterations", double(p_.sim.iterations)},
                 {"factorizations", double(system_.factorizations())}};
     }
 
 private:
-    // After the iterations and tethers: the colliders (as the mass-spring model's, over the step
-    // from x to y), the velocities (y - x) / h with restitution and damping, and x = y.
-    void finish(int member, int sub, std::uint32_t begin, std::uint32_t end) {
-        const std::size_t count = p_.colliders.size();
-        gpu::ColliderPose* p0 = poses_.data() + std::size_t(member) * 2 * count;
-        gpu::ColliderPose* p1 = p0 + count;
-        const auto t0 = float(time_ + double(sub) * double(h_));
-        const auto t1 = float(time_ + double(sub + 1) * double(h_));
-        for (std::size_t c = 0; c < count; ++c) {
-            p0[c] = gpu::colliderPose(p_.colliders[c], t0);
-            p1[c] = gpu::colliderPose(p_.colliders[c], t1);
-        }
-        for (std::uint32_t i = begin; i < end; ++i) {
-            glm::vec4& y = y_[i];
-            const glm::vec3 x(x_[i]);
-            if (x_[i].w <= 0.0f) {
-                v_[i] = glm::vec4(0.0f);
-                continue;
-            }
-            gpu::ContactState s = gpu::contactStateAt(x, glm::vec4(0.0f), glm::uvec4(0u));
-            const glm::vec3 vStep = (glm::vec3(y) - x) / h_;
-            for (std::size_t c = 0; c < count; ++c)
-                gpu::springContact(p_.colliders[c], p1[c], p0[c], y, vStep, thickness_[i], h_,
-                                   bounceBelow_, s);
-            glm::vec3 v = (glm::vec3(y) - x) / h_;
-            contact_[i] = s.start.w > 0.0f ? 1 : 0;
-            if (contact_[i]) v = gpu::restituteVelocity(v, s);
-            v *= std::max(0.0f, 1.0f - damping_[i] * h_);
-            v_[i] = glm::vec4(v, 0.0f);
-            x_[i] = y;
-        }
-    }
-
     PreparedCloth p_;
     float h_;
     ProjectiveSystem system_;
     int threads_, members_;
     ThreadPool pool_;
+    PostStep post_;
     std::vector<glm::vec4> x_, v_, s_, y_, normals_;
-    std::vector<float> damping_, thickness_;
-    std::vector<std::uint8_t> contact_;
-    std::vector<gpu::ColliderPose> poses_;
-    float bounceBelow_ = 0.0f;
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
     double time_ = p_.startTime;
 };

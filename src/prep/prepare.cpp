@@ -1,6 +1,7 @@
 #include "prep/prepare.h"
 #include "prep/springs.h"
 #include "prep/projective.h"
+#include "prep/fem.h"
 
 #include <chrono>
 #include <cmath>
@@ -171,6 +172,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     buildVertexTriangles(p);
     if (p.sim.model == ClothModel::MassSpring) buildSprings(scene, clothBegin, p);
     if (p.sim.model == ClothModel::Projective) buildProjective(scene, clothBegin, p);
+    if (p.sim.model == ClothModel::Fem) buildFem(scene, clothBegin, p);
     const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);
     if (!p.seamPairs.empty()) p.sewingBase = std::make_shared<SewingBase>(SewingBase{p, request});
     colorAndPack(p, request);

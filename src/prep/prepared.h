@@ -119,6 +119,10 @@ struct PreparedCloth {
     // ---- projective dynamics (sim.model Projective; prep/projective.h) ----
     std::vector<gpu::PdTriangle> pdTriangles;
     std::vector<gpu::PdBend> pdBends;
+    // ---- the implicit corotational FEM (sim.model Fem; prep/fem.h): its triangles, each with
+    // (C11, C22, C12, C33) of its plane-stress stiffness (N/m) in `stiffness`, the weft/warp
+    // frame in invRest; the CPU reference only ----
+    std::vector<gpu::PdTriangle> femTriangles;
 
     // ---- rigid colliders (src/kernels/collider.h), in scene order ----
     std::vector<gpu::Collider> colliders;

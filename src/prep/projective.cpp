@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "core/error.h"
@@ -53,6 +54,30 @@ gpu::PdBend bendTerm(const PreparedCloth& p, std::uint32_t v0, std::uint32_t v1,
 
 }  // namespace
 
+void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
+                         const PreparedCloth& p, const std::function<void(const RestTriangle&)>& fn) {
+    std::vector<bool> stvk(scene.cloths.size(), false);
+    for (std::size_t i = 0; i < scene.cloths.size(); ++i)
+        stvk[i] = scene.cloths[i].material.stretchModel == StretchModel::Stvk;
+    for (const gpu::StvkConstraint& s : p.items<gpu::StvkConstraint>()) {
+        const glm::vec4 b = s.invRest;
+        const double det = double(b.x) * b.w - double(b.z) * b.y;
+        fn({clothOf(clothBegin, s.v0), s.v0, s.v1, s.v2, float(0.5 / std::abs(det)), b});
+    }
+    for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
+        if (stvk[i]) continue;
+        for (std::uint32_t t = p.cloths[i].triangleBegin; t < p.cloths[i].triangleEnd; ++t) {
+            const glm::uvec3 tri = p.triangles[t];
+            RestTriangle r{i, tri.x, tri.y, tri.z, 0.0f, glm::vec4(0.0f)};
+            if (!isotropicRest(at(p, tri.x), at(p, tri.y), at(p, tri.z), r.invRest, r.area))
+                throw Error("cloth '" + scene.cloths[i].name + "': triangle " +
+                            std::to_string(t - p.cloths[i].triangleBegin) +
+                            " is degenerate (no area at rest)");
+            fn(r);
+        }
+    }
+}
+
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p) {
     p.pdTriangles.clear();
@@ -69,30 +94,14 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
             throw Error("cloth '" + c.name + "': model pd takes its bending weight from the "
                         "material's bend_compliance, which is 0 (rigid); give one above 0");
     }
-    // Strain: the StVK items in their weft/warp frames, the other cloths' triangles.
-    std::vector<bool> stvk(scene.cloths.size(), false);
-    for (std::size_t i = 0; i < scene.cloths.size(); ++i)
-        stvk[i] = scene.cloths[i].material.stretchModel == StretchModel::Stvk;
-    for (const gpu::StvkConstraint& s : p.items<gpu::StvkConstraint>()) {
-        const OrthotropicMaterial& m = scene.cloths[clothOf(clothBegin, s.v0)].material.membrane;
-        const glm::vec4 b = s.invRest;
-        const double det = double(b.x) * b.w - double(b.z) * b.y;
-        p.pdTriangles.push_back({s.v0, s.v1, s.v2, float(0.5 / std::abs(det)), b,
-                                 glm::vec4(m.ex, m.ey, 0.0f, 0.0f)});
-    }
-    for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
-        if (stvk[i]) continue;
-        const auto k = float(pdDistanceModulus(scene.cloths[i].material.stretchCompliance));
-        for (std::uint32_t t = p.cloths[i].triangleBegin; t < p.cloths[i].triangleEnd; ++t) {
-            const glm::uvec3 tri = p.triangles[t];
-            gpu::PdTriangle term{tri.x, tri.y, tri.z, 0.0f, glm::vec4(0.0f), glm::vec4(k, k, 0, 0)};
-            if (!isotropicRest(at(p, tri.x), at(p, tri.y), at(p, tri.z), term.invRest, term.area))
-                throw Error("cloth '" + scene.cloths[i].name + "': triangle " +
-                            std::to_string(t - p.cloths[i].triangleBegin) +
-                            " is degenerate (no area at rest)");
-            p.pdTriangles.push_back(term);
-        }
-    }
+    forEachRestTriangle(scene, clothBegin, p, [&](const RestTriangle& t) {
+        const Material& m = scene.cloths[t.cloth].material;
+        const auto k = float(pdDistanceModulus(m.stretchCompliance));
+        const glm::vec4 stiffness = m.stretchModel == StretchModel::Stvk
+                                        ? glm::vec4(m.membrane.ex, m.membrane.ey, 0.0f, 0.0f)
+                                        : glm::vec4(k, k, 0.0f, 0.0f);
+        p.pdTriangles.push_back({t.v0, t.v1, t.v2, t.area, t.invRest, stiffness});
+    });
     // Bending: the dihedral items' hinges, or the isometric items' stencils.
     for (const gpu::BendingConstraint& b : p.items<gpu::BendingConstraint>()) {
         gpu::PdBend t = bendTerm(p, b.v0, b.v1, b.v2, b.v3);

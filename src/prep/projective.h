@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/scene.h"
@@ -18,6 +19,18 @@ namespace cloth {
 inline double pdDistanceModulus(double alpha) {
     return 4.0 / (3.0 * alpha);
 }
+
+// A cloth triangle at rest, for the continuum models: the StVK items' triangles in their
+// weft/warp frames (D_m^-1 as invRest), the other cloths' triangles in any in-plane frame (the
+// first axis along v1 - v0). Throws cloth::Error for a degenerate triangle.
+struct RestTriangle {
+    std::size_t cloth;
+    std::uint32_t v0, v1, v2;
+    float area;         // m^2
+    glm::vec4 invRest;  // B = D_m^-1 column-major (B00, B10, B01, B11)
+};
+void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
+                         const PreparedCloth& p, const std::function<void(const RestTriangle&)>& fn);
 
 // Fills p.pdTriangles and p.pdBends (after the cloths are appended, before colouring).
 // Strain: a StVK material's triangles keep their weft/warp frame (D_m from the StVK items) with

@@ -220,6 +220,8 @@ void GpuSolver::recordReadBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dstS
 std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
                                       const GpuSolverOptions& options) {
     if (prepared.sim.model == ClothModel::MassSpring) return makeGpuMassSpringSolver(prepared, options);
+    if (prepared.sim.model == ClothModel::Fem)
+        throw Error("model fem runs on the CPU reference only (--backend cpu)");
     if (prepared.sim.model == ClothModel::Projective)
         throw Error("model pd runs on the CPU reference only yet (--backend cpu); its Vulkan "
                     "global step (Chebyshev-accelerated Jacobi) is not built");

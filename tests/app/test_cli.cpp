@@ -278,6 +278,43 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
                   "model pd: attachments are not built for this model yet");
 }
 
+TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
+    const fs::path dir = scratchDir("fem");
+    const fs::path stats = dir / "stats.json";
+    const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 2 "
+                                          "--model fem --stretch-compliance 1e-3 --stats " +
+                                              stats.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("2048 membrane elements (model fem, backward Euler by conjugate "
+                            "gradients to 1e-06)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("warning: model fem"), std::string::npos) << r.output;
+    std::ifstream in(stats);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["model"], "fem");
+    EXPECT_EQ(j["fem"]["cg_unconverged_steps"], 0.0);
+    EXPECT_GT(j["fem"]["cg_iterations_per_frame"].get<double>(), 0.0);
+    fs::remove_all(dir);
+    // The default material (1e8 N/m) in at most 5 CG iterations a step: stopped short, said so.
+    const fs::path scene = dir.parent_path() / "fem_short.json";
+    {
+        std::ofstream out(scene);
+        out << R"({"name": "short", "model": "fem", "fem": {"max_iterations": 5},
+                   "cloths": [{"name": "c", "grid": {"width": 1, "height": 1, "resolution": [8, 8]},
+                               "pins": {"regions": ["top_corners"]}}]})";
+    }
+    const auto s = runProgram("clothsim", "--headless --backend cpu --frames 2 --scene " + scene.string());
+    EXPECT_EQ(s.exitCode, 0) << s.output;
+    EXPECT_NE(s.output.find("warning: model fem: the conjugate gradients stopped at "
+                            "fem.max_iterations short of fem.tolerance"),
+              std::string::npos)
+        << s.output;
+    fs::remove(scene);
+    expectFailure("--headless --backend gpu --scene hanging --frames 1 --model fem",
+                  "model fem runs on the CPU reference only");
+}
+
 TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
     const fs::path dir = scratchDir("mass_spring");
     const fs::path stats = dir / "stats.json";

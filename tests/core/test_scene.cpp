@@ -475,7 +475,7 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
         {R"({"self_collision": {"bound": 7}, "cloths": [{"grid": {}}]})",
          "self_collision.bound: 7 m is beyond the sane range of a motion bound"},
         {R"({"model": "fem2", "cloths": [{"grid": {}}]})",
-         "model: unknown cloth model 'fem2' (expected xpbd, mass_spring or pd)"},
+         "model: unknown cloth model 'fem2' (expected xpbd, mass_spring, pd or fem)"},
         {R"({"mass_spring": {"integrator": "rk4"}, "cloths": [{"grid": {}}]})",
          "mass_spring.integrator: unknown integrator 'rk4' (expected explicit, symplectic or verlet)"},
         {R"({"mass_spring": {"stiffness": -3}, "cloths": [{"grid": {}}]})",

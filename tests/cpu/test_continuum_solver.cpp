@@ -205,6 +205,33 @@ TEST(ContinuumSolver, ProjectiveStripFromTheStvkMaterialStretchesAsTheAnalyticBa
     }
 }
 
+// The implicit corotational FEM on the same material: its strain is S - I (linear in the
+// stretch along the strip), so it too follows the small-strain bar; the material's damping
+// settles it (Rayleigh damping alone would take longer).
+TEST(ContinuumSolver, FemStripFromTheStvkMaterialStretchesAsTheAnalyticBar) {
+    const float g = 9.81f, density = 0.2f * kDensity;
+    const OrthotropicMaterial m = membrane();
+    for (const auto& [weftAngle, e] : {std::pair{0.0f, m.ey}, std::pair{90.0f, m.ex}}) {
+        Scene s = strip(weftAngle);
+        s.cloths[0].material.density = density;
+        s.cloths[0].material.linearDamping = 10.0f;
+        s.sim.model = ClothModel::Fem;
+        const PreparedCloth p = prepareScene(s, {});
+        ASSERT_EQ(p.femTriangles.size(), std::size_t(2 * kCols * kRows));
+        const Sag sag = settle(p, 100);
+        const Sag later = settle(p, 140);
+        const double linear = density * g * kLength * kLength / (2.0 * e);
+        const double bar = stvkBarDrop(density * g, kLength, e);
+        std::printf("fem, weft angle %.0f: elongation %.6f m (140 frames %.6f; StVK bar %.6f, "
+                    "ratio %.4f; small-strain %.6f, ratio %.4f)\n",
+                    weftAngle, sag.elongation, later.elongation, bar, sag.elongation / bar,
+                    linear, sag.elongation / linear);
+        EXPECT_NEAR(sag.elongation / bar, 1.0, 0.03) << "weft angle " << weftAngle;
+        EXPECT_NEAR(sag.elongation / linear, 1.0, 0.02) << "weft angle " << weftAngle;
+        EXPECT_NEAR(later.elongation / sag.elongation, 1.0, 0.005) << "not settled";
+    }
+}
+
 TEST(ContinuumSolver, StvkAndIsometricBendingAreDeterministicForAnyThreadCount) {
     Scene s = strip(30.0f, BendModel::Isometric);
     s.cloths[0].pins.regions = {"top_corners"};

@@ -1,0 +1,283 @@
+#include "cpu/fem.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include <Eigen/IterativeLinearSolvers>
+#include <Eigen/SparseCore>
+
+#include "core/error.h"
+#include "cpu/cpu_solver.h"
+#include "cpu/float_env.h"
+#include "cpu/post_step.h"
+#include "cpu/thread_pool.h"
+#include "prep/fem.h"
+#include "prep/springs.h"
+#include "sim/schedule.h"
+
+namespace cloth {
+
+FemElement femElement(const gpu::PdTriangle& t, glm::vec3 x0, glm::vec3 x1, glm::vec3 x2) {
+    FemElement e;
+    gpu::pdProjectTriangle(x0, x1, x2, t.invRest, glm::vec4(1.0f, 1.0f, 0.0f, 0.0f), e.ru, e.rv);
+    const glm::vec3 bu = gpu::pdWeightsU(t.invRest), bv = gpu::pdWeightsV(t.invRest);
+    const glm::dvec3 fu = glm::dvec3(x0) * double(bu.x) + glm::dvec3(x1) * double(bu.y) +
+                          glm::dvec3(x2) * double(bu.z);
+    const glm::dvec3 fv = glm::dvec3(x0) * double(bv.x) + glm::dvec3(x1) * double(bv.y) +
+                          glm::dvec3(x2) * double(bv.z);
+    const glm::dvec3 ru(e.ru), rv(e.rv);
+    e.strain = glm::dvec3(glm::dot(ru, fu) - 1.0, glm::dot(rv, fv) - 1.0,
+                          glm::dot(ru, fv) + glm::dot(rv, fu));
+    const glm::dvec4 c(t.stiffness);
+    e.stress = glm::dvec3(c.x * e.strain.x + c.z * e.strain.y, c.z * e.strain.x + c.y * e.strain.y,
+                          c.w * e.strain.z);
+    return e;
+}
+
+double femEnergy(const gpu::PdTriangle& t, const FemElement& e) {
+    return 0.5 * double(t.area) * glm::dot(e.strain, e.stress);
+}
+
+glm::dvec3 femForce(const gpu::PdTriangle& t, const FemElement& e, int i) {
+    const double bu = gpu::pdWeightsU(t.invRest)[i], bv = gpu::pdWeightsV(t.invRest)[i];
+    const glm::dvec3 ru(e.ru), rv(e.rv);
+    return -double(t.area) *
+           (e.stress.x * bu * ru + e.stress.y * bv * rv + e.stress.z * (bu * rv + bv * ru));
+}
+
+glm::dmat3 femStiffness(const gpu::PdTriangle& t, const FemElement& e, int i, int j) {
+    const glm::vec3 bu = gpu::pdWeightsU(t.invRest), bv = gpu::pdWeightsV(t.invRest);
+    const glm::dvec3 ru(e.ru), rv(e.rv);
+    const glm::dvec4 c(t.stiffness);
+    const glm::dvec3 ui = double(bu[i]) * ru, uj = double(bu[j]) * ru;
+    const glm::dvec3 vi = double(bv[i]) * rv, vj = double(bv[j]) * rv;
+    const glm::dvec3 gi = double(bu[i]) * rv + double(bv[i]) * ru;
+    const glm::dvec3 gj = double(bu[j]) * rv + double(bv[j]) * ru;
+    const glm::dmat3 k = c.x * glm::outerProduct(ui, uj) +
+                         c.z * (glm::outerProduct(ui, vj) + glm::outerProduct(vi, uj)) +
+                         c.y * glm::outerProduct(vi, vj) + c.w * glm::outerProduct(gi, gj);
+    return double(t.area) * k;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+class FemSolver final : public Solver {
+public:
+    FemSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
+        : p_(p),
+          h_(substepDt(p.sim)),
+          threads_(threads),
+          members_(verticesPerThread == 0
+                       ? threads
+                       : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
+                                                       1u, std::uint32_t(threads)))),
+          pool_(threads),
+          post_(p_, threads) {
+        const std::uint32_t n = p.originalVertexCount;
+        x_.assign(p.positions.begin(), p.positions.begin() + n);
+        v_.assign(p.velocities.begin(), p.velocities.begin() + n);
+        y_ = x_;
+        row_.assign(n, -1);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (x_[i].w > 0.0f) row_[i] = rows_++;
+        elements_.resize(p.femTriangles.size());
+        // Per vertex, its triangles' corners (3 t + c), in triangle order.
+        offsets_.assign(n + 1, 0);
+        for (const gpu::PdTriangle& t : p.femTriangles)
+            for (std::uint32_t v : {t.v0, t.v1, t.v2}) ++offsets_[v + 1];
+        for (std::uint32_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
+        corners_.resize(offsets_[n]);
+        std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
+        for (std::uint32_t t = 0; t < p.femTriangles.size(); ++t) {
+            const gpu::PdTriangle& k = p.femTriangles[t];
+            corners_[next[k.v0]++] = 3 * t;
+            corners_[next[k.v1]++] = 3 * t + 1;
+            corners_[next[k.v2]++] = 3 * t + 2;
+        }
+        force_.assign(n, glm::dvec3(0.0));
+        dv_ = Eigen::VectorXd::Zero(3 * Eigen::Index(rows_));
+        normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+        vertexNormals(p_, x_, normals_, 0, n);
+    }
+
+    const char* backendName() const override { return "cpu"; }
+    std::string deviceName() const override { return cpuModelName(); }
+    int threadCount() const override { return threads_; }
+    int threadsUsed() const override { return members_; }
+
+    void stepFrame() override {
+        std::fill(times_.begin(), times_.end(), 0.0);
+        cgIterations_ = 0;
+        cgLargestError_ = 0.0;
+        const std::uint32_t n = p_.originalVertexCount;
+        const auto elements = static_cast<std::uint32_t>(p_.femTriangles.size());
+        pool_.run([&](int member, int size) {
+            const FlushSubnormals flush;
+            std::uint32_t b, e, eb, ee, tb, te;
+            ThreadPool::split(n, member, size, b, e);
+            ThreadPool::split(elements, member, size, eb, ee);
+            ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
+            auto timed = [&](int stage, auto&& work) {
+                const auto t = Clock::now();
+                work();
+                if (member == 0) times_[stage] += msSince(t);
+            };
+            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                timed(kStageStvk, [&] {
+                    for (std::uint32_t i = eb; i < ee; ++i) {
+                        const gpu::PdTriangle& t = p_.femTriangles[i];
+                        elements_[i] = femElement(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
+                                                  glm::vec3(x_[t.v2]));
+                    }
+                    pool_.barrier();
+                    for (std::uint32_t v = b; v < e; ++v) {
+                        glm::dvec3 f(0.0);
+                        for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k)
+                            f += femForce(p_.femTriangles[corners_[k] / 3], elements_[corners_[k] / 3],
+                                          int(corners_[k] % 3));
+                        force_[v] = f;
+                    }
+                    pool_.barrier();
+                });
+                timed(kStageJacobiSums, [&] {
+                    if (member == 0) solveStep();
+                    pool_.barrier();
+                });
+                timed(kStagePredict, [&] {
+                    for (std::uint32_t v = b; v < e; ++v) {
+                        if (row_[v] < 0) continue;
+                        for (int c = 0; c < 3; ++c) v_[v][c] += float(dv_[3 * row_[v] + c]);
+                        y_[v] = glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]), x_[v].w);
+                    }
+                    pool_.barrier();
+                });
+                if (!p_.tethers.empty())
+                    timed(kStageTethers, [&] {
+                        post_.tethers(y_, tb, te);
+                        pool_.barrier();
+                    });
+                timed(kStageVelocities, [&] {
+                    post_.finish(member, float(time_ + double(sub) * double(h_)), h_, x_, y_, v_,
+                                 b, e);
+                    pool_.barrier();
+                });
+            }
+            timed(kStageNormals, [&] { vertexNormals(p_, x_, normals_, b, e); });
+        }, members_);
+        time_ += double(p_.sim.frameDt);
+    }
+    double simTime() const override { return time_; }
+
+    void readPositions(std::vector<glm::vec4>& out) override { out = x_; }
+    void readVelocities(std::vector<glm::vec4>& out) override { out = v_; }
+    void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    void keepMultipliers(bool) override {}
+    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
+        throw Error("model fem has no XPBD multipliers (the residual metrics are XPBD's)");
+    }
+    std::vector<StageTime> stageTimes() const override {
+        std::vector<StageTime> out;
+        for (int i = 0; i < kStageCount; ++i) out.push_back({kStageNames[i], times_[i]});
+        return out;
+    }
+    void setGrab(std::optional<Grab> grab) override {
+        checkGrabVertex(grab, p_.originalVertexCount);
+        if (grab) throw Error("model fem: the grab is not built for this model yet");
+    }
+    std::uint32_t contactCount() const override { return post_.contactCount(); }
+    std::vector<ModelFigure> modelFigures() const override {
+        return {{"cg_iterations_per_frame", double(cgIterations_)},
+                {"cg_largest_relative_residual", cgLargestError_},
+                {"cg_unconverged_steps", double(cgUnconverged_)}};
+    }
+
+private:
+    static constexpr int kStageStvk = kStageFirstType + int(gpu::constraintTypeIndex<gpu::StvkConstraint>);
+
+    // The linearised backward-Euler step (docs/models.md): with K the corotational stiffness,
+    // ((1 + h a) M + (h b + h^2) K) dv = h (f + M g - a M v - (b + h) K v), over the free
+    // vertices, by conjugate gradients from the last step's dv.
+    void solveStep() {
+        const std::uint32_t n = p_.originalVertexCount;
+        const Eigen::Index dofs = 3 * Eigen::Index(rows_);
+        std::vector<Eigen::Triplet<double>> entries;
+        entries.reserve(p_.femTriangles.size() * 81);
+        for (std::size_t e = 0; e < p_.femTriangles.size(); ++e) {
+            const gpu::PdTriangle& t = p_.femTriangles[e];
+            const std::uint32_t vs[3] = {t.v0, t.v1, t.v2};
+            for (int i = 0; i < 3; ++i) {
+                if (row_[vs[i]] < 0) continue;
+                for (int j = 0; j < 3; ++j) {
+                    if (row_[vs[j]] < 0) continue;
+                    const glm::dmat3 k = femStiffness(t, elements_[e], i, j);
+                    for (int a = 0; a < 3; ++a)
+                        for (int c = 0; c < 3; ++c)
+                            entries.emplace_back(3 * row_[vs[i]] + a, 3 * row_[vs[j]] + c, k[c][a]);
+                }
+            }
+        }
+        Eigen::SparseMatrix<double> k(dofs, dofs);
+        k.setFromTriplets(entries.begin(), entries.end());
+        Eigen::VectorXd v(dofs), mass(dofs), f(dofs);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (row_[i] < 0) continue;
+            const double m = 1.0 / double(x_[i].w);
+            for (int c = 0; c < 3; ++c) {
+                v[3 * row_[i] + c] = v_[i][c];
+                mass[3 * row_[i] + c] = m;
+                f[3 * row_[i] + c] = force_[i][c] + m * double(p_.sim.gravity[c]);
+            }
+        }
+        const double h = h_, alpha = p_.sim.fem.rayleighAlpha, beta = p_.sim.fem.rayleighBeta;
+        const Eigen::VectorXd kv = k * v;
+        const Eigen::VectorXd rhs = h * (f - alpha * mass.cwiseProduct(v) - (beta + h) * kv);
+        Eigen::SparseMatrix<double> a = (h * beta + h * h) * k;
+        for (Eigen::Index r = 0; r < dofs; ++r) a.coeffRef(r, r) += (1.0 + h * alpha) * mass[r];
+        Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower | Eigen::Upper> cg;
+        cg.setTolerance(p_.sim.fem.tolerance);
+        cg.setMaxIterations(p_.sim.fem.maxIterations);
+        cg.compute(a);
+        dv_ = cg.solveWithGuess(rhs, dv_);
+        cgIterations_ += std::uint64_t(cg.iterations());
+        cgLargestError_ = std::max(cgLargestError_, double(cg.error()));
+        if (cg.info() != Eigen::Success) ++cgUnconverged_;
+    }
+
+    PreparedCloth p_;
+    float h_;
+    int threads_, members_;
+    ThreadPool pool_;
+    PostStep post_;
+    std::vector<glm::vec4> x_, v_, y_, normals_;
+    std::vector<std::int32_t> row_;
+    std::int32_t rows_ = 0;
+    std::vector<FemElement> elements_;
+    std::vector<std::uint32_t> offsets_, corners_;
+    std::vector<glm::dvec3> force_;
+    Eigen::VectorXd dv_;
+    std::uint64_t cgIterations_ = 0, cgUnconverged_ = 0;
+    double cgLargestError_ = 0.0;
+    std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
+    double time_ = p_.startTime;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeFemSolver(const PreparedCloth& prepared, int threads,
+                                      std::uint32_t verticesPerThread) {
+    if (threads < 1 || threads > 1024)
+        throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
+    if (prepared.sim.model != ClothModel::Fem)
+        throw Error("makeFemSolver: the scene's model is " +
+                    std::string(clothModelName(prepared.sim.model)));
+    refuseWhatFemLacks(prepared);
+    return std::make_unique<FemSolver>(prepared, threads, verticesPerThread);
+}
+
+}  // namespace cloth

@@ -1,0 +1,44 @@
+// The implicit corotational orthotropic FEM on the CPU (docs/models.md "Implicit corotational
+// FEM"; Trendafilov 2021 §3): linear membrane triangles whose strain is measured in their own
+// rotated frame, lumped masses, Rayleigh damping, one linearised backward-Euler step per substep
+// solved by conjugate gradients (Eigen, on the assembled sparse matrix). Tethers and the analytic
+// colliders act after each step (cpu/post_step.h). Threads share the elements and the vertices;
+// the matrix is assembled in element order and CG runs on one thread, so any thread count gives
+// the same bits.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <glm/glm.hpp>
+
+#include "kernels/projective.h"
+#include "prep/prepared.h"
+#include "sim/solver.h"
+
+namespace cloth {
+
+// An element at positions x0, x1, x2 (t: a femTriangle, stiffness = (C11, C22, C12, C33)). F =
+// D_s D_m^-1 = R S with R (3x2, columns r_u, r_v) the polar factor; the corotated strain is
+// S - I in Voigt form with engineering shear: (S_uu - 1, S_vv - 1, 2 S_uv); the stress C times it.
+struct FemElement {
+    glm::vec3 ru, rv;
+    glm::dvec3 strain, stress;
+};
+FemElement femElement(const gpu::PdTriangle& t, glm::vec3 x0, glm::vec3 x1, glm::vec3 x2);
+// A (strain . stress) / 2: the element's energy.
+double femEnergy(const gpu::PdTriangle& t, const FemElement& e);
+// The elastic force on corner i: -A J_i^T stress, J_i the strain's derivative at corner i with
+// R held fixed (dE_uu = bu_i r_u, dE_vv = bv_i r_v, dgamma = bu_i r_v + bv_i r_u).
+glm::dvec3 femForce(const gpu::PdTriangle& t, const FemElement& e, int i);
+// The stiffness block K_ij = A J_i^T C J_j (3x3), R held fixed: the force's derivative
+// -dF_i/dx_j with the rotation frozen (the corotational tangent).
+glm::dmat3 femStiffness(const gpu::PdTriangle& t, const FemElement& e, int i, int j);
+
+// threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most
+// (0: all of them). Throws cloth::Error for what the model does not run.
+inline constexpr std::uint32_t kVerticesPerFemThread = 2048;
+std::unique_ptr<Solver> makeFemSolver(const PreparedCloth& prepared, int threads = 1,
+                                      std::uint32_t verticesPerThread = kVerticesPerFemThread);
+
+}  // namespace cloth

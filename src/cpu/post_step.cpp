@@ -1,0 +1,66 @@
+#include "cpu/post_step.h"
+
+#include <algorithm>
+
+#include "kernels/constraints.h"
+#include "kernels/spring.h"
+#include "prep/springs.h"
+#include "sim/schedule.h"
+
+namespace cloth {
+
+PostStep::PostStep(const PreparedCloth& p, int members) : p_(p) {
+    const std::uint32_t n = p.originalVertexCount;
+    damping_.assign(n, 0.0f);
+    for (const gpu::ClothSegment& s : p.segments)
+        for (std::uint32_t i = s.vertexBegin; i < std::min(s.vertexEnd, n); ++i)
+            damping_[i] = s.linearDamping;
+    thickness_ = springThickness(p);
+    contact_.assign(n, 0);
+    poses_.resize(std::size_t(members) * 2 * p.colliders.size());
+    bounceBelow_ = restitutionThreshold(p.sim);
+}
+
+void PostStep::tethers(std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end) const {
+    for (std::uint32_t i = begin; i < end; ++i) {
+        const gpu::Tether& t = p_.tethers[i];
+        gpu::projectTether(y[t.vertex], glm::vec3(y[t.anchor]), t.maxLength);
+    }
+}
+
+void PostStep::finish(int member, float t0, float h, std::vector<glm::vec4>& x,
+                      std::vector<glm::vec4>& y, std::vector<glm::vec4>& v, std::uint32_t begin,
+                      std::uint32_t end) {
+    const std::size_t count = p_.colliders.size();
+    gpu::ColliderPose* p0 = poses_.data() + std::size_t(member) * 2 * count;
+    gpu::ColliderPose* p1 = p0 + count;
+    for (std::size_t c = 0; c < count; ++c) {
+        p0[c] = gpu::colliderPose(p_.colliders[c], t0);
+        p1[c] = gpu::colliderPose(p_.colliders[c], t0 + h);
+    }
+    for (std::uint32_t i = begin; i < end; ++i) {
+        if (x[i].w <= 0.0f) {
+            y[i] = x[i];
+            v[i] = glm::vec4(0.0f);
+            continue;
+        }
+        const glm::vec3 start(x[i]);
+        gpu::ContactState s = gpu::contactStateAt(start, glm::vec4(0.0f), glm::uvec4(0u));
+        const glm::vec3 vStep = (glm::vec3(y[i]) - start) / h;
+        for (std::size_t c = 0; c < count; ++c)
+            gpu::springContact(p_.colliders[c], p1[c], p0[c], y[i], vStep, thickness_[i], h,
+                               bounceBelow_, s);
+        glm::vec3 vel = (glm::vec3(y[i]) - start) / h;
+        contact_[i] = s.start.w > 0.0f ? 1 : 0;
+        if (contact_[i]) vel = gpu::restituteVelocity(vel, s);
+        vel *= std::max(0.0f, 1.0f - damping_[i] * h);
+        v[i] = glm::vec4(vel, 0.0f);
+        x[i] = y[i];
+    }
+}
+
+std::uint32_t PostStep::contactCount() const {
+    return std::uint32_t(std::count(contact_.begin(), contact_.end(), std::uint8_t(1)));
+}
+
+}  // namespace cloth

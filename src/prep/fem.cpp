@@ -1,0 +1,57 @@
+#include "prep/fem.h"
+
+#include <array>
+#include <string>
+
+#include "core/error.h"
+#include "core/orthotropic.h"
+#include "prep/projective.h"
+
+namespace cloth {
+
+void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, PreparedCloth& p) {
+    p.femTriangles.clear();
+    for (const ClothDesc& c : scene.cloths) {
+        if (c.material.stretchModel == StretchModel::Distance && !(c.material.stretchCompliance > 0.0f))
+            throw Error("cloth '" + c.name + "': model fem takes its moduli from the material's "
+                        "stretch_compliance, which is 0 (rigid); give a compliance above 0");
+        if (!c.fixedAngles.empty())
+            throw Error("cloth '" + c.name + "': model fem does not run fixed angles (it has no "
+                        "bending: Trendafilov 2021's membrane)");
+    }
+    forEachRestTriangle(scene, clothBegin, p, [&](const RestTriangle& t) {
+        const Material& m = scene.cloths[t.cloth].material;
+        glm::vec4 c;
+        if (m.stretchModel == StretchModel::Stvk) {
+            const std::array<double, 4> k = orthotropicStiffness(m.membrane);
+            c = glm::vec4(float(k[0]), float(k[1]), float(k[2]), float(k[3]));
+        } else {
+            const double a = m.stretchCompliance;
+            c = glm::vec4(float(1.5 / a), float(1.5 / a), float(0.5 / a), float(0.5 / a));
+        }
+        p.femTriangles.push_back({t.v0, t.v1, t.v2, t.area, t.invRest, c});
+    });
+}
+
+void refuseWhatFemLacks(const PreparedCloth& p) {
+    auto refuse = [](const std::string& what) {
+        throw Error("model fem: " + what + " not built for this model yet (XPBD runs them: model xpbd)");
+    };
+    for (const gpu::Collider& c : p.colliders)
+        if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
+    if (!p.attachments.empty()) refuse("attachments are");
+    if (!p.seamPairs.empty()) refuse("seams are");
+    if (p.sim.selfCollision) refuse("self-collision is");
+    if (p.sim.wind) refuse("wind is");
+    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
+    for (const gpu::ClothSegment& s : p.segments)
+        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
+    if (p.sim.mode != SolverMode::Xpbd)
+        throw Error("model fem: solver mode pbd is XPBD's; leave the mode at xpbd");
+    if (p.sim.iteration.scheme != IterationScheme::GaussSeidel)
+        throw Error(std::string("model fem: iteration scheme ") +
+                    iterationSchemeName(p.sim.iteration.scheme) +
+                    " is XPBD's (FEM solves each step by conjugate gradients); leave it at gs");
+}
+
+}  // namespace cloth

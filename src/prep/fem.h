@@ -1,0 +1,25 @@
+// The implicit corotational FEM's load-time data (docs/models.md "Implicit corotational FEM"):
+// a linear membrane triangle per cloth triangle with its material's plane-stress stiffness.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/scene.h"
+#include "prep/prepared.h"
+
+namespace cloth {
+
+// Fills p.femTriangles (after the cloths are appended): each with (C11, C22, C12, C33) in N/m,
+// engineering shear. A StVK material gives its orthotropic moduli in its weft/warp frame. A
+// distance material of compliance alpha gives the isotropic lattice of prep/projective.h:
+// E = 4 / (3 alpha), nu = 1/3, G = 1 / (2 alpha) (C11 = C22 = 3 / (2 alpha), C12 = C33 =
+// 1 / (2 alpha)). Throws cloth::Error for a rigid material (compliance 0).
+void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, PreparedCloth& p);
+
+// Throws cloth::Error naming what the model does not run yet: mesh colliders, attachments,
+// seams, self-collision, wind, phantom vertices, rigid-motion damping, PBD mode, an iteration
+// scheme other than Gauss-Seidel, fixed angles.
+void refuseWhatFemLacks(const PreparedCloth& p);
+
+}  // namespace cloth
