@@ -417,6 +417,13 @@ TEST(SceneFiles, ModelKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(families.sim.massSpring,
               (MassSpringSettings{Integrator::Symplectic, 100.0f, 0.0f, 5.0f, 0.0f, 0.0f}));
     EXPECT_EQ(parse(sceneToJson(families, "")), families);
+    EXPECT_EQ(sceneToJson(plain, "").find("fem"), std::string::npos);
+    const Scene fem = parse(R"({"model": "fem", "fem": {"rayleigh_alpha": 0.5, "rayleigh_beta":
+        0.02, "tolerance": 1e-5, "max_iterations": 300}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(fem.sim.model, ClothModel::Fem);
+    EXPECT_EQ(fem.sim.fem, (FemSettings{0.5f, 0.02f, 1e-5f, 300}));
+    EXPECT_EQ(parse(sceneToJson(fem, "")), fem);
+    EXPECT_EQ(parse(R"({"model": "pd", "cloths": [{"grid": {}}]})").sim.model, ClothModel::Projective);
 }
 
 TEST(SceneFiles, SeamsReadWithDefaultsAndRoundTrip) {
@@ -476,6 +483,10 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "self_collision.bound: 7 m is beyond the sane range of a motion bound"},
         {R"({"model": "fem2", "cloths": [{"grid": {}}]})",
          "model: unknown cloth model 'fem2' (expected xpbd, mass_spring, pd or fem)"},
+        {R"({"fem": {"tolerance": 0}, "cloths": [{"grid": {}}]})", "fem.tolerance: must be positive"},
+        {R"({"fem": {"max_iterations": 0}, "cloths": [{"grid": {}}]})",
+         "fem.max_iterations: 0 is outside [1, 1000000]"},
+        {R"({"fem": {"beta": 1}, "cloths": [{"grid": {}}]})", "fem.beta: unknown key"},
         {R"({"mass_spring": {"integrator": "rk4"}, "cloths": [{"grid": {}}]})",
          "mass_spring.integrator: unknown integrator 'rk4' (expected explicit, symplectic or verlet)"},
         {R"({"mass_spring": {"stiffness": -3}, "cloths": [{"grid": {}}]})",
