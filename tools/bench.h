@@ -86,6 +86,11 @@ struct BenchOptions {
     bool stableStep = false;
     std::string scene;
     double stableSeconds = 2.0;
+    // --models (tools/models_bench.cpp): every model on --model-scenes at each grid, against a
+    // reference run, for --model-frames frames.
+    bool models = false;
+    std::vector<std::string> modelScenes = {"hanging", "square5", "drape"};
+    int modelFrames = 60;
 };
 
 // clothbench's command line (bench_options.cpp, on app/cli.h), without the program's name.
@@ -130,5 +135,6 @@ int tunePhantoms(const BenchOptions& o);
 // --convergence. Returns the exit code.
 int convergenceBench(const BenchOptions& o);
 int stableStepBench(const BenchOptions& o);
+int modelsBench(const BenchOptions& o);
 
 }  // namespace cloth::bench

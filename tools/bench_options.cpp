@@ -178,6 +178,23 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->check(CLI::Range(0.01, 1000.0))
         ->type_name("S");
 
+    app.option_defaults()->group("Models");
+    app.add_flag("--models", o.models,
+                 "every cloth model (XPBD by Gauss-Seidel, Jacobi and Chebyshev, PD, FEM, "
+                 "mass-spring) on --model-scenes at each --grids size, the same material (an "
+                 "isotropic StVK membrane of 300 N/m, no tethers): ms per frame, strain, sag and the position "
+                 "error against a reference run (XPBD Gauss-Seidel at 8x the substeps and "
+                 "iterations); CPU, --threads' first value (default 2)");
+    app.add_option("--model-scenes", o.modelScenes,
+                   "with --models: hanging, square5 (Trendafilov 2021's 5 m square), drape "
+                   "(default: all three)")
+        ->check(CLI::IsMember({"hanging", "square5", "drape"}))
+        ->delimiter(',')
+        ->type_name("NAME,...");
+    app.add_option("--model-frames", o.modelFrames, "with --models: frames per run (default 60)")
+        ->check(CLI::Range(10, 100000))
+        ->type_name("N");
+
     app.option_defaults()->group("Convergence");
     app.add_flag("--convergence", o.convergence,
                  "per grid and backend: residual against iterations (1, 2, 4, .., "
