@@ -1,4 +1,7 @@
 #include "app/backend.h"
+#include "prep/fem.h"
+#include "prep/projective.h"
+#include "prep/springs.h"
 
 #include <cstdio>
 #include <ostream>
@@ -152,6 +155,25 @@ void listDevices(std::ostream& out) {
         return;
     }
     vk::printDevices(out);
+}
+
+void refuseWhatTheModelLacks(const PreparedCloth& prepared, const std::string& backend) {
+    switch (prepared.sim.model) {
+        case ClothModel::Xpbd:
+            return;
+        case ClothModel::MassSpring:
+            refuseWhatMassSpringLacks(prepared);
+            return;
+        case ClothModel::Projective:
+            refuseWhatProjectiveLacks(prepared);
+            break;
+        case ClothModel::Fem:
+            refuseWhatFemLacks(prepared);
+            break;
+    }
+    if (backend == "gpu")
+        throw Error(std::string("model ") + clothModelName(prepared.sim.model) +
+                    " runs on the CPU reference only (switch to the CPU first)");
 }
 
 }  // namespace cloth

@@ -138,6 +138,18 @@ void controlsSection(HudState& st, HudActions& out, render::ShadingSettings& sha
         ImGui::SliderInt("warm-up", &c.iteration.warmup, 1, 16);
         applyAfterEdit(out, c);
     }
+    // The cloth model (docs/models.md); applied on choice, refused with a message when the
+    // scene has what the model does not run.
+    static const ClothModel kModels[] = {ClothModel::Xpbd, ClothModel::MassSpring,
+                                         ClothModel::Projective, ClothModel::Fem};
+    if (ImGui::BeginCombo("model", clothModelName(c.model))) {
+        for (ClothModel model : kModels)
+            if (ImGui::Selectable(clothModelName(model), model == c.model) && model != c.model) {
+                c.model = model;
+                out.apply = c;
+            }
+        ImGui::EndCombo();
+    }
     const ImGuiSliderFlags log = ImGuiSliderFlags_Logarithmic;
     ImGui::SliderFloat("stretch compliance", &c.stretchCompliance, 1e-10f, 1e-2f, "%.1e", log);
     applyAfterEdit(out, c);

@@ -122,6 +122,7 @@ void ViewerSim::prepare(bool keepState) {
         return resolveAutoPhantoms(tuning, vertices, notices_);
     };
     PreparedCloth next = prepareScene(scene_, prep);
+    refuseWhatTheModelLacks(next, backend_);  // before the running solver goes
     solver_.reset();  // its device memory goes before the next solver's arrives
     prepared_ = std::move(next);
     if (carry && prepared_.originalVertexCount == originals) {
@@ -193,6 +194,7 @@ SimControls ViewerSim::controls() const {
     c.iterations = scene_.sim.iterations;
     c.gravity = scene_.sim.gravity;
     c.iteration = scene_.sim.iteration;
+    c.model = scene_.sim.model;
     if (!scene_.cloths.empty()) {
         const Material& m = scene_.cloths.front().material;
         c.stretchCompliance = m.stretchCompliance;
@@ -204,6 +206,8 @@ SimControls ViewerSim::controls() const {
 }
 
 void ViewerSim::apply(const SimControls& c) {
+    const Scene before = scene_;
+    scene_.sim.model = c.model;
     scene_.sim.substeps = c.substeps;
     scene_.sim.iterations = c.iterations;
     scene_.sim.gravity = c.gravity;
@@ -215,7 +219,12 @@ void ViewerSim::apply(const SimControls& c) {
         cloth.material.linearDamping = c.linearDamping;
         cloth.material.rigidDamping = c.rigidDamping;
     }
-    prepare(true);
+    try {
+        prepare(true);
+    } catch (const Error&) {
+        scene_ = before;  // prepare() throws before it replaces the solver: the run goes on
+        throw;
+    }
 }
 
 void ViewerSim::setMetrics(bool on, std::size_t frames) {

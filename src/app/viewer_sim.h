@@ -39,6 +39,7 @@ struct SimControls {
     float rigidDamping = 0.0f;
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     IterationSettings iteration;  // scheme, relaxation, rho, warm-up
+    ClothModel model = ClothModel::Xpbd;
     bool operator==(const SimControls&) const = default;
 };
 

@@ -65,6 +65,7 @@ struct WindowApp::Impl {
     std::shared_ptr<vk::Context> ctx;
     std::unique_ptr<ViewerSim> sim;
     std::unique_ptr<ViewerOutputs> outputs;  // the exports, --metrics, the stretch check
+    std::string refused;  // why the last settings applied from the HUD were refused
     std::unique_ptr<render::Swapchain> swapchain;
     render::ShadingSettings shading;
     std::unique_ptr<render::SceneRenderer> renderer;
@@ -317,7 +318,14 @@ struct WindowApp::Impl {
         }
         if (a.apply) {
             releaseGrab();
-            sim->apply(*a.apply);
+            try {
+                sim->apply(*a.apply);
+                refused.clear();
+            } catch (const Error& e) {  // the run goes on as it was (ViewerSim::apply)
+                refused = e.what();
+                notices << "clothsim: " << refused << "\n";
+                hud.editingGeneration = -1;  // the HUD shows the settings in force again
+            }
         }
         if (a.metrics) sim->setMetrics(*a.metrics || outputs->wantsMetrics());  // --metrics: on
         renderer->setShading(shading);
@@ -394,7 +402,8 @@ struct WindowApp::Impl {
         in.extent = swapchain->extent();
         in.paused = paused;
         in.vsync = !options.noVsync;
-        if (outputs->stretch().latest() > kStretchWarningLimit)
+        if (!refused.empty()) in.warning = refused;
+        else if (outputs->stretch().latest() > kStretchWarningLimit)
             in.warning = "edges stretched " +
                          std::to_string(int(100.0 * outputs->stretch().latest())) +
                          "% (more iterations, substeps or tethers)";

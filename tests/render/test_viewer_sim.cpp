@@ -56,6 +56,47 @@ TEST_F(RenderGpuTest, SettingsChangeKeepsStateAndAppliesSettings) {
     EXPECT_THROW(sim.apply(c), Error);
 }
 
+// The HUD's model combo: a switch keeps the cloth's state and runs the new model; a model the
+// scene has something it lacks for is refused, and the run goes on as it was.
+TEST_F(RenderGpuTest, ModelSwitchKeepsStateOrIsRefusedLeavingTheRunAsItWas) {
+    std::ostringstream notices;
+    Options o;
+    o.scene = "hanging";
+    o.backend = "cpu";
+    o.threads = 2;
+    ViewerSim sim(o, ctx_, notices);
+    for (int i = 0; i < 5; ++i) sim.step();
+    std::vector<glm::vec4> before, after, normals;
+    sim.read(before, normals);
+    SimControls c = sim.controls();
+    EXPECT_EQ(c.model, ClothModel::Xpbd);
+    c.model = ClothModel::Projective;
+    c.stretchCompliance = 1e-4f;
+    sim.apply(c);
+    EXPECT_EQ(sim.prepared().sim.model, ClothModel::Projective);
+    EXPECT_EQ(sim.prepared().pdTriangles.size(), 2048u);
+    sim.read(after, normals);
+    for (std::uint32_t i = 0; i < sim.prepared().originalVertexCount; ++i)
+        ASSERT_EQ(glm::vec3(after[i]), glm::vec3(before[i])) << "vertex " << i;
+    sim.step();
+    EXPECT_EQ(sim.frame(), 6);
+    // swirl has attachments, which PD does not run: refused, PD on hanging goes on.
+    sim.loadScene("swirl");
+    EXPECT_EQ(sim.prepared().sim.model, ClothModel::Xpbd);
+    c = sim.controls();
+    c.model = ClothModel::Fem;
+    try {
+        sim.apply(c);
+        ADD_FAILURE() << "fem on swirl was not refused";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("model fem: attachments are not built"),
+                  std::string::npos) << e.what();
+    }
+    EXPECT_EQ(sim.controls().model, ClothModel::Xpbd);
+    EXPECT_EQ(sim.prepared().sim.model, ClothModel::Xpbd);
+    sim.step();  // the solver is still there
+}
+
 // The HUD's convergence plots: with metrics on, each step keeps that frame's metrics (the same
 // as measuring the solver afterwards, on either backend, bit for bit between them), at most
 // as many as asked; reset clears them and switching off stops them.
