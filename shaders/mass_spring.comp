@@ -2,8 +2,9 @@
 // per vertex (or tether) and job: FORCES sums a vertex's springs in the CPU reference's order
 // (prep/springs.h springIncidence), STEP moves it by the integrator (kernels/spring.h, the CPU's
 // own functions), TETHERS projects a tether's vertex (kernels/constraints.h), CONTACTS projects a
-// vertex out of the analytic colliders with friction (kernels/spring.h springContact). The same
-// bits as the CPU reference (cpu/mass_spring.cpp).
+// vertex out of the analytic colliders with friction (kernels/spring.h springContact), WIND
+// gives a vertex the substep's wind (springWind, from its triangles' normals summed in the CPU's
+// order). The same bits as the CPU reference (cpu/mass_spring.cpp).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "kernels/types.h"
@@ -26,11 +27,16 @@ layout(std430, set = 0, binding = 10) readonly buffer Thickness { float thicknes
 // With colliders: each free vertex at the start of the step; w after CONTACTS: the normal
 // correction of its contacts (> 0: in contact).
 layout(std430, set = 0, binding = 11) buffer Start { vec4 start[]; };
+layout(std430, set = 0, binding = 12) readonly buffer Triangles { uint triangles[]; };
+layout(std430, set = 0, binding = 13) readonly buffer VertexTriOffsets { uint vertexTriOffsets[]; };
+layout(std430, set = 0, binding = 14) readonly buffer VertexTriangles { uint vertexTriangles[]; };
+layout(std430, set = 0, binding = 15) readonly buffer Wind { WindVertex windVertices[]; };
 
 const uint JOB_FORCES = 0u;
 const uint JOB_STEP = 1u;
 const uint JOB_TETHERS = 2u;
 const uint JOB_CONTACTS = 3u;
+const uint JOB_WIND = 4u;
 
 layout(push_constant, std430) uniform Push {
     vec4 gravity;  // xyz
@@ -42,6 +48,7 @@ layout(push_constant, std430) uniform Push {
     float t1;
     float bounceBelow;  // m/s (prep/springs.h springBounceBelow)
     uint colliderCount;
+    WindParams wind;    // JOB_WIND: the substep's
 } pc;
 
 void main() {
@@ -82,6 +89,18 @@ void main() {
         positions[t.vertex] = x;
         if (pc.integrator != SPRING_VERLET && x != before)
             velocities[t.vertex] += vec4((vec3(x) - vec3(before)) / pc.h, 0.0);
+    } else if (pc.job == JOB_WIND) {
+        vec4 x = positions[i];
+        if (x.w <= 0.0) return;
+        vec3 n = vec3(0.0);
+        for (uint k = vertexTriOffsets[i]; k < vertexTriOffsets[i + 1u]; ++k) {
+            uint t = 3u * vertexTriangles[k];
+            n += triangleNormal(vec3(positions[triangles[t]]), vec3(positions[triangles[t + 1u]]),
+                                vec3(positions[triangles[t + 2u]]));
+        }
+        vec3 dv = springWind(vec3(velocities[i]), x.w, n, windVertices[i].area, pc.wind);
+        velocities[i] += vec4(dv, 0.0);
+        if (pc.integrator == SPRING_VERLET) previous[i] -= vec4(pc.h * dv, 0.0);
     } else if (pc.job == JOB_CONTACTS) {
         vec4 x = positions[i];
         if (x.w <= 0.0) return;

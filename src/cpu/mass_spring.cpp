@@ -10,6 +10,7 @@
 #include "cpu/thread_pool.h"
 #include "kernels/constraints.h"
 #include "prep/springs.h"
+#include "sim/schedule.h"
 #include "sim/mass_spring_solver.h"
 
 namespace cloth {
@@ -118,7 +119,12 @@ public:
                 work();
                 if (member == 0) times_[stage] += msSince(t);
             };
-            for (int sub = 0; sub < p_.sim.substeps; ++sub)
+            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                if (p_.sim.wind)
+                    timed(kStageWind, [&] {
+                        blow(sub, h, m.integrator, b, e);
+                        pool_.barrier();
+                    });
                 for (std::uint32_t k = 0; k < plan_.steps; ++k) {
                     timed(kStagePredict, [&] {
                         stepper_.forces(state_.x, b, e);
@@ -138,6 +144,7 @@ public:
                             pool_.barrier();
                         });
                 }
+            }
             timed(kStageNormals, [&] {
                 std::uint32_t nb, ne;
                 ThreadPool::split(p_.originalVertexCount, member, size, nb, ne);
@@ -174,6 +181,22 @@ private:
             gpu::projectTether(x, glm::vec3(state_.x[t.anchor]), t.maxLength);
             if (integrator != Integrator::Verlet && x != before)
                 state_.v[t.vertex] += glm::vec4((glm::vec3(x) - glm::vec3(before)) / h, 0.0f);
+        }
+    }
+    // The wind of substep `sub` on the vertices [begin, end) (kernels/spring.h springWind); h:
+    // the step (Verlet's previous positions move back by dv h).
+    void blow(int sub, float h, Integrator integrator, std::uint32_t begin, std::uint32_t end) {
+        const float dt = substepDt(p_.sim);
+        const gpu::WindParams wind =
+            windParams(*p_.sim.wind, time_ + double(dt) * double(sub), dt);
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const glm::vec4 x = state_.x[i];
+            if (x.w <= 0.0f) continue;
+            const glm::vec3 dv = gpu::springWind(glm::vec3(state_.v[i]), x.w,
+                                                 vertexNormalSum(p_, state_.x, i),
+                                                 p_.windVertices[i].area, wind);
+            state_.v[i] += glm::vec4(dv, 0.0f);
+            if (integrator == Integrator::Verlet) state_.previous[i] -= glm::vec4(h * dv, 0.0f);
         }
     }
     // The analytic colliders after a step from t0 to t1 (kernels/spring.h springContact), over

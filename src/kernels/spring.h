@@ -9,6 +9,7 @@
 
 #include "kernels/common.h"
 #include "kernels/collider.h"
+#include "kernels/wind.h"
 
 CLOTH_NAMESPACE_BEGIN
 
@@ -78,6 +79,14 @@ CLOTH_FN void springContact(CLOTH_IN(Collider) c, CLOTH_IN(ColliderPose) p1,
 // vertex by (over h), then restitution (collider.h).
 CLOTH_FN vec3 springContactVelocity(vec3 vStep, vec3 moved, float h, CLOTH_IN(ContactState) s) {
     return restituteVelocity(vStep + moved * (1.0f / h), s);
+}
+
+// The wind (kernels/wind.h) once per substep, before its steps, as XPBD applies it: the vertex's
+// velocity change over the substep from its normal (the area-weighted sum of its triangles'
+// normals, `normalSum`) and its area share. Verlet keeps its velocity in its previous position,
+// which moves back by dv times the step h.
+CLOTH_FN vec3 springWind(vec3 v, float invMass, vec3 normalSum, float area, WindParams p) {
+    return windVelocityChange(v, invMass, windNormal(normalSum), area, p);
 }
 
 // The integrators' codes (push constants; core/scene.h Integrator in this order).

@@ -297,15 +297,20 @@ SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::ui
     return in;
 }
 
+glm::vec3 vertexNormalSum(const PreparedCloth& p, const std::vector<glm::vec4>& x, std::uint32_t v) {
+    glm::vec3 n(0.0f);
+    for (std::uint32_t k = p.vertexTriangleOffsets[v]; k < p.vertexTriangleOffsets[v + 1]; ++k) {
+        const glm::uvec3 t = p.triangles[p.vertexTriangles[k]];
+        n += gpu::triangleNormal(glm::vec3(x[t.x]), glm::vec3(x[t.y]), glm::vec3(x[t.z]));
+    }
+    return n;
+}
+
 void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                    std::vector<glm::vec4>& out, std::uint32_t begin, std::uint32_t end) {
     out.resize(p.originalVertexCount);
     for (std::uint32_t v = begin; v < end; ++v) {
-        glm::vec3 n(0.0f);
-        for (std::uint32_t k = p.vertexTriangleOffsets[v]; k < p.vertexTriangleOffsets[v + 1]; ++k) {
-            const glm::uvec3 t = p.triangles[p.vertexTriangles[k]];
-            n += gpu::triangleNormal(glm::vec3(x[t.x]), glm::vec3(x[t.y]), glm::vec3(x[t.z]));
-        }
+        const glm::vec3 n = vertexNormalSum(p, x, v);
         const float len2 = glm::dot(n, n);
         out[v] = len2 > 0.0f ? glm::vec4(n / std::sqrt(len2), 0.0f) : glm::vec4(0, 0, 1, 0);
     }
@@ -321,7 +326,6 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     if (!p.attachments.empty()) refuse("attachments are");
     if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
-    if (p.sim.wind) refuse("wind is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");

@@ -53,6 +53,8 @@ SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::ui
 // mass-spring solvers of both backends.
 void vertexNormals(const PreparedCloth& p, const std::vector<glm::vec4>& x,
                    std::vector<glm::vec4>& out, std::uint32_t begin, std::uint32_t end);
+// The area-weighted sum of vertex v's triangles' normals at x, in that order (the wind's normal).
+glm::vec3 vertexNormalSum(const PreparedCloth& p, const std::vector<glm::vec4>& x, std::uint32_t v);
 
 // Each original vertex's damping in 1/s (force -m c v): mass_spring.air_damping plus its
 // material's damping.
@@ -79,7 +81,7 @@ std::vector<glm::vec4> springPrevious(const std::vector<glm::vec4>& x,
                                       const std::vector<glm::vec4>& v, float h);
 
 // Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
-// mesh colliders, attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping.
+// mesh colliders, attachments, seams, self-collision, phantom vertices, rigid-motion damping.
 void refuseWhatMassSpringLacks(const PreparedCloth& p);
 
 }  // namespace cloth

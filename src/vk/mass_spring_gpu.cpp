@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "prep/springs.h"
+#include "sim/schedule.h"
 #include "sim/mass_spring_solver.h"
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
@@ -19,8 +20,11 @@ struct Push {
     std::uint32_t job, count, integrator;
     float h, t0, t1, bounceBelow;
     std::uint32_t colliderCount;
+    gpu::WindParams wind;
 };
-constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2, kJobContacts = 3;
+static_assert(sizeof(Push) == 80);
+constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2, kJobContacts = 3,
+                        kJobWind = 4;
 
 std::uint32_t integratorCode(Integrator i) {
     switch (i) {
@@ -50,7 +54,7 @@ public:
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
-          kernel_(*ctx_, "mass_spring.comp", 12, sizeof(Push), o.workgroupSize) {
+          kernel_(*ctx_, "mass_spring.comp", 16, sizeof(Push), o.workgroupSize) {
         const std::uint32_t n = p.originalVertexCount;
         const std::vector<glm::vec4> previous =
             springPrevious(p.positions, p.velocities, float(plan_.step));  // Verlet's
@@ -70,8 +74,13 @@ public:
         std::vector<glm::vec4> start = p.colliders.empty() ? std::vector<glm::vec4>{} : p.positions;
         for (glm::vec4& x : start) x.w = 0.0f;
         start_ = filled(*ctx_, once_, start, "ms.start");
+        triangles_ = filled(*ctx_, once_, p.triangles, "ms.triangles");
+        vertexTriOffsets_ = filled(*ctx_, once_, p.vertexTriangleOffsets, "ms.vertexTriOffsets");
+        vertexTriangles_ = filled(*ctx_, once_, p.vertexTriangles, "ms.vertexTriangles");
+        wind_ = filled(*ctx_, once_, p.windVertices, "ms.wind");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
-                      &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_});
+                      &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_,
+                      &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_});
         readPositions(x_);
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -88,7 +97,7 @@ public:
         const auto colliders = static_cast<std::uint32_t>(p_.colliders.size());
         Push push{glm::vec4(p_.sim.gravity, 0.0f), 0, 0,
                   integratorCode(p_.sim.massSpring.integrator), float(plan_.step), 0.0f, 0.0f,
-                  springBounceBelow(p_.sim, plan_), colliders};
+                  springBounceBelow(p_.sim, plan_), colliders, {}};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             push.job = job;
             push.count = count;
@@ -96,7 +105,12 @@ public:
             computeBarrier(cb);
         };
         once_.run([&](VkCommandBuffer cb) {
-            for (int sub = 0; sub < p_.sim.substeps; ++sub)
+            const float dt = substepDt(p_.sim);
+            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                if (p_.sim.wind) {
+                    push.wind = windParams(*p_.sim.wind, time_ + double(dt) * double(sub), dt);
+                    run(cb, kJobWind, n);
+                }
                 for (std::uint32_t k = 0; k < plan_.steps; ++k) {
                     run(cb, kJobForces, n);
                     run(cb, kJobStep, n);
@@ -107,6 +121,7 @@ public:
                         run(cb, kJobContacts, n);
                     }
                 }
+            }
         });
         readPositions(x_);
         if (colliders) {
@@ -146,7 +161,8 @@ private:
     std::uint32_t workgroup_;
     ComputeKernel kernel_;
     Buffer positions_, velocities_, previous_, forces_, springs_, offsets_, incident_, damping_,
-        tethers_, colliders_, thickness_, start_;
+        tethers_, colliders_, thickness_, start_, triangles_, vertexTriOffsets_, vertexTriangles_,
+        wind_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;

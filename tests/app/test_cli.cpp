@@ -336,7 +336,7 @@ TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
                                             "--frames 2 --model mass_spring --spring-stiffness 500");
     if (gpu.output.find("no Vulkan device") == std::string::npos || std::getenv("CI"))
         EXPECT_EQ(gpu.exitCode, 0) << gpu.output;
-    expectFailure("--headless --scene hanging --model fem", "--model");
+    expectFailure("--headless --scene hanging --model fem2", "--model");
     expectFailure("--headless --scene hanging --integrator rk4", "--integrator");
     expectFailure("--headless --scene hanging --spring-stiffness -5", "--spring-stiffness");
     expectFailure("--headless --backend cpu --scene swirl --frames 1 --model mass_spring",

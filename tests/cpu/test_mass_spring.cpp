@@ -320,6 +320,38 @@ TEST(MassSpring, SpringsFromAStvkMaterialHaveItsModuli) {
         Error);
 }
 
+// The wind (kernels/wind.h through springWind, once per substep): a flat free patch, no
+// gravity, facing a wind of 10 m/s head-on (v_r || n: no lift). Each vertex gets drag
+// rho A C_D |v_r|^2 / 2, so the patch (areas summing to its area S, mass rho_s S) accelerates at
+// rho C_D |v_r|^2 / (2 rho_s) while it is slow against the wind: after t, v = a t to first order
+// (the relative wind drops by v, a relative change of 2 v / |v_r| in the force: under 1% here).
+TEST(MassSpring, WindPushesAFreePatchAsItsDragSays) {
+    for (Integrator integrator : {Integrator::Symplectic, Integrator::Verlet}) {
+        Scene s = gridScene(8, 0.5f);
+        s.sim.gravity = glm::vec3(0.0f);
+        s.sim.massSpring.integrator = integrator;
+        WindSettings w;
+        w.velocity = glm::vec3(0.0f, 0.0f, 10.0f);  // the grid lies in the xy plane: along n
+        w.drag = 0.1f;
+        w.lift = 0.2f;
+        w.airDensity = 1.2f;
+        s.sim.wind = w;
+        const PreparedCloth p = prepareScene(s);
+        auto solver = makeCpuSolver(p, 1);
+        solver->stepFrame();
+        std::vector<glm::vec4> v;
+        solver->readVelocities(v);
+        double mean = 0.0;
+        for (const glm::vec4& q : v) mean += q.z;
+        mean /= double(v.size());
+        const double density = s.cloths[0].material.density;
+        const double want = 1.2 * 0.1 * 100.0 / (2.0 * density) * (1.0 / 60.0);
+        std::printf("%s: patch speed after a frame %.5f m/s, drag says %.5f\n",
+                    integratorName(integrator), mean, want);
+        EXPECT_NEAR(mean, want, 0.01 * want);
+    }
+}
+
 TEST(MassSpring, WhatTheModelCannotRunIsRefusedByName) {
     auto message = [](Scene s) {
         try {
