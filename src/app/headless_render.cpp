@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "render/image_file.h"
 #include "render/offscreen_renderer.h"
+#include "render/scene_camera.h"
 
 namespace cloth {
 
@@ -35,8 +36,8 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     const SceneLook look = makeLook(sim.prepared());
     render::ViewState view;
     const VkExtent2D size = requestedSize(options);
-    view.camera =
-        render::OrbitCamera::framing(look.stage.view, float(size.width) / float(size.height));
+    const render::OrbitCamera camera = viewCamera(sim.scene(), look, size);
+    const float turntable = sim.scene().camera.turntableDegreesPerSecond;
     const render::ShadingSettings shading;
     render::OffscreenRenderer renderer(ctx, size, shading);
     ClothFeed feed;
@@ -61,6 +62,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         if (!recordThis && !shot) continue;
         sim.read(positions, normals);
         checkFinite(positions, sim.prepared().vertexCount(), frame);
+        view.camera = render::turntableAt(camera, turntable, sim.solver().simTime());
         render::UniformInputs in;
         in.stage = &look.stage;
         in.view = &view;
@@ -106,6 +108,13 @@ void refuseFlagsWithoutEffect(const Options& o) {
                     "--screenshot or --record for it");
     if (o.noVsync)
         throw Error("--no-vsync applies to the window: a headless run presents nothing");
+    for (auto [given, flag] : {std::pair{bool(o.cameraPosition), "--camera-position"},
+                               std::pair{bool(o.cameraTarget), "--camera-target"},
+                               std::pair{bool(o.fov), "--fov"},
+                               std::pair{bool(o.turntable), "--turntable"}})
+        if (given && !images)
+            throw Error(std::string(flag) + " sets the camera of the window or of images: a "
+                        "headless run needs --screenshot or --record for it");
     if (o.exportEvery != 1 && o.exportObjDir.empty() && o.exportGltf.empty() && o.recordDir.empty())
         throw Error("--export-every needs --export-obj, --export-gltf or --record (it sets how "
                     "often they write)");

@@ -1,5 +1,8 @@
 #include "app/options.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <string>
 
 #include "app/cli.h"
@@ -26,6 +29,46 @@ std::pair<int, int> parseSize(const std::string& text) {
     const int h = side(text.substr(x + 1));
     if (w > 16384 || h > 16384) throw Error("at most 16384x16384, got " + text);
     return {w, h};
+}
+
+// "X,Y,Z": three finite numbers within the scene's size (limits::kMaxCoordinate).
+glm::vec3 parsePoint(const std::string& text) {
+    std::vector<std::string> parts(1);
+    for (char c : text) {
+        if (c == ',')
+            parts.emplace_back();
+        else
+            parts.back() += c;
+    }
+    if (parts.size() != 3)
+        throw Error("expected X,Y,Z (three numbers separated by commas, e.g. 0,1.5,4), got '" +
+                    text + "'");
+    glm::vec3 p(0.0f);
+    for (int i = 0; i < 3; ++i) {
+        const std::string problem = cli::finite()(parts[i]);
+        if (!problem.empty()) throw Error(problem + " in '" + text + "'");
+        const double v = std::strtod(parts[i].c_str(), nullptr);
+        if (std::abs(v) > limits::kMaxCoordinate)
+            throw Error(parts[i] + " m is beyond the scene's size (allowed: -10000 to 10000)");
+        p[i] = float(v);
+    }
+    return p;
+}
+
+// A finite number in the open interval (lo, hi) or, with `closed`, in [lo, hi].
+std::function<float(const std::string&)> numberIn(double lo, double hi, bool closed,
+                                                   std::string unit) {
+    return [=](const std::string& text) {
+        std::string copy = text;
+        const std::string problem = cli::finite()(copy);
+        if (!problem.empty()) throw Error(problem);
+        const double v = std::strtod(text.c_str(), nullptr);
+        if (closed ? !(v >= lo && v <= hi) : !(v > lo && v < hi))
+            throw Error("must be between " + std::to_string(int(lo)) + " and " +
+                        std::to_string(int(hi)) + " " + unit +
+                        (closed ? "" : " (both excluded)") + ", got " + text);
+        return float(v);
+    };
 }
 
 // --screenshot: a PNG or a JPEG, by the file's extension.
@@ -132,6 +175,25 @@ void defineOptions(CLI::App& app, Options& o) {
                    "window or image size in pixels, 16 to 16384 each (default 1280x720)")
         ->type_name("WxH");
     app.add_flag("--no-vsync", o.noVsync, "present without waiting for the display's refresh");
+    cli::addParsed(app, "--camera-position", o.cameraPosition, parsePoint,
+                   "where the camera is, in metres (default: the scene's camera, or framed "
+                   "automatically); images and the window's first view")
+        ->type_name("X,Y,Z");
+    cli::addParsed(app, "--camera-target", o.cameraTarget, parsePoint,
+                   "the point the camera looks at (default: the scene's, or the framed scene's "
+                   "centre)")
+        ->type_name("X,Y,Z");
+    cli::addParsed(app, "--fov", o.fov, numberIn(kMinFovDegrees, kMaxFovDegrees, false, "degrees"),
+                   "vertical field of view in degrees, between 1 and 179 (default: the scene's, "
+                   "else 45)")
+        ->type_name("DEG");
+    cli::addParsed(app, "--turntable", o.turntable,
+                   numberIn(-kMaxTurntableDegreesPerSecond, kMaxTurntableDegreesPerSecond, true,
+                            "degrees/s"),
+                   "turn the camera about the vertical line through its target, in degrees per "
+                   "simulated second, counter-clockwise seen from above (default: the scene's, "
+                   "else 0)")
+        ->type_name("DEG_PER_S");
     app.add_option("--export-obj", o.exportObjDir,
                    "write DIR/frame_NNNN.obj (frame 0 = initial state; every mode)")
         ->type_name("DIR");
@@ -166,6 +228,28 @@ Options parseOptions(const std::vector<std::string>& args) {
     return o;
 }
 
+namespace {
+
+// The camera flags over the scene's camera; a position and target that cannot go together (the
+// same point, or one straight above the other) are refused, naming where each came from.
+void applyCameraFlags(const Options& o, CameraDesc& camera) {
+    const bool position = camera.position.has_value(), target = camera.target.has_value();
+    if (o.cameraPosition) camera.position = o.cameraPosition;
+    if (o.cameraTarget) camera.target = o.cameraTarget;
+    if (o.fov) camera.fovDegrees = o.fov;
+    if (o.turntable) camera.turntableDegreesPerSecond = *o.turntable;
+    if (!o.cameraPosition && !o.cameraTarget) return;
+    if (const std::optional<std::string> problem = cameraProblem(camera)) {
+        const auto from = [](bool flag, bool scene, const char* name) {
+            return std::string(flag ? "--camera-" : scene ? "the scene's camera " : "") + name;
+        };
+        throw Error(from(bool(o.cameraPosition), position, "position") + " and " +
+                    from(bool(o.cameraTarget), target, "target") + ": " + *problem);
+    }
+}
+
+}  // namespace
+
 void applyOverrides(const Options& o, Scene& scene) {
     if (o.substeps) scene.sim.substeps = *o.substeps;
     if (o.iterations) scene.sim.iterations = *o.iterations;
@@ -179,6 +263,7 @@ void applyOverrides(const Options& o, Scene& scene) {
     if (o.rho) it.rho = *o.rho;
     if (o.warmup) it.warmup = *o.warmup;
     if (o.relaxation || o.rho || o.warmup) checkIterationSettings(it, "--relaxation/--rho/--warmup");
+    applyCameraFlags(o, scene.camera);
     for (ClothDesc& cloth : scene.cloths) {
         if (!o.mesh.empty()) {
             cloth.grid.reset();

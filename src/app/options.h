@@ -50,6 +50,12 @@ struct Options {
     std::string recordDir;   // --record DIR: DIR/frame_NNNN.png, every --export-every frames
     std::optional<std::pair<int, int>> size;  // --size WxH (default 1280x720)
     bool noVsync = false;                     // --no-vsync
+
+    // ---- the camera (issue 30): each overrides the scene's "camera" key ----
+    std::optional<glm::vec3> cameraPosition;  // --camera-position X,Y,Z
+    std::optional<glm::vec3> cameraTarget;    // --camera-target X,Y,Z
+    std::optional<float> fov;                 // --fov DEG
+    std::optional<float> turntable;           // --turntable DEG_PER_S
 };
 
 // Throws cloth::Error for an unknown flag, a missing or malformed value, or an impossible one.
@@ -59,7 +65,7 @@ Options parseOptions(const std::vector<std::string>& args);
 std::string usageText();
 
 // Applies --mesh, --substeps, --iterations, --solver, --model, --integrator, --spring-stiffness,
-// --stretch-compliance, --bend-compliance and --phantoms to a loaded scene.
+// --stretch-compliance, --bend-compliance, --phantoms and the camera flags to a loaded scene.
 void applyOverrides(const Options& options, Scene& scene);
 
 }  // namespace cloth

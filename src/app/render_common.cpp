@@ -1,6 +1,9 @@
 #include "app/render_common.h"
 
+#include <sstream>
+
 #include "core/error.h"
+#include "render/scene_camera.h"
 
 namespace cloth {
 
@@ -34,6 +37,22 @@ SceneLook makeLook(const PreparedCloth& prepared) {
     look.data = render::makeDrawData(prepared);
     look.stage = render::makeStage(look.data);
     return look;
+}
+
+render::OrbitCamera viewCamera(const Scene& scene, const SceneLook& look, VkExtent2D size) {
+    const float aspect = float(size.width) / float(size.height);
+    CameraDesc camera = scene.camera;
+    if (camera.position && !camera.target) {
+        camera.target = look.stage.view.center();
+        if (const std::optional<std::string> problem = cameraProblem(camera))
+        {
+            std::ostringstream centre;
+            centre << camera.target->x << "," << camera.target->y << "," << camera.target->z;
+            throw Error("the camera's position and the framed scene's centre " + centre.str() +
+                        " (give a target): " + *problem);
+        }
+    }
+    return render::sceneCamera(camera, look.stage.view, aspect);
 }
 
 bool ClothFeed::sync(const ViewerSim& sim, render::SceneRenderer& renderer) {

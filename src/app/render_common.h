@@ -43,6 +43,12 @@ struct SceneLook {
 };
 SceneLook makeLook(const PreparedCloth& prepared);
 
+// The scene's camera (its "camera" key, the camera flags applied) for images of `size`, before
+// the turntable turns it (render::turntableAt): a missing position or target from framing the
+// stage's view (render::sceneCamera). Throws cloth::Error when the position falls on the framed
+// target or straight above or below it.
+render::OrbitCamera viewCamera(const Scene& scene, const SceneLook& look, VkExtent2D size);
+
 // Gives the renderer the simulation's cloth whenever the simulation replaced it, and (CPU
 // backend) uploads this frame's vertices.
 class ClothFeed {

@@ -18,6 +18,7 @@
 #include "render/image_file.h"
 #include "render/imgui_vulkan.h"
 #include "render/pick.h"
+#include "render/scene_camera.h"
 #include "render/readback.h"
 #include "render/swapchain.h"
 
@@ -92,6 +93,7 @@ struct WindowApp::Impl {
     Clock::time_point lastTick = Clock::now();
     double fps = 0.0;
     double lastSimMs = 0.0;
+    double cameraTime = 0.0;  // s: the simulated time the turntable last turned the view to
 
     Drag drag = Drag::None;
     std::uint32_t grabVertex = 0;
@@ -145,15 +147,28 @@ struct WindowApp::Impl {
             std::make_unique<render::Readback>(*ctx, swapchain->extent(), swapchain->format());
     }
 
-    render::OrbitCamera defaultCamera() const {
-        const VkExtent2D e = swapchain->extent();
-        return render::OrbitCamera::framing(look.stage.view, float(e.width) / float(e.height));
+    // The scene's camera (or the framing) turned by the turntable to the simulated time.
+    void resetView() {
+        cameraTime = sim->solver().simTime();
+        view.camera = render::turntableAt(viewCamera(sim->scene(), look, swapchain->extent()),
+                                          sim->scene().camera.turntableDegreesPerSecond,
+                                          cameraTime);
+    }
+
+    // The turntable goes on turning the view as the simulated time advances, over the user's
+    // orbits; a clock that restarted (reset, new settings) turns it from there.
+    void turnTheTurntable() {
+        const double t = sim->solver().simTime();
+        if (t < cameraTime) cameraTime = 0.0;
+        view.camera = render::turntableAt(
+            view.camera, sim->scene().camera.turntableDegreesPerSecond, t - cameraTime);
+        cameraTime = t;
     }
 
     void newScene() {
         look = makeLook(sim->prepared());
         view = render::ViewState{};
-        view.camera = defaultCamera();
+        resetView();
     }
 
     // ---- input ----------------------------------------------------------------------------
@@ -241,7 +256,7 @@ struct WindowApp::Impl {
                 switchBackend();
                 break;
             case SDLK_c:
-                view.camera = defaultCamera();
+                resetView();
                 break;
             case SDLK_h:
                 hud.visible = !hud.visible;
@@ -309,7 +324,7 @@ struct WindowApp::Impl {
         if (a.step) stepOnce = true;
         if (a.reset) resetScene();
         if (a.switchBackend) switchBackend();
-        if (a.resetCamera) view.camera = defaultCamera();
+        if (a.resetCamera) resetView();
         if (a.scene) {
             releaseGrab();
             sim->loadScene(*a.scene);
@@ -458,6 +473,7 @@ struct WindowApp::Impl {
             return;
         }
         advanceSimulation(dt);
+        turnTheTurntable();
         const bool last = framesDone();
         const bool record = wantsRecord();
         const bool shot = last && !options.screenshot.empty();

@@ -81,11 +81,26 @@ Scene swirl() {
     return sceneWith("swirl", c);
 }
 
+// A view of a cloth falling from y = 2 to the ground, from above and to the side.
+CameraDesc fallCamera() {
+    CameraDesc c;
+    c.position = glm::vec3(1.1f, 2.9f, 1.6f);
+    c.target = glm::vec3(0.0f, 1.0f, 0.0f);
+    c.fovDegrees = 58.0f;
+    return c;
+}
+
 Scene drop() {
     ClothDesc c = verticalCloth("drop", 1.0f, 1.0f, 32, 32);
     c.transform.translate = {0.0f, 2.0f, 0.0f};
     c.transform.rotateDegrees = {-90.0f, 0.0f, 0.0f};  // horizontal, front face up
-    return sceneWith("drop", c);
+    Scene s = sceneWith("drop", c);
+    ColliderDesc ground;  // the ground the renderer draws, at y = 0
+    ground.name = "ground";
+    ground.shape = ColliderShape::Plane;
+    s.colliders = {ground};
+    s.camera = fallCamera();
+    return s;
 }
 
 // Falls flat from y = 2 onto a sphere of radius 0.4 m resting on the ground, and drapes over it
@@ -104,6 +119,7 @@ Scene sphere() {
     ground.name = "ground";
     ground.shape = ColliderShape::Plane;
     s.colliders = {ball, ground};
+    s.camera = fallCamera();
     return s;
 }
 
@@ -111,7 +127,7 @@ const Builtin kBuiltins[] = {
     {"hanging", "1 m square cloth released flat, swinging down from two pinned corners", hanging},
     {"curtain", "2 m x 1.5 m curtain pinned along its top edge, released at 45 degrees", curtain},
     {"swirl", "1 m square cloth whose top corners swing on horizontal circles", swirl},
-    {"drop", "1 m square cloth falling flat, no pins", drop},
+    {"drop", "1 m square cloth falling flat onto the ground, no pins", drop},
     {"sphere", "1 m square cloth dropped onto a sphere, draping over it", sphere},
 };
 

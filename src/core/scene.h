@@ -410,6 +410,34 @@ struct PhantomSetting {
 // "off" | "auto" | a positive number of colours; else cloth::Error.
 PhantomSetting parsePhantomSetting(const std::string& text);
 
+// The camera of rendered runs and the window's first view (docs/usage.md#camera). Every key is
+// optional: a missing position or target comes from the automatic framing, a missing field of
+// view is 45 degrees. The turntable turns the eye about the vertical line through the target,
+// counter-clockwise seen from above for a positive rate, at the simulated time.
+struct CameraDesc {
+    std::optional<glm::vec3> position;  // the eye, world space (m)
+    std::optional<glm::vec3> target;    // the point looked at (m)
+    std::optional<float> fovDegrees;    // vertical field of view, in (1, 179)
+    float turntableDegreesPerSecond = 0.0f;
+    bool empty() const { return *this == CameraDesc{}; }
+    bool operator==(const CameraDesc&) const = default;
+};
+
+inline constexpr float kDefaultFovDegrees = 45.0f;
+inline constexpr float kMinFovDegrees = 1.0f, kMaxFovDegrees = 179.0f;  // open interval
+inline constexpr float kMaxTurntableDegreesPerSecond = 3600.0f;       // in magnitude
+// The view may not be steeper than this (radians; 88.8 degrees): the camera keeps +y up.
+inline constexpr float kMaxCameraPitch = 1.55f;
+
+// Why a camera is meaningless, or nothing: a coordinate not finite or beyond the scene's size
+// (limits::kMaxCoordinate), the position on the target, a view within 1.2 degrees of vertical,
+// a field of view outside (1, 179) degrees, a turntable faster than 3,600 degrees/s. Messages
+// name the key ("position", "fov", ...) first.
+std::optional<std::string> cameraProblem(const CameraDesc& camera);
+// The angle in radians above the horizontal at which `position` looks down on `target` (negative
+// when it looks up).
+float cameraPitch(const glm::vec3& position, const glm::vec3& target);
+
 struct Scene {
     std::string name;
     std::vector<ClothDesc> cloths;
@@ -417,6 +445,7 @@ struct Scene {
     PhantomSetting phantoms;
     std::vector<SeamDesc> seams;
     std::vector<ColliderDesc> colliders;
+    CameraDesc camera;  // empty: framed automatically
     bool operator==(const Scene&) const = default;
 };
 

@@ -561,8 +561,9 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
         throw Error(source + ": malformed JSON: " + what);
     }
     JsonNode root(doc, source);
-    root.allowOnly({"name", "gravity", "substeps", "iterations", "iteration", "solver", "phantoms", "wind",
-                    "self_collision", "model", "mass_spring", "fem", "cloths", "seams", "colliders"});
+    root.allowOnly({"name", "gravity", "substeps", "iterations", "iteration", "solver", "phantoms",
+                    "wind", "self_collision", "model", "mass_spring", "fem", "cloths", "seams",
+                    "colliders", "camera"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);
@@ -586,6 +587,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
             detail::checkColliderMesh(s.colliders.back(), colliders[i]);
         }
     }
+    if (root.has("camera")) s.camera = detail::readCamera(root["camera"]);
     return s;
 }
 

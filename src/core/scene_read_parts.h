@@ -57,6 +57,9 @@ ColliderDesc readCollider(const JsonNode& n, std::size_t index, const std::strin
 // the key and the OBJ) and its vertices checked as a cloth's are; other shapes pass.
 void checkColliderMesh(const ColliderDesc& c, const JsonNode& n);
 
+// The key "camera" (scene_read_camera.cpp).
+CameraDesc readCamera(const JsonNode& n);
+
 // The keys "model" and "mass_spring" into `sim` (scene_read_models.cpp).
 void readModel(const JsonNode& root, SimSettings& sim);
 

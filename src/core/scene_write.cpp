@@ -263,6 +263,16 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
         for (const ColliderDesc& c : scene.colliders) colliders.push_back(collider(c, baseDir));
         j["colliders"] = colliders;
     }
+    // Only when given (older files stay as they were); each key only when set.
+    if (const CameraDesc& c = scene.camera; !c.empty()) {
+        Json cam = Json::object();
+        if (c.position) cam["position"] = vec(*c.position);
+        if (c.target) cam["target"] = vec(*c.target);
+        if (c.fovDegrees) cam["fov"] = num(*c.fovDegrees);
+        if (c.turntableDegreesPerSecond != 0.0f)
+            cam["turntable"] = num(c.turntableDegreesPerSecond);
+        j["camera"] = cam;
+    }
     return j.dump(2) + "\n";
 }
 

@@ -7,33 +7,54 @@
 
 namespace cloth::render {
 
-OrbitCamera OrbitCamera::framing(const Bounds& bounds, float minAspect) {
+OrbitCamera OrbitCamera::framing(const Bounds& bounds, float minAspect, float fovY,
+                                 std::optional<glm::vec3> target) {
     OrbitCamera c;
     const float radius = std::max(bounds.radius(), 1e-3f);
-    c.target = bounds.center();
+    c.target = target.value_or(bounds.center());
+    c.fovY = fovY;
     c.yaw = 0.45f;
-    c.pitch = 0.2f;
+    c.pitch = 0.45f;
     c.distance = 1.0f;
     const glm::vec3 f = c.forward();
     const glm::vec3 right = glm::normalize(glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f)));
     const glm::vec3 up = glm::cross(right, f);
     // A corner at offset d from the target is in view when its sideways offsets, over its depth
-    // D - d.f, stay within the field of view's tangents: D >= d.f + |d.up| / tanY (and the same
-    // with d.right and tanX).
+    // D + d.f, stay within the field of view's tangents: D >= |d.up| / tanY - d.f (and the same
+    // with d.right and tanX), and it lies beyond the near plane. (Around the box's centre the
+    // corners come in opposite pairs, so the sign of d.f does not matter there.)
     const float tanY = 0.9f * std::tan(0.5f * c.fovY);
     const float tanX = tanY * minAspect;
+    const float nearZ = 0.02f * radius;
     float distance = 0.0f;
     for (int k = 0; k < 8; ++k) {
         const glm::vec3 p((k & 1) ? bounds.max.x : bounds.min.x,
                           (k & 2) ? bounds.max.y : bounds.min.y,
                           (k & 4) ? bounds.max.z : bounds.min.z);
         const glm::vec3 d = p - c.target;
-        distance = std::max({distance, glm::dot(d, f) + std::abs(glm::dot(d, up)) / tanY,
-                             glm::dot(d, f) + std::abs(glm::dot(d, right)) / tanX});
+        const float depthOffset = glm::dot(d, f);
+        distance = std::max({distance, std::abs(glm::dot(d, up)) / tanY - depthOffset,
+                             std::abs(glm::dot(d, right)) / tanX - depthOffset,
+                             2.0f * nearZ - depthOffset});
     }
     c.distance = std::max(distance, 0.1f * radius);
-    c.nearZ = 0.02f * radius;
-    c.farZ = c.distance + 60.0f * radius;
+    c.nearZ = nearZ;
+    c.farZ = c.distance + glm::length(c.target - bounds.center()) + 60.0f * radius;
+    return c;
+}
+
+OrbitCamera OrbitCamera::lookingAt(const glm::vec3& eye, const glm::vec3& target, float fovY,
+                                   const Bounds& scene) {
+    OrbitCamera c;
+    const glm::vec3 d = eye - target;
+    c.target = target;
+    c.fovY = fovY;
+    c.distance = std::max(glm::length(d), 1e-6f);
+    c.yaw = std::atan2(d.x, d.z);
+    c.pitch = std::clamp(std::atan2(d.y, std::sqrt(d.x * d.x + d.z * d.z)), -kMaxPitch, kMaxPitch);
+    const float radius = std::max(scene.radius(), 1e-3f);
+    c.nearZ = std::min(0.02f * radius, 0.5f * c.distance);
+    c.farZ = glm::length(eye - scene.center()) + c.distance + 60.0f * radius;
     return c;
 }
 

@@ -3,6 +3,8 @@
 // right-handed view space looking down -z, clip-space y pointing down, depth in [0, 1].
 #pragma once
 
+#include <optional>
+
 #include <glm/glm.hpp>
 
 namespace cloth::render {
@@ -30,9 +32,16 @@ class OrbitCamera {
     float farZ = 100.0f;
 
     // A view of `bounds` from the front, a little above and to the side: the closest distance at
-    // which every corner of the box lies inside 90% of the field of view, for images at least
-    // `minAspect` wide per unit of height.
-    static OrbitCamera framing(const Bounds& bounds, float minAspect = 4.0f / 3.0f);
+    // which every corner of the box lies inside 90% of the field of view `fovY` (radians), for
+    // images at least `minAspect` wide per unit of height. It looks at `target` when given, else
+    // at the box's centre.
+    static OrbitCamera framing(const Bounds& bounds, float minAspect = 4.0f / 3.0f,
+                               float fovY = glm::radians(45.0f),
+                               std::optional<glm::vec3> target = {});
+    // The camera at `eye` looking at `target` (the pitch clamped to kMaxPitch), with near and far
+    // planes that hold `scene` (and the target) from there.
+    static OrbitCamera lookingAt(const glm::vec3& eye, const glm::vec3& target, float fovY,
+                                 const Bounds& scene);
 
     glm::vec3 eye() const;
     glm::vec3 forward() const;  // unit, from the eye towards the target

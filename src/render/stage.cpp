@@ -56,10 +56,11 @@ Stage makeStage(const ClothDrawData& data) {
         const gpu::Collider& plane = data.colliders.colliders[*data.colliders.floor];
         floorY = planeHeightAt(plane, {scene.center().x, scene.center().z});
     }
-    return makeStage(scene, data.meanEdgeLength, floorY);
+    return makeStage(scene, data.meanEdgeLength, floorY, data.markers.empty());
 }
 
-Stage makeStage(const Bounds& cloth, float meanEdgeLength, std::optional<float> floorY) {
+Stage makeStage(const Bounds& cloth, float meanEdgeLength, std::optional<float> floorY,
+                bool falls) {
     Stage s;
     s.cloth = cloth;
     const glm::vec3 extent = glm::max(cloth.max - cloth.min, glm::vec3(1e-3f));
@@ -96,9 +97,11 @@ Stage makeStage(const Bounds& cloth, float meanEdgeLength, std::optional<float> 
     s.markerHalfSize = std::clamp(0.45f * meanEdgeLength, 0.002f * size, 0.02f * size);
     s.ssaoRadius = 0.1f * size;
 
-    // Frame the cloth with room below it: a pinned cloth may swing down by its own size.
+    // Frame the cloth with room below it over the run: a pinned cloth may swing down by its own
+    // size, a cloth that nothing holds falls to the ground.
     s.view = cloth;
-    s.view.min.y = std::max(s.groundY, cloth.min.y - 0.7f * size);
+    s.view.min.y = falls ? std::min(s.groundY, cloth.min.y)
+                         : std::max(s.groundY, cloth.min.y - 0.7f * size);
     return s;
 }
 

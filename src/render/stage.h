@@ -26,14 +26,16 @@ struct Stage {
     float lightRadius = 1.0f;       // half width of the shadow frustum (m)
     float markerHalfSize = 0.01f;   // m
     float ssaoRadius = 0.05f;       // m
-    Bounds view;                    // what the default camera frames
+    Bounds view;  // what the default camera frames: the scene, and where the cloth may go below it
 };
 
 // `meanEdgeLength` sets the marker size. `floorY`: the ground's height when a plane collider is
-// the floor (else y = 0, lowered below the scene when it reaches lower).
-Stage makeStage(const Bounds& scene, float meanEdgeLength, std::optional<float> floorY = {});
+// the floor (else y = 0, lowered below the scene when it reaches lower). `falls`: nothing holds
+// the cloth (no pinned or kinematic vertex), so the view reaches down to the ground.
+Stage makeStage(const Bounds& scene, float meanEdgeLength, std::optional<float> floorY = {},
+                bool falls = false);
 // The stage of a cloth and its colliders: the bounds of both at t = 0 (planes excluded), the
-// floor plane (if any) as the ground.
+// floor plane (if any) as the ground; the cloth falls when it has no marker.
 Stage makeStage(const ClothDrawData& data);
 
 // The union of the cloth's bounds and the solid colliders' at t = 0.

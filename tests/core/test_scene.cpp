@@ -105,7 +105,9 @@ TEST(BuiltinScenes, PinsAndAttachments) {
     Scene drop = builtinScene("drop");
     EXPECT_TRUE(drop.cloths[0].pins.empty());
     EXPECT_TRUE(drop.cloths[0].attachments.empty());
-    EXPECT_TRUE(drop.colliders.empty());
+    ASSERT_EQ(drop.colliders.size(), 1u);  // the ground the renderer draws, at y = 0
+    EXPECT_EQ(drop.colliders[0].shape, ColliderShape::Plane);
+    EXPECT_EQ(drop.colliders[0].transform, Transform{});
 
     Scene sphere = builtinScene("sphere");
     EXPECT_TRUE(sphere.cloths[0].pins.empty());

@@ -220,5 +220,40 @@ TEST(ClothsimCliNoVulkan, NoArgumentsFallBackToTheCpuWithoutAnImage) {
     EXPECT_FALSE(fs::exists(dir / "clothsim.png"));
 }
 
+// The camera flags: refused headless without images (they would do nothing), refused when the
+// position falls on the scene's target, and taken by a rendered run with the turntable (the
+// camera's maths: test_scene_camera.cpp; every scene's framing: test_scene_framing.cpp).
+TEST(ClothsimCliErrors, CameraFlags) {
+    const fs::path dir = scratchDir("cli", "camera_errors");
+    for (const char* flag : {"--fov 30", "--turntable 10", "--camera-position 0,1,3",
+                             "--camera-target 0,1,0"}) {
+        const auto r = runProgramIn("clothsim", std::string("--headless --frames 1 ") + flag, dir);
+        EXPECT_EQ(r.exitCode, 1) << flag;
+        EXPECT_NE(r.err.find("sets the camera of the window or of images: a headless run needs "
+                             "--screenshot or --record"),
+                  std::string::npos)
+            << flag << ": " << r.err;
+    }
+    const auto r = runProgramIn("clothsim",
+                                "--headless --frames 1 --scene drop --size 64x64 --screenshot a.png "
+                                "--camera-position 0,1,0",
+                                dir);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("--camera-position and the scene's camera target: position equals target"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST_F(ClothsimCli, CameraFlagsInARenderedRun) {
+    const fs::path dir = scratchDir("cli", "camera");
+    const auto r = runProgramIn("clothsim",
+                                "--headless --scene hanging --frames 2 --size 64x36 --screenshot "
+                                "a.png --camera-position 0.5,2.5,2.5 --camera-target 0,1.5,0 "
+                                "--fov 50 --turntable 90",
+                                dir);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir / "a.png"));
+}
+
 }  // namespace
 }  // namespace cloth
