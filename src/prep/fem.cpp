@@ -34,24 +34,7 @@ void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, 
 }
 
 void refuseWhatFemLacks(const PreparedCloth& p) {
-    auto refuse = [](const std::string& what) {
-        throw Error("model fem: " + what + " not built for this model yet (XPBD runs them: model xpbd)");
-    };
-    for (const gpu::Collider& c : p.colliders)
-        if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
-    if (!p.attachments.empty()) refuse("attachments are");
-    if (!p.seamPairs.empty()) refuse("seams are");
-    if (p.sim.selfCollision) refuse("self-collision is");
-    if (p.sim.wind) refuse("wind is");
-    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    for (const gpu::ClothSegment& s : p.segments)
-        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
-    if (p.sim.mode != SolverMode::Xpbd)
-        throw Error("model fem: solver mode pbd is XPBD's; leave the mode at xpbd");
-    if (p.sim.iteration.scheme != IterationScheme::GaussSeidel)
-        throw Error(std::string("model fem: iteration scheme ") +
-                    iterationSchemeName(p.sim.iteration.scheme) +
-                    " is XPBD's (FEM solves each step by conjugate gradients); leave it at gs");
+    refuseWhatTheImplicitModelsLack(p, "fem", "FEM solves each step by conjugate gradients");
 }
 
 }  // namespace cloth

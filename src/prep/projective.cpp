@@ -120,9 +120,11 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
     }
 }
 
-void refuseWhatProjectiveLacks(const PreparedCloth& p) {
-    auto refuse = [](const std::string& what) {
-        throw Error("model pd: " + what + " not built for this model yet (XPBD runs them: model xpbd)");
+void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
+                                     const std::string& step) {
+    auto refuse = [&](const std::string& what) {
+        throw Error("model " + model + ": " + what +
+                    " not built for this model yet (XPBD runs them: model xpbd)");
     };
     for (const gpu::Collider& c : p.colliders)
         if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
@@ -134,12 +136,15 @@ void refuseWhatProjectiveLacks(const PreparedCloth& p) {
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
     if (p.sim.mode != SolverMode::Xpbd)
-        throw Error("model pd: solver mode pbd is XPBD's (PD has no per-iteration stiffness); "
-                    "leave the mode at xpbd");
+        throw Error("model " + model + ": solver mode pbd is XPBD's; leave the mode at xpbd");
     if (p.sim.iteration.scheme != IterationScheme::GaussSeidel)
-        throw Error(std::string("model pd: iteration scheme ") +
-                    iterationSchemeName(p.sim.iteration.scheme) +
-                    " is XPBD's (PD's global step is a direct solve); leave it at gs");
+        throw Error("model " + model + ": iteration scheme " +
+                    iterationSchemeName(p.sim.iteration.scheme) + " is XPBD's (" + step +
+                    "); leave it at gs");
+}
+
+void refuseWhatProjectiveLacks(const PreparedCloth& p) {
+    refuseWhatTheImplicitModelsLack(p, "pd", "PD's global step is a direct solve");
 }
 
 }  // namespace cloth

@@ -43,6 +43,12 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p);
 
+// Throws cloth::Error naming `model` and what PD and FEM do not run yet: mesh colliders,
+// attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping, PBD mode, an
+// iteration scheme other than Gauss-Seidel (XPBD's; `step` says how the model solves instead).
+void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
+                                     const std::string& step);
+
 // Throws cloth::Error naming what the model does not run yet (both backends): mesh colliders,
 // attachments, seams, self-collision, wind, phantom vertices, rigid-motion damping, PBD mode,
 // an iteration scheme other than Gauss-Seidel (XPBD's; PD's global step is a direct solve).
