@@ -15,6 +15,11 @@ struct Mesh {
     std::vector<glm::vec3> positions;
     std::vector<glm::vec2> uvs;  // empty, or one per vertex; v runs top-down (0 = top row)
     std::vector<glm::uvec3> triangles;
+    // Empty, or the UV of every triangle's corners (3 per triangle, in its corners' order; v
+    // top-down as `uvs`). A vertex on a seam of a sewing pattern has a UV in each panel: `uvs`
+    // keeps the first, these keep each triangle's own (a rest shape from the pattern needs them).
+    // OBJ files only: a grid's UVs have no seams, its `uvs` serve.
+    std::vector<glm::vec2> cornerUvs;
 };
 
 enum class GridPattern { Regular, Alternating, Random };
@@ -69,7 +74,8 @@ void validateMesh(const Mesh& mesh, const std::string& source);
 
 // OBJ through tinyobjloader; polygons are triangulated. Vertices keep the file's order (all `v`
 // lines, every one must be used by a face); a vertex's UV is the first `vt` a face gives it,
-// with v flipped (1 - v) to the top-down convention above. Throws cloth::Error for a missing,
+// with v flipped (1 - v) to the top-down convention above; the corners' UVs are kept as given
+// when every corner of every face has one. Throws cloth::Error for a missing,
 // unreadable or malformed file (and everything validateMesh refuses).
 // Only regular files of at most kMaxObjFileBytes (core/input_file.h) are read.
 Mesh loadObj(const std::string& path);

@@ -38,23 +38,31 @@ Mesh convert(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::shape_t
         m.positions[i] = {attrib.vertices[3 * i], attrib.vertices[3 * i + 1],
                           attrib.vertices[3 * i + 2]};
     std::vector<bool> hasUv(nv, false);
+    bool everyCorner = true;
     for (const tinyobj::shape_t& shape : shapes) {
         const auto& idx = shape.mesh.indices;
         for (std::size_t f = 0; f + 2 < idx.size(); f += 3) {
             glm::uvec3 tri;
             for (int k = 0; k < 3; ++k) {
                 tri[k] = checkedIndex(idx[f + k].vertex_index, nv, path);
-                if (idx[f + k].texcoord_index < 0) continue;
+                if (idx[f + k].texcoord_index < 0) {
+                    everyCorner = false;
+                    continue;
+                }
                 std::uint32_t t = checkedIndex(idx[f + k].texcoord_index, nt, path);
+                // OBJ's v runs bottom-up, ours top-down.
+                const glm::vec2 uv{attrib.texcoords[2 * t], 1.0f - attrib.texcoords[2 * t + 1]};
                 if (m.uvs.empty()) m.uvs.resize(nv, glm::vec2(0.0f));
-                if (!hasUv[tri[k]]) {  // first seen wins; OBJ's v runs bottom-up, ours top-down
-                    m.uvs[tri[k]] = {attrib.texcoords[2 * t], 1.0f - attrib.texcoords[2 * t + 1]};
+                if (!hasUv[tri[k]]) {  // first seen wins
+                    m.uvs[tri[k]] = uv;
                     hasUv[tri[k]] = true;
                 }
+                if (everyCorner) m.cornerUvs.push_back(uv);
             }
             m.triangles.push_back(tri);
         }
     }
+    if (!everyCorner) m.cornerUvs.clear();
     return m;
 }
 

@@ -311,6 +311,14 @@ struct FixedAngleDesc {
     bool operator==(const FixedAngleDesc&) const = default;
 };
 
+// Where a cloth's rest state (edge lengths, rest triangles, rest angles, masses) comes from: its
+// starting positions, or the flat sewing pattern its texture coordinates lay out (garment meshes
+// carry one), scaled by ClothDesc::uvScale metres per UV unit. The positions are then only the
+// starting pose (prep/rest_shape.h; docs/usage.md#garments-from-patterns).
+enum class RestShape { Positions, Uv };
+
+inline constexpr float kMaxUvScale = 1e4f;  // m per UV unit: a pattern as large as a scene
+
 struct ClothDesc {
     std::string name;
     std::optional<GridDesc> grid;  // a procedural grid, or
@@ -322,6 +330,8 @@ struct ClothDesc {
     bool tethers = true;                      // long-range attachments to the nearest anchor
     float tetherSlack = 0.0f;                 // allowed extra length, fraction of rest distance
     std::vector<FixedAngleDesc> fixedAngles;  // creases; an edge in two of them is an error
+    RestShape restShape = RestShape::Positions;
+    float uvScale = 1.0f;  // RestShape::Uv: metres per UV unit, in (0, kMaxUvScale]
     bool operator==(const ClothDesc&) const = default;
 };
 

@@ -302,7 +302,7 @@ FixedAngleDesc readFixedAngle(const JsonNode& n) {
 
 ClothDesc readCloth(const JsonNode& n, std::size_t index, const std::string& baseDir) {
     n.allowOnly({"name", "grid", "mesh", "transform", "material", "pins", "attachments", "tethers",
-                 "tether_slack", "fixed_angles"});
+                 "tether_slack", "fixed_angles", "rest_shape", "uv_scale"});
     ClothDesc c;
     c.name = n.has("name") ? n["name"].string() : "cloth" + std::to_string(index);
     if (n.has("grid") == n.has("mesh")) n.fail("needs exactly one of \"grid\" or \"mesh\"");
@@ -326,6 +326,7 @@ ClothDesc readCloth(const JsonNode& n, std::size_t index, const std::string& bas
     if (n.has("fixed_angles"))
         for (std::size_t i = 0; i < n["fixed_angles"].size(); ++i)
             c.fixedAngles.push_back(readFixedAngle(n["fixed_angles"][i]));
+    detail::readRestShape(n, c);
     return c;
 }
 
@@ -372,46 +373,6 @@ void checkMeshAndSelections(const ClothDesc& c, const JsonNode& n) {
                 f.fail("selects no interior edge of the mesh");
         }
     }
-}
-
-// "must be at least 0" for negatives, then the sane range.
-float aeroCoefficient(const JsonNode& n) {
-    n.atLeast(0);
-    return n.inRange(0.0f, limits::kMaxAeroCoefficient,
-                     "is beyond the sane range of an aerodynamic coefficient");
-}
-
-GustSettings readGusts(const JsonNode& n) {
-    n.allowOnly({"amplitude", "period", "seed"});
-    GustSettings g;
-    if (n.has("amplitude"))
-        g.amplitude = n["amplitude"].inRange(0.0f, limits::kMaxGustAmplitude,
-                                             "is beyond the sane range of a gust amplitude "
-                                             "(a fraction of the mean wind speed)");
-    if (n.has("period"))
-        g.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
-                                   "is beyond the sane range of a gust period (seconds)");
-    if (n.has("seed")) g.seed = static_cast<std::uint32_t>(n["seed"].intAtLeast(0, UINT32_MAX));
-    return g;
-}
-
-WindSettings readWind(const JsonNode& n) {
-    n.allowOnly({"velocity", "drag", "lift", "air_density", "gusts"});
-    WindSettings w;
-    if (n.has("velocity")) {
-        w.velocity = n["velocity"].vec3();
-        const double speed = glm::length(glm::dvec3(w.velocity));
-        if (!(speed <= limits::kMaxSpeed))
-            n["velocity"].fail("speed " + shortNumber(speed) +
-                               " m/s is beyond the sane range (at most 10000 m/s)");
-    }
-    if (n.has("drag")) w.drag = aeroCoefficient(n["drag"]);
-    if (n.has("lift")) w.lift = aeroCoefficient(n["lift"]);
-    if (n.has("air_density"))
-        w.airDensity = positiveInRange(n["air_density"], 0.0f, limits::kMaxAirDensity,
-                                       "is beyond the sane range of a density (kg/m^3)");
-    if (n.has("gusts")) w.gusts = readGusts(n["gusts"]);
-    return w;
 }
 
 SelfCollisionSettings readSelfCollision(const JsonNode& n) {
@@ -465,7 +426,7 @@ IterationSettings readIteration(const JsonNode& n) {
 
 void readSettings(const JsonNode& root, Scene& s) {
     if (root.has("iteration")) s.sim.iteration = readIteration(root["iteration"]);
-    if (root.has("wind")) s.sim.wind = readWind(root["wind"]);
+    if (root.has("wind")) s.sim.wind = detail::readWind(root["wind"]);
     if (root.has("self_collision")) s.sim.selfCollision = readSelfCollision(root["self_collision"]);
     detail::readModel(root, s.sim);
     if (root.has("gravity")) {

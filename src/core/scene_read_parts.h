@@ -60,6 +60,12 @@ void checkColliderMesh(const ColliderDesc& c, const JsonNode& n);
 // The key "camera" (scene_read_camera.cpp).
 CameraDesc readCamera(const JsonNode& n);
 
+// The key "wind" (scene_read_wind.cpp).
+WindSettings readWind(const JsonNode& n);
+
+// A cloth's keys "rest_shape" and "uv_scale" into `c` (scene_read_rest.cpp).
+void readRestShape(const JsonNode& n, ClothDesc& c);
+
 // The keys "model" and "mass_spring" into `sim` (scene_read_models.cpp).
 void readModel(const JsonNode& root, SimSettings& sim);
 

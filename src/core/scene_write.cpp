@@ -125,6 +125,10 @@ Json cloth(const ClothDesc& c, const std::string& baseDir) {
     j["attachments"] = attachments;
     j["tethers"] = c.tethers;
     j["tether_slack"] = num(c.tetherSlack);
+    if (c.restShape == RestShape::Uv) {  // the default (positions) is left unwritten
+        j["rest_shape"] = "uv";
+        j["uv_scale"] = num(c.uvScale);
+    }
     if (!c.fixedAngles.empty()) {
         Json fixed = Json::array();
         for (const FixedAngleDesc& f : c.fixedAngles) {

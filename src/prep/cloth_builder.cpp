@@ -12,6 +12,7 @@
 #include "prep/motion.h"
 #include "prep/nearest.h"
 #include "prep/prepare.h"
+#include "prep/rest_shape.h"
 
 namespace cloth {
 
@@ -131,8 +132,9 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
 }
 
 void addTethers(const ClothDesc& desc, const std::vector<glm::vec3>& world,
-                const std::vector<float>& invMass, const VertexRoles& roles, std::uint32_t base,
-                const std::string& source, PreparedCloth& out) {
+                const RestShapeData& rest, const std::vector<float>& invMass,
+                const VertexRoles& roles, std::uint32_t base, const std::string& source,
+                PreparedCloth& out) {
     requireRange(desc.tetherSlack, 0.0f, INFINITY, source, "tether slack");
     if (!desc.tethers) return;
     std::vector<std::uint32_t> anchors, dynamic;
@@ -149,7 +151,10 @@ void addTethers(const ClothDesc& desc, const std::vector<glm::vec3>& world,
         gpu::Tether t{};
         t.vertex = base + v;
         t.anchor = base + a;
-        t.maxLength = std::sqrt(squaredDistance(world[v], world[a])) * (1.0f + desc.tetherSlack);
+        float length = std::sqrt(squaredDistance(world[v], world[a]));
+        if (rest.fromPattern)  // never shorter than the pattern (prep/rest_shape.h)
+            length = std::max(length, glm::length(rest.vertexPoints[v] - rest.vertexPoints[a]));
+        t.maxLength = length * (1.0f + desc.tetherSlack);
         out.tethers.push_back(t);
     }
 }
@@ -175,26 +180,35 @@ glm::vec3 weftOf(const glm::vec3 (&x)[3], const glm::vec2 (&uv)[3], bool haveUvs
 }
 
 void addStretch(const Mesh& mesh, const Topology& topo, const std::vector<glm::vec3>& world,
-                const glm::mat4& transform, const Material& mat, float param, std::uint32_t base,
-                const std::string& source, PreparedCloth& out) {
+                const RestShapeData& rest, const glm::mat4& transform, const Material& mat,
+                float param, std::uint32_t base, const std::string& source, PreparedCloth& out) {
     if (mat.stretchModel == StretchModel::Distance) {
-        for (const glm::uvec2& e : topo.edges) {
+        const std::vector<float> restLengths = restEdgeLengths(mesh, topo, rest, world);
+        for (std::size_t i = 0; i < topo.edges.size(); ++i) {
+            const glm::uvec2 e = topo.edges[i];
             gpu::DistanceConstraint c{};
             c.v0 = base + e.x;
             c.v1 = base + e.y;
-            c.restLength = glm::length(world[e.x] - world[e.y]);
+            c.restLength = restLengths[i];
             c.param = param;
             out.items<gpu::DistanceConstraint>().push_back(c);
         }
         return;
     }
-    const bool haveUvs = mesh.uvs.size() == mesh.positions.size();
+    const bool haveUvs = rest.fromPattern || mesh.uvs.size() == mesh.positions.size();
     const glm::vec3 fallback = glm::vec3(transform * glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
     for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
         const glm::uvec3 tri = mesh.triangles[t];
-        const glm::vec3 x[3] = {world[tri.x], world[tri.y], world[tri.z]};
+        glm::vec3 x[3] = {world[tri.x], world[tri.y], world[tri.z]};
         glm::vec2 uv[3] = {};
-        if (haveUvs) uv[0] = mesh.uvs[tri.x], uv[1] = mesh.uvs[tri.y], uv[2] = mesh.uvs[tri.z];
+        if (rest.fromPattern) {  // the pattern's corners, whose u runs along x (rest_shape.h)
+            for (int k = 0; k < 3; ++k) {
+                x[k] = rest.corners[t][k];
+                uv[k] = glm::vec2(x[k].x, -x[k].y);
+            }
+        } else if (haveUvs) {
+            uv[0] = mesh.uvs[tri.x], uv[1] = mesh.uvs[tri.y], uv[2] = mesh.uvs[tri.z];
+        }
         const glm::vec3 weft = weftOf(x, uv, haveUvs, fallback, mat.weftAngleDegrees);
         StvkBuild b = makeStvk(x[0], x[1], x[2], weft, mat.membrane, param);
         if (!b.ok())
@@ -242,12 +256,12 @@ FixedAngles selectFixedAngles(const ClothDesc& desc, const Mesh& mesh, const Top
     return f;
 }
 
-void addBending(const Topology& topo, const std::vector<glm::vec3>& world, const Material& mat,
-                float param, const FixedAngles& fixedAngles, std::uint32_t base,
-                const std::string& source, PreparedCloth& out) {
+void addBending(const Mesh& mesh, const Topology& topo, const std::vector<glm::vec3>& world,
+                const RestShapeData& rest, const Material& mat, float param,
+                const FixedAngles& fixedAngles, std::uint32_t base, const std::string& source,
+                PreparedCloth& out) {
     for (std::size_t e = 0; e < topo.bendingPairs.size(); ++e) {
         const BendingPair& p = topo.bendingPairs[e];
-        const glm::vec3 x0 = world[p.v0], x1 = world[p.v1], x2 = world[p.v2], x3 = world[p.v3];
         if (fixedAngles.fixed[e]) {  // in place of the edge's bending constraint
             gpu::FixedAngleConstraint c{};
             c.v0 = base + p.v0;
@@ -259,8 +273,9 @@ void addBending(const Topology& topo, const std::vector<glm::vec3>& world, const
             out.items<gpu::FixedAngleConstraint>().push_back(c);
             continue;
         }
+        const std::array<glm::vec3, 4> x = restStencil(mesh, topo, rest, world, e);
         if (mat.bendModel == BendModel::Isometric) {
-            IsoBendingBuild b = makeIsoBending(x0, x1, x2, x3, mat.bendRigidity, param);
+            IsoBendingBuild b = makeIsoBending(x[0], x[1], x[2], x[3], mat.bendRigidity, param);
             if (!b.ok())
                 throw Error(source + ": bending stencil at edge (" + std::to_string(p.v0) + ", " +
                             std::to_string(p.v1) + "): " + b.error);
@@ -276,7 +291,8 @@ void addBending(const Topology& topo, const std::vector<glm::vec3>& world, const
         c.v1 = base + p.v1;
         c.v2 = base + p.v2;
         c.v3 = base + p.v3;
-        c.restAngle = gpu::bendingAngle(x0, x1, x2, x3);
+        // A pattern is flat (rest_shape.h).
+        c.restAngle = rest.fromPattern ? 0.0f : gpu::bendingAngle(x[0], x[1], x[2], x[3]);
         c.param = param;
         out.items<gpu::BendingConstraint>().push_back(c);
     }
@@ -335,6 +351,7 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     validateMaterial(desc.material, source);
     const Mesh mesh = buildClothMesh(desc);
     const Topology topo = buildTopology(mesh, source);
+    const RestShapeData rest = restShapeOf(desc, mesh, source);
     requireRange(desc.transform.scale, limits::kMinScale, limits::kMaxScale, source,
                  "transform scale");
     const std::vector<glm::vec3> world = transformed(mesh.positions, desc.transform.matrix());
@@ -344,22 +361,23 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
 
     const VertexRoles roles =
         applyPinsAndAttachments(desc, mesh, world, base, sim.mode == SolverMode::Pbd, source, out);
-    const std::vector<float> mass = lumpMasses(world, mesh.triangles, desc.material.density);
+    const std::vector<float> mass = restMasses(mesh, rest, world, desc.material.density);
     checkMasses(mass, roles.pinned, source);
     std::vector<float> invMass(n);
     for (std::uint32_t v = 0; v < n; ++v)
         invMass[v] = roles.pinned[v] || mass[v] <= 0.0f ? 0.0f : 1.0f / mass[v];
-    addTethers(desc, world, invMass, roles, base, source, out);
+    addTethers(desc, world, rest, invMass, roles, base, source, out);
     const Material& mat = desc.material;
     const bool pbd = sim.mode == SolverMode::Pbd;
     const float stretchParam =
         pbd ? pbdIterationStiffness(mat.stretchStiffness, sim.iterations) : mat.stretchCompliance;
     const float bendParam =
         pbd ? pbdIterationStiffness(mat.bendStiffness, sim.iterations) : mat.bendCompliance;
-    addStretch(mesh, topo, world, desc.transform.matrix(), mat, stretchParam, base, source, out);
+    addStretch(mesh, topo, world, rest, desc.transform.matrix(), mat, stretchParam, base, source,
+               out);
     const FixedAngles fixedAngles =
         selectFixedAngles(desc, mesh, topo, pbd, sim.iterations, source);
-    addBending(topo, world, mat, bendParam, fixedAngles, base, source, out);
+    addBending(mesh, topo, world, rest, mat, bendParam, fixedAngles, base, source, out);
 
     for (std::uint32_t v = 0; v < n; ++v) {
         out.positions.emplace_back(world[v], invMass[v]);
@@ -371,6 +389,7 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     info.vertexBegin = base;
     info.vertexEnd = base + n;
     info.hasUvs = mesh.uvs.size() == n;
+    info.restFromPattern = rest.fromPattern;
     info.triangleBegin = static_cast<std::uint32_t>(out.triangles.size());
     for (const glm::uvec3& t : mesh.triangles) out.triangles.push_back(t + glm::uvec3(base));
     info.triangleEnd = static_cast<std::uint32_t>(out.triangles.size());

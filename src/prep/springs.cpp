@@ -327,6 +327,9 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
+    for (const ClothInfo& c : p.cloths)
+        if (c.restFromPattern)
+            refuse("rest shapes from a pattern (rest_shape \"uv\", cloth '" + c.name + "') are");
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
 }
