@@ -42,6 +42,9 @@ class JsonNode {
     glm::vec3 vec3() const;
     bool isString() const { return value_.is_string(); }
     bool isNumber() const { return value_.is_number(); }
+    bool isArray() const { return value_.is_array(); }
+    // A number as read, unchecked (infinite when it overflows); only when isNumber().
+    double numberAsDouble() const { return value_.get<double>(); }
 
     // Range checks that fail with the path.
     float atLeast(float min) const;  // number() >= min

@@ -210,6 +210,9 @@ struct Material {
     // contacts keep twice this between two layers (Anon. 2023 §4.5: r is the thickness).
     float thickness = kDefaultThickness;
     std::string preset;                 // the named material the values came from, if any
+    // The colour the renderer draws the front with (linear RGB, each in [0, 1]); none: the
+    // palette's colour for the cloth's place in the scene (render/cloth_colors.h).
+    std::optional<glm::vec3> color;
     bool operator==(const Material&) const = default;
 };
 

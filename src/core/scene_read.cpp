@@ -217,7 +217,7 @@ float compliance(const JsonNode& n) {
 Material readMaterial(const JsonNode& n) {
     n.allowOnly({"preset", "density", "stretch", "membrane", "weft_angle", "stretch_compliance",
                  "bending", "bend_rigidity", "bend_compliance", "stretch_stiffness",
-                 "bend_stiffness", "damping", "rigid_damping", "thickness"});
+                 "bend_stiffness", "damping", "rigid_damping", "thickness", "color"});
     Material m;
     // A preset first (density, membrane moduli, StVK stretch); the keys below override it.
     if (n.has("preset")) {
@@ -254,6 +254,7 @@ Material readMaterial(const JsonNode& n) {
     if (n.has("thickness"))
         m.thickness = positiveInRange(n["thickness"], 0.0f, limits::kMaxThickness,
                                       "m is beyond the sane range of a cloth's thickness");
+    if (n.has("color")) m.color = readColor(n["color"]);
     return m;
 }
 

@@ -66,6 +66,9 @@ WindSettings readWind(const JsonNode& n);
 // A cloth's keys "rest_shape" and "uv_scale" into `c` (scene_read_rest.cpp).
 void readRestShape(const JsonNode& n, ClothDesc& c);
 
+// A material's key "color" (scene_read_color.cpp): [r, g, b], each a number from 0 to 1.
+glm::vec3 readColor(const JsonNode& n);
+
 // The keys "model" and "mass_spring" into `sim` (scene_read_models.cpp).
 void readModel(const JsonNode& root, SimSettings& sim);
 

@@ -85,6 +85,7 @@ Json material(const Material& m) {
     // Also when set without isometric bending (it is read, so it must survive the round trip).
     if (m.bendModel != BendModel::Dihedral || m.bendRigidity != Material{}.bendRigidity)
         j["bend_rigidity"] = num(m.bendRigidity);
+    if (m.color) j["color"] = vec(*m.color);
     return j;
 }
 
