@@ -38,7 +38,8 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     const VkExtent2D size = requestedSize(options);
     const render::OrbitCamera camera = viewCamera(sim.scene(), look, size);
     const float turntable = sim.scene().camera.turntableDegreesPerSecond;
-    const render::ShadingSettings shading;
+    render::ShadingSettings shading;
+    shading.pattern = options.checkPattern.value_or(true);
     render::OffscreenRenderer renderer(ctx, size, shading);
     ClothFeed feed;
     feed.sync(sim, renderer.scene());
@@ -69,7 +70,6 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         in.shading = &shading;
         in.width = renderer.extent().width;
         in.height = renderer.extent().height;
-        in.hasUvs = look.data.hasUvs;
         in.frame = std::uint32_t(frame);
         in.simTime = sim.solver().simTime();
         const render::ImageRgba8 image = renderer.render(makeFrameUniforms(in), positions, normals);
@@ -115,6 +115,9 @@ void refuseFlagsWithoutEffect(const Options& o) {
         if (given && !images)
             throw Error(std::string(flag) + " sets the camera of the window or of images: a "
                         "headless run needs --screenshot or --record for it");
+    if (o.checkPattern && !images)
+        throw Error("--texture sets how the cloths look in the window or in images: a headless "
+                    "run needs --screenshot or --record for it");
     if (o.exportEvery != 1 && o.exportObjDir.empty() && o.exportGltf.empty() && o.recordDir.empty())
         throw Error("--export-every needs --export-obj, --export-gltf or --record (it sets how "
                     "often they write)");

@@ -175,6 +175,12 @@ void defineOptions(CLI::App& app, Options& o) {
                    "window or image size in pixels, 16 to 16384 each (default 1280x720)")
         ->type_name("WxH");
     app.add_flag("--no-vsync", o.noVsync, "present without waiting for the display's refresh");
+    cli::addParsed(app, "--texture", o.checkPattern,
+                   [](const std::string& text) { return text == "check"; },
+                   "check: a woven check on every cloth, so that folds read (default); plain: "
+                   "each cloth in its flat colour")
+        ->check(cli::oneOf({"check", "plain"}))
+        ->type_name("check|plain");
     cli::addParsed(app, "--camera-position", o.cameraPosition, parsePoint,
                    "where the camera is, in metres (default: the scene's camera, or framed "
                    "automatically); images and the window's first view")

@@ -50,6 +50,7 @@ struct Options {
     std::string recordDir;   // --record DIR: DIR/frame_NNNN.png, every --export-every frames
     std::optional<std::pair<int, int>> size;  // --size WxH (default 1280x720)
     bool noVsync = false;                     // --no-vsync
+    std::optional<bool> checkPattern;         // --texture check|plain (default check)
 
     // ---- the camera (issue 30): each overrides the scene's "camera" key ----
     std::optional<glm::vec3> cameraPosition;  // --camera-position X,Y,Z

@@ -120,6 +120,7 @@ struct WindowApp::Impl {
         swapchain =
             std::make_unique<render::Swapchain>(*ctx, window->drawableSize(), !options.noVsync);
         if (!swapchain->usable()) throw Error("the window has no drawable area");
+        shading.pattern = options.checkPattern.value_or(true);
         lockStep = !options.recordDir.empty();
         if ((!options.screenshot.empty() || lockStep) && !swapchain->readable())
             throw Error(
@@ -397,7 +398,6 @@ struct WindowApp::Impl {
         in.shading = &shading;
         in.width = swapchain->extent().width;
         in.height = swapchain->extent().height;
-        in.hasUvs = renderer->cloth().hasUvs;
         in.manualSrgb = renderer->manualSrgb();
         in.frame = std::uint32_t(renderedFrames);
         in.simTime = sim->solver().simTime();

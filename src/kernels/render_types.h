@@ -17,6 +17,9 @@
 #define RBIND_COLLIDER_VERTICES 5
 // ColliderInstance[]: per collider, then the automatic ground.
 #define RBIND_COLLIDER_INSTANCES 6
+// ClothLook[]: per cloth of the scene, its colours (the cloth's draw passes its index as the
+// instance index).
+#define RBIND_CLOTH_LOOKS 7
 
 // Descriptor set 0 of the screen passes (SSAO, blur, lighting): the frame block, then textures.
 #define RBIND_TEX0 1
@@ -37,11 +40,18 @@ const uint MARKER_GRAB = 2u;         // the vertex the mouse holds
 const uint MARKER_GRAB_TARGET = 3u;  // where the mouse pulls it (FrameUniforms::grabTarget)
 
 // Bits of FrameUniforms::options.z.
-const uint OPTION_UVS = 1u;  // the cloth has texture coordinates: draw its pattern
+const uint OPTION_PATTERN = 1u;  // draw the woven check from each cloth's texture coordinates
 const uint OPTION_SHADOWS = 2u;
 const uint OPTION_SSAO = 4u;
 const uint OPTION_MANUAL_SRGB = 8u;  // the output is UNORM: encode sRGB in the shader
 const uint OPTION_SHOW_AO = 16u;     // debug view: the blurred occlusion only
+
+// One cloth's colours (linear RGB): the front (the side the solver's normals face) and the back.
+struct ClothLook {
+    vec4 front;  // rgb; w unused
+    vec4 back;   // rgb; w unused
+};
+CLOTH_CHECK_SIZE(ClothLook, 32)
 
 struct Marker {
     uint vertex;
@@ -76,8 +86,7 @@ struct FrameUniforms {
     vec4 lightColor;    // rgb (linear)
     vec4 skyColor;      // rgb: ambient light from above; w: ambient intensity
     vec4 horizonColor;  // rgb: ambient from below and the sky at the horizon
-    vec4 frontColor;    // rgb: cloth front (linear); w: pattern contrast
-    vec4 backColor;     // rgb: cloth back; w: pattern repeats per UV unit
+    vec4 clothPattern;  // x: contrast of the woven check, y: its repeats per UV unit
     vec4 ground;        // x: height (y), y: half extent, z, w: centre x, z
     vec4 groundColor;   // rgb; w: checker square size (m)
     vec4 viewport;      // full-size target: width, height, 1/width, 1/height
@@ -90,9 +99,9 @@ struct FrameUniforms {
     vec4 time;          // x: simulated time (s) the colliders are placed at
     uvec4 options;      // x: grabbed vertex, y: grabbing (0/1), z: OPTION_* bits, w: frame
 };
-CLOTH_CHECK_SIZE(FrameUniforms, 6 * 64 + 17 * 16 + 16)
+CLOTH_CHECK_SIZE(FrameUniforms, 6 * 64 + 16 * 16 + 16)
 CLOTH_CHECK_OFFSET(FrameUniforms, eye, 384)
-CLOTH_CHECK_OFFSET(FrameUniforms, options, 656)
+CLOTH_CHECK_OFFSET(FrameUniforms, options, 640)
 
 CLOTH_NAMESPACE_END
 

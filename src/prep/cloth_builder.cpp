@@ -390,6 +390,7 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     info.vertexEnd = base + n;
     info.hasUvs = mesh.uvs.size() == n;
     info.restFromPattern = rest.fromPattern;
+    info.color = mat.color;
     info.triangleBegin = static_cast<std::uint32_t>(out.triangles.size());
     for (const glm::uvec3& t : mesh.triangles) out.triangles.push_back(t + glm::uvec3(base));
     info.triangleEnd = static_cast<std::uint32_t>(out.triangles.size());

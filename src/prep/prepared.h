@@ -51,6 +51,7 @@ struct ClothInfo {  // per cloth, for output and rendering
     std::uint32_t vertexBegin = 0, vertexEnd = 0;      // its original vertices
     bool hasUvs = false;  // its mesh has texture coordinates (a grid always has)
     bool restFromPattern = false;  // rest_shape "uv" (prep/rest_shape.h)
+    std::optional<glm::vec3> color;  // its material's "color" (linear RGB), if given
 };
 
 // One constraint type's items, colour by colour: colour c is items [colorOffsets[c],

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "core/error.h"
+#include "render/cloth_look.h"
 
 namespace cloth::render {
 
@@ -18,6 +19,33 @@ Bounds boundsOf(const std::vector<glm::vec4>& positions, std::uint32_t count) {
     if (count == 0) b = Bounds{};
     return b;
 }
+
+namespace {
+
+// Each cloth's triangle range and look, and check coordinates for those without UVs. A prepared
+// cloth that lists no cloths (built by hand in tests) is one cloth, the palette's first.
+void addCloths(const PreparedCloth& p, ClothDrawData& d) {
+    if (p.cloths.empty()) {
+        d.cloths.push_back({0, static_cast<std::uint32_t>(p.triangles.size())});
+        d.looks.push_back(clothLook(0, std::nullopt));
+        return;
+    }
+    for (std::size_t i = 0; i < p.cloths.size(); ++i) {
+        const ClothInfo& c = p.cloths[i];
+        CLOTH_ASSERT(c.triangleBegin <= c.triangleEnd && c.triangleEnd <= p.triangles.size());
+        CLOTH_ASSERT(c.vertexBegin <= c.vertexEnd && c.vertexEnd <= p.originalVertexCount);
+        d.cloths.push_back({c.triangleBegin, c.triangleEnd - c.triangleBegin});
+        d.looks.push_back(clothLook(i, c.color));
+        if (c.hasUvs) continue;
+        const std::vector<glm::vec2> uvs = projectedUvs(
+            std::span(p.positions).subspan(c.vertexBegin, c.vertexEnd - c.vertexBegin),
+            std::span(p.triangles).subspan(c.triangleBegin, c.triangleEnd - c.triangleBegin),
+            c.vertexBegin);
+        std::copy(uvs.begin(), uvs.end(), d.uvs.begin() + c.vertexBegin);
+    }
+}
+
+}  // namespace
 
 ColliderDrawData makeColliderDrawData(const PreparedCloth& p) {
     ColliderDrawData d;
@@ -65,8 +93,7 @@ ClothDrawData makeDrawData(const PreparedCloth& p) {
     d.triangles = p.triangles;
     d.uvs = p.uvs;
     d.uvs.resize(p.originalVertexCount, glm::vec2(0.0f));
-    d.hasUvs = std::any_of(d.uvs.begin(), d.uvs.end(),
-                           [](const glm::vec2& uv) { return uv != glm::vec2(0.0f); });
+    addCloths(p, d);
     d.bounds = boundsOf(p.positions, p.originalVertexCount);
 
     std::vector<bool> kinematic(p.vertexCount(), false);

@@ -37,12 +37,21 @@ struct ColliderDrawData {
     std::optional<std::uint32_t> floor;
 };
 
+// One cloth of the scene: its triangles, drawn with its index as the instance index so that the
+// fragment shader finds its ClothLook.
+struct ClothRange {
+    std::uint32_t firstTriangle = 0, triangleCount = 0;
+};
+
 struct ClothDrawData {
     std::uint32_t vertexCount = 0;          // positions, phantom copies included
     std::uint32_t originalVertexCount = 0;  // normals and UVs
     std::vector<glm::uvec3> triangles;      // original vertex indices
-    std::vector<glm::vec2> uvs;             // one per original vertex
-    bool hasUvs = false;                    // any UV differs from (0, 0)
+    // One per original vertex: the mesh's, or for a cloth without them projected from its
+    // starting shape (render/cloth_look.h), so that every cloth can show the woven check.
+    std::vector<glm::vec2> uvs;
+    std::vector<ClothRange> cloths;      // in scene order (one for all triangles if none listed)
+    std::vector<gpu::ClothLook> looks;   // one per entry of `cloths`
     std::vector<gpu::Marker> markers;       // MARKER_PIN and MARKER_KINEMATIC
     Bounds bounds;                          // of the original vertices as prepared
     float meanEdgeLength = 0.0f;

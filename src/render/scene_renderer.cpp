@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "render/collider_mesh.h"
+#include "render/descriptor_writer.h"
 #include "render/pipeline.h"
 
 namespace cloth::render {
@@ -57,43 +58,6 @@ struct Slot {
     GpuTimer timer;
 };
 
-class DescriptorWriter {
-  public:
-    explicit DescriptorWriter(VkDevice device) : device_(device) {}
-    void buffer(VkDescriptorSet set, std::uint32_t binding, VkDescriptorType type,
-                const BufferSlice& b) {
-        const std::uint32_t i = count_;
-        buffers_[i] = {b.buffer, b.offset, b.size};
-        add(set, binding, type).pBufferInfo = &buffers_[i];
-    }
-    void image(VkDescriptorSet set, std::uint32_t binding, VkImageView view, VkSampler sampler) {
-        const std::uint32_t i = count_;
-        images_[i] = {sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        add(set, binding, kTex).pImageInfo = &images_[i];
-    }
-    void flush() {
-        vkUpdateDescriptorSets(device_, count_, writes_.data(), 0, nullptr);
-        count_ = 0;
-    }
-
-  private:
-    VkWriteDescriptorSet& add(VkDescriptorSet set, std::uint32_t binding, VkDescriptorType type) {
-        CLOTH_ASSERT(count_ < writes_.size());
-        VkWriteDescriptorSet& w = writes_[count_++];
-        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set;
-        w.dstBinding = binding;
-        w.descriptorCount = 1;
-        w.descriptorType = type;
-        return w;
-    }
-    VkDevice device_;
-    std::uint32_t count_ = 0;
-    std::array<VkWriteDescriptorSet, 16> writes_{};
-    std::array<VkDescriptorBufferInfo, 16> buffers_{};
-    std::array<VkDescriptorImageInfo, 16> images_{};
-};
-
 }  // namespace
 
 bool isSrgbFormat(VkFormat f) {
@@ -123,7 +87,7 @@ struct SceneRenderer::Impl {
     ClothDrawData cloth;
     bool hasCloth = false;
     std::optional<ExternalVertexBuffers> gpu;
-    vk::Buffer indices, uvs, markers;
+    vk::Buffer indices, uvs, markers, looks;  // looks: ClothLook per cloth
     vk::Buffer colliderVertices, colliderIndices;
 
     vk::Unique<VkDescriptorPool> pool;
@@ -173,7 +137,8 @@ struct SceneRenderer::Impl {
             {RBIND_UVS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
             {RBIND_MARKERS, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
             {RBIND_COLLIDER_VERTICES, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
-            {RBIND_COLLIDER_INSTANCES, kSsbo, VK_SHADER_STAGE_VERTEX_BIT}};
+            {RBIND_COLLIDER_INSTANCES, kSsbo, VK_SHADER_STAGE_VERTEX_BIT},
+            {RBIND_CLOTH_LOOKS, kSsbo, VK_SHADER_STAGE_FRAGMENT_BIT}};
         geometryLayout = makeSetLayout(*ctx, geometry, "geometry set layout");
         auto screen = [&](std::uint32_t textures, const char* name) {
             std::vector<BindingDesc> b{{RBIND_FRAME, kUbo, VK_SHADER_STAGE_FRAGMENT_BIT}};
@@ -266,7 +231,7 @@ struct SceneRenderer::Impl {
 
     void createSlots(std::uint32_t frames) {
         VkDescriptorPoolSize sizes[] = {
-            {kUbo, 4 * frames}, {kSsbo, 6 * frames}, {kTex, 9 * frames}};
+            {kUbo, 4 * frames}, {kSsbo, 7 * frames}, {kTex, 9 * frames}};
         VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         info.maxSets = 4 * frames;
         info.poolSizeCount = 3;
@@ -314,6 +279,7 @@ struct SceneRenderer::Impl {
             w.buffer(s.geometry, RBIND_MARKERS, kSsbo, whole(markers));
             w.buffer(s.geometry, RBIND_COLLIDER_VERTICES, kSsbo, whole(colliderVertices));
             w.buffer(s.geometry, RBIND_COLLIDER_INSTANCES, kSsbo, whole(s.colliderInstances));
+            w.buffer(s.geometry, RBIND_CLOTH_LOOKS, kSsbo, whole(looks));
             w.flush();
         }
     }
@@ -348,6 +314,9 @@ struct SceneRenderer::Impl {
                                VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "cloth indices");
         uvs = staticBuffer(*ctx, once, cloth.uvs.data(), cloth.uvs.size() * sizeof(glm::vec2),
                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "cloth uvs");
+        looks = staticBuffer(*ctx, once, cloth.looks.data(),
+                             cloth.looks.size() * sizeof(gpu::ClothLook),
+                             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "cloth looks");
         std::vector<gpu::Marker> list = cloth.markers;
         list.push_back({0, gpu::MARKER_GRAB});  // drawn only while grabbing
         list.push_back({0, gpu::MARKER_GRAB_TARGET});
@@ -422,9 +391,11 @@ struct SceneRenderer::Impl {
                                 nullptr);
     }
 
-    void drawCloth(VkCommandBuffer cmd) {
+    void drawCloth(VkCommandBuffer cmd) {  // each cloth with its index as the instance index
         vkCmdBindIndexBuffer(cmd, indices.get(), 0, VK_INDEX_TYPE_UINT32);
-        vkCmdDrawIndexed(cmd, static_cast<std::uint32_t>(3 * cloth.triangles.size()), 1, 0, 0, 0);
+        for (std::uint32_t i = 0; i < cloth.cloths.size(); ++i)
+            vkCmdDrawIndexed(cmd, 3 * cloth.cloths[i].triangleCount, 1,
+                             3 * cloth.cloths[i].firstTriangle, 0, i);
     }
 
     std::uint32_t groundInstance() const {

@@ -10,9 +10,6 @@ namespace cloth::render {
 
 namespace {
 
-// Cloth colours (linear RGB): a deep red front, a teal back, so both sides read at a glance.
-constexpr glm::vec3 kFront{0.45f, 0.035f, 0.03f};
-constexpr glm::vec3 kBack{0.02f, 0.22f, 0.15f};
 constexpr glm::vec3 kSky{0.42f, 0.52f, 0.68f};
 constexpr glm::vec3 kHorizon{0.78f, 0.80f, 0.82f};
 constexpr glm::vec3 kGround{0.34f, 0.33f, 0.32f};
@@ -122,8 +119,8 @@ gpu::FrameUniforms makeFrameUniforms(const UniformInputs& in) {
     u.lightColor = glm::vec4(kSun, 1.0f);
     u.skyColor = glm::vec4(kSky, 0.6f);
     u.horizonColor = glm::vec4(kHorizon, 1.0f);
-    u.frontColor = glm::vec4(kFront, 0.45f);  // w: pattern contrast
-    u.backColor = glm::vec4(kBack, 8.0f);     // w: pattern repeats per UV unit
+    // The cloths' colours are their own (render/cloth_look.h); the woven check is shared.
+    u.clothPattern = {0.45f, 8.0f, 0.0f, 0.0f};  // contrast, repeats per UV unit
     u.ground = {s.groundY, s.groundHalfExtent, s.groundCentre.x, s.groundCentre.y};
     u.groundColor = glm::vec4(kGround, s.checkerSize);
     u.viewport = {float(in.width), float(in.height), 1.0f / float(in.width),
@@ -137,7 +134,7 @@ gpu::FrameUniforms makeFrameUniforms(const UniformInputs& in) {
     u.colliders = glm::vec4(kCollider, 0.12f);  // w: contrast of its checker
     u.time = {float(in.simTime), 0.0f, 0.0f, 0.0f};
     std::uint32_t options = 0;
-    if (in.hasUvs) options |= gpu::OPTION_UVS;
+    if (sh.pattern) options |= gpu::OPTION_PATTERN;
     if (sh.shadows) options |= gpu::OPTION_SHADOWS;
     if (sh.ssao) options |= gpu::OPTION_SSAO;
     if (in.manualSrgb) options |= gpu::OPTION_MANUAL_SRGB;

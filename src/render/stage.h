@@ -44,6 +44,7 @@ Bounds sceneBounds(const ClothDrawData& data);
 float planeHeightAt(const gpu::Collider& plane, glm::vec2 xz);
 
 struct ShadingSettings {
+    bool pattern = true;  // the woven check on every cloth (clothsim --texture check)
     bool shadows = true;
     bool ssao = true;
     std::uint32_t ssaoSamples = 16;
@@ -62,7 +63,6 @@ struct UniformInputs {
     const ViewState* view = nullptr;
     const ShadingSettings* shading = nullptr;
     std::uint32_t width = 1, height = 1;
-    bool hasUvs = false;
     bool manualSrgb = false;  // the output format is UNORM
     std::uint32_t frame = 0;
     double simTime = 0.0;  // s: the solver's simTime(); the colliders are drawn where they are then

@@ -349,6 +349,8 @@ TEST(Cli, HeadlessRunsRefuseFlagsThatWouldDoNothing) {
                   "--size sets the size of the window or of images");
     expectFailure("--headless --backend cpu --scene hanging --frames 1 --no-vsync",
                   "--no-vsync applies to the window");
+    expectFailure("--headless --backend cpu --scene hanging --frames 1 --texture plain",
+                  "--texture sets how the cloths look in the window or in images");
     expectFailure("--headless --backend cpu --scene hanging --frames 1 --export-every 3",
                   "--export-every needs --export-obj, --export-gltf or --record");
 }

@@ -1,5 +1,6 @@
-// Colour classification for rendered images: which pixels show the cloth's front (red) or back
-// (teal), or a collider (pale wood), judged by hue and saturation.
+// Colour classification for rendered images: which pixels show the first cloth's front (red) or
+// back (teal), any palette-coloured cloth, or a collider (pale wood), judged by hue and
+// saturation.
 #pragma once
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "render/cloth_look.h"
 #include "render/image_file.h"
 
 namespace cloth::test {
@@ -38,6 +40,40 @@ inline bool isClothFront(const std::uint8_t* p) {
 inline bool isClothBack(const std::uint8_t* p) {
     const Hsv c = toHsv(p);
     return c.s > 0.5f && c.v > 0.08f && c.h > 135.0f && c.h < 185.0f;
+}
+
+inline float srgbOf(float linear) {
+    return linear <= 0.0031308f ? 12.92f * linear
+                                : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+}
+
+// The hue, in degrees, of a linear colour once encoded as sRGB.
+inline float hueOf(glm::vec3 linear) {
+    const std::uint8_t p[3] = {std::uint8_t(255 * srgbOf(linear.r)),
+                               std::uint8_t(255 * srgbOf(linear.g)),
+                               std::uint8_t(255 * srgbOf(linear.b))};
+    return toHsv(p).h;
+}
+
+inline float hueDistance(float a, float b) {
+    const float d = std::abs(a - b);
+    return std::min(d, 360.0f - d);
+}
+
+// A pixel of any of a scene's `cloths` cloths coloured by the palette (render/cloth_look.h):
+// the first's red or teal as above, the others' front or back hue within 20 degrees and more
+// saturated than the colliders' wood can be (yellow and amber share its hues).
+inline bool isPaletteCloth(const std::uint8_t* p, std::size_t cloths) {
+    if (isClothFront(p) || isClothBack(p)) return true;
+    const Hsv c = toHsv(p);
+    if (c.s <= 0.65f || c.v <= 0.08f) return false;
+    for (std::size_t i = 1; i < std::min(cloths, render::kPaletteSize); ++i) {
+        const gpu::ClothLook look = render::paletteLook(i);
+        if (hueDistance(c.h, hueOf(glm::vec3(look.front))) < 20.0f ||
+            hueDistance(c.h, hueOf(glm::vec3(look.back))) < 20.0f)
+            return true;
+    }
+    return false;
 }
 
 // The rigid colliders' pale wood (render/stage.cpp kCollider), lit or in shade.

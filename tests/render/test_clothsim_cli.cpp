@@ -2,6 +2,7 @@
 // stats JSON's render times, the run without arguments and without a display, bad values.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -242,6 +243,41 @@ TEST(ClothsimCliErrors, CameraFlags) {
     EXPECT_NE(r.err.find("--camera-position and the scene's camera target: position equals target"),
               std::string::npos)
         << r.err;
+}
+
+// --texture: check or plain, nothing else; refused headless without images; check and plain
+// give different pictures of a grid cloth (frame 0, so that the cloth is where it was loaded).
+TEST(ClothsimCliErrors, TextureFlag) {
+    const fs::path dir = scratchDir("cli", "texture_errors");
+    auto r = runProgramIn("clothsim", "--headless --frames 1 --texture tartan", dir);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("--texture: expected check or plain, got 'tartan'"), std::string::npos)
+        << r.err;
+    r = runProgramIn("clothsim", "--headless --frames 1 --texture plain", dir);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("--texture sets how the cloths look in the window or in images: a "
+                         "headless run needs --screenshot or --record"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST_F(ClothsimCli, TextureCheckAndPlainDiffer) {
+    const fs::path dir = scratchDir("cli", "texture");
+    for (const char* texture : {"check", "plain"}) {
+        const auto r = runProgramIn("clothsim",
+                                    std::string("--headless --validate --backend cpu --scene curtain "
+                                                "--frames 0 --size 160x120 --screenshot ") +
+                                        texture + ".png --texture " + texture,
+                                    dir);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+    }
+    const render::ImageRgba8 check = render::readPng((dir / "check.png").string());
+    const render::ImageRgba8 plain = render::readPng((dir / "plain.png").string());
+    ASSERT_EQ(check.pixels.size(), plain.pixels.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < check.pixels.size(); i += 4)
+        differ += std::abs(int(check.pixels[i]) - int(plain.pixels[i])) > 3;
+    EXPECT_GT(differ, check.pixels.size() / 4 / 50) << "pixels that differ: " << differ;
 }
 
 TEST_F(ClothsimCli, CameraFlagsInARenderedRun) {

@@ -73,7 +73,6 @@ Shot render(const std::shared_ptr<vk::Context>& ctx, const Scene& s, double time
     in.shading = &shading;
     in.width = size.width;
     in.height = size.height;
-    in.hasUvs = data.hasUvs;
     in.simTime = time;
     const gpu::FrameUniforms u = makeFrameUniforms(in);
     return {r.render(u, p.positions, s.normals), u.viewProj};

@@ -37,7 +37,6 @@ gpu::FrameUniforms uniformsFor(const SheetScene& s, const ViewState& view,
     in.shading = &shading;
     in.width = e.width;
     in.height = e.height;
-    in.hasUvs = s.data.hasUvs;
     return makeFrameUniforms(in);
 }
 

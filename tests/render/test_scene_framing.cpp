@@ -129,13 +129,14 @@ Projection project(const render::OrbitCamera& camera, const std::vector<glm::vec
 // The share of the rendered cloth-coloured pixels within a pixel of the projected mask, and
 // their share of the picture.
 std::pair<double, double> renderedClothInMask(const render::ImageRgba8& img,
-                                              const std::vector<std::uint8_t>& mask) {
+                                              const std::vector<std::uint8_t>& mask,
+                                              std::size_t cloths) {
     const int w = img.width, h = img.height;
     std::size_t cloth = 0, inMask = 0;
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const std::uint8_t* p = &img.pixels[4 * (std::size_t(y) * w + x)];
-            if (!test::isClothFront(p) && !test::isClothBack(p)) continue;
+            if (!test::isPaletteCloth(p, cloths)) continue;
             ++cloth;
             bool near = false;
             for (int dy = -1; dy <= 1 && !near; ++dy)
@@ -191,7 +192,6 @@ void checkScene(const std::shared_ptr<vk::Context>& ctx, render::OffscreenRender
         in.shading = &shading;
         in.width = kSize.width;
         in.height = kSize.height;
-        in.hasUvs = look.data.hasUvs;
         in.frame = std::uint32_t(frame);
         in.simTime = sim.solver().simTime();
         const render::ImageRgba8 img = renderer.render(makeFrameUniforms(in), positions, normals);
@@ -200,7 +200,7 @@ void checkScene(const std::shared_ptr<vk::Context>& ctx, render::OffscreenRender
                                  fs::path(scene).stem().string() + "_" + std::to_string(frame) +
                                  ".png",
                              img);
-        const auto [inMask, rendered] = renderedClothInMask(img, p.mask);
+        const auto [inMask, rendered] = renderedClothInMask(img, p.mask, sim.prepared().cloths.size());
         if (rendered * kSize.width * kSize.height >= 50) {  // enough pixels for a share to count
             EXPECT_GT(inMask, 0.95) << at << ": the picture's cloth is not where the camera puts it";
         }

@@ -52,7 +52,6 @@ render::ImageRgba8 renderScene(const std::shared_ptr<vk::Context>& ctx, const st
     in.shading = &shading;
     in.width = kSize.width;
     in.height = kSize.height;
-    in.hasUvs = look.data.hasUvs;
     return renderer.render(makeFrameUniforms(in), positions, normals);
 }
 
