@@ -15,13 +15,34 @@ namespace cloth {
 
 namespace {
 
+// Stages under half a microsecond (those the scene does not run) are left out.
 void timesTable(const char* title, const std::vector<std::string>& names,
                 const std::vector<double>& ms) {
     double total = 0.0;
     for (double m : ms) total += m;
     ImGui::Text("%s  %.2f ms", title, total);
     for (std::size_t i = 0; i < names.size(); ++i)
-        ImGui::TextDisabled("  %-18s %7.3f", names[i].c_str(), ms[i]);
+        if (ms[i] >= 0.0005) ImGui::TextDisabled("  %-18s %7.3f", names[i].c_str(), ms[i]);
+}
+
+// A short name for a device: up to its first parenthesis, '@' or comma, at most 24 characters
+// ("llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe").
+std::string shortName(const std::string& name) {
+    std::string s = name.substr(0, name.find_first_of("(@,"));
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s.size() > 24 ? s.substr(0, 23) + "." : s;
+}
+
+// Records where the last widget was drawn under `name` (HudState::buttons).
+void remember(HudState& st, const char* name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    st.buttons[name] = {a.x, a.y, b.x, b.y};
+}
+
+bool button(HudState& st, const char* label, const char* name) {
+    const bool pressed = ImGui::Button(label);
+    remember(st, name);
+    return pressed;
 }
 
 void statusSection(const HudInput& in) {
@@ -31,8 +52,6 @@ void statusSection(const HudInput& in) {
                 in.vsync ? "vsync" : "no vsync");
     ImGui::Text("scene %s, frame %d (%.2f s)%s", sim.scene().name.c_str(), sim.frame(),
                 sim.solver().simTime(), in.paused ? "  PAUSED" : "");
-    if (!in.warning.empty())
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%s", in.warning.c_str());
     ImGui::Text("%u vertices, %zu triangles", p.originalVertexCount, p.triangles.size());
     std::string kinds;
     gpu::forEachConstraintType([&](auto t) {
@@ -162,30 +181,84 @@ void controlsSection(HudState& st, HudActions& out, render::ShadingSettings& sha
     ImGui::DragFloat3("gravity", &c.gravity.x, 0.05f, -30.0f, 30.0f, "%.2f");
     applyAfterEdit(out, c);
     ImGui::TextDisabled("(applying re-prepares the scene and keeps the cloth's state)");
+    ImGui::Checkbox("check pattern", &shading.pattern);
+    ImGui::SameLine();
     ImGui::Checkbox("shadows", &shading.shadows);
     ImGui::SameLine();
     ImGui::Checkbox("SSAO", &shading.ssao);
 }
 
-void sceneSection(const HudInput& in, HudActions& out) {
+void scenePicker(const HudInput& in, HudState& st, HudActions& out) {
     const std::string current = in.sim->scene().name;
-    if (ImGui::BeginCombo("scene", current.c_str())) {
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("multiple_objects").x + 40.0f);
+    if (ImGui::BeginCombo("##scene", current.c_str())) {
         for (const std::string& name : builtinSceneNames())
             if (ImGui::Selectable(name.c_str(), name == current)) out.scene = name;
         ImGui::EndCombo();
     }
-    if (ImGui::Button(in.paused ? "run" : "pause")) out.togglePause = true;
+    remember(st, "scene");
+}
+
+// The bar: one row at the top left, and a second for a warning while there is one.
+void bar(const HudInput& in, HudState& st, HudActions& out) {
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings;
+    ImGui::SetNextWindowPos(ImVec2(6, 6));
+    ImGui::SetNextWindowBgAlpha(0.75f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 4));
+    ImGui::Begin("clothsim bar", nullptr, flags);
+    const bool open = st.details;  // the button looks pressed while the panel is open
+    if (open)
+        ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (button(st, "details", "details")) st.details = !st.details;
+    if (open) ImGui::PopStyleColor();
+    const ViewerSim& sim = *in.sim;
     ImGui::SameLine();
-    if (ImGui::Button("step")) out.step = true;
+    ImGui::Text("%5.1f fps  frame %d  %.2f s  %s %s", in.fps, sim.frame(), sim.solver().simTime(),
+                sim.solver().backendName(), shortName(sim.solver().deviceName()).c_str());
     ImGui::SameLine();
-    if (ImGui::Button("reset")) out.reset = true;
+    if (button(st, in.paused ? "run###pause" : "pause###pause", "pause")) out.togglePause = true;
     ImGui::SameLine();
+    if (button(st, "step", "step")) out.step = true;
+    ImGui::SameLine();
+    if (button(st, "reset", "reset")) out.reset = true;
+    ImGui::SameLine();
+    scenePicker(in, st, out);
+    if (!in.warning.empty())
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%s", in.warning.c_str());
+    const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+    ImGui::End();
+    ImGui::PopStyleVar();
+    st.barBottom = bottom;
+}
+
+// The details panel under the bar: the backend switch and the view reset, then sections that
+// start closed.
+void details(const HudInput& in, HudState& st, HudActions& out,
+             render::ShadingSettings& shading) {
+    ImGui::SetNextWindowPos(ImVec2(6, st.barBottom + 4), ImGuiCond_Appearing);
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    ImGui::Begin("details", &st.details, ImGuiWindowFlags_AlwaysAutoResize);
     if (in.sim->canUseGpu()) {
         const bool gpu = in.sim->backend() == "gpu";
-        if (ImGui::Button(gpu ? "use CPU" : "use GPU")) out.switchBackend = true;
+        if (button(st, gpu ? "use CPU###backend" : "use GPU###backend", "backend"))
+            out.switchBackend = true;
         ImGui::SameLine();
     }
-    if (ImGui::Button("view")) out.resetCamera = true;
+    if (button(st, "reset view", "view")) out.resetCamera = true;
+    if (ImGui::CollapsingHeader("status")) statusSection(in);
+    if (ImGui::CollapsingHeader("times")) timesSection(in);
+    if (ImGui::CollapsingHeader("settings")) controlsSection(st, out, shading);
+    if (in.sim->metricsOn()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    if (ImGui::CollapsingHeader("convergence")) convergenceSection(in, out);
+    if (ImGui::CollapsingHeader("keys and mouse")) {
+        ImGui::TextDisabled("left drag on the cloth: grab it; elsewhere: orbit");
+        ImGui::TextDisabled("right or middle drag (or shift + left): pan; wheel: zoom");
+        ImGui::TextDisabled("space pause, N step, R reset scene, B switch backend");
+        ImGui::TextDisabled("C reset view, H hide the bar and panels, Esc or Q quit");
+    }
+    ImGui::End();
 }
 
 }  // namespace
@@ -196,23 +269,14 @@ HudActions drawHud(const HudInput& in, HudState& st, render::ShadingSettings& sh
         st.editing = in.sim->controls();
         st.editingGeneration = in.sim->generation();
     }
-    if (!st.visible) return out;
-    ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowBgAlpha(0.8f);
-    ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-    statusSection(in);
-    if (ImGui::CollapsingHeader("times", ImGuiTreeNodeFlags_DefaultOpen)) timesSection(in);
-    if (ImGui::CollapsingHeader("scene", ImGuiTreeNodeFlags_DefaultOpen)) sceneSection(in, out);
-    if (ImGui::CollapsingHeader("settings")) controlsSection(st, out, shading);
-    if (in.sim->metricsOn()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-    if (ImGui::CollapsingHeader("convergence")) convergenceSection(in, out);
-    if (ImGui::CollapsingHeader("keys and mouse")) {
-        ImGui::TextDisabled("left drag on the cloth: grab it; elsewhere: orbit");
-        ImGui::TextDisabled("right or middle drag (or shift + left): pan; wheel: zoom");
-        ImGui::TextDisabled("space pause, N step, R reset scene, B switch backend");
-        ImGui::TextDisabled("C reset view, H hide this panel, Esc or Q quit");
+    st.buttons.clear();
+    if (in.sim->metricsOn() && !st.metricsShown) {  // --metrics, or switched on: show the plots
+        st.details = true;
+        st.metricsShown = true;
     }
-    ImGui::End();
+    if (!st.visible) return out;
+    bar(in, st, out);
+    if (st.details) details(in, st, out, shading);
     return out;
 }
 

@@ -1,7 +1,11 @@
-// The window's heads-up display (Dear ImGui): frame rate, simulation and render times, counts,
-// device names, live solver settings, shading switches, scene picker and the key bindings.
+// The window's heads-up display (Dear ImGui). By default one compact bar at the top: frame rate,
+// frame and simulated time, backend and device, pause or run, step, reset, the scene picker and
+// the button that opens the details panel. The details panel holds the backend switch and the
+// view reset, and collapsible sections, all closed at first: status counts, times (stages that
+// took no time left out), settings (solver, shading, the cloth's check), convergence plots, keys.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,15 +40,27 @@ struct HudActions {
     std::optional<bool> metrics;       // the convergence plots switched on or off
 };
 
-// Keeps the edited settings between frames.
+// A widget's rectangle in window coordinates (pixels from the top left).
+struct HudRect {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// Keeps the edited settings and what is open between frames.
 struct HudState {
     SimControls editing;
     int editingGeneration = -1;  // reload `editing` from the sim when its cloth changes
-    bool visible = true;
+    bool visible = true;         // H: the bar and every panel
+    bool details = false;        // the details panel, opened from the bar
+    float barBottom = 40.0f;     // where the bar ended last frame (the panel opens below it)
+    bool metricsShown = false;   // the panel was opened once for the convergence plots
+    // Where this frame's buttons were drawn, by a name that does not change with their label
+    // ("details", "pause", "step", "reset", "scene"; in the details panel "backend", "view"):
+    // for tests that click them. Empty while hidden.
+    std::map<std::string, HudRect> buttons;
 };
 
 // Builds the HUD's windows for this frame (between ImGui::NewFrame and ImGui::Render).
-// `shading` is edited in place (shadows, SSAO).
+// `shading` is edited in place (shadows, SSAO, the check pattern).
 HudActions drawHud(const HudInput& in, HudState& state, render::ShadingSettings& shading);
 
 }  // namespace cloth

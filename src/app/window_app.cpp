@@ -564,6 +564,10 @@ const ViewerSim& WindowApp::sim() const {
 std::optional<std::uint32_t> WindowApp::grabbedVertex() const {
     return impl_->view.grabVertex;
 }
+std::optional<HudRect> WindowApp::hudButton(const std::string& name) const {
+    const auto it = impl_->hud.buttons.find(name);
+    return it == impl_->hud.buttons.end() ? std::nullopt : std::optional(it->second);
+}
 }  // namespace cloth
 
 namespace cloth {

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "app/options.h"
@@ -16,6 +17,8 @@
 struct SDL_Window;
 
 namespace cloth {
+
+struct HudRect;  // app/hud.h
 
 class WindowApp {
   public:
@@ -44,6 +47,8 @@ class WindowApp {
     std::uint64_t validationMessages() const;
     const class ViewerSim& sim() const;
     std::optional<std::uint32_t> grabbedVertex() const;
+    // Where the HUD drew the button `name` in the last frame (HudState::buttons), if it did.
+    std::optional<HudRect> hudButton(const std::string& name) const;
     // Window coordinates (as in mouse events) where `world` appears with the current camera.
     std::pair<int, int> windowPointOf(float x, float y, float z) const;
 
