@@ -351,12 +351,12 @@ TEST_F(HudTest, CompactBarCoversLittleOfTheWindow) {
 // button switches the solver; H hides every button.
 TEST_F(HudTest, BarButtonsAct) {
     Options o = options("cpu", 1000);
-    o.size = std::make_pair(960, 540);
+    o.size = std::make_pair(800, 450);  // the bar fits; a smaller picture is quicker on lavapipe
     WindowApp app(o, out_, notices_, log_);
     // ImGui reads the pointer from the X server: the buttons must be on its screen (X centres a
     // window wider than xvfb_launch.sh's 1024 pixels, leaving its left part off the screen).
     SDL_SetWindowPosition(app.window(), 0, 0);
-    while (app.simFrame() < 6) app.frame();
+    while (app.simFrame() < 2) app.frame();
     for (const char* name : {"details", "pause", "step", "reset", "scene"})
         EXPECT_TRUE(app.hudButton(name).has_value()) << name;
     EXPECT_FALSE(app.hudButton("backend").has_value());  // in the closed details panel
