@@ -56,6 +56,9 @@ struct GustSettings {
     float amplitude = 0.0f;  // fraction of the mean wind speed; 0 = steady wind
     float period = 2.0f;     // s, of the slowest component
     std::uint32_t seed = 1;
+    // Degrees, [0, 180]: the wind's heading swings about the vertical (y) by up to this much,
+    // with gusts of its own (same period, other phases); 0 = a steady heading.
+    float direction = 0.0f;
     bool operator==(const GustSettings&) const = default;
 };
 

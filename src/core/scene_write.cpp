@@ -156,14 +156,16 @@ Json phantoms(const PhantomSetting& p) {
 }
 
 Json wind(const WindSettings& w) {
-    return {{"velocity", vec(w.velocity)},
-            {"drag", num(w.drag)},
-            {"lift", num(w.lift)},
-            {"air_density", num(w.airDensity)},
-            {"gusts",
-             {{"amplitude", num(w.gusts.amplitude)},
-              {"period", num(w.gusts.period)},
-              {"seed", w.gusts.seed}}}};
+    Json j = {{"velocity", vec(w.velocity)},
+              {"drag", num(w.drag)},
+              {"lift", num(w.lift)},
+              {"air_density", num(w.airDensity)},
+              {"gusts",
+               {{"amplitude", num(w.gusts.amplitude)},
+                {"period", num(w.gusts.period)},
+                {"seed", w.gusts.seed}}}};
+    if (w.gusts.direction != 0.0f) j["gusts"]["direction"] = num(w.gusts.direction);
+    return j;
 }
 
 Json seam(const SeamDesc& s) {
