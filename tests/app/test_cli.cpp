@@ -259,8 +259,8 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
     const auto r = runProgram("clothsim", "--headless --backend cpu --scene sphere --frames 3 "
                                           "--model pd --iterations 5 --stats " + stats.string());
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    // 32 x 32 quads: 2048 triangles; interior edges 2 * 32 * 31 + 32 * 32 = 3008.
-    EXPECT_NE(r.output.find("2048 strain and 3008 bending terms (model pd, 5 local/global "
+    // 48 x 48 quads: 4608 triangles; interior edges 2 * 48 * 47 + 48 * 48 = 6816.
+    EXPECT_NE(r.output.find("4608 strain and 6816 bending terms (model pd, 5 local/global "
                             "iterations per substep)"),
               std::string::npos)
         << r.output;
