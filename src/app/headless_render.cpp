@@ -74,7 +74,9 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         in.simTime = sim.solver().simTime();
         const render::ImageRgba8 image = renderer.render(makeFrameUniforms(in), positions, normals);
         renderStats.add(renderer.lastTimes());
-        if (recordThis) render::writePng(render::framePath(options.recordDir, frame), image);
+        if (recordThis)
+            render::writePng(
+                render::framePath(options.recordDir, sim.prepared().sim.startFrame + frame), image);
         if (shot) render::writeImage(options.screenshot, image);
     }
 

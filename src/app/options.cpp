@@ -8,6 +8,7 @@
 #include "app/cli.h"
 #include "app/export_gltf.h"
 #include "core/error.h"
+#include "core/frame_rate.h"
 #include "core/limits.h"
 #include "render/image_file.h"
 
@@ -117,7 +118,11 @@ void defineOptions(CLI::App& app, Options& o) {
                    "use this OBJ as each cloth of the scene (named pin regions still apply)")
         ->type_name("FILE.obj");
     addInt(app, "--frames", o.frames, 0, cli::kIntMax,
-           "frames to simulate, 1/60 s each (headless default: 300)");
+           "frames to simulate, 1/fps s each (headless default: 300)");
+    cli::addFps(app, o.fps);
+    addInt(app, "--start-frame", o.startFrame, 0, kMaxStartFrame,
+           "the number of the first frame (the initial state) in exported file names, --record "
+           "and glTF times (default: the scene's, else 0)");
 
     app.option_defaults()->group("Solver");
     cli::addChoice(app, "--backend", o.backend, {"cpu", "gpu", "auto"},
@@ -130,7 +135,8 @@ void defineOptions(CLI::App& app, Options& o) {
                        "model mass_spring: the integrator (default: the scene's, normally "
                        "symplectic)");
     cli::addSpringStiffness(app, o.springStiffness);
-    addInt(app, "--substeps", o.substeps, 1, kMaxSteps, "substeps per frame (at most 10000)");
+    addInt(app, "--substeps", o.substeps, 1, kMaxSteps,
+           "substeps per 1/60 s, whatever the frame rate (at most 10000)");
     addInt(app, "--iterations", o.iterations, 1, kMaxSteps,
            "constraint iterations per substep (at most 10000)");
     cli::addThreads(app, o.threads);
@@ -252,6 +258,8 @@ void applyCameraFlags(const Options& o, CameraDesc& camera) {
 
 void applyOverrides(const Options& o, Scene& scene) {
     if (o.substeps) scene.sim.substeps = *o.substeps;
+    if (o.fps) scene.sim.fps = *o.fps;
+    if (o.startFrame) scene.sim.startFrame = *o.startFrame;
     if (o.iterations) scene.sim.iterations = *o.iterations;
     if (o.solver) scene.sim.mode = *o.solver;
     cli::applyModelFlags(o.model, o.integrator, o.springStiffness, scene.sim);

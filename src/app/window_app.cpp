@@ -27,7 +27,6 @@ namespace cloth {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kFrameSeconds = 1.0 / 60.0;
 constexpr int kMaxStepsPerRender = 4;
 constexpr std::uint32_t kFramesInFlight = 2;
 
@@ -370,13 +369,15 @@ struct WindowApp::Impl {
             return;
         }
         accumulator += realSeconds;
+        // One simulated frame per 1/fps s of real time (the scene's frame rate).
+        const double frameSeconds = 1.0 / double(sim->prepared().sim.fps);
         int steps = 0;
-        while (accumulator >= kFrameSeconds && steps < kMaxStepsPerRender && !framesDone()) {
+        while (accumulator >= frameSeconds && steps < kMaxStepsPerRender && !framesDone()) {
             stepSimulation();
-            accumulator -= kFrameSeconds;
+            accumulator -= frameSeconds;
             ++steps;
         }
-        if (steps == kMaxStepsPerRender) accumulator = std::min(accumulator, kFrameSeconds);
+        if (steps == kMaxStepsPerRender) accumulator = std::min(accumulator, frameSeconds);
     }
 
     // ---- rendering --------------------------------------------------------------------------
@@ -478,7 +479,9 @@ struct WindowApp::Impl {
         const bool record = wantsRecord();
         const bool shot = last && !options.screenshot.empty();
         if (!render(record || shot)) return;
-        if (record) save(render::framePath(options.recordDir, sim->frame()));
+        if (record)
+            save(render::framePath(options.recordDir,
+                                   sim->prepared().sim.startFrame + sim->frame()));
         if (shot) {
             save(options.screenshot);
             screenshotTaken = true;

@@ -60,6 +60,9 @@ void checkColliderMesh(const ColliderDesc& c, const JsonNode& n);
 // The key "camera" (scene_read_camera.cpp).
 CameraDesc readCamera(const JsonNode& n);
 
+// The keys "fps" and "start_frame" into `sim` (frame_rate.cpp).
+void readFrameRate(const JsonNode& root, SimSettings& sim);
+
 // The keys "model" and "mass_spring" into `sim` (scene_read_models.cpp).
 void readModel(const JsonNode& root, SimSettings& sim);
 
