@@ -7,6 +7,7 @@
 
 #include "app/cli.h"
 #include "app/export_gltf.h"
+#include "app/export_video.h"
 #include "core/error.h"
 #include "core/frame_rate.h"
 #include "core/limits.h"
@@ -94,6 +95,17 @@ CLI::Validator gltfFile() {
         "");
 }
 
+// --video: H.264 in an MP4 file, by the file's extension.
+CLI::Validator videoFile() {
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            if (isMp4Path(path)) return "";
+            return "expected a file ending in .mp4 (any case; the video is H.264 in an MP4 "
+                   "file), got '" + path + "'";
+        },
+        "");
+}
+
 // clothsim's flags, their help and their checks, bound to `o`.
 void defineOptions(CLI::App& app, Options& o) {
     using cli::addInt;
@@ -177,6 +189,11 @@ void defineOptions(CLI::App& app, Options& o) {
                    "render DIR/frame_NNNN.png (frame 0 = initial state, every K-th frame with "
                    "--export-every); in a window every frame is rendered")
         ->type_name("DIR");
+    app.add_option("--video", o.video,
+                   "render frame 0 and every K-th frame (--export-every) into an H.264 video at "
+                   "fps / K frames per second (window or headless; docs/export.md)")
+        ->check(videoFile())
+        ->type_name("FILE.mp4");
     cli::addParsed(app, "--size", o.size, parseSize,
                    "window or image size in pixels, 16 to 16384 each (default 1280x720)")
         ->type_name("WxH");
@@ -211,7 +228,7 @@ void defineOptions(CLI::App& app, Options& o) {
     app.add_flag("--export-colliders", o.exportColliders,
                  "add the colliders to --export-obj and --export-gltf");
     addInt(app, "--export-every", o.exportEvery, 1, cli::kIntMax,
-           "export (OBJ, glTF and --record) every K-th frame (default 1)")
+           "export (OBJ, glTF, --record and --video) every K-th frame (default 1)")
         ->type_name("K");
     app.add_option("--stats", o.statsFile, "write statistics (counts, timings per stage) as JSON")
         ->type_name("FILE.json");

@@ -50,6 +50,7 @@ struct Options {
     // ---- rendering and window (issue 5) ----
     std::string screenshot;  // --screenshot FILE.png: the last frame
     std::string recordDir;   // --record DIR: DIR/frame_NNNN.png, every --export-every frames
+    std::string video;       // --video FILE.mp4: H.264 of the rendered frames (app/export_video.h)
     std::optional<std::pair<int, int>> size;  // --size WxH (default 1280x720)
     bool noVsync = false;                     // --no-vsync
 
