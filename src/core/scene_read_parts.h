@@ -66,6 +66,9 @@ WindSettings readWind(const JsonNode& n);
 // A cloth's keys "rest_shape" and "uv_scale" into `c` (scene_read_rest.cpp).
 void readRestShape(const JsonNode& n, ClothDesc& c);
 
+// The keys "fps" and "start_frame" into `sim` (frame_rate.cpp).
+void readFrameRate(const JsonNode& root, SimSettings& sim);
+
 // The keys "model" and "mass_spring" into `sim` (scene_read_models.cpp).
 void readModel(const JsonNode& root, SimSettings& sim);
 

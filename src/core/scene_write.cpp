@@ -224,6 +224,8 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
               {"solver", solverModeName(scene.sim.mode)},
               {"phantoms", phantoms(scene.phantoms)}};
     // Only when not the default (older files stay as they were).
+    if (scene.sim.fps != 60.0f) j["fps"] = num(scene.sim.fps);
+    if (scene.sim.startFrame != 0) j["start_frame"] = scene.sim.startFrame;
     if (const IterationSettings& it = scene.sim.iteration; it != IterationSettings{})
         j["iteration"] = {{"scheme", iterationSchemeName(it.scheme)},
                           {"relaxation", num(it.relaxation)},

@@ -350,7 +350,7 @@ TEST(Cli, HeadlessRunsRefuseFlagsThatWouldDoNothing) {
     expectFailure("--headless --backend cpu --scene hanging --frames 1 --no-vsync",
                   "--no-vsync applies to the window");
     expectFailure("--headless --backend cpu --scene hanging --frames 1 --export-every 3",
-                  "--export-every needs --export-obj, --export-gltf or --record");
+                  "--export-every needs --export-obj, --export-gltf, --record or --video");
 }
 
 // A scene with wind reports it, and the time of its stage.
