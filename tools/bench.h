@@ -26,7 +26,8 @@ struct BenchOptions {
     long long workPerThread = -1;      // the CPU team's rule (-1: kCpuWorkPerThread; 0: all)
     int busyThreads = 0;               // threads that spin beside the measured runs
     std::vector<BatchIsa> cpuKernels;  // default: bestBatchIsa()
-    int substeps = 10;
+    int substeps = 10;  // per 1/60 s (core/frame_rate.h)
+    std::optional<float> fps;  // --fps (default 60)
     int iterations = 1;
     SolverMode mode = SolverMode::Xpbd;  // --solver xpbd|pbd
     std::optional<ClothModel> model;      // --model

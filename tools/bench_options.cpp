@@ -120,7 +120,8 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->check(cli::oneOf({"on", "off"}))
         ->type_name("on|off");
     addInt(app, "--substeps", o.substeps, 1, kMaxSteps,
-           "substeps per frame, at most 10000 (default: 10)");
+           "substeps per 1/60 s, at most 10000 (default: 10)");
+    cli::addFps(app, o.fps);
     addInt(app, "--iterations", o.iterations, 1, kMaxSteps,
            "iterations per substep, at most 10000 (default: 1)");
     cli::addSolver(app, o.mode, "constraint solver (default: xpbd; PBD uses the stiffnesses k)");

@@ -35,6 +35,7 @@ Scene gridScene(int n, const BenchOptions& o) {
     Scene s;
     s.name = "grid" + std::to_string(n);
     s.sim.substeps = o.substeps;
+    if (o.fps) s.sim.fps = *o.fps;
     s.sim.iterations = o.iterations;
     s.sim.mode = o.mode;
     cli::applyModelFlags(o.model, o.integrator, o.springStiffness, s.sim);
@@ -154,7 +155,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
     const double slowestMs = *std::max_element(m.singleMs.begin(), m.singleMs.end());
     const double medianFrameMs = median(m.singleMs);
     // XPBD: constraint projections; the mass-spring model: spring updates (a spring per step).
-    double solvesPerFrame = double(p.coloredItemCount()) * o.iterations * o.substeps;
+    double solvesPerFrame = double(p.coloredItemCount()) * o.iterations * p.sim.substeps;
     nlohmann::json model = {{"name", clothModelName(p.sim.model)}};
     if (p.sim.model == ClothModel::MassSpring) {
         double steps = 1.0;
@@ -164,14 +165,14 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
         }
         model["integrator"] = integratorName(p.sim.massSpring.integrator);
         model["springs"] = p.springs.size();
-        solvesPerFrame = double(p.springs.size()) * steps * o.substeps;
+        solvesPerFrame = double(p.springs.size()) * steps * p.sim.substeps;
     }
     if (p.sim.model == ClothModel::Projective) {
         // Projective dynamics: term projections (triangles and hinges) per iteration.
         for (const Solver::ModelFigure& f : solver.modelFigures()) model[f.name] = f.value;
         model["strain_terms"] = p.pdTriangles.size();
         model["bending_terms"] = p.pdBends.size();
-        solvesPerFrame = double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * o.substeps;
+        solvesPerFrame = double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * p.sim.substeps;
     }
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);
@@ -187,6 +188,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"phantom_vertices", p.stats.phantomVertices},
             {"phantom_averaging", p.sim.averagePhantomsEachColor ? "color" : "iteration"},
             {"substeps", o.substeps},
+            {"fps", p.sim.fps},
             {"iterations", o.iterations},
             {"solver", p.sim.mode == SolverMode::Pbd ? "pbd" : "xpbd"},
             {"model", model},
@@ -196,8 +198,8 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             // wait for a core another process holds).
             {"frame_ms_single", {{"median", medianFrameMs}, {"slowest", slowestMs},
                                  {"slowest_over_median", slowestMs / medianFrameMs}}},
-            {"ms_per_substep", medMs / o.substeps},
-            {"ms_per_substep_min", minMs / o.substeps},
+            {"ms_per_substep", medMs / p.sim.substeps},
+            {"ms_per_substep_min", minMs / p.sim.substeps},
             {"solves_per_second", solvesPerFrame / (medMs / 1000.0)},
             {"solves_per_second_max", solvesPerFrame / (minMs / 1000.0)},
             {"stages_ms", stages},
@@ -242,15 +244,14 @@ std::size_t crossingPairs(const PreparedCloth& p, Solver& solver) {
 // crossings: triangle pairs sharing no vertex that pass through each other at the end of the
 // timed run (brute force, double precision): what the speed figures' contacts leave undone.
 void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver::SelfCounts& c,
-                         std::size_t crossings, const nlohmann::json& without,
-                         const BenchOptions& o) {
+                         std::size_t crossings, const nlohmann::json& without) {
     const nlohmann::json& st = r["stages_ms"];
     double build = 0.0, self = 0.0;
     for (const char* k : {"self_codes", "self_sort", "self_hierarchy", "self_bounds"})
         build += st[k].get<double>();
     for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
         self += st[kStageNames[i]].get<double>();
-    const double perStep = 1.0 / o.substeps;
+    const double perStep = 1.0 / p.sim.substeps;
     const double vertices = double(p.originalVertexCount);
     nlohmann::json steps = nlohmann::json::object();
     for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
@@ -298,7 +299,7 @@ nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa ke
     r["detections_per_frame"] = m.detectionsPerFrame;
     r["cpu_kernels"] = batchIsaName(kernels);
     if (p.sim.selfCollision)
-        addCollisionFigures(r, p, solver->selfCounts(), crossingPairs(p, *solver), without, o);
+        addCollisionFigures(r, p, solver->selfCounts(), crossingPairs(p, *solver), without);
     r["accuracy"] = accuracy(p, *solver, o);
     return r;
 }
@@ -396,7 +397,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["accuracy"] = accuracy(p, solver, o);
     }
     r["stages_ms"] = profileStages(p, options, o);
-    if (p.sim.selfCollision) addCollisionFigures(r, p, selfCounts, crossings, without, o);
+    if (p.sim.selfCollision) addCollisionFigures(r, p, selfCounts, crossings, without);
     return r;
 }
 

@@ -18,6 +18,8 @@ PACKAGES=(
   libeigen3-dev
   # the Khronos glTF validator (npm package, below) for the glTF export's tests
   nodejs
+  # --video: H.264 through FFmpeg's libraries (libavcodec with libx264); ffprobe for its tests
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   # headless window tests and plots
   xvfb xauth python3 python3-matplotlib
 )

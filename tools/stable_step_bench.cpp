@@ -113,6 +113,7 @@ int stableStepBench(const BenchOptions& o) {
     std::vector<std::pair<std::string, Scene>> scenes;
     if (!o.scene.empty()) {
         Scene s = resolveScene(o.scene);
+        if (o.fps) s.sim.fps = *o.fps;
         cli::applyModelFlags(o.model, o.integrator, o.springStiffness, s.sim);
         scenes.emplace_back(s.name, s);
     } else {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "core/frame_rate.h"
 #include "core/limits.h"
 
 namespace cloth::cli {
@@ -284,6 +285,20 @@ CLI::Option* addSpringStiffness(CLI::App& app, std::optional<float>& target) {
         ->check(CLI::Range(0.0, 1e12))
         ->check(CLI::PositiveNumber)
         ->type_name("K");
+}
+
+CLI::Option* addFps(CLI::App& app, std::optional<float>& target) {
+    const auto parse = [](const std::string& text) {
+        std::string copy = text;
+        if (std::string problem = finite()(copy); !problem.empty()) throw Error(problem);
+        const double fps = std::strtod(text.c_str(), nullptr);
+        if (auto problem = fpsProblem(fps)) throw Error(*problem);
+        return float(fps);
+    };
+    return addParsed(app, "--fps", target, parse,
+                     "frames per simulated second, 1 to 1000, e.g. 24, 25, 30 (default: the "
+                     "scene's, else 60); substeps stay per 1/60 s")
+        ->type_name("X");
 }
 
 void applyModelFlags(const std::optional<ClothModel>& model,

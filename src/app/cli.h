@@ -173,6 +173,9 @@ CLI::Option* addIntegrator(CLI::App& app, T& target, const std::string& descript
 // --spring-stiffness K: every spring family's stiffness in N/m, (0, 1e12].
 CLI::Option* addSpringStiffness(CLI::App& app, std::optional<float>& target);
 
+// --fps X: the frame rate, 1 to 1000 frames per second (core/frame_rate.h).
+CLI::Option* addFps(CLI::App& app, std::optional<float>& target);
+
 // Applies --model, --integrator and --spring-stiffness to a scene.
 void applyModelFlags(const std::optional<ClothModel>& model,
                      const std::optional<Integrator>& integrator,

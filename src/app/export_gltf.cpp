@@ -57,7 +57,6 @@ GltfExporter::GltfExporter(std::string path, int every, const PreparedCloth& pre
     : path_(std::move(path)),
       every_(every),
       colliders_(colliders),
-      frameDt_(prepared.sim.frameDt),
       prepared_(prepared) {
     if (path_.empty()) return;
     if (!gltfFormatOf(path_))
@@ -172,7 +171,10 @@ void GltfExporter::write(int frame, const std::vector<glm::vec4>& positions, dou
     }
     for (std::size_t i = 0; i < scene_.colliders.size(); ++i)
         colliderBlocks_[i].poses.push_back(exportPose(scene_.colliders[i].collider, time));
-    times_.push_back(float(double(frame) * double(frameDt_)));
+    // Frame n is at (start_frame + n) / fps s (core/frame_rate.h), read at each frame: the window
+    // may load another scene in place.
+    const SimSettings& sim = prepared_.sim;
+    times_.push_back(float(double(std::int64_t(sim.startFrame) + frame) / double(sim.fps)));
 }
 
 namespace {

@@ -6,7 +6,7 @@
 // loaded, at the first exported frame. Every later exported frame (K, 2K, ... with --export-every
 // K) is a morph target of that mesh (the POSITION and NORMAL differences from the first frame),
 // and one animation drives the targets' weights with LINEAR interpolation at the frames' times
-// (frame n at n * frameDt, 1/60 s): at frame k's time target k has weight 1 and the others 0, so
+// (frame n at (start_frame + n) / fps s, core/frame_rate.h): at frame k's time target k has weight 1 and the others 0, so
 // a player shows each frame exactly and blends neighbouring frames in between.
 // With --export-colliders, one mesh and node per collider as well, in its own frame; a collider
 // that moves gets translation and rotation channels in the same animation, sampled at the same
@@ -66,7 +66,6 @@ class GltfExporter {
     std::string path_;
     int every_;
     bool colliders_;
-    float frameDt_;
     const PreparedCloth& prepared_;
     ExportScene scene_;
     ExportScene::Frame frame_;

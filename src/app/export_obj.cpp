@@ -36,8 +36,10 @@ void ObjExporter::write(int frame, const std::vector<glm::vec4>& positions, doub
         for (const glm::vec3& d : c.normals) n.push_back(glm::normalize(pose.axes * d));
         objects.push_back({c.name, x, {}, n, c.triangles});
     }
-    char name[32];
-    std::snprintf(name, sizeof name, "frame_%04d.obj", frame);
+    // Numbered from the scene's start frame (core/frame_rate.h): frame 0 is start_frame.
+    char name[40];
+    std::snprintf(name, sizeof name, "frame_%04lld.obj",
+                  static_cast<long long>(prepared_.sim.startFrame) + frame);
     saveObjObjects((std::filesystem::path(dir_) / name).string(), objects);
 }
 

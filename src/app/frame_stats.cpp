@@ -56,7 +56,7 @@ nlohmann::json sewingJson(const PreparedCloth& p) {
         last = std::max(last, s.mergedAt);
     }
     nlohmann::json j = {{"seam_pairs", p.seamPairs.size()}, {"merged", mergedSeamPairCount(p)}};
-    // Frames end at multiples of 1/60 s; the clock is a double sum of substeps.
+    // Frames end at multiples of 1/fps s; the clock is a double sum of substeps.
     auto frame = [&](double t) {
         return t < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(std::lround(t / p.sim.frameDt));
     };
@@ -76,7 +76,9 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"threads", solver.threadCount()},
         {"threads_used", solver.threadsUsed()},
         {"solver", solverModeName(p.sim.mode)},
-        {"substeps", p.sim.substeps},
+        {"substeps", p.sim.substeps},  // per frame: ceil(the scene's per 1/60 s x 60 / fps)
+        {"fps", p.sim.fps},
+        {"start_frame", p.sim.startFrame},
         {"iterations", p.sim.iterations},
         {"iteration", iterationJson(p.sim.iteration)},
         {"vertices", p.originalVertexCount},

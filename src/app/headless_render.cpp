@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ostream>
 
+#include "app/export_video.h"
 #include "app/frame_stats.h"
 #include "app/progress.h"
 #include "app/render_common.h"
@@ -22,14 +23,17 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool wantsImages(const Options& o) {
-    return !o.screenshot.empty() || !o.recordDir.empty();
+    return !o.screenshot.empty() || !o.recordDir.empty() || !o.video.empty();
 }
 
 }  // namespace
 
 int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream& notices) {
+    if (!options.video.empty()) checkVideoPath(options.video);  // before the device and the scene
     std::shared_ptr<vk::Context> ctx = makeRenderContext(options, nullptr);
     ViewerSim sim(options, ctx, notices);
+    const std::unique_ptr<VideoWriter> video =
+        makeVideoWriter(options, sim.scene().name, sim.prepared().sim);
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
     ViewerOutputs outputs(options, sim, frames);  // the exports, --metrics, the stretch check
     outputs.started();
@@ -58,9 +62,11 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
             outputs.stepped(frames);
             progress.update(frame);
         }
-        const bool recordThis = record && frame % options.exportEvery == 0;
+        const bool exported = frame % options.exportEvery == 0;
+        const bool recordThis = record && exported;
+        const bool videoThis = video && exported;
         const bool shot = frame == frames && !options.screenshot.empty();
-        if (!recordThis && !shot) continue;
+        if (!recordThis && !videoThis && !shot) continue;
         sim.read(positions, normals);
         checkFinite(positions, sim.prepared().vertexCount(), frame);
         view.camera = render::turntableAt(camera, turntable, sim.solver().simTime());
@@ -74,7 +80,10 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         in.simTime = sim.solver().simTime();
         const render::ImageRgba8 image = renderer.render(makeFrameUniforms(in), positions, normals);
         renderStats.add(renderer.lastTimes());
-        if (recordThis) render::writePng(render::framePath(options.recordDir, frame), image);
+        if (recordThis)
+            render::writePng(
+                render::framePath(options.recordDir, sim.prepared().sim.startFrame + frame), image);
+        if (videoThis) video->add(image);
         if (shot) render::writeImage(options.screenshot, image);
     }
 
@@ -87,6 +96,10 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         << " ms GPU per frame)\n";
     if (!options.screenshot.empty()) out << "screenshot written to " << options.screenshot << "\n";
     if (record) out << "frames written to " << options.recordDir << "/\n";
+    if (video) {
+        const std::string written = video->finish();
+        if (!written.empty()) out << written << "\n";
+    }
     if (!options.statsFile.empty()) {
         nlohmann::json stats = statsJson(sim.scene().name, p, sim.solver(), simStats);
         addRenderStats(stats, renderStats, renderer.extent(), *ctx, shading);
@@ -105,7 +118,7 @@ void refuseFlagsWithoutEffect(const Options& o) {
     const bool images = wantsImages(o);
     if (o.size && !images)
         throw Error("--size sets the size of the window or of images: a headless run needs "
-                    "--screenshot or --record for it");
+                    "--screenshot, --record or --video for it");
     if (o.noVsync)
         throw Error("--no-vsync applies to the window: a headless run presents nothing");
     for (auto [given, flag] : {std::pair{bool(o.cameraPosition), "--camera-position"},
@@ -114,13 +127,14 @@ void refuseFlagsWithoutEffect(const Options& o) {
                                std::pair{bool(o.turntable), "--turntable"}})
         if (given && !images)
             throw Error(std::string(flag) + " sets the camera of the window or of images: a "
-                        "headless run needs --screenshot or --record for it");
+                        "headless run needs --screenshot, --record or --video for it");
     if (o.checkPattern && !images)
         throw Error("--texture sets how the cloths look in the window or in images: a headless "
-                    "run needs --screenshot or --record for it");
-    if (o.exportEvery != 1 && o.exportObjDir.empty() && o.exportGltf.empty() && o.recordDir.empty())
-        throw Error("--export-every needs --export-obj, --export-gltf or --record (it sets how "
-                    "often they write)");
+                    "run needs --screenshot, --record or --video for it");
+    if (o.exportEvery != 1 && o.exportObjDir.empty() && o.exportGltf.empty() &&
+        o.recordDir.empty() && o.video.empty())
+        throw Error("--export-every needs --export-obj, --export-gltf, --record or --video (it "
+                    "sets how often they write)");
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include "app/cli.h"
 #include "app/export_gltf.h"
+#include "app/export_video.h"
 #include "core/error.h"
+#include "core/frame_rate.h"
 #include "core/limits.h"
 #include "render/image_file.h"
 
@@ -93,6 +95,17 @@ CLI::Validator gltfFile() {
         "");
 }
 
+// --video: H.264 in an MP4 file, by the file's extension.
+CLI::Validator videoFile() {
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            if (isMp4Path(path)) return "";
+            return "expected a file ending in .mp4 (any case; the video is H.264 in an MP4 "
+                   "file), got '" + path + "'";
+        },
+        "");
+}
+
 // clothsim's flags, their help and their checks, bound to `o`.
 void defineOptions(CLI::App& app, Options& o) {
     using cli::addInt;
@@ -117,7 +130,11 @@ void defineOptions(CLI::App& app, Options& o) {
                    "use this OBJ as each cloth of the scene (named pin regions still apply)")
         ->type_name("FILE.obj");
     addInt(app, "--frames", o.frames, 0, cli::kIntMax,
-           "frames to simulate, 1/60 s each (headless default: 300)");
+           "frames to simulate, 1/fps s each (headless default: 300)");
+    cli::addFps(app, o.fps);
+    addInt(app, "--start-frame", o.startFrame, 0, kMaxStartFrame,
+           "the number of the first frame (the initial state) in exported file names, --record "
+           "and glTF times (default: the scene's, else 0)");
 
     app.option_defaults()->group("Solver");
     cli::addChoice(app, "--backend", o.backend, {"cpu", "gpu", "auto"},
@@ -130,7 +147,8 @@ void defineOptions(CLI::App& app, Options& o) {
                        "model mass_spring: the integrator (default: the scene's, normally "
                        "symplectic)");
     cli::addSpringStiffness(app, o.springStiffness);
-    addInt(app, "--substeps", o.substeps, 1, kMaxSteps, "substeps per frame (at most 10000)");
+    addInt(app, "--substeps", o.substeps, 1, kMaxSteps,
+           "substeps per 1/60 s, whatever the frame rate (at most 10000)");
     addInt(app, "--iterations", o.iterations, 1, kMaxSteps,
            "constraint iterations per substep (at most 10000)");
     cli::addThreads(app, o.threads);
@@ -171,6 +189,11 @@ void defineOptions(CLI::App& app, Options& o) {
                    "render DIR/frame_NNNN.png (frame 0 = initial state, every K-th frame with "
                    "--export-every); in a window every frame is rendered")
         ->type_name("DIR");
+    app.add_option("--video", o.video,
+                   "render frame 0 and every K-th frame (--export-every) into an H.264 video at "
+                   "fps / K frames per second (window or headless; docs/export.md)")
+        ->check(videoFile())
+        ->type_name("FILE.mp4");
     cli::addParsed(app, "--size", o.size, parseSize,
                    "window or image size in pixels, 16 to 16384 each (default 1280x720)")
         ->type_name("WxH");
@@ -211,7 +234,7 @@ void defineOptions(CLI::App& app, Options& o) {
     app.add_flag("--export-colliders", o.exportColliders,
                  "add the colliders to --export-obj and --export-gltf");
     addInt(app, "--export-every", o.exportEvery, 1, cli::kIntMax,
-           "export (OBJ, glTF and --record) every K-th frame (default 1)")
+           "export (OBJ, glTF, --record and --video) every K-th frame (default 1)")
         ->type_name("K");
     app.add_option("--stats", o.statsFile, "write statistics (counts, timings per stage) as JSON")
         ->type_name("FILE.json");
@@ -258,6 +281,8 @@ void applyCameraFlags(const Options& o, CameraDesc& camera) {
 
 void applyOverrides(const Options& o, Scene& scene) {
     if (o.substeps) scene.sim.substeps = *o.substeps;
+    if (o.fps) scene.sim.fps = *o.fps;
+    if (o.startFrame) scene.sim.startFrame = *o.startFrame;
     if (o.iterations) scene.sim.iterations = *o.iterations;
     if (o.solver) scene.sim.mode = *o.solver;
     cli::applyModelFlags(o.model, o.integrator, o.springStiffness, scene.sim);

@@ -19,6 +19,8 @@ struct Options {
     bool validate = false;
     std::string scene = "sphere";
     std::optional<int> frames;
+    std::optional<float> fps;         // --fps X (core/frame_rate.h)
+    std::optional<int> startFrame;    // --start-frame N
     std::string backend = "auto";  // cpu | gpu | auto
     std::optional<int> device;
     std::string mesh;
@@ -48,6 +50,7 @@ struct Options {
     // ---- rendering and window (issue 5) ----
     std::string screenshot;  // --screenshot FILE.png: the last frame
     std::string recordDir;   // --record DIR: DIR/frame_NNNN.png, every --export-every frames
+    std::string video;       // --video FILE.mp4: H.264 of the rendered frames (app/export_video.h)
     std::optional<std::pair<int, int>> size;  // --size WxH (default 1280x720)
     bool noVsync = false;                     // --no-vsync
     std::optional<bool> checkPattern;         // --texture check|plain (default check)
@@ -65,8 +68,9 @@ Options parseOptions(const std::vector<std::string>& args);
 // --help: generated from the flags' definitions (CLI11).
 std::string usageText();
 
-// Applies --mesh, --substeps, --iterations, --solver, --model, --integrator, --spring-stiffness,
-// --stretch-compliance, --bend-compliance, --phantoms and the camera flags to a loaded scene.
+// Applies --mesh, --fps, --start-frame, --substeps, --iterations, --solver, --model, --integrator,
+// --spring-stiffness, --stretch-compliance, --bend-compliance, --phantoms and the camera flags to a
+// loaded scene.
 void applyOverrides(const Options& options, Scene& scene);
 
 }  // namespace cloth

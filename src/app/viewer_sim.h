@@ -59,7 +59,7 @@ class ViewerSim {
     bool canUseGpu() const { return static_cast<bool>(ctx_); }
     void apply(const SimControls& controls);  // re-prepare, keeping the current state
 
-    void step();  // one frame of 1/60 s
+    void step();  // one frame of 1/fps s
     int frame() const { return frame_; }
 
     // The HUD's convergence plots (app/metrics.h): when on, every step reads the state back

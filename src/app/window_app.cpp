@@ -11,6 +11,7 @@
 #include "app/hud.h"
 #include "app/render_common.h"
 #include "app/sdl_window.h"
+#include "app/export_video.h"
 #include "app/viewer_outputs.h"
 #include "core/error.h"
 #include "render/camera.h"
@@ -27,7 +28,6 @@ namespace cloth {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kFrameSeconds = 1.0 / 60.0;
 constexpr int kMaxStepsPerRender = 4;
 constexpr std::uint32_t kFramesInFlight = 2;
 
@@ -66,6 +66,7 @@ struct WindowApp::Impl {
     std::shared_ptr<vk::Context> ctx;
     std::unique_ptr<ViewerSim> sim;
     std::unique_ptr<ViewerOutputs> outputs;  // the exports, --metrics, the stretch check
+    std::unique_ptr<VideoWriter> videoOut;   // --video (null without)
     std::string refused;  // why the last settings applied from the HUD were refused
     std::unique_ptr<render::Swapchain> swapchain;
     render::ShadingSettings shading;
@@ -86,7 +87,7 @@ struct WindowApp::Impl {
     bool paused = false;
     bool stepOnce = false;
     bool swapchainDirty = false;
-    bool lockStep = false;  // --record: one simulated frame per rendered frame
+    bool lockStep = false;  // --record, --video: one simulated frame per rendered frame
     int renderedFrames = 0;
     bool screenshotTaken = false;
     double accumulator = 0.0;
@@ -117,15 +118,16 @@ struct WindowApp::Impl {
         sim = std::make_unique<ViewerSim>(options, ctx, notices);
         outputs = std::make_unique<ViewerOutputs>(options, *sim, options.frames);
         outputs->started();
+        videoOut = makeVideoWriter(options, sim->scene().name, sim->prepared().sim);
         swapchain =
             std::make_unique<render::Swapchain>(*ctx, window->drawableSize(), !options.noVsync);
         if (!swapchain->usable()) throw Error("the window has no drawable area");
         shading.pattern = options.checkPattern.value_or(true);
-        lockStep = !options.recordDir.empty();
+        lockStep = !options.recordDir.empty() || videoOut;
         if ((!options.screenshot.empty() || lockStep) && !swapchain->readable())
             throw Error(
-                "this window system's images cannot be read back for --screenshot or "
-                "--record; add --headless");
+                "this window system's images cannot be read back for --screenshot, --record or "
+                "--video; add --headless");
         renderer = std::make_unique<render::SceneRenderer>(
             ctx, render::OutputDesc{swapchain->format(), VK_IMAGE_LAYOUT_PRESENT_SRC_KHR}, shading,
             kFramesInFlight);
@@ -371,13 +373,15 @@ struct WindowApp::Impl {
             return;
         }
         accumulator += realSeconds;
+        // One simulated frame per 1/fps s of real time (the scene's frame rate).
+        const double frameSeconds = 1.0 / double(sim->prepared().sim.fps);
         int steps = 0;
-        while (accumulator >= kFrameSeconds && steps < kMaxStepsPerRender && !framesDone()) {
+        while (accumulator >= frameSeconds && steps < kMaxStepsPerRender && !framesDone()) {
             stepSimulation();
-            accumulator -= kFrameSeconds;
+            accumulator -= frameSeconds;
             ++steps;
         }
-        if (steps == kMaxStepsPerRender) accumulator = std::min(accumulator, kFrameSeconds);
+        if (steps == kMaxStepsPerRender) accumulator = std::min(accumulator, frameSeconds);
     }
 
     // ---- rendering --------------------------------------------------------------------------
@@ -478,7 +482,10 @@ struct WindowApp::Impl {
         const bool record = wantsRecord();
         const bool shot = last && !options.screenshot.empty();
         if (!render(record || shot)) return;
-        if (record) save(render::framePath(options.recordDir, sim->frame()));
+        if (record && !options.recordDir.empty())
+            save(render::framePath(options.recordDir,
+                                   sim->prepared().sim.startFrame + sim->frame()));
+        if (record && videoOut) videoOut->add(readback->image());
         if (shot) {
             save(options.screenshot);
             screenshotTaken = true;
@@ -494,6 +501,10 @@ struct WindowApp::Impl {
         ring->waitAll();
         for (std::uint32_t i = 0; i < ring->count(); ++i) renderStats.add(renderer->readTimes(i));
         ctx->waitIdle();
+        if (videoOut) {
+            const std::string written = videoOut->finish();
+            if (!written.empty()) out << written << "\n";
+        }
         if (!options.screenshot.empty())
             out << "screenshot written to " << options.screenshot << "\n";
         const PreparedCloth& p = sim->prepared();

@@ -1,5 +1,5 @@
 // clothsim with a window: SDL2 + Vulkan swapchain, the renderer, the HUD and mouse and key
-// controls. The simulation advances in fixed 1/60 s frames, decoupled from rendering (up to four
+// controls. The simulation advances in fixed 1/fps s frames, decoupled from rendering (up to four
 // frames per rendered frame to catch up with real time, fewer when the renderer is fast). With
 // --record every simulated frame is rendered (lock-step), so every recorded frame exists.
 #pragma once

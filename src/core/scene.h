@@ -56,6 +56,9 @@ struct GustSettings {
     float amplitude = 0.0f;  // fraction of the mean wind speed; 0 = steady wind
     float period = 2.0f;     // s, of the slowest component
     std::uint32_t seed = 1;
+    // Degrees, [0, 180]: the wind's heading swings about the vertical (y) by up to this much,
+    // with gusts of its own (same period, other phases); 0 = a steady heading.
+    float direction = 0.0f;
     bool operator==(const GustSettings&) const = default;
 };
 
@@ -161,10 +164,17 @@ struct FemSettings {
 
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
+    // A scene's substeps count per 1/60 s; a prepared cloth's (PreparedCloth::sim) per frame,
+    // ceil(substeps * 60 / fps) (core/frame_rate.h), so the substep length does not follow fps.
     int substeps = 10;
     int iterations = 1;
     SolverMode mode = SolverMode::Xpbd;
-    float frameDt = 1.0f / 60.0f;  // one frame is always 1/60 s
+    // A prepared cloth's frame length, 1/fps (prepareScene sets it from fps); a scene's is unused.
+    float frameDt = 1.0f / 60.0f;
+    float fps = 60.0f;   // frames per simulated second: scene key "fps", flag --fps (1 to 1000)
+    // The number of the first frame (the initial state) in exported file names and in the glTF's
+    // times: scene key "start_frame", flag --start-frame. The simulated time still starts at 0.
+    int startFrame = 0;
     // Phantom copies are averaged after every iteration (all colours), or also after every
     // colour: tighter coupling, one more pass per colour.
     bool averagePhantomsEachColor = false;
@@ -200,7 +210,7 @@ struct Material {
     float stretchStiffness = 1.0f;      // PBD k
     float bendStiffness = 0.1f;         // PBD k
     float linearDamping = 0.0f;         // 1/s, global velocity damping
-    float rigidDamping = 0.0f;          // per frame in [0,1]: damping that keeps rigid motion
+    float rigidDamping = 0.0f;          // per 1/60 s in [0,1]: damping that keeps rigid motion
     StretchModel stretchModel = StretchModel::Distance;
     OrthotropicMaterial membrane;       // N/m, StretchModel::Stvk (weft = x, warp = y)
     float weftAngleDegrees = 0.0f;      // weft: the mesh's +u direction turned by this angle

@@ -430,6 +430,7 @@ void readSettings(const JsonNode& root, Scene& s) {
     if (root.has("wind")) s.sim.wind = detail::readWind(root["wind"]);
     if (root.has("self_collision")) s.sim.selfCollision = readSelfCollision(root["self_collision"]);
     detail::readModel(root, s.sim);
+    detail::readFrameRate(root, s.sim);
     if (root.has("gravity")) {
         s.sim.gravity = root["gravity"].vec3();
         const double g = glm::length(glm::dvec3(s.sim.gravity));
@@ -525,7 +526,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source,
     JsonNode root(doc, source);
     root.allowOnly({"name", "gravity", "substeps", "iterations", "iteration", "solver", "phantoms",
                     "wind", "self_collision", "model", "mass_spring", "fem", "cloths", "seams",
-                    "colliders", "camera"});
+                    "colliders", "camera", "fps", "start_frame"});
     Scene s;
     s.name = root.has("name") ? root["name"].string() : fs::path(source).stem().string();
     readSettings(root, s);

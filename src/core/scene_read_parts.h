@@ -69,6 +69,9 @@ void readRestShape(const JsonNode& n, ClothDesc& c);
 // A material's key "color" (scene_read_color.cpp): [r, g, b], each a number from 0 to 1.
 glm::vec3 readColor(const JsonNode& n);
 
+// The keys "fps" and "start_frame" into `sim` (frame_rate.cpp).
+void readFrameRate(const JsonNode& root, SimSettings& sim);
+
 // The keys "model" and "mass_spring" into `sim` (scene_read_models.cpp).
 void readModel(const JsonNode& root, SimSettings& sim);
 

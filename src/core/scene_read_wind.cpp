@@ -19,7 +19,7 @@ float aeroCoefficient(const JsonNode& n) {
 }
 
 GustSettings readGusts(const JsonNode& n) {
-    n.allowOnly({"amplitude", "period", "seed"});
+    n.allowOnly({"amplitude", "period", "seed", "direction"});
     GustSettings g;
     if (n.has("amplitude"))
         g.amplitude = n["amplitude"].inRange(0.0f, limits::kMaxGustAmplitude,
@@ -28,6 +28,10 @@ GustSettings readGusts(const JsonNode& n) {
     if (n.has("period"))
         g.period = positiveInRange(n["period"], limits::kMinPeriod, 1e9f,
                                    "is beyond the sane range of a gust period (seconds)");
+    if (n.has("direction"))
+        g.direction = n["direction"].inRange(0.0f, 180.0f,
+                                             "is beyond the range of a heading's swing (0 to 180 "
+                                             "degrees)");
     if (n.has("seed")) g.seed = static_cast<std::uint32_t>(n["seed"].intAtLeast(0, UINT32_MAX));
     return g;
 }

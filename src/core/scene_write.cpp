@@ -157,14 +157,16 @@ Json phantoms(const PhantomSetting& p) {
 }
 
 Json wind(const WindSettings& w) {
-    return {{"velocity", vec(w.velocity)},
-            {"drag", num(w.drag)},
-            {"lift", num(w.lift)},
-            {"air_density", num(w.airDensity)},
-            {"gusts",
-             {{"amplitude", num(w.gusts.amplitude)},
-              {"period", num(w.gusts.period)},
-              {"seed", w.gusts.seed}}}};
+    Json j = {{"velocity", vec(w.velocity)},
+              {"drag", num(w.drag)},
+              {"lift", num(w.lift)},
+              {"air_density", num(w.airDensity)},
+              {"gusts",
+               {{"amplitude", num(w.gusts.amplitude)},
+                {"period", num(w.gusts.period)},
+                {"seed", w.gusts.seed}}}};
+    if (w.gusts.direction != 0.0f) j["gusts"]["direction"] = num(w.gusts.direction);
+    return j;
 }
 
 Json seam(const SeamDesc& s) {
@@ -223,6 +225,8 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
               {"solver", solverModeName(scene.sim.mode)},
               {"phantoms", phantoms(scene.phantoms)}};
     // Only when not the default (older files stay as they were).
+    if (scene.sim.fps != 60.0f) j["fps"] = num(scene.sim.fps);
+    if (scene.sim.startFrame != 0) j["start_frame"] = scene.sim.startFrame;
     if (const IterationSettings& it = scene.sim.iteration; it != IterationSettings{})
         j["iteration"] = {{"scheme", iterationSchemeName(it.scheme)},
                           {"relaxation", num(it.relaxation)},

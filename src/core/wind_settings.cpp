@@ -31,6 +31,9 @@ std::optional<std::string> windProblem(const WindSettings& w) {
     if (!(w.gusts.amplitude >= 0.0f && w.gusts.amplitude <= limits::kMaxGustAmplitude))
         return "wind gust amplitude " + shortNumber(w.gusts.amplitude) +
                " is out of range (allowed: 0 to 10, a fraction of the mean speed)";
+    if (!(w.gusts.direction >= 0.0f && w.gusts.direction <= 180.0f))
+        return "wind gust direction " + shortNumber(w.gusts.direction) +
+               " degrees is out of range (allowed: 0 to 180)";
     if (!(w.gusts.period >= limits::kMinPeriod && w.gusts.period <= 1e9f))
         return "wind gust period " + shortNumber(w.gusts.period) +
                " s is out of range (allowed: 0.001 to 1e9)";

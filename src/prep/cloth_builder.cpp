@@ -7,6 +7,7 @@
 
 #include "kernels/constraints.h"
 #include "core/error.h"
+#include "core/frame_rate.h"
 #include "core/limits.h"
 #include "prep/continuum.h"
 #include "prep/motion.h"
@@ -400,7 +401,7 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     seg.vertexBegin = base;
     seg.vertexEnd = base + n;
     seg.linearDamping = desc.material.linearDamping;
-    seg.rigidDamping = rigidDampingPerSubstep(desc.material.rigidDamping, sim.substeps);
+    seg.rigidDamping = rigidDampingPerSubstep(desc.material.rigidDamping, substepsPerSixtieth(sim));
     seg.thickness = desc.material.thickness;
     out.segments.push_back(seg);
 }

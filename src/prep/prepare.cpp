@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/frame_rate.h"
 #include "core/limits.h"
 #include "prep/batches.h"
 #include "prep/cloth_builder.h"
@@ -148,8 +149,8 @@ float pbdIterationStiffness(float k, int iterations) {
     return 1.0f - std::pow(1.0f - k, 1.0f / float(iterations));
 }
 
-float rigidDampingPerSubstep(float kFrame, int substeps) {
-    CLOTH_ASSERT(substeps >= 1);
+float rigidDampingPerSubstep(float kFrame, double substeps) {
+    CLOTH_ASSERT(substeps >= 1.0);
     return 1.0f - std::pow(1.0f - kFrame, 1.0f / float(substeps));
 }
 
@@ -158,7 +159,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     validateSim(scene);
     const PhantomSetting phantoms = options.phantoms.value_or(scene.phantoms);
     PreparedCloth p;
-    p.sim = scene.sim;
+    p.sim = perFrameSettings(scene.sim, scene.name);  // frameDt 1/fps, substeps per frame
     std::vector<std::uint32_t> clothBegin;
     for (std::uint32_t i = 0; i < scene.cloths.size(); ++i) {
         clothBegin.push_back(p.vertexCount());

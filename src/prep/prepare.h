@@ -64,8 +64,9 @@ void buildWindVertices(PreparedCloth& p, const std::vector<glm::vec4>& rest,
 // PBD per-iteration stiffness k' = 1 - (1 - k)^(1/n), so n iterations give stiffness k overall.
 float pbdIterationStiffness(float k, int iterations);
 
-// Mueller's rigid-motion-preserving damping per substep from the per-frame factor k:
-// 1 - (1 - k)^(1/substeps).
-float rigidDampingPerSubstep(float kFrame, int substeps);
+// Mueller's rigid-motion-preserving damping per substep from the factor k per 1/60 s:
+// 1 - (1 - k)^(1/substeps), `substeps` counted per 1/60 s (core/frame_rate.h
+// substepsPerSixtieth: the scene's substeps at 60 fps, and whenever fps divides 60 * substeps).
+float rigidDampingPerSubstep(float kFrame, double substeps);
 
 }  // namespace cloth

@@ -79,9 +79,9 @@ ImageRgba8 readPng(const std::string& path) {
     return image;
 }
 
-std::string framePath(const std::string& dir, int frame) {
-    char name[32];
-    std::snprintf(name, sizeof name, "frame_%04d.png", frame);
+std::string framePath(const std::string& dir, std::int64_t frame) {
+    char name[40];
+    std::snprintf(name, sizeof name, "frame_%04lld.png", static_cast<long long>(frame));
     return (std::filesystem::path(dir) / name).string();
 }
 

@@ -35,7 +35,7 @@ void writeImage(const std::string& path, const ImageRgba8& image);
 // Reads a PNG or JPEG (any channel count) as RGBA; throws cloth::Error naming the file on failure.
 ImageRgba8 readPng(const std::string& path);
 
-// "DIR/frame_0042.png"
-std::string framePath(const std::string& dir, int frame);
+// "DIR/frame_0042.png" (at least four digits)
+std::string framePath(const std::string& dir, std::int64_t frame);
 
 }  // namespace cloth::render

@@ -6,7 +6,9 @@
 // g(t) = sum_k a_k sin(2 pi (t / T_k + phi_k)) / sum_k a_k, three components with amplitudes
 // 1, 1/2, 1/4 and periods T_k = period * r_k, r_0 = 1, r_1 in [0.45, 0.65), r_2 in [0.2, 0.3),
 // phases phi_k in [0, 1) turns; r_k and phi_k from a hash of the seed. |g| <= 1, and the wind is
-// velocity * (1 + amplitude * g(t)).
+// velocity * (1 + amplitude * g(t)). With a direction swing D, that vector is then turned about
+// the vertical (y) by the angle D h(t), h another such shape from the hash's next six slots (its
+// own periods and phases): the speed's gusts are unchanged, the heading wanders within +-D.
 #pragma once
 
 #include <cmath>
@@ -34,15 +36,16 @@ inline double gustUnit(std::uint32_t seed, std::uint32_t slot) {
     return gustHash(gustHash(seed) ^ gustHash(0x9e3779b9u * (slot + 1u))) * (1.0 / 4294967296.0);
 }
 
-// g(t) in [-1, 1] (see above).
-inline float gustShape(const GustSettings& g, double time) {
+// g(t) in [-1, 1] (see above); `slot` 6 gives h(t).
+inline float gustShape(const GustSettings& g, double time, std::uint32_t slot = 0) {
     constexpr double kWeight[3] = {1.0, 0.5, 0.25};
     constexpr double kRatioLow[3] = {1.0, 0.45, 0.2};
     constexpr double kRatioSpan[3] = {0.0, 0.2, 0.1};
     double sum = 0.0;
     for (std::uint32_t k = 0; k < 3; ++k) {
-        const double period = g.period * (kRatioLow[k] + kRatioSpan[k] * gustUnit(g.seed, 2 * k));
-        const double turns = time / period + gustUnit(g.seed, 2 * k + 1);
+        const double period =
+            g.period * (kRatioLow[k] + kRatioSpan[k] * gustUnit(g.seed, slot + 2 * k));
+        const double turns = time / period + gustUnit(g.seed, slot + 2 * k + 1);
         // Reduced to [-pi, pi) in double first: clothSinCos is exact enough only for small angles.
         const float angle = static_cast<float>(2.0 * gpu::CLOTH_PI * (turns - std::floor(turns)) -
                                                gpu::CLOTH_PI);
@@ -53,8 +56,13 @@ inline float gustShape(const GustSettings& g, double time) {
 
 // The wind velocity at `time` (seconds).
 inline glm::vec3 windVelocityAt(const WindSettings& w, double time) {
-    if (w.gusts.amplitude == 0.0f) return w.velocity;
-    return w.velocity * (1.0f + w.gusts.amplitude * gustShape(w.gusts, time));
+    glm::vec3 v = w.velocity;
+    if (w.gusts.amplitude != 0.0f) v *= 1.0f + w.gusts.amplitude * gustShape(w.gusts, time);
+    if (w.gusts.direction == 0.0f) return v;
+    // |angle| <= 180 degrees: within clothSinCos's range.
+    const float angle = glm::radians(w.gusts.direction) * gustShape(w.gusts, time, 6);
+    const glm::vec2 sc = gpu::clothSinCos(angle);  // (sin, cos)
+    return {v.x * sc.y + v.z * sc.x, v.y, v.z * sc.y - v.x * sc.x};
 }
 
 }  // namespace cloth

@@ -1,5 +1,5 @@
 // The interface both backends implement. A solver is built from a PreparedCloth and advances it
-// one frame (1/60 s) at a time through the steps of the shared schedule (sim/schedule.h):
+// one frame (1/fps s) at a time through the steps of the shared schedule (sim/schedule.h):
 //   for each substep:  wind (scenes with wind), predict
 //                      for each iteration:  for each colour: each constraint type's batch
 //                                           attachments, tethers, grab, phantom averaging

@@ -259,8 +259,8 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
     const auto r = runProgram("clothsim", "--headless --backend cpu --scene sphere --frames 3 "
                                           "--model pd --iterations 5 --stats " + stats.string());
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    // 32 x 32 quads: 2048 triangles; interior edges 2 * 32 * 31 + 32 * 32 = 3008.
-    EXPECT_NE(r.output.find("2048 strain and 3008 bending terms (model pd, 5 local/global "
+    // 48 x 48 quads: 4608 triangles; interior edges 2 * 48 * 47 + 48 * 48 = 6816.
+    EXPECT_NE(r.output.find("4608 strain and 6816 bending terms (model pd, 5 local/global "
                             "iterations per substep)"),
               std::string::npos)
         << r.output;
@@ -352,7 +352,7 @@ TEST(Cli, HeadlessRunsRefuseFlagsThatWouldDoNothing) {
     expectFailure("--headless --backend cpu --scene hanging --frames 1 --texture plain",
                   "--texture sets how the cloths look in the window or in images");
     expectFailure("--headless --backend cpu --scene hanging --frames 1 --export-every 3",
-                  "--export-every needs --export-obj, --export-gltf or --record");
+                  "--export-every needs --export-obj, --export-gltf, --record or --video");
 }
 
 // A scene with wind reports it, and the time of its stage.

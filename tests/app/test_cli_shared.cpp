@@ -192,3 +192,33 @@ TEST(ClothcheckCli, StartFrameAndMinSelfPairs) {
     expectClothcheckRefusal("--scene hanging --start-frame -1",
                             "--start-frame: must be at least 0, got -1");
 }
+
+// --fps in every program that runs scenes, and clothsim's --start-frame: one message naming the
+// flag, a non-zero exit (clothcheck's bad input exits 2).
+TEST(CliShared, FrameRateAndStartFrameAreRefusedByName) {
+    const std::pair<const char*, const char*> fps[] = {
+        {"0", "--fps: must be between 1 and 1000 frames per second, got 0"},
+        {"-24", "--fps: must be between 1 and 1000 frames per second, got -24"},
+        {"1001", "--fps: must be between 1 and 1000 frames per second, got 1001"},
+        {"nan", "--fps: expected a finite number, got 'nan'"},
+        {"abc", "--fps: expected a finite number, got 'abc'"},
+    };
+    for (const auto& [value, fragment] : fps) {
+        for (const auto& [program, run] :
+             {std::pair{"clothsim", "--headless --fps "}, std::pair{"clothbench", "--fps "}}) {
+            const auto r = runProgram(program, std::string(run) + value);
+            SCOPED_TRACE(std::string(program) + " --fps " + value);
+            EXPECT_EQ(r.exitCode, 1) << r.output;
+            EXPECT_NE(r.output.find(fragment), std::string::npos) << r.output;
+        }
+        expectClothcheckRefusal(std::string("--scene drop --fps ") + value, fragment);
+    }
+    for (const auto& [value, fragment] :
+         {std::pair{"1.5", "--start-frame: expected an integer, got '1.5'"},
+          std::pair{"-1", "--start-frame: must be at least 0, got -1"},
+          std::pair{"10000001", "--start-frame: must be at most 10000000"}}) {
+        const auto r = runProgram("clothsim", std::string("--headless --start-frame ") + value);
+        EXPECT_EQ(r.exitCode, 1) << r.output;
+        EXPECT_NE(r.output.find(fragment), std::string::npos) << r.output;
+    }
+}

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
 #include <tiny_obj_loader.h>
 
@@ -258,6 +259,39 @@ TEST(Export, GltfLastFrameEqualsTheSolversPositions) {
         for (const char* path : {"translation", "rotation"})
             EXPECT_EQ(samplerOf(m, node, path), nullptr) << kNames[node];
     EXPECT_EQ(m.nodes[6].translation, (std::vector<double>{3, 0, 0}));
+    fs::remove_all(dir);
+}
+
+// --fps and --start-frame (a scene's keys "fps" and "start_frame"): OBJ files numbered from the
+// start frame, the glTF's keys at (start + n) / fps s, a cache that starts at 1001 at 24 fps.
+TEST(Export, FrameRateAndStartFrameNumberTheFilesAndTheTimes) {
+    const fs::path dir = scratchDir("export", "fps");
+    const auto r = runProgramIn("clothsim",
+                                "--headless --backend cpu --threads 1 --scene drop --frames 4 "
+                                "--fps 24 --start-frame 1001 --export-every 2 --export-obj obj "
+                                "--export-gltf run.glb --stats stats.json",
+                                dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (int f : {1001, 1003, 1005}) {
+        char name[32];
+        std::snprintf(name, sizeof name, "frame_%04d.obj", f);
+        EXPECT_TRUE(fs::exists(dir / "obj" / name)) << name;
+    }
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "obj"), fs::directory_iterator{}), 3);
+    tinygltf::TinyGLTF loader;
+    tinygltf::Model m;
+    std::string err, warn;
+    ASSERT_TRUE(loader.LoadBinaryFromFile(&m, &err, &warn, (dir / "run.glb").string())) << err;
+    const tinygltf::AnimationSampler* weights = samplerOf(m, 0, "weights");
+    ASSERT_NE(weights, nullptr);
+    const std::vector<float> times = floats(m, weights->input);
+    ASSERT_EQ(times.size(), 3u);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(times[k], (1001.0 + 2.0 * k) / 24.0, 1e-5);
+    EXPECT_EQ(m.accessors[weights->input].minValues.at(0), double(times[0]));
+    const nlohmann::json stats = nlohmann::json::parse(test::readText(dir / "stats.json"));
+    EXPECT_EQ(stats["fps"], 24.0);
+    EXPECT_EQ(stats["start_frame"], 1001);
+    EXPECT_EQ(stats["substeps"], 25);  // 10 per 1/60 s: 25 per frame of 1/24 s
     fs::remove_all(dir);
 }
 

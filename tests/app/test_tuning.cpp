@@ -310,7 +310,7 @@ void tuneThenRun(const std::string& backend, const std::string& name) {
     EXPECT_EQ(d.backend, backend);
     ASSERT_EQ(d.sizes.size(), 2u);
     EXPECT_EQ(d.sizes[0].vertices, 25u);  // 4x4 quads
-    EXPECT_EQ(d.sizes[1].vertices, 81u);  // 8x8 quads: nearest to the hanging cloth's 1089
+    EXPECT_EQ(d.sizes[1].vertices, 81u);  // 8x8 quads: nearest to the default scene's 2401
     for (const TuningSize& s : d.sizes) {
         ASSERT_GE(s.candidates.size(), 3u);  // off, 7, 10 (both below the grids' colours)
         EXPECT_EQ(s.candidates[0].target, 0u);
@@ -336,7 +336,7 @@ void tuneThenRun(const std::string& backend, const std::string& name) {
 
     const RunStats measured = runAuto(backend, tuning, dir);
     EXPECT_EQ(measured.device, d.device);
-    EXPECT_EQ(measured.vertices, 1089u);
+    EXPECT_EQ(measured.vertices, 2401u);  // the default scene, sphere: 48 x 48 quads
     expectFollows(measured, d.sizes[1].best);
     for (std::uint32_t best : {0u, 7u}) {
         d.sizes[1].best = best;

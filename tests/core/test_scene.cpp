@@ -53,22 +53,26 @@ TEST(BuiltinScenes, EachBuildsWithItsPinsAndPlacement) {
         Scene s = builtinScene(n);
         ASSERT_EQ(s.cloths.size(), 1u);
         const ClothDesc& c = s.cloths[0];
-        EXPECT_EQ(s.sim.substeps, 10);
-        EXPECT_EQ(s.sim.iterations, 1);
+        // The default demo drapes in folds: soft bending, more substeps and iterations, a
+        // larger cloth released lower.
+        const bool sphere = n == "sphere";
+        EXPECT_EQ(s.sim.substeps, sphere ? 20 : 10);
+        EXPECT_EQ(s.sim.iterations, sphere ? 2 : 1);
         EXPECT_EQ(s.sim.mode, SolverMode::Xpbd);
         Material demo;
-        demo.bendCompliance = 1.0f;
+        demo.bendCompliance = sphere ? 1000.0f : 1.0f;
         demo.linearDamping = 0.1f;
         EXPECT_EQ(c.material, demo);
         Mesh m = buildClothMesh(c);
         EXPECT_GE(m.positions.size(), 1000u) << n;
-        EXPECT_LE(m.positions.size(), 2000u) << n;
+        EXPECT_LE(m.positions.size(), 2500u) << n;
         std::vector<glm::vec3> w = worldPositions(c);
         float maxY = -1e9f, minY = 1e9f;
         for (const glm::vec3& p : w) maxY = std::max(maxY, p.y), minY = std::min(minY, p.y);
-        EXPECT_NEAR(maxY, 2.0f, 1e-5f) << n;
-        if (n == "drop" || n == "hanging" || n == "sphere") {
-            EXPECT_NEAR(minY, 2.0f, 1e-5f);  // released horizontal
+        const float top = sphere ? 1.3f : 2.0f;
+        EXPECT_NEAR(maxY, top, 1e-5f) << n;
+        if (n == "drop" || n == "hanging" || sphere) {
+            EXPECT_NEAR(minY, top, 1e-5f);  // released horizontal
         } else if (n == "curtain") {
             EXPECT_NEAR(maxY - minY, 1.5f * std::sqrt(0.5f), 1e-5f);  // tilted 45 degrees
         } else {

@@ -9,6 +9,7 @@
 #include "cpu/cpu_solver.h"
 #include "prep/prepare.h"
 #include "fixtures/scenes.h"
+#include "kernels/constraint/bending.h"
 #include "sim/gusts.h"
 
 using namespace cloth;
@@ -235,6 +236,38 @@ TEST(CpuWind, GustsAreReproducibleAndBoundedBySeed) {
     EXPECT_NE(hashAfter(prepareScene(flagScene(6)), 2, 40), h);
 }
 
+// A direction swing turns the gusted wind about the vertical, within +-direction, without
+// changing its speed; its own gusts come and go round the mean heading.
+TEST(CpuWind, GustsSwingTheHeadingWithinTheirRangeAndKeepTheSpeed) {
+    WindSettings w;
+    w.velocity = glm::vec3(8.0f, 1.0f, 6.0f);
+    w.gusts = {0.3f, 2.0f, 42};
+    WindSettings turning = w;
+    turning.gusts.direction = 30.0f;
+    const double mean = std::atan2(6.0, 8.0);
+    double lo = 1e30, hi = -1e30, sum = 0.0;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+        const double t = i * 0.01;
+        const glm::vec3 a = windVelocityAt(w, t), b = windVelocityAt(turning, t);
+        EXPECT_EQ(b.y, a.y);
+        EXPECT_NEAR(std::hypot(b.x, b.z), std::hypot(a.x, a.z), 1e-5 * std::hypot(a.x, a.z));
+        double turn = std::atan2(double(b.z), double(b.x)) - mean;  // the heading's swing
+        lo = std::min(lo, turn);
+        hi = std::max(hi, turn);
+        sum += turn / n;
+    }
+    const double deg = 3.14159265358979323846 / 180.0;
+    std::printf("heading swing %.2f to %.2f degrees, mean %.2f\n", lo / deg, hi / deg, sum / deg);
+    EXPECT_GE(lo, -30.0 * deg - 1e-5);
+    EXPECT_LE(hi, 30.0 * deg + 1e-5);
+    EXPECT_LT(lo, -15.0 * deg);  // it swings: beyond half the range both ways
+    EXPECT_GT(hi, 15.0 * deg);
+    EXPECT_NEAR(sum, 0.0, 1.0 * deg);
+    turning.gusts.direction = 0.0f;  // no swing: the old wind, bit for bit
+    EXPECT_EQ(windVelocityAt(turning, 3.7), windVelocityAt(w, 3.7));
+}
+
 // The flag flies: it swings round its pole to trail downwind, where without wind it hangs in
 // its plane; and it stays finite.
 TEST(CpuWind, FlagTurnsDownwindAndFlies) {
@@ -266,6 +299,55 @@ TEST(CpuWind, FlagTurnsDownwindAndFlies) {
     EXPECT_NEAR(w.y, n.y, 0.05);
 }
 
+// The shipped flag (assets/scenes/flag.json: soft bending, gusts that also swing the heading)
+// keeps moving and bending in its wind; with its earlier settings (bend compliance 0.01, a steady
+// heading) it streamed flat along the wind and stood still, a board: its plane holds the wind,
+// so neither drag nor lift acts on it, whatever the gusts' speed.
+TEST(CpuWind, TheShippedFlagFluttersWhereASteadyHeadingLeftABoard) {
+    struct Motion {
+        double largestAngle = 0.0;  // the largest dihedral angle after the first second, radians
+        double tipTravel = 0.0;     // how far the free corner ranges over that time, m
+    };
+    auto run = [](const Scene& scene) {
+        const PreparedCloth p = prepareScene(scene);
+        auto solver = makeCpuSolver(p, 2);
+        Motion m;
+        glm::dvec3 lo(1e30), hi(-1e30);
+        std::vector<glm::vec4> x;
+        for (int f = 1; f <= 150; ++f) {
+            solver->stepFrame();
+            if (f <= 60 || f % 10 != 0) continue;
+            solver->readPositions(x);
+            const glm::dvec3 tip(x[p.originalVertexCount - 1]);
+            lo = glm::min(lo, tip);
+            hi = glm::max(hi, tip);
+            for (const gpu::BendingConstraint& c : p.items<gpu::BendingConstraint>())
+                m.largestAngle = std::max(
+                    m.largestAngle,
+                    std::abs(double(gpu::bendingAngle(glm::vec3(x[c.v0]), glm::vec3(x[c.v1]),
+                                                      glm::vec3(x[c.v2]), glm::vec3(x[c.v3])))));
+        }
+        m.tipTravel = glm::length(hi - lo);
+        return m;
+    };
+    const Scene flag =
+        loadSceneFile(std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/flag.json");
+    ASSERT_GT(flag.sim.wind->gusts.direction, 0.0f);
+    Scene board = flag;
+    board.sim.wind->gusts.direction = 0.0f;
+    board.cloths[0].material.bendCompliance = 0.01f;
+    const Motion flies = run(flag), stands = run(board);
+    constexpr double deg = 3.14159265358979323846 / 180.0;
+    std::printf("shipped flag: largest angle %.1f deg, tip ranges %.3f m; steady heading and "
+                "stiff: %.2f deg, %.4f m\n",
+                flies.largestAngle / deg, flies.tipTravel, stands.largestAngle / deg,
+                stands.tipTravel);
+    EXPECT_GT(flies.largestAngle, 10.0 * deg);
+    EXPECT_GT(flies.tipTravel, 0.2);
+    EXPECT_LT(stands.largestAngle, 1.0 * deg);
+    EXPECT_LT(stands.tipTravel, 0.05);  // settling still, by centimetres
+}
+
 TEST(CpuWind, MeaninglessSettingsAreRefusedAtLoad) {
     struct Case {
         void (*set)(WindSettings&);
@@ -280,6 +362,8 @@ TEST(CpuWind, MeaninglessSettingsAreRefusedAtLoad) {
         {[](WindSettings& w) { w.lift = NAN; }, "wind lift coefficient nan is out of range"},
         {[](WindSettings& w) { w.gusts.amplitude = -1.0f; }, "wind gust amplitude -1"},
         {[](WindSettings& w) { w.gusts.period = 0.0f; }, "wind gust period 0 s"},
+        {[](WindSettings& w) { w.gusts.direction = 200.0f; },
+         "wind gust direction 200 degrees is out of range"},
     };
     for (const Case& c : cases) {
         WindSettings w;

@@ -171,6 +171,84 @@ TEST_F(ClothsimCli, WithoutDisplayArgumentsRunHeadlessWithoutImages) {
     EXPECT_FALSE(fs::exists(dir / "clothsim.png"));
 }
 
+// ffprobe's view of a video's first stream (the frames counted by decoding them), or null when
+// ffprobe is missing.
+nlohmann::json probe(const fs::path& video) {
+    const std::string command = "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                "stream=nb_read_frames,width,height,r_frame_rate,codec_name,"
+                                "pix_fmt:format=duration -of json '" + video.string() + "' 2>&1";
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return nullptr;
+    std::string text;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+    if (pclose(pipe) != 0) {
+        ADD_FAILURE() << command << ":\n" << text;
+        return nullptr;
+    }
+    return nlohmann::json::parse(text);
+}
+
+bool haveFfprobe() {
+    if (std::system("ffprobe -version >/dev/null 2>&1") == 0) return true;
+    if (std::getenv("CI")) ADD_FAILURE() << "ffprobe is missing and CI is set (tools/setup.sh)";
+    return false;
+}
+
+// --video: frame 0 and every K-th frame in H.264 at fps / K frames per second (24 / 2 = 12 here:
+// 3 frames, 0.25 s), read back by ffprobe; an odd size gets one more column and row.
+TEST_F(ClothsimCli, VideoHoldsEveryKthFrameAtTheFrameRateOverK) {
+    if (!haveFfprobe()) GTEST_SKIP() << "no ffprobe";
+    const fs::path dir = scratchDir("cli", "video");
+    const auto r = runProgramIn("clothsim",
+        "--headless --scene swirl --frames 4 --fps 24 --export-every 2 --size 64x48 "
+        "--video out.mp4 --backend cpu --threads 1",
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("video written to out.mp4: 3 frames (0.25 s at 12 fps), 64x48, H.264"),
+              std::string::npos)
+        << r.out;
+    const nlohmann::json p = probe(dir / "out.mp4");
+    ASSERT_TRUE(p.is_object());
+    const nlohmann::json& s = p["streams"].at(0);
+    EXPECT_EQ(s["codec_name"], "h264");
+    EXPECT_EQ(s["pix_fmt"], "yuv420p");
+    EXPECT_EQ(s["width"], 64);
+    EXPECT_EQ(s["height"], 48);
+    EXPECT_EQ(s["nb_read_frames"], "3");
+    EXPECT_EQ(s["r_frame_rate"], "12/1");
+    EXPECT_NEAR(std::stod(p["format"]["duration"].get<std::string>()), 0.25, 1e-3);
+
+    const auto odd = runProgramIn(
+        "clothsim", "--headless --scene drop --frames 1 --size 65x47 --video odd.MP4", dir);
+    ASSERT_EQ(odd.exitCode, 0) << odd.err;
+    const nlohmann::json q = probe(dir / "odd.MP4");
+    ASSERT_TRUE(q.is_object());
+    EXPECT_EQ(q["streams"].at(0)["width"], 66);
+    EXPECT_EQ(q["streams"].at(0)["height"], 48);
+    EXPECT_EQ(q["streams"].at(0)["nb_read_frames"], "2");
+    EXPECT_EQ(q["streams"].at(0)["r_frame_rate"], "60/1");
+    fs::remove_all(dir);
+}
+
+// Bad --video input: one message naming the flag, exit 1, before the run.
+TEST(ClothsimCliErrors, VideoRefusals) {
+    const fs::path dir = scratchDir("cli", "video_errors");
+    fs::create_directories(dir / "folder.mp4");
+    for (const auto& [args, fragment] :
+         {std::pair{"--video out.avi", "--video: expected a file ending in .mp4"},
+          std::pair{"--video missing/out.mp4", "--video missing/out.mp4: no directory missing"},
+          std::pair{"--video folder.mp4", "--video folder.mp4: is a directory"},
+          std::pair{"--video /proc/out.mp4", "--video /proc/out.mp4: cannot write file"}}) {
+        const auto r = runProgramIn("clothsim", std::string("--headless --frames 1 ") + args, dir);
+        EXPECT_EQ(r.exitCode, 1) << args;
+        EXPECT_NE(r.err.find(fragment), std::string::npos) << args << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(dir / "out.avi"));
+    fs::remove_all(dir);
+}
+
 TEST(ClothsimCliErrors, BadRenderFlags) {
     const fs::path dir = scratchDir("cli", "errors");
     for (const char* args :
@@ -211,6 +289,15 @@ TEST(ClothsimCliNoVulkan, ImagesNeedAVulkanDevice) {
     EXPECT_FALSE(fs::exists(dir / "x.png"));
 }
 
+TEST(ClothsimCliNoVulkan, VideoNeedsAVulkanDevice) {
+    const fs::path dir = scratchDir("cli", "novulkan_video");
+    const auto r = runProgramIn("clothsim", "--headless --frames 2 --video x.mp4", dir,
+                               "env VK_ICD_FILENAMES=/nonexistent/icd.json");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("rendering needs a Vulkan device"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "x.mp4"));
+}
+
 TEST(ClothsimCliNoVulkan, NoArgumentsFallBackToTheCpuWithoutAnImage) {
     const fs::path dir = scratchDir("cli", "novulkan_noargs");
     const auto r = runProgramIn("clothsim", "", dir,
@@ -231,7 +318,7 @@ TEST(ClothsimCliErrors, CameraFlags) {
         const auto r = runProgramIn("clothsim", std::string("--headless --frames 1 ") + flag, dir);
         EXPECT_EQ(r.exitCode, 1) << flag;
         EXPECT_NE(r.err.find("sets the camera of the window or of images: a headless run needs "
-                             "--screenshot or --record"),
+                             "--screenshot, --record or --video"),
                   std::string::npos)
             << flag << ": " << r.err;
     }
@@ -256,7 +343,7 @@ TEST(ClothsimCliErrors, TextureFlag) {
     r = runProgramIn("clothsim", "--headless --frames 1 --texture plain", dir);
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("--texture sets how the cloths look in the window or in images: a "
-                         "headless run needs --screenshot or --record"),
+                         "headless run needs --screenshot, --record or --video"),
               std::string::npos)
         << r.err;
 }

@@ -221,15 +221,40 @@ TEST_F(WindowTest, ClothsimWindowRunsAndCloses) {
 }
 
 // The window writes the OBJ frames, the glTF file and the metrics of a plain headless run (the
-// simulation advances by whole frames, so its states are the same).
+// simulation advances by whole frames, so its states are the same), and with --video the frames
+// 0, 10 and 20 in lock step, at 60 / 10 = 6 frames per second (read back by ffprobe).
 TEST_F(WindowTest, ClothsimWindowWritesObjFramesAndMetrics) {
     const auto dir = test::scratchDir("cli", "window_outputs");
     const auto r = test::runProgramIn(
         "clothsim",
         "--frames 20 --size 160x120 --backend cpu --threads 1 --scene hanging --export-obj obj "
-        "--export-every 10 --metrics m.json --export-gltf w.gltf",
+        "--export-every 10 --metrics m.json --export-gltf w.gltf --video w.mp4",
         dir);
     ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("video written to w.mp4: 3 frames (0.5 s at 6 fps), 160x120, H.264"),
+              std::string::npos)
+        << r.out;
+    if (std::system("ffprobe -version >/dev/null 2>&1") == 0) {
+        const std::string command =
+            "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+            "stream=nb_read_frames,width,height,r_frame_rate,codec_name -of json '" +
+            (dir / "w.mp4").string() + "'";
+        std::FILE* pipe = popen(command.c_str(), "r");
+        ASSERT_NE(pipe, nullptr);
+        std::string json;
+        char buffer[4096];
+        for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+            json.append(buffer, n);
+        ASSERT_EQ(pclose(pipe), 0) << json;
+        const nlohmann::json s = nlohmann::json::parse(json)["streams"].at(0);
+        EXPECT_EQ(s["codec_name"], "h264");
+        EXPECT_EQ(s["width"], 160);
+        EXPECT_EQ(s["height"], 120);
+        EXPECT_EQ(s["nb_read_frames"], "3");
+        EXPECT_EQ(s["r_frame_rate"], "6/1");
+    } else if (std::getenv("CI")) {
+        ADD_FAILURE() << "ffprobe is missing and CI is set (tools/setup.sh)";
+    }
     const auto plain = test::runProgramIn(
         "clothsim",
         "--headless --frames 20 --backend cpu --threads 1 --scene hanging --export-obj plain "

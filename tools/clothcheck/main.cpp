@@ -48,6 +48,7 @@ struct Args {
     bool skipWithoutDevice = false;
     std::optional<IterationScheme> iteration;
     std::optional<int> iterations;
+    std::optional<float> fps;  // --fps (core/frame_rate.h)
     std::optional<ClothModel> model;
     std::optional<Integrator> integrator;
     std::optional<float> springStiffness;
@@ -103,6 +104,7 @@ void defineArgs(CLI::App& app, Args& a) {
                       std::string(cli::kIterationHelp) + " (default: the scene's)");
     addInt(app, "--iterations", a.iterations, 1, 100000,
            "constraint iterations per substep (default: the scene's)");
+    cli::addFps(app, a.fps);
     cli::addModel(app, a.model, "cloth model (default: the scene's, normally xpbd)");
     cli::addIntegrator(app, a.integrator, "model mass_spring: the integrator (default: the scene's)");
     cli::addSpringStiffness(app, a.springStiffness);
@@ -183,6 +185,7 @@ int run(const Args& args) {
     Scene scene = resolveScene(args.scene);
     if (args.iteration) scene.sim.iteration.scheme = *args.iteration;
     if (args.iterations) scene.sim.iterations = *args.iterations;
+    if (args.fps) scene.sim.fps = *args.fps;
     cli::applyModelFlags(args.model, args.integrator, args.springStiffness, scene.sim);
     PrepareOptions prepOptions;
     prepOptions.phantoms = args.phantoms;

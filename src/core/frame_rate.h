@@ -1,0 +1,35 @@
+// The frame rate and the start frame (docs/usage.md#frame-rate-and-start-frame): scene keys "fps"
+// and "start_frame", flags --fps and --start-frame. A scene's `substeps` count per 1/60 s, so that
+// the substep length, and so the physics, does not change with the frame rate: a frame of 1/fps s
+// takes ceil(substeps * 60 / fps) substeps. At 60 fps that is `substeps`, bit for bit as before.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/scene.h"
+
+namespace cloth {
+
+inline constexpr float kDefaultFps = 60.0f;
+inline constexpr double kMinFps = 1.0, kMaxFps = 1000.0;    // frames per second, both included
+inline constexpr std::int64_t kMaxStartFrame = 10'000'000;  // start frames 0 to 10^7
+
+// "must be between 1 and 1000 frames per second, got X" (NaN and infinities too), else nothing.
+std::optional<std::string> fpsProblem(double fps);
+
+// Substeps in one frame of 1/fps s: ceil(substeps * 60 / fps), at least 1. `sim` as a scene gives
+// it (substeps per 1/60 s).
+int substepsPerFrame(const SimSettings& sim);
+// The same substeps counted per 1/60 s of simulated time: substepsPerFrame * fps / 60. It equals
+// `substeps` whenever fps divides 60 * substeps (24, 25, 30 or 60 fps at 10 substeps); otherwise
+// it is a little more (the substep a little shorter).
+double substepsPerSixtieth(const SimSettings& sim);
+
+// What a prepared cloth runs: `sim` with frameDt = 1/fps and substeps per frame. Throws
+// cloth::Error (naming `scene`) for a frame rate out of range, a start frame out of range, or more
+// than limits::kMaxSubsteps substeps per frame.
+SimSettings perFrameSettings(const SimSettings& sim, const std::string& scene);
+
+}  // namespace cloth
