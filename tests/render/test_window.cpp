@@ -377,6 +377,7 @@ TEST_F(HudTest, CompactBarCoversLittleOfTheWindow) {
 TEST_F(HudTest, BarButtonsAct) {
     Options o = options("cpu", 1000);
     o.size = std::make_pair(800, 450);  // the bar fits; a smaller picture is quicker on lavapipe
+    o.scene = "hanging";                // a small cloth: quick frames
     WindowApp app(o, out_, notices_, log_);
     // ImGui reads the pointer from the X server: the buttons must be on its screen (X centres a
     // window wider than xvfb_launch.sh's 1024 pixels, leaving its left part off the screen).
