@@ -71,9 +71,15 @@ void runWithResize(WindowApp& app) {
     }
 }
 
+// On `hanging` (33x33, 10 substeps): the window's machinery, not the default demo's cost.
+Options hanging(Options o) {
+    o.scene = "hanging";
+    return o;
+}
+
 TEST_F(WindowTest, SixtyFramesWithResizeCpu) {
     {
-        WindowApp app(options("cpu", 60), out_, notices_, log_);
+        WindowApp app(hanging(options("cpu", 60)), out_, notices_, log_);
         EXPECT_EQ(app.swapchainWidth(), 320u);
         runWithResize(app);
         EXPECT_EQ(app.finish(), 0);
@@ -87,7 +93,7 @@ TEST_F(WindowTest, SixtyFramesWithResizeCpu) {
 }
 
 TEST_F(WindowTest, SixtyFramesWithResizeGpu) {
-    WindowApp app(options("gpu", 60), out_, notices_, log_);
+    WindowApp app(hanging(options("gpu", 60)), out_, notices_, log_);
     runWithResize(app);
     EXPECT_EQ(app.finish(), 0);
     EXPECT_EQ(app.simFrame(), 60);
@@ -207,7 +213,7 @@ namespace {
 TEST_F(WindowTest, ClothsimWindowRunsAndCloses) {
     const auto dir = test::scratchDir("cli", "window");
     const auto r = test::runProgramIn("clothsim",
-        "--frames 60 --size 320x240 --validate --backend gpu --screenshot shot.png "
+        "--scene hanging --frames 60 --size 320x240 --validate --backend gpu --screenshot shot.png "
         "--stats stats.json",
         dir);
     ASSERT_EQ(r.exitCode, 0) << r.err;
