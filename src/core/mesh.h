@@ -71,6 +71,9 @@ Topology buildTopology(const Mesh& mesh, const std::string& source);
 // Refuses empty meshes, NaN/Inf coordinates, indices out of range, degenerate (zero-area)
 // triangles and non-manifold edges, with a cloth::Error that names `source` and the problem.
 void validateMesh(const Mesh& mesh, const std::string& source);
+// The test validateMesh refuses a triangle by: its height below 1e-6 of its longest edge
+// (collinear or coincident corners, up to float rounding of the input coordinates).
+bool degenerateTriangle(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c);
 
 // OBJ through tinyobjloader; polygons are triangulated. Vertices keep the file's order (all `v`
 // lines, every one must be used by a face); a vertex's UV is the first `vt` a face gives it,

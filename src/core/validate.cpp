@@ -49,18 +49,12 @@ void checkIndexRange(const Mesh& mesh, const std::string& source) {
                             " vertices)");
 }
 
-bool degenerate(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
-    double twiceArea = glm::length(glm::cross(b - a, c - a));
-    double longest = std::max({glm::length(b - a), glm::length(c - b), glm::length(a - c)});
-    // height = twiceArea / longest; degenerate when height <= ratio * longest.
-    return !(twiceArea > kDegenerateRatio * longest * longest);
-}
 
 void checkAreas(const Mesh& mesh, const std::string& source) {
     for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
         const glm::uvec3& tri = mesh.triangles[t];
         glm::dvec3 a(mesh.positions[tri.x]), b(mesh.positions[tri.y]), c(mesh.positions[tri.z]);
-        if (degenerate(a, b, c))
+        if (degenerateTriangle(a, b, c))
             throw Error(source + ": triangle " + str(t) + " (vertices " + str(tri.x) + ", " +
                         str(tri.y) + ", " + str(tri.z) + ") is degenerate (zero area)");
     }
@@ -83,6 +77,13 @@ void validateMesh(const Mesh& mesh, const std::string& source) {
     checkAreas(mesh, source);
     Topology topo = buildTopology(mesh, source);  // refuses non-manifold edges
     checkAllVerticesUsed(topo, source);
+}
+
+bool degenerateTriangle(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
+    double twiceArea = glm::length(glm::cross(b - a, c - a));
+    double longest = std::max({glm::length(b - a), glm::length(c - b), glm::length(a - c)});
+    // height = twiceArea / longest; degenerate when height <= ratio * longest.
+    return !(twiceArea > kDegenerateRatio * longest * longest);
 }
 
 }  // namespace cloth

@@ -10,10 +10,6 @@ namespace cloth {
 
 namespace {
 
-// A pattern triangle whose doubled area is below this share of its longest edge squared is
-// degenerate (as validate.cpp's test of the mesh itself).
-constexpr double kDegenerateRatio = 1e-6;
-
 glm::vec3 patternPoint(glm::vec2 uv, float scale) {
     return {uv.x * scale, (1.0f - uv.y) * scale, 0.0f};
 }
@@ -70,9 +66,8 @@ RestShapeData restShapeOf(const ClothDesc& desc, const Mesh& mesh, const std::st
                             " has a texture coordinate that is not a finite number");
             rest.corners[t][k] = patternPoint(uv, s);
         }
-        const glm::dvec3 a(rest.corners[t][0]), b(rest.corners[t][1]), c(rest.corners[t][2]);
-        const double longest = std::max({glm::length(b - a), glm::length(c - b), glm::length(a - c)});
-        if (!(glm::length(glm::cross(b - a, c - a)) > kDegenerateRatio * longest * longest))
+        // The same test validateMesh makes of the mesh itself.
+        if (degenerateTriangle(rest.corners[t][0], rest.corners[t][1], rest.corners[t][2]))
             throw Error(where + ": triangle " + std::to_string(t) +
                         " is degenerate in the pattern (its texture coordinates are collinear "
                         "or coincide)");
