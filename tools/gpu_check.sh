@@ -203,7 +203,11 @@ step() {
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
       failures+=("$name: timed out after $limit s")
     else
-      failures+=("$name: exit $rc: $(grep -v '^ *$' "$work/$name.log" | tail -n 1 | tr -d '"\\')")
+      # The line that says why (a distance past the tolerance, a count not reached), else the last.
+      local why
+      why="$(grep -E 'EXCEEDED|NOT REACHED|clothcheck: |clothbench: ' "$work/$name.log" | tail -n 1 || true)"
+      [ -n "$why" ] || why="$(grep -v '^ *$' "$work/$name.log" | tail -n 1 || true)"
+      failures+=("$name: exit $rc: $(printf '%s' "$why" | tr -d '"\\')")
     fi
   fi
 }
@@ -216,6 +220,9 @@ else
   # deadline (the JSON is written in any case).
   frames=120; grids=(64 128 256 512); cgrids=(64 128 256); bench=(--warmup 5 --frames 10 --repeats 3)
   cbench=(--warmup 2 --frames 5 --repeats 2); check_limit=60; bench_limit=90; deadline=480
+  # The two self-collision scenes took 41 and 49 s on an H200 (2026-11-26) and passed 60 s the
+  # next day: they get longer, and report each backend's share (cpu_seconds, gpu_seconds).
+  self_check_limit=150
 fi
 threads="$(nproc)"
 
@@ -224,7 +231,9 @@ threads="$(nproc)"
 scenes=(hanging drape flag self_collision multiple_objects)
 for s in "${scenes[@]}"; do
   file="$s"; [ -f "$assets/scenes/$s.json" ] && file="$assets/scenes/$s.json"
-  step "clothcheck_$s" "$check_limit" clothcheck --scene "$file" --frames "$frames" --tolerance 0 \
+  limit="$check_limit"
+  case "$s" in self_collision|multiple_objects) limit="${self_check_limit:-$check_limit}" ;; esac
+  step "clothcheck_$s" "$limit" clothcheck --scene "$file" --frames "$frames" --tolerance 0 \
     --validate --every 30 --json "$work/check_$s.json"
 done
 # One run per grid, so that a grid past its limit leaves the others' figures.
