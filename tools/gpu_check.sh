@@ -15,6 +15,9 @@
 # --quick: tiny sizes and few frames, to test the plumbing (on lavapipe: about a minute).
 # --out FILE: where the JSON goes (default: gpu_check.json in the current directory).
 # --logs DIR: also keep each step's output there.
+# --exec PROGRAM ARGS...: run one program (clothcheck or clothbench) of the pack or build with
+#   the pack's libraries and driver set-up, and nothing else (the last option; paths under
+#   assets/ are the pack's: DIR/assets/scenes/...).
 # --build-dir DIR: take clothcheck and clothbench from that build instead of building Release in
 #   build/ (the test suite packs and runs its own sanitizer build this way).
 # Each step runs under a time limit; a step that fails is recorded in the JSON ("failures") and
@@ -25,6 +28,7 @@ trap 'echo "gpu_check: line $LINENO: a command failed (exit $?): $BASH_COMMAND" 
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 quick=0
+exec_args=()
 out="gpu_check.json"
 pack=""
 logs=""
@@ -36,7 +40,9 @@ while [ $# -gt 0 ]; do
     --logs) [ $# -ge 2 ] || { echo "gpu_check: --logs needs a folder" >&2; exit 2; }; logs="$2"; shift ;;
     --build-dir) [ $# -ge 2 ] || { echo "gpu_check: --build-dir needs a folder" >&2; exit 2; }; builddir="$(cd "$2" && pwd)"; shift ;;
     --pack) [ $# -ge 2 ] || { echo "gpu_check: --pack needs a folder" >&2; exit 2; }; pack="$2"; shift ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --exec) shift; [ $# -ge 1 ] || { echo "gpu_check: --exec needs a program" >&2; exit 2; }
+            exec_args=("$@"); break ;;
+    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -178,6 +184,12 @@ trap 'rm -rf "$work"' EXIT
 # $work/run PROGRAM ARGS...: one program of this build or of the packed folder.
 printf '#!/usr/bin/env bash\n%s\n' "$runner" >"$work/run"
 chmod +x "$work/run"
+if [ "${#exec_args[@]}" -gt 0 ]; then
+  case "${exec_args[0]}" in clothcheck|clothbench) ;;
+    *) echo "gpu_check: --exec runs clothcheck or clothbench, not '${exec_args[0]}'" >&2; exit 2 ;;
+  esac
+  rc=0; "$work/run" "${exec_args[@]}" || rc=$?; exit "$rc"
+fi
 failures=()
 started=$(date +%s)
 
