@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
-
-#include <Eigen/IterativeLinearSolvers>
-#include <Eigen/SparseCore>
 
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
+#include "cpu/fem_system.h"
 #include "cpu/float_env.h"
 #include "cpu/post_step.h"
 #include "cpu/thread_pool.h"
@@ -101,7 +100,18 @@ public:
             corners_[next[k.v2]++] = 3 * t + 2;
         }
         force_.assign(n, glm::dvec3(0.0));
-        dv_ = Eigen::VectorXd::Zero(3 * Eigen::Index(rows_));
+        std::vector<double> mass;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (row_[i] < 0) continue;
+            rowVertex_.push_back(i);
+            mass.push_back(1.0 / double(x_[i].w));
+        }
+        const double h = h_;
+        system_.emplace(p.femTriangles, row_, rows_, std::move(mass),
+                        1.0 + h * double(p.sim.fem.rayleighAlpha),
+                        h * double(p.sim.fem.rayleighBeta) + h * h);
+        dv_.assign(rows_, glm::dvec3(0.0));
+        rhs_ = kv_ = velocity_ = dv_;
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -142,17 +152,25 @@ public:
                             f += femForce(p_.femTriangles[corners_[k] / 3], elements_[corners_[k] / 3],
                                           int(corners_[k] % 3));
                         force_[v] = f;
+                        if (row_[v] >= 0) velocity_[row_[v]] = glm::dvec3(glm::vec3(v_[v]));
                     }
+                    system_->fill(elements_, member, size);
                     pool_.barrier();
                 });
                 timed(kStageJacobiSums, [&] {
-                    if (member == 0) solveStep();
-                    pool_.barrier();
+                    rightHandSide(member, size);
+                    const FemCgResult r = system_->solve(pool_, rhs_, dv_, p_.sim.fem.tolerance,
+                                                         p_.sim.fem.maxIterations, member, size);
+                    if (member == 0) {
+                        cgIterations_ += std::uint64_t(r.iterations);
+                        cgLargestError_ = std::max(cgLargestError_, r.relativeResidual);
+                        if (!r.converged) ++cgUnconverged_;
+                    }
                 });
                 timed(kStagePredict, [&] {
                     for (std::uint32_t v = b; v < e; ++v) {
                         if (row_[v] < 0) continue;
-                        for (int c = 0; c < 3; ++c) v_[v][c] += float(dv_[3 * row_[v] + c]);
+                        for (int c = 0; c < 3; ++c) v_[v][c] += float(dv_[row_[v]][c]);
                         y_[v] = glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]), x_[v].w);
                     }
                     pool_.barrier();
@@ -202,51 +220,21 @@ private:
 
     // The linearised backward-Euler step (docs/models.md): with K the corotational stiffness,
     // ((1 + h a) M + (h b + h^2) K) dv = h (f + M g - a M v - (b + h) K v), over the free
-    // vertices, by conjugate gradients from the last step's dv.
-    void solveStep() {
-        const std::uint32_t n = p_.originalVertexCount;
-        const Eigen::Index dofs = 3 * Eigen::Index(rows_);
-        std::vector<Eigen::Triplet<double>> entries;
-        entries.reserve(p_.femTriangles.size() * 81);
-        for (std::size_t e = 0; e < p_.femTriangles.size(); ++e) {
-            const gpu::PdTriangle& t = p_.femTriangles[e];
-            const std::uint32_t vs[3] = {t.v0, t.v1, t.v2};
-            for (int i = 0; i < 3; ++i) {
-                if (row_[vs[i]] < 0) continue;
-                for (int j = 0; j < 3; ++j) {
-                    if (row_[vs[j]] < 0) continue;
-                    const glm::dmat3 k = femStiffness(t, elements_[e], i, j);
-                    for (int a = 0; a < 3; ++a)
-                        for (int c = 0; c < 3; ++c)
-                            entries.emplace_back(3 * row_[vs[i]] + a, 3 * row_[vs[j]] + c, k[c][a]);
-                }
-            }
-        }
-        Eigen::SparseMatrix<double> k(dofs, dofs);
-        k.setFromTriplets(entries.begin(), entries.end());
-        Eigen::VectorXd v(dofs), mass(dofs), f(dofs);
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (row_[i] < 0) continue;
-            const double m = 1.0 / double(x_[i].w);
-            for (int c = 0; c < 3; ++c) {
-                v[3 * row_[i] + c] = v_[i][c];
-                mass[3 * row_[i] + c] = m;
-                f[3 * row_[i] + c] = force_[i][c] + m * double(p_.sim.gravity[c]);
-            }
-        }
+    // vertices (cpu/fem_system.h), solved by conjugate gradients from the last step's dv. Here
+    // the member's rows of the right-hand side.
+    void rightHandSide(int member, int size) {
+        system_->multiplyK(velocity_, kv_, member, size);
+        std::uint32_t cb, ce;
+        ThreadPool::split(std::uint32_t((rows_ + FemSystem::kChunk - 1) / FemSystem::kChunk),
+                          member, size, cb, ce);
         const double h = h_, alpha = p_.sim.fem.rayleighAlpha, beta = p_.sim.fem.rayleighBeta;
-        const Eigen::VectorXd kv = k * v;
-        const Eigen::VectorXd rhs = h * (f - alpha * mass.cwiseProduct(v) - (beta + h) * kv);
-        Eigen::SparseMatrix<double> a = (h * beta + h * h) * k;
-        for (Eigen::Index r = 0; r < dofs; ++r) a.coeffRef(r, r) += (1.0 + h * alpha) * mass[r];
-        Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower | Eigen::Upper> cg;
-        cg.setTolerance(p_.sim.fem.tolerance);
-        cg.setMaxIterations(p_.sim.fem.maxIterations);
-        cg.compute(a);
-        dv_ = cg.solveWithGuess(rhs, dv_);
-        cgIterations_ += std::uint64_t(cg.iterations());
-        cgLargestError_ = std::max(cgLargestError_, double(cg.error()));
-        if (cg.info() != Eigen::Success) ++cgUnconverged_;
+        const glm::dvec3 g(p_.sim.gravity);
+        const std::int32_t end = std::min(rows_, std::int32_t(ce) * FemSystem::kChunk);
+        for (std::int32_t r = std::int32_t(cb) * FemSystem::kChunk; r < end; ++r) {
+            const std::uint32_t v = rowVertex_[r];
+            const double m = 1.0 / double(x_[v].w);
+            rhs_[r] = h * (force_[v] + m * g - alpha * m * velocity_[r] - (beta + h) * kv_[r]);
+        }
     }
 
     PreparedCloth p_;
@@ -260,7 +248,10 @@ private:
     std::vector<FemElement> elements_;
     std::vector<std::uint32_t> offsets_, corners_;
     std::vector<glm::dvec3> force_;
-    Eigen::VectorXd dv_;
+    std::vector<std::uint32_t> rowVertex_;
+    std::optional<FemSystem> system_;
+    // Per free row: the step's velocity change, right-hand side, K v, and v.
+    std::vector<glm::dvec3> dv_, rhs_, kv_, velocity_;
     std::uint64_t cgIterations_ = 0, cgUnconverged_ = 0;
     double cgLargestError_ = 0.0;
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);

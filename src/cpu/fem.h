@@ -1,10 +1,10 @@
 // The implicit corotational orthotropic FEM on the CPU (docs/models.md "Implicit corotational
 // FEM"; Trendafilov 2021 §3): linear membrane triangles whose strain is measured in their own
 // rotated frame, lumped masses, Rayleigh damping, one linearised backward-Euler step per substep
-// solved by conjugate gradients (Eigen, on the assembled sparse matrix). Tethers and the analytic
-// colliders act after each step (cpu/post_step.h). Threads share the elements and the vertices;
-// the matrix is assembled in element order and CG runs on one thread, so any thread count gives
-// the same bits.
+// solved by block-Jacobi-preconditioned conjugate gradients (cpu/fem_system.h). Tethers and the
+// analytic colliders act after each step (cpu/post_step.h). Threads share the elements, the
+// vertices and the system's rows; every sum is in a fixed order, so any thread count gives the
+// same bits.
 #pragma once
 
 #include <cstdint>

@@ -180,7 +180,9 @@ TEST(Fem, WoolSagsLessThanViscoseThoughDenser) {
         }
         drop[k++] = sum / (60.0 * 12.0);
         for (const Solver::ModelFigure& f : solver->modelFigures())
-            if (f.name == "cg_unconverged_steps") EXPECT_EQ(f.value, 0.0) << preset;
+            if (f.name == "cg_unconverged_steps") {
+                EXPECT_EQ(f.value, 0.0) << preset;
+            }
     }
     std::printf("bottom edge drop: wool %.4f m (bar 0.0229), viscose %.4f m (bar 0.0771), ratio "
                 "%.3f (bar 0.297)\n", drop[0], drop[1], drop[0] / drop[1]);

@@ -104,7 +104,9 @@ void expectWellFormed(const Lbvh& t, const std::vector<Aabb>& boxes) {
     EXPECT_EQ(range[0], glm::uvec2(0, n - 1));
     EXPECT_TRUE(std::is_sorted(t.codes.begin(), t.codes.end()));
     for (std::size_t i = 1; i < n; ++i)
-        if (t.codes[i] == t.codes[i - 1]) EXPECT_LT(t.order[i - 1], t.order[i]);
+        if (t.codes[i] == t.codes[i - 1]) {
+            EXPECT_LT(t.order[i - 1], t.order[i]);
+        }
 }
 
 }  // namespace

@@ -755,7 +755,9 @@ TEST(SelfCollision, ContactsTakeTheLowestColourTheirNeighboursOfHigherPriorityLe
     EXPECT_EQ(sc.counts().colorRounds, rounds);
     for (std::size_t i = 0; i < c.size(); ++i)
         for (std::size_t j = i + 1; j < c.size(); ++j)
-            if (colors[i] == colors[j]) ASSERT_FALSE(share(c[i], c[j])) << i << ", " << j;
+            if (colors[i] == colors[j]) {
+                ASSERT_FALSE(share(c[i], c[j])) << i << ", " << j;
+            }
     const std::vector<std::uint32_t>& order = sc.colorOrder();
     const std::vector<std::uint32_t>& offsets = sc.colorOffsets();
     ASSERT_EQ(order.size(), c.size());

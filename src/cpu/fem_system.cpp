@@ -1,0 +1,214 @@
+#include "cpu/fem_system.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "cpu/fem.h"
+#include "cpu/thread_pool.h"
+
+namespace cloth {
+
+namespace {
+
+std::uint32_t cornerVertex(const gpu::PdTriangle& t, std::uint32_t c) {
+    return c == 0 ? t.v0 : c == 1 ? t.v1 : t.v2;
+}
+
+}  // namespace
+
+FemSystem::FemSystem(const std::vector<gpu::PdTriangle>& triangles,
+                     const std::vector<std::int32_t>& row, std::int32_t rows,
+                     std::vector<double> mass, double d, double s)
+    : triangles_(&triangles),
+      rows_(rows),
+      chunks_((rows + kChunk - 1) / kChunk),
+      mass_(std::move(mass)),
+      d_(d),
+      s_(s) {
+    const auto n = static_cast<std::uint32_t>(triangles.size());
+    // Each free row's corners (3 t + c), in triangle order.
+    cornerOffsets_.assign(std::size_t(rows) + 1, 0);
+    for (const gpu::PdTriangle& t : triangles)
+        for (std::uint32_t c = 0; c < 3; ++c)
+            if (row[cornerVertex(t, c)] >= 0) ++cornerOffsets_[row[cornerVertex(t, c)] + 1];
+    for (std::int32_t r = 0; r < rows; ++r) cornerOffsets_[r + 1] += cornerOffsets_[r];
+    corners_.resize(cornerOffsets_[rows]);
+    std::vector<std::uint32_t> next(cornerOffsets_.begin(), cornerOffsets_.end() - 1);
+    for (std::uint32_t t = 0; t < n; ++t)
+        for (std::uint32_t c = 0; c < 3; ++c)
+            if (const std::int32_t r = row[cornerVertex(triangles[t], c)]; r >= 0)
+                corners_[next[r]++] = 3 * t + c;
+    // The pattern: each row's free neighbours through its triangles, itself included, sorted.
+    offsets_.assign(std::size_t(rows) + 1, 0);
+    diagonal_.assign(rows, 0);
+    cornerBlocks_.assign(3 * corners_.size(), -1);
+    std::vector<std::int32_t> columns;
+    for (std::int32_t r = 0; r < rows; ++r) {
+        columns.clear();
+        for (std::uint32_t k = cornerOffsets_[r]; k < cornerOffsets_[r + 1]; ++k)
+            for (std::uint32_t c = 0; c < 3; ++c)
+                if (const std::int32_t j = row[cornerVertex(triangles[corners_[k] / 3], c)]; j >= 0)
+                    columns.push_back(j);
+        std::sort(columns.begin(), columns.end());
+        columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+        const auto first = static_cast<std::uint32_t>(columns_.size());
+        columns_.insert(columns_.end(), columns.begin(), columns.end());
+        offsets_[r + 1] = static_cast<std::uint32_t>(columns_.size());
+        auto slot = [&](std::int32_t j) {
+            return first + std::uint32_t(std::lower_bound(columns.begin(), columns.end(), j) -
+                                         columns.begin());
+        };
+        diagonal_[r] = slot(r);
+        for (std::uint32_t k = cornerOffsets_[r]; k < cornerOffsets_[r + 1]; ++k)
+            for (std::uint32_t c = 0; c < 3; ++c)
+                if (const std::int32_t j = row[cornerVertex(triangles[corners_[k] / 3], c)]; j >= 0)
+                    cornerBlocks_[3 * k + c] = std::int32_t(slot(j));
+    }
+    blocks_.assign(columns_.size(), glm::dmat3(0.0));
+    inverseDiagonal_.assign(rows, glm::dmat3(1.0));
+    r_.assign(rows, glm::dvec3(0.0));
+    z_ = p_ = q_ = r_;
+    partA_.assign(chunks_, 0.0);
+    partB_ = partC_ = partA_;
+}
+
+void FemSystem::chunkRange(int member, int size, std::int32_t& begin, std::int32_t& end) const {
+    std::uint32_t cb, ce;
+    ThreadPool::split(std::uint32_t(chunks_), member, size, cb, ce);
+    begin = std::int32_t(cb) * kChunk;
+    end = std::min(rows_, std::int32_t(ce) * kChunk);
+}
+
+void FemSystem::fill(const std::vector<FemElement>& elements, int member, int size) {
+    std::int32_t rb, re;
+    chunkRange(member, size, rb, re);
+    for (std::int32_t r = rb; r < re; ++r) {
+        for (std::uint32_t b = offsets_[r]; b < offsets_[r + 1]; ++b) blocks_[b] = glm::dmat3(0.0);
+        for (std::uint32_t k = cornerOffsets_[r]; k < cornerOffsets_[r + 1]; ++k) {
+            const std::uint32_t t = corners_[k] / 3, i = corners_[k] % 3;
+            for (std::uint32_t c = 0; c < 3; ++c)
+                if (const std::int32_t b = cornerBlocks_[3 * k + c]; b >= 0)
+                    blocks_[b] += femStiffness((*triangles_)[t], elements[t], int(i), int(c));
+        }
+        inverseDiagonal_[r] =
+            glm::inverse(glm::dmat3(d_ * mass_[r]) + s_ * blocks_[diagonal_[r]]);
+    }
+}
+
+void FemSystem::multiplyK(const std::vector<glm::dvec3>& v, std::vector<glm::dvec3>& out,
+                          int member, int size) const {
+    std::int32_t rb, re;
+    chunkRange(member, size, rb, re);
+    for (std::int32_t r = rb; r < re; ++r) {
+        glm::dvec3 sum(0.0);
+        for (std::uint32_t b = offsets_[r]; b < offsets_[r + 1]; ++b)
+            sum += blocks_[b] * v[columns_[b]];
+        out[r] = sum;
+    }
+}
+
+glm::dvec3 FemSystem::applyRow(std::int32_t r, const std::vector<glm::dvec3>& p) const {
+    glm::dvec3 sum(0.0);
+    for (std::uint32_t b = offsets_[r]; b < offsets_[r + 1]; ++b) sum += blocks_[b] * p[columns_[b]];
+    return d_ * mass_[r] * p[r] + s_ * sum;
+}
+
+double FemSystem::total(const std::vector<double>& partial) const {
+    double sum = 0.0;
+    for (double v : partial) sum += v;
+    return sum;
+}
+
+glm::dmat3 FemSystem::block(std::int32_t i, std::int32_t j) const {
+    for (std::uint32_t b = offsets_[i]; b < offsets_[i + 1]; ++b)
+        if (columns_[b] == j) return blocks_[b];
+    return glm::dmat3(0.0);
+}
+
+// Preconditioned conjugate gradients, three barriers per iteration. A partial sum is read
+// only after the barrier that follows its writing, and written again only after the barrier
+// that follows every member's reading of it.
+FemCgResult FemSystem::solve(ThreadPool& pool, const std::vector<glm::dvec3>& b,
+                             std::vector<glm::dvec3>& x, double tolerance, int maxIterations,
+                             int member, int size) {
+    std::uint32_t cb, ce;
+    ThreadPool::split(std::uint32_t(chunks_), member, size, cb, ce);
+    auto rowsOf = [&](std::uint32_t c, std::int32_t& begin, std::int32_t& end) {
+        begin = std::int32_t(c) * kChunk;
+        end = std::min(rows_, begin + kChunk);
+    };
+    std::int32_t begin, end;
+    for (std::uint32_t c = cb; c < ce; ++c) {
+        double rr = 0.0, bb = 0.0, rz = 0.0;
+        rowsOf(c, begin, end);
+        for (std::int32_t r = begin; r < end; ++r) {
+            r_[r] = b[r] - applyRow(r, x);
+            z_[r] = inverseDiagonal_[r] * r_[r];
+            rr += glm::dot(r_[r], r_[r]);
+            bb += glm::dot(b[r], b[r]);
+            rz += glm::dot(r_[r], z_[r]);
+        }
+        partA_[c] = rr, partB_[c] = bb, partC_[c] = rz;
+    }
+    // x is read whole above: no member may change its rows until all have read.
+    pool.barrier();
+    const double bNorm2 = total(partB_);
+    double rNorm2 = total(partA_), rz = total(partC_);
+    FemCgResult result;
+    if (bNorm2 == 0.0) {
+        for (std::int32_t r = std::int32_t(cb) * kChunk; r < std::min(rows_, std::int32_t(ce) * kChunk); ++r)
+            x[r] = glm::dvec3(0.0);
+        pool.barrier();
+        return result;
+    }
+    const double threshold = std::max(tolerance * tolerance * bNorm2, DBL_MIN);
+    for (std::uint32_t c = cb; c < ce; ++c) {
+        rowsOf(c, begin, end);
+        for (std::int32_t r = begin; r < end; ++r) p_[r] = z_[r];
+    }
+    pool.barrier();
+    while (rNorm2 >= threshold && result.iterations < maxIterations) {
+        for (std::uint32_t c = cb; c < ce; ++c) {
+            double pq = 0.0;
+            rowsOf(c, begin, end);
+            for (std::int32_t r = begin; r < end; ++r) {
+                q_[r] = applyRow(r, p_);
+                pq += glm::dot(p_[r], q_[r]);
+            }
+            partA_[c] = pq;
+        }
+        pool.barrier();
+        const double alpha = rz / total(partA_);
+        for (std::uint32_t c = cb; c < ce; ++c) {
+            double rr = 0.0, rzNew = 0.0;
+            rowsOf(c, begin, end);
+            for (std::int32_t r = begin; r < end; ++r) {
+                x[r] += alpha * p_[r];
+                r_[r] -= alpha * q_[r];
+                z_[r] = inverseDiagonal_[r] * r_[r];
+                rr += glm::dot(r_[r], r_[r]);
+                rzNew += glm::dot(r_[r], z_[r]);
+            }
+            partB_[c] = rr, partC_[c] = rzNew;
+        }
+        pool.barrier();
+        ++result.iterations;
+        rNorm2 = total(partB_);
+        const double rzNew = total(partC_);
+        if (rNorm2 < threshold) break;
+        const double beta = rzNew / rz;
+        rz = rzNew;
+        for (std::uint32_t c = cb; c < ce; ++c) {
+            rowsOf(c, begin, end);
+            for (std::int32_t r = begin; r < end; ++r) p_[r] = z_[r] + beta * p_[r];
+        }
+        pool.barrier();
+    }
+    result.relativeResidual = std::sqrt(rNorm2 / bNorm2);
+    result.converged = rNorm2 < threshold;
+    pool.barrier();  // x whole before anyone reads it
+    return result;
+}
+
+}  // namespace cloth

@@ -1,0 +1,86 @@
+// The linear system of the FEM's backward-Euler step (cpu/fem.h), in 3x3 blocks over the free
+// vertices, and its solve by conjugate gradients on the thread team.
+//
+// The stiffness K is stored by block rows (one row per free vertex, its blocks in the order of
+// its free neighbours, itself included), so a member fills and multiplies its own rows only.
+// The system matrix A = d M + s K (M the lumped masses) is never formed: a product adds d m_i p_i
+// to s (K p)_i. The preconditioner is block Jacobi (the inverse of A's 3x3 diagonal blocks).
+// Rows are dealt to members in fixed chunks, and every sum over rows (the dot products) adds the
+// chunks' partial sums in chunk order, so any team size gives the same bits.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "kernels/projective.h"
+
+namespace cloth {
+
+class ThreadPool;
+struct FemElement;
+
+struct FemCgResult {
+    int iterations = 0;
+    double relativeResidual = 0.0;  // |b - A x| / |b|
+    bool converged = true;
+};
+
+class FemSystem {
+public:
+    // row[v]: the free row of vertex v, or -1 for a pinned one; rows: how many are free;
+    // mass[r]: row r's lumped mass; A = d M + s K.
+    FemSystem(const std::vector<gpu::PdTriangle>& triangles, const std::vector<std::int32_t>& row,
+              std::int32_t rows, std::vector<double> mass, double d, double s);
+
+    std::int32_t rows() const { return rows_; }
+    // Blocks stored (each 3x3): the non-zero pattern of K over the free vertices.
+    std::size_t blockCount() const { return blocks_.size(); }
+
+    // Collective: every member of the run calls these with its (member, size).
+    // K's rows from the elements, and the preconditioner's.
+    void fill(const std::vector<FemElement>& elements, int member, int size);
+    // out[r] = (K v)[r] for the member's rows.
+    void multiplyK(const std::vector<glm::dvec3>& v, std::vector<glm::dvec3>& out, int member,
+                   int size) const;
+    // Solves A x = b from the x given, to |b - A x| <= tolerance |b| or maxIterations; ends
+    // with a barrier. b and x: one entry per row. The member's rows of b must be written; the
+    // whole of x (it reads the neighbours' entries).
+    FemCgResult solve(ThreadPool& pool, const std::vector<glm::dvec3>& b, std::vector<glm::dvec3>& x,
+                      double tolerance, int maxIterations, int member, int size);
+
+    // The block (i, j) of K, or zero where none is stored (tests).
+    glm::dmat3 block(std::int32_t i, std::int32_t j) const;
+
+    // Rows per chunk: the unit of the members' shares and of the partial sums.
+    static constexpr std::int32_t kChunk = 64;
+
+private:
+    void chunkRange(int member, int size, std::int32_t& begin, std::int32_t& end) const;
+    // (A p)_r for one row.
+    glm::dvec3 applyRow(std::int32_t r, const std::vector<glm::dvec3>& p) const;
+    // Every member: the chunks' partials summed in chunk order.
+    double total(const std::vector<double>& partial) const;
+
+    const std::vector<gpu::PdTriangle>* triangles_;
+    std::int32_t rows_;
+    std::int32_t chunks_;
+    // Block rows: offsets_[r] .. offsets_[r + 1] index columns_ (free rows) and blocks_.
+    std::vector<std::uint32_t> offsets_;
+    std::vector<std::int32_t> columns_;
+    std::vector<glm::dmat3> blocks_;
+    std::vector<std::uint32_t> diagonal_;  // per row, its own block's index
+    // Per row, its (triangle, corner) pairs in triangle order, and for each of the triangle's
+    // three corners the block it adds to (or -1 for a pinned corner).
+    std::vector<std::uint32_t> cornerOffsets_, corners_;
+    std::vector<std::int32_t> cornerBlocks_;  // 3 per corner
+    std::vector<double> mass_;
+    double d_, s_;
+    std::vector<glm::dmat3> inverseDiagonal_;
+    // The solve's vectors and the chunks' partial sums.
+    std::vector<glm::dvec3> r_, z_, p_, q_;
+    std::vector<double> partA_, partB_, partC_;
+};
+
+}  // namespace cloth
