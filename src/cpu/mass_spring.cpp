@@ -19,7 +19,12 @@ SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t ver
     : springs_(std::move(springs)), force_(vertices) {
     SpringIncidence in = springIncidence(springs_, vertices);
     offsets_ = std::move(in.offsets);
-    incident_ = std::move(in.springs);
+    neighbours_.resize(in.springs.size());
+    for (std::uint32_t v = 0; v < vertices; ++v)
+        for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
+            const gpu::Spring& s = springs_[in.springs[k]];
+            neighbours_[k] = {s.a == v ? s.b : s.a, s.rest, s.stiffness};
+        }
 }
 
 // The springs' force on the vertices [begin, end), each summed over its springs in order.
@@ -28,9 +33,8 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
         glm::vec3 sum(0.0f);
         const glm::vec3 xv(x[v]);
         for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
-            const gpu::Spring& s = springs_[incident_[k]];
-            const std::uint32_t other = s.a == v ? s.b : s.a;
-            sum += gpu::springForce(xv, glm::vec3(x[other]), s.rest, s.stiffness);
+            const Neighbour& n = neighbours_[k];
+            sum += gpu::springForce(xv, glm::vec3(x[n.other]), n.rest, n.stiffness);
         }
         force_[v] = sum;
     }

@@ -53,7 +53,14 @@ public:
 
 private:
     std::vector<gpu::Spring> springs_;
-    std::vector<std::uint32_t> offsets_, incident_;  // per vertex: its springs (CSR)
+    // Per vertex, its springs in incidence order (CSR over offsets_), each as its other end,
+    // rest length and stiffness: one contiguous read per spring.
+    struct Neighbour {
+        std::uint32_t other;
+        float rest, stiffness;
+    };
+    std::vector<std::uint32_t> offsets_;
+    std::vector<Neighbour> neighbours_;
     std::vector<glm::vec3> force_;
     std::vector<float> uniform_;
 };
