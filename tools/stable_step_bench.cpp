@@ -3,7 +3,8 @@
 // tethers), next to the theory's limit from the highest natural frequency at rest
 // (prep/springs.h: symplectic Euler and Verlet (sqrt(c^2 + 4 w^2) - c) / w^2, forward Euler
 // c / w^2). A step is stable when a small perturbation of the rest state does not blow up over
-// --stable-seconds of simulated time (stableAt).
+// --stable-seconds of simulated time (stableAt). The implicit models (pd, fem) are tried from a
+// cap of 0.1 s down (measureImplicit).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -107,6 +108,69 @@ nlohmann::json measure(const std::string& name, const PreparedCloth& p, Integrat
             {"bisected_over_theory_for_the_time", lo / finite}};
 }
 
+// The implicit models (pd, fem) have no step limit in theory: the bench tries their steps from
+// a cap (kImplicitCap, six frames at 60 fps) down, as the solver runs them (one substep a
+// frame of h), with the same perturbation and test as stableAt, and bisects only below a step
+// that failed.
+constexpr double kImplicitCap = 0.1, kImplicitLeast = 1e-4;
+
+bool implicitStableAt(const PreparedCloth& prepared, double h, double seconds, int threads) {
+    PreparedCloth p = prepared;
+    p.sim.frameDt = float(h);
+    p.sim.substeps = 1;
+    const std::uint32_t n = p.originalVertexCount;
+    const double diagonal = std::max(diagonalOf(prepared.positions), 1e-3);
+    std::uint32_t seed = 12345u;
+    auto next = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return float(double(seed >> 8) / double(1u << 24) - 0.5);
+    };
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (p.positions[v].w > 0.0f)
+            p.positions[v] += glm::vec4(float(2e-6 * diagonal) * glm::vec3(next(), next(), next()), 0.0f);
+    auto solver = makeCpuSolver(p, threads);
+    std::vector<glm::vec4> x;
+    const auto steps = static_cast<std::uint64_t>(std::ceil(seconds / h));
+    for (std::uint64_t k = 1; k <= steps; ++k) {
+        solver->stepFrame();
+        if (k % 16 != 0 && k != steps) continue;
+        solver->readPositions(x);
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const glm::dvec3 d = glm::dvec3(glm::vec3(x[v])) - glm::dvec3(glm::vec3(prepared.positions[v]));
+            if (!(glm::length(d) < 10.0 * diagonal)) return false;
+        }
+    }
+    return true;
+}
+
+nlohmann::json measureImplicit(const std::string& name, const PreparedCloth& p,
+                               const BenchOptions& o) {
+    const int threads = o.threads.empty() ? 1 : o.threads.back();
+    const char* model = clothModelName(p.sim.model);
+    double lo = kImplicitCap, hi = 0.0;  // hi 0: no unstable step found
+    if (!implicitStableAt(p, kImplicitCap, o.stableSeconds, threads)) {
+        hi = kImplicitCap;
+        lo = kImplicitLeast;
+        if (!implicitStableAt(p, lo, o.stableSeconds, threads))
+            throw Error("--stable-step: model " + std::string(model) + " on '" + name +
+                        "' is unstable even at " + std::to_string(kImplicitLeast) + " s");
+        while (hi - lo > 5e-3 * lo) {
+            const double mid = 0.5 * (lo + hi);
+            (implicitStableAt(p, mid, o.stableSeconds, threads) ? lo : hi) = mid;
+        }
+    }
+    std::printf("%-28s %-11s %12s %12s %12s %12.5g %8s%s\n", name.c_str(), model, "-", "-", "-",
+                lo, "-", hi == 0.0 ? "  (stable at the cap: no limit found)" : "");
+    nlohmann::json row = {{"scene", name},
+                          {"model", model},
+                          {"vertices", p.originalVertexCount},
+                          {"bisected_step_s", lo},
+                          {"cap_s", kImplicitCap},
+                          {"stable_at_cap", hi == 0.0}};
+    if (hi > 0.0) row["unstable_step_s"] = hi;
+    return row;
+}
+
 }  // namespace
 
 int stableStepBench(const BenchOptions& o) {
@@ -128,9 +192,13 @@ int stableStepBench(const BenchOptions& o) {
                 "theory_s", "theory_T_s", "bisected_s", "ratio");
     nlohmann::json rows = nlohmann::json::array();
     for (auto& [name, scene] : scenes) {
+        if (scene.sim.model == ClothModel::Projective || scene.sim.model == ClothModel::Fem) {
+            rows.push_back(measureImplicit(name, prepareScene(scene), o));
+            continue;
+        }
         if (scene.sim.model != ClothModel::MassSpring)
-            throw Error("--stable-step: the scene '" + name +
-                        "' is not of model mass_spring (--model mass_spring); XPBD has no step limit");
+            throw Error("--stable-step: the scene '" + name + "' is of model xpbd, which has no "
+                        "step limit; give --model mass_spring, pd or fem");
         const PreparedCloth p = prepareScene(scene);
         refuseWhatMassSpringLacks(p);
         std::vector<Integrator> integrators = {Integrator::Symplectic, Integrator::Verlet};
