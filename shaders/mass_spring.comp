@@ -4,7 +4,8 @@
 // own functions), TETHERS projects a tether's vertex (kernels/constraints.h), CONTACTS projects a
 // vertex out of the analytic colliders with friction (kernels/spring.h springContact), WIND
 // gives a vertex the substep's wind (springWind, from its triangles' normals summed in the CPU's
-// order). The same bits as the CPU reference (cpu/mass_spring.cpp).
+// order). Attachments: a compliant one adds its spring in FORCES, a hard one carries its vertex
+// in STEP. The same bits as the CPU reference (cpu/mass_spring.cpp).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "kernels/types.h"
@@ -31,6 +32,10 @@ layout(std430, set = 0, binding = 12) readonly buffer Triangles { uint triangles
 layout(std430, set = 0, binding = 13) readonly buffer VertexTriOffsets { uint vertexTriOffsets[]; };
 layout(std430, set = 0, binding = 14) readonly buffer VertexTriangles { uint vertexTriangles[]; };
 layout(std430, set = 0, binding = 15) readonly buffer Wind { WindVertex windVertices[]; };
+// Per vertex, its attachment's index or 0xffffffff (prep/springs.h springAttachmentOf).
+layout(std430, set = 0, binding = 16) readonly buffer AttachmentOf { uint attachmentOf[]; };
+layout(std430, set = 0, binding = 17) readonly buffer Attachments { Attachment attachments[]; };
+layout(std430, set = 0, binding = 18) readonly buffer Motions { Motion motions[]; };
 
 const uint JOB_FORCES = 0u;
 const uint JOB_STEP = 1u;
@@ -44,12 +49,24 @@ layout(push_constant, std430) uniform Push {
     uint count;  // vertices, or tethers
     uint integrator;
     float h;
-    float t0;  // the step's start and end (s): the colliders' poses
+    float t0;  // the step's start and end (s): the colliders' poses, the attachments' targets
     float t1;
     float bounceBelow;  // m/s (prep/springs.h springBounceBelow)
     uint colliderCount;
     WindParams wind;    // JOB_WIND: the substep's
 } pc;
+
+const uint NO_ATTACHMENT = 0xffffffffu;
+
+vec3 attachmentTarget(uint a, float t) {
+    return vec3(attachments[a].anchor) + motionOffset(motions[attachments[a].motion], t);
+}
+
+// Vertex i is carried by a hard attachment.
+bool carried(uint i) {
+    uint a = attachmentOf[i];
+    return a != NO_ATTACHMENT && attachments[a].param == 0.0;
+}
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
@@ -62,12 +79,26 @@ void main() {
             uint other = s.a == i ? s.b : s.a;
             sum += springForce(xv, vec3(positions[other]), s.rest, s.stiffness);
         }
+        uint a = attachmentOf[i];
+        if (a != NO_ATTACHMENT && attachments[a].param > 0.0)
+            sum += springAttachmentForce(xv, attachmentTarget(a, pc.t0), attachments[a].param);
         forces[i] = vec4(sum, 0.0);
     } else if (pc.job == JOB_STEP) {
         vec4 x = positions[i];
         if (x.w <= 0.0) return;
         if (pc.colliderCount > 0u) start[i] = x;
         vec4 v = velocities[i];
+        if (carried(i)) {
+            vec4 p = x;
+            uint a = attachmentOf[i];
+            springFollowTarget(x, p, v, attachmentTarget(a, pc.t0), attachmentTarget(a, pc.t1),
+                               pc.h);
+            if (pc.integrator == SPRING_VERLET) previous[i] = p;
+            if (pc.colliderCount > 0u) start[i].w = 0.0;  // never in contact
+            positions[i] = x;
+            velocities[i] = v;
+            return;
+        }
         vec3 f = vec3(forces[i]);
         vec3 g = vec3(pc.gravity);
         if (pc.integrator == SPRING_EXPLICIT) {
@@ -103,7 +134,7 @@ void main() {
         if (pc.integrator == SPRING_VERLET) previous[i] -= vec4(pc.h * dv, 0.0);
     } else if (pc.job == JOB_CONTACTS) {
         vec4 x = positions[i];
-        if (x.w <= 0.0) return;
+        if (x.w <= 0.0 || carried(i)) return;
         ContactState s = contactStateAt(vec3(start[i]), vec4(0.0), uvec4(0u));
         vec4 before = x;
         vec3 vStep = vec3(velocities[i]);

@@ -201,6 +201,9 @@ int stableStepBench(const BenchOptions& o) {
                         "step limit; give --model mass_spring, pd or fem");
         const PreparedCloth p = prepareScene(scene);
         refuseWhatMassSpringLacks(p);
+        if (!p.attachments.empty())
+            throw Error("--stable-step: the scene '" + name + "' has attachments, which the "
+                        "bisected step leaves out; remove them to bisect the springs' step");
         std::vector<Integrator> integrators = {Integrator::Symplectic, Integrator::Verlet};
         bool damped = scene.sim.massSpring.airDamping > 0.0f;
         for (const ClothDesc& c : scene.cloths) damped = damped || c.material.linearDamping > 0.0f;

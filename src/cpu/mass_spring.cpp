@@ -28,13 +28,26 @@ SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t ver
 }
 
 // The springs' force on the vertices [begin, end), each summed over its springs in order.
-void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end) {
+void SpringStepper::setAttachments(const PreparedCloth& p) {
+    attachments_ = p.attachments;
+    motions_ = p.motions;
+    attachmentOf_ = springAttachmentOf(p);
+    if (attachments_.empty()) attachmentOf_.clear();
+}
+
+void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
+                           float t0) {
     for (std::uint32_t v = begin; v < end; ++v) {
         glm::vec3 sum(0.0f);
         const glm::vec3 xv(x[v]);
         for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
             const Neighbour& n = neighbours_[k];
             sum += gpu::springForce(xv, glm::vec3(x[n.other]), n.rest, n.stiffness);
+        }
+        if (!attachmentOf_.empty() && attachmentOf_[v] != kNoSpringAttachment) {
+            const std::uint32_t a = attachmentOf_[v];
+            if (attachments_[a].param > 0.0f)
+                sum += gpu::springAttachmentForce(xv, target(a, t0), attachments_[a].param);
         }
         force_[v] = sum;
     }
@@ -50,10 +63,18 @@ void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::ve
 
 void SpringStepper::integrate(Integrator integrator, SpringState& s, float h, glm::vec3 g,
                               const std::vector<float>& damping, std::uint32_t begin,
-                              std::uint32_t end) const {
+                              std::uint32_t end, float t0, float t1) const {
     for (std::uint32_t v = begin; v < end; ++v) {
         if (s.x[v].w <= 0.0f) continue;
         if (!s.start.empty()) s.start[v] = s.x[v];
+        if (carried(v)) {
+            glm::vec4 previous = s.x[v];
+            gpu::springFollowTarget(s.x[v], previous, s.v[v], target(attachmentOf_[v], t0),
+                                    target(attachmentOf_[v], t1), h);
+            if (integrator == Integrator::Verlet) s.previous[v] = previous;
+            if (!s.start.empty()) s.start[v].w = 0.0f;  // never in contact
+            continue;
+        }
         switch (integrator) {
             case Integrator::Explicit:
                 gpu::springExplicitStep(s.x[v], s.v[v], force_[v], g, damping[v], h);
@@ -86,6 +107,7 @@ public:
                        : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
                                                        1u, std::uint32_t(threads)))),
           pool_(threads) {
+        stepper_.setAttachments(p);
         state_.x = p.positions;
         state_.v = p.velocities;
         if (p.sim.massSpring.integrator == Integrator::Verlet)
@@ -130,10 +152,13 @@ public:
                         pool_.barrier();
                     });
                 for (std::uint32_t k = 0; k < plan_.steps; ++k) {
+                    const float t0 = springStepTime(time_, plan_, sub, k);
+                    const float t1 = springStepTime(time_, plan_, sub, k + 1);
                     timed(kStagePredict, [&] {
-                        stepper_.forces(state_.x, b, e);
+                        stepper_.forces(state_.x, b, e, t0);
                         pool_.barrier();
-                        stepper_.integrate(m.integrator, state_, h, p_.sim.gravity, damping_, b, e);
+                        stepper_.integrate(m.integrator, state_, h, p_.sim.gravity, damping_, b, e,
+                                           t0, t1);
                         pool_.barrier();
                     });
                     if (!p_.tethers.empty())
@@ -143,8 +168,7 @@ public:
                         });
                     if (!p_.colliders.empty())
                         timed(kStageContacts, [&] {
-                            collide(member, springStepTime(time_, plan_, sub, k),
-                                    springStepTime(time_, plan_, sub, k + 1), h, m.integrator, b, e);
+                            collide(member, t0, t1, h, m.integrator, b, e);
                             pool_.barrier();
                         });
                 }
@@ -216,7 +240,7 @@ private:
         }
         for (std::uint32_t i = begin; i < end; ++i) {
             glm::vec4& x = state_.x[i];
-            if (x.w <= 0.0f) continue;
+            if (x.w <= 0.0f || stepper_.carried(i)) continue;
             gpu::ContactState s = gpu::contactStateAt(glm::vec3(state_.start[i]), glm::vec4(0.0f),
                                                       glm::uvec4(0u));
             const glm::vec4 before = x;

@@ -1,7 +1,8 @@
 // The mass-spring model on the CPU (docs/models.md): Provot's springs (prep/springs.h) advanced by
 // forward Euler, symplectic Euler or position Verlet in equal steps, each substep split into as
 // many as stability needs (prep/springs.h planSpringSteps); gravity, air damping, pins (inverse
-// mass 0), the materials' linear damping (as air damping), tethers and the analytic colliders with
+// mass 0), attachments (hard ones carry their vertex, compliant ones are springs of rest length
+// 0), the materials' linear damping (as air damping), tethers and the analytic colliders with
 // friction (both projected after each step).
 // Threads share the vertices; each vertex's force is summed over its springs in a fixed order, so
 // the result does not depend on the thread count.
@@ -14,8 +15,10 @@
 #include <glm/glm.hpp>
 
 #include "core/scene.h"
+#include "kernels/constraints.h"
 #include "kernels/spring.h"
 #include "prep/prepared.h"
+#include "prep/springs.h"
 #include "sim/solver.h"
 
 namespace cloth {
@@ -39,9 +42,20 @@ public:
     // The two halves of a step over the vertices [begin, end), for a team: every vertex's force
     // from the positions at the step's start (all of them computed before any moves), then each
     // vertex's move from its own force. Verlet's previous positions must be set already.
-    void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end);
+    // t0 and t1: the step's start and end (s), where the attachments' targets are.
+    void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
+                float t0 = 0.0f);
     void integrate(Integrator integrator, SpringState& s, float h, glm::vec3 g,
-                   const std::vector<float>& c, std::uint32_t begin, std::uint32_t end) const;
+                   const std::vector<float>& c, std::uint32_t begin, std::uint32_t end,
+                   float t0 = 0.0f, float t1 = 0.0f) const;
+    // Attachments (kernels/spring.h): a compliant one adds its spring to its vertex's force (after
+    // the springs), a hard one carries its vertex in place of the integrator. None unless set.
+    void setAttachments(const PreparedCloth& p);
+    // Vertex v is carried by a hard attachment.
+    bool carried(std::uint32_t v) const {
+        return !attachmentOf_.empty() && attachmentOf_[v] != kNoSpringAttachment &&
+               attachments_[attachmentOf_[v]].param == 0.0f;
+    }
     std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
     // The same damping c on every vertex.
     void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
@@ -62,6 +76,13 @@ private:
     std::vector<std::uint32_t> offsets_;
     std::vector<Neighbour> neighbours_;
     std::vector<glm::vec3> force_;
+    std::vector<gpu::Attachment> attachments_;
+    std::vector<gpu::Motion> motions_;
+    std::vector<std::uint32_t> attachmentOf_;  // per vertex (prep/springs.h springAttachmentOf)
+    glm::vec3 target(std::uint32_t attachment, float t) const {
+        const gpu::Attachment& a = attachments_[attachment];
+        return glm::vec3(a.anchor) + gpu::motionOffset(motions_[a.motion], t);
+    }
     std::vector<float> uniform_;
 };
 

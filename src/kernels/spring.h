@@ -28,6 +28,21 @@ CLOTH_FN vec3 springForce(vec3 xa, vec3 xb, float rest, float stiffness) {
     return d * (-stiffness * (l - rest) / l);
 }
 
+// An attachment (kernels/types.h) of compliance a > 0 is a spring of rest length 0 and stiffness
+// 1/a to its moving target: the force (target - x) / a, taken at the step's start.
+CLOTH_FN vec3 springAttachmentForce(vec3 x, vec3 target, float compliance) {
+    return (target - x) / compliance;
+}
+
+// A hard attachment (compliance 0) carries its vertex: to the target at the step's end, at the
+// target's velocity over the step; Verlet's previous position is where the vertex was.
+CLOTH_FN void springFollowTarget(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) previous,
+                                 CLOTH_OUT(vec4) v, vec3 target0, vec3 target1, float h) {
+    previous = x;
+    x = vec4(target1, x.w);
+    v = vec4((target1 - target0) / h, 0.0f);
+}
+
 // One step of h seconds of a free vertex (w = inverse mass > 0) under the springs' force f,
 // gravity g and damping c (force -m c v); docs/models.md. Forward Euler: x and v from the old state.
 CLOTH_FN void springExplicitStep(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) v, vec3 f, vec3 g, float c,

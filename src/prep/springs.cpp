@@ -217,6 +217,9 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
             y[s.a] += f * d * scale[s.a];
             y[s.b] -= f * d * scale[s.b];
         }
+        for (const gpu::Attachment& a : p.attachments)  // a spring of rest length 0
+            if (a.param > 0.0f && a.vertex < n)
+                y[a.vertex] += x[a.vertex] * (scale[a.vertex] * scale[a.vertex] / double(a.param));
     };
     std::vector<glm::dvec3> x(n), y(n);
     std::uint32_t state = 12345u;
@@ -323,7 +326,6 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     };
     for (const gpu::Collider& c : p.colliders)
         if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
-    if (!p.attachments.empty()) refuse("attachments are");
     if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
@@ -332,6 +334,19 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
             refuse("rest shapes from a pattern (rest_shape \"uv\", cloth '" + c.name + "') are");
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
+}
+
+std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p) {
+    std::vector<std::uint32_t> of(p.originalVertexCount, kNoSpringAttachment);
+    for (std::uint32_t i = 0; i < p.attachments.size(); ++i) {
+        const std::uint32_t v = p.attachments[i].vertex;
+        if (v >= of.size()) throw Error("attachment " + std::to_string(i) + ": vertex out of range");
+        if (of[v] != kNoSpringAttachment)
+            throw Error("model mass_spring: vertex " + std::to_string(v) +
+                        " has two attachments; this model runs one per vertex");
+        of[v] = i;
+    }
+    return of;
 }
 
 std::vector<float> springDamping(const PreparedCloth& p) {

@@ -20,7 +20,8 @@ void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBeg
                   PreparedCloth& p);
 
 // sqrt of the largest eigenvalue of M^-1 K at rest (K: the springs' stiffness matrix at their
-// rest lengths, over the free vertices): by power iteration on M^-1/2 K M^-1/2 from a fixed
+// rest lengths, over the free vertices, with 1/compliance on the diagonal of a vertex that a
+// compliant attachment holds): by power iteration on M^-1/2 K M^-1/2 from a fixed
 // start, `iterations` products (its Rayleigh quotient approaches the eigenvalue from below).
 double springOmegaMax(const PreparedCloth& p, int iterations = 400);
 
@@ -80,8 +81,13 @@ inline float springBounceBelow(const SimSettings& sim, const SpringPlan& plan) {
 std::vector<glm::vec4> springPrevious(const std::vector<glm::vec4>& x,
                                       const std::vector<glm::vec4>& v, float h);
 
+// Per original vertex, the index of its attachment in p.attachments, or kNoSpringAttachment.
+// Throws cloth::Error for a vertex with two attachments (the model runs one per vertex).
+inline constexpr std::uint32_t kNoSpringAttachment = 0xffffffffu;
+std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p);
+
 // Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
-// mesh colliders, attachments, seams, self-collision, phantom vertices, rigid-motion damping.
+// mesh colliders, seams, self-collision, phantom vertices, rigid-motion damping.
 void refuseWhatMassSpringLacks(const PreparedCloth& p);
 
 }  // namespace cloth

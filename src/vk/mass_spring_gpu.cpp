@@ -54,7 +54,7 @@ public:
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
-          kernel_(*ctx_, "mass_spring.comp", 16, sizeof(Push), o.workgroupSize) {
+          kernel_(*ctx_, "mass_spring.comp", 19, sizeof(Push), o.workgroupSize) {
         const std::uint32_t n = p.originalVertexCount;
         const std::vector<glm::vec4> previous =
             springPrevious(p.positions, p.velocities, float(plan_.step));  // Verlet's
@@ -78,9 +78,13 @@ public:
         vertexTriOffsets_ = filled(*ctx_, once_, p.vertexTriangleOffsets, "ms.vertexTriOffsets");
         vertexTriangles_ = filled(*ctx_, once_, p.vertexTriangles, "ms.vertexTriangles");
         wind_ = filled(*ctx_, once_, p.windVertices, "ms.wind");
+        attachmentOf_ = filled(*ctx_, once_, springAttachmentOf(p), "ms.attachmentOf");
+        attachments_ = filled(*ctx_, once_, p.attachments, "ms.attachments");
+        motions_ = filled(*ctx_, once_, p.motions, "ms.motions");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
                       &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_,
-                      &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_});
+                      &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_, &attachmentOf_,
+                      &attachments_, &motions_});
         readPositions(x_);
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -112,14 +116,12 @@ public:
                     run(cb, kJobWind, n);
                 }
                 for (std::uint32_t k = 0; k < plan_.steps; ++k) {
+                    push.t0 = springStepTime(time_, plan_, sub, k);
+                    push.t1 = springStepTime(time_, plan_, sub, k + 1);
                     run(cb, kJobForces, n);
                     run(cb, kJobStep, n);
                     if (tethers) run(cb, kJobTethers, tethers);
-                    if (colliders) {
-                        push.t0 = springStepTime(time_, plan_, sub, k);
-                        push.t1 = springStepTime(time_, plan_, sub, k + 1);
-                        run(cb, kJobContacts, n);
-                    }
+                    if (colliders) run(cb, kJobContacts, n);
                 }
             }
         });
@@ -162,7 +164,7 @@ private:
     ComputeKernel kernel_;
     Buffer positions_, velocities_, previous_, forces_, springs_, offsets_, incident_, damping_,
         tethers_, colliders_, thickness_, start_, triangles_, vertexTriOffsets_, vertexTriangles_,
-        wind_;
+        wind_, attachmentOf_, attachments_, motions_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;
