@@ -11,9 +11,10 @@
              where the pattern's two straight edges meet, whose vertices have a UV on each side.
   dress_panel.obj  one panel of a sleeveless A-line dress, worn as its front and its back
              (dress.json): its flat sewing pattern in the UVs, in metres (0.46 m across the
-             shoulders, 0.47 m at the chest, 0.5 m at the hips, 1.2 m at the hem, 1.05 m long), worn bent about a
-             vertical axis (each row an arc as long as the row), the shoulder line at y = 0,
-             the panel's middle at x = z = 0 and its sides curling towards -z.
+             shoulders with a scooped neckline, 0.47 m at the chest, 0.5 m at the hips, 1.2 m
+             at a curved hem, 1.05 m long in the middle), worn bent about a vertical axis
+             (each row an arc as long as the row), the shoulder line at y = 0, the panel's
+             middle at x = z = 0 and its sides curling towards -z.
 
 The first three lie in the XY plane (y up) with front faces (counter-clockwise) towards +z.
 
@@ -185,8 +186,8 @@ def dress_panel():
     DRESS_ARMHOLE_ROWS down (dress.json sews them), row 0's first and last DRESS_SHOULDER the
     shoulder seams, the ones between them the neckline. Worn: each row bent into an arc of its
     own length about a vertical axis, 2 rad at the shoulders to 1 rad at the hem, so that two
-    panels 0.32 m apart leave a gap of 3 to 15 cm at the sides and the pose is the pattern
-    within 10%; below the hips a ripple of three waves, growing to 1 cm at the hem, so that
+    panels 0.32 m apart leave a gap of 3 to 15 cm at the side seams (11 to 21 cm at the
+    shoulders) and the pose's edges are within 10% of the pattern's; below the hips a ripple of three waves, growing to 1 cm at the hem, so that
     the skirt breaks into folds."""
     length, waves = 1.05, 3
     verts, uvs = [], []
@@ -199,7 +200,7 @@ def dress_panel():
         for c in range(DRESS_COLUMNS):
             s = -1.0 + 2.0 * c / (DRESS_COLUMNS - 1)
             # the skirt's rows rise towards the sides, so that its slanted side seams are as
-            # long as its middle and the hem is level when worn (an arc, as patterns cut it)
+            # long as its middle (a curved hem, as patterns cut it) and the corners do not droop
             y = -min(t, 0.62) - max(0.0, t - 0.62) * (1.0 - (1.0 - 0.775) * s * s)
             # a scooped neckline, 8 cm deep in the middle, fading out 0.2 m down
             y -= 0.08 * max(0.0, 1.0 - (s / 0.6) ** 2) * max(0.0, 1.0 - t / 0.2)
