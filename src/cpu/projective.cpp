@@ -11,8 +11,10 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/float_env.h"
+#include "cpu/pd_jacobi.h"
 #include "cpu/post_step.h"
 #include "kernels/constraints.h"
+#include "kernels/pd_jacobi.h"
 #include "kernels/projective.h"
 #include "kernels/spring.h"
 #include "prep/projective.h"
@@ -36,12 +38,6 @@ void incidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners,
     for (std::uint32_t t = 0; t < terms; ++t)
         for (std::uint32_t c = 0; c < corners; ++c) out[next[vertexOf(t, c)]++] = corners * t + c;
 }
-
-float component(const glm::vec4& v, int i) {
-    return i == 0 ? v.x : i == 1 ? v.y : v.z;
-}
-
-
 
 }  // namespace
 
@@ -222,7 +218,10 @@ public:
     ProjectiveSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
         : p_(p),
           h_(substepDt(p.sim)),
-          system_(p_, h_),
+          system_(p.sim.iteration.scheme == IterationScheme::GaussSeidel
+                      ? std::make_unique<ProjectiveSystem>(p_, h_)
+                      : nullptr),
+          jacobi_(system_ ? nullptr : std::make_unique<PdJacobiSystem>(p_, h_)),
           threads_(threads),
           members_(verticesPerThread == 0
                        ? threads
@@ -259,17 +258,17 @@ public:
             for (int sub = 0; sub < p_.sim.substeps; ++sub) {
                 timed(kStagePredict, [&] {
                     for (std::uint32_t v = b; v < e; ++v) {
-                        s_[v] = x_[v].w > 0.0f ? glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]) +
-                                                               (h_ * h_) * p_.sim.gravity,
-                                                           x_[v].w)
-                                               : x_[v];
+                        s_[v] = gpu::pdPredict(x_[v], v_[v], p_.sim.gravity, h_);
                         y_[v] = s_[v];
                     }
                     pool_.barrier();
                 });
                 timed(kStageJacobiSums, [&] {
-                    for (int it = 0; it < p_.sim.iterations; ++it)
-                        system_.iterate(pool_, member, size, y_, s_);
+                    if (jacobi_)
+                        jacobi_->solve(pool_, member, size, s_, y_, b, e);
+                    else
+                        for (int it = 0; it < p_.sim.iterations; ++it)
+                            system_->iterate(pool_, member, size, y_, s_);
                     pool_.barrier();
                 });
                 if (!p_.tethers.empty())
@@ -308,13 +307,14 @@ public:
     std::uint32_t contactCount() const override { return post_.contactCount(); }
     std::vector<ModelFigure> modelFigures() const override {
         return {{"iterations", double(p_.sim.iterations)},
-                {"factorizations", double(system_.factorizations())}};
+                {"factorizations", system_ ? double(system_->factorizations()) : 0.0}};
     }
 
 private:
     PreparedCloth p_;
     float h_;
-    ProjectiveSystem system_;
+    std::unique_ptr<ProjectiveSystem> system_;  // the direct global step (scheme gs)
+    std::unique_ptr<PdJacobiSystem> jacobi_;    // the Jacobi one (jacobi, chebyshev)
     int threads_, members_;
     ThreadPool pool_;
     PostStep post_;
