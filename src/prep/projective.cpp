@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -11,6 +12,12 @@
 namespace cloth {
 
 namespace {
+
+std::string shortText(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", double(v));
+    return text;
+}
 
 std::size_t clothOf(const std::vector<std::uint32_t>& clothBegin, std::uint32_t v) {
     return std::size_t(std::upper_bound(clothBegin.begin(), clothBegin.end(), v) -
@@ -152,7 +159,7 @@ void refuseWhatProjectiveLacks(const PreparedCloth& p) {
     if (it.scheme != IterationScheme::GaussSeidel && it.relaxation > kPdMaxRelaxation)
         throw Error("model pd: the Jacobi global step (iteration " +
                     std::string(iterationSchemeName(it.scheme)) + ") converges on every cloth "
-                    "only with a relaxation of at most 0.5, got " + std::to_string(it.relaxation) +
+                    "only with a relaxation of at most 0.5, got " + shortText(it.relaxation) +
                     "; give --relaxation 0.5 (or the scene's iteration.relaxation)");
 }
 
