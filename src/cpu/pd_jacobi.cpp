@@ -28,10 +28,10 @@ void PdJacobiSystem::project(const std::vector<glm::vec4>& y, int member, int si
     ThreadPool::split(std::uint32_t(bends.size()), member, size, b, e);
     for (std::uint32_t i = b; i < e; ++i) {
         const gpu::PdBend& k = bends[i];
-        bendProjections_[i] = glm::vec4(
-            gpu::pdProjectBend(glm::vec3(y[k.v0]), glm::vec3(y[k.v1]), glm::vec3(y[k.v2]),
-                               glm::vec3(y[k.v3]), k.k, k.restNorm),
-            0.0f);
+        bendProjections_[i] =
+            glm::vec4(gpu::pdProjectBend(glm::vec3(y[k.v0]), glm::vec3(y[k.v1]), glm::vec3(y[k.v2]),
+                                         glm::vec3(y[k.v3]), k.k, k.restNorm),
+                      0.0f);
     }
 }
 
@@ -45,11 +45,10 @@ void PdJacobiSystem::sweep(const std::vector<glm::vec4>& cur, const std::vector<
         for (std::uint32_t k = l.triOffsets[v]; k < l.triOffsets[v + 1]; ++k) {
             const std::uint32_t t = l.triCorners[k] / 3, c = l.triCorners[k] % 3;
             const gpu::PdTriangle& term = p_.pdTriangles[t];
-            sum += gpu::pdTriangleJacobiTerm(glm::vec3(cur[term.v0]), glm::vec3(cur[term.v1]),
-                                             glm::vec3(cur[term.v2]), c, term.invRest,
-                                             term.stiffness, term.area,
-                                             glm::vec3(triProjections_[2 * t]),
-                                             glm::vec3(triProjections_[2 * t + 1]));
+            sum += gpu::pdTriangleJacobiTerm(
+                glm::vec3(cur[term.v0]), glm::vec3(cur[term.v1]), glm::vec3(cur[term.v2]), c,
+                term.invRest, term.stiffness, term.area, glm::vec3(triProjections_[2 * t]),
+                glm::vec3(triProjections_[2 * t + 1]));
         }
         for (std::uint32_t k = l.bendOffsets[v]; k < l.bendOffsets[v + 1]; ++k) {
             const std::uint32_t i = l.bendCorners[k] / 4, c = l.bendCorners[k] % 4;

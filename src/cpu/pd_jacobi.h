@@ -16,7 +16,7 @@
 namespace cloth {
 
 class PdJacobiSystem {
-public:
+  public:
     PdJacobiSystem(const PreparedCloth& p, float h);
 
     // `iterations` local/global iterations of the step from s (the inertial prediction, also the
@@ -34,7 +34,7 @@ public:
 
     const PdJacobiLayout& layout() const { return layout_; }
 
-private:
+  private:
     const PreparedCloth& p_;
     PdJacobiLayout layout_;
     std::vector<glm::vec4> triProjections_;   // per triangle: r_u, r_v

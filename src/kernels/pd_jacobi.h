@@ -5,11 +5,12 @@
 // (kernels/projective.h), has one row per vertex (the same for x, y and z). A term c touches its
 // corners j with weights a_cj (a triangle: f_u = sum_j bu_j x_j with w = A k_u, f_v likewise with
 // A k_v; a bend: C = sum_j K_j x_j with w), so the row of corner i holds
-//   b_i - sum_{j != i} A_ij x_j = m_i s_i / h^2 + sum_{c at i} w_c a_ci (p_c - sum_{j != i} a_cj x_j)
+//   b_i - sum_{j != i} A_ij x_j
+//       = m_i s_i / h^2 + sum_{c at i} w_c a_ci (p_c - sum_{j != i} a_cj x_j),
 //   A_ii = m_i / h^2 + sum_{c at i} w_c a_ci^2.
 // A Jacobi sweep moves every free vertex to x^_i = (b_i - sum_{j != i} A_ij x_j^k) / A_ii from the
 // same iterate x^k (pins keep their place, and their positions enter their neighbours' sums as
-// the known x_j). Then Chebyshev's blend (kernels/jacobi.h jacobiCombine, Wang 2015 eq. 12):
+// the known x_j). Then Chebyshev's blend (kernels/jacobi.h jacobiCombine, as Wang 2015):
 // x^(k+1) = omega_(k+1) (gamma (x^ - x^k) + x^k - x^(k-1)) + x^(k-1). Each vertex adds its terms in
 // a fixed order (CSR: its triangles, then its bends, in term order), so every thread count and
 // every backend gives the same bits.
@@ -38,8 +39,8 @@ CLOTH_FN vec4 pdPredict(vec4 x, vec4 v, vec3 g, float h) {
 }
 
 // The sweep in residual form, which is the same x^_i: x^_i = x_i + r_i / A_ii with r_i = b_i -
-// (A x)_i = m_i (s_i - x_i) / h^2 + sum_{c at i} w_c a_ci (p_c - sum_j a_cj x_j). Each term's sum is
-// taken over differences, sum_j a_cj (x_j - x_i) + (sum_j a_cj) x_i (the weights of a triangle's
+// (A x)_i = m_i (s_i - x_i) / h^2 + sum_{c at i} w_c a_ci (p_c - sum_j a_cj x_j). Each term's sum
+// is taken over differences, sum_j a_cj (x_j - x_i) + (sum_j a_cj) x_i (the weights of a triangle's
 // f_u and of a bending stencil add up to 0), so its rounding scales with the cloth's edges, not
 // with how far the cloth is from the origin (measured: a free fall at y = 1.5 m drifted 2.8e-4 m
 // in 60 steps with plain sums over x_j, 5e-5 m with these).

@@ -47,8 +47,8 @@ PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h) {
     PdJacobiLayout l;
     pdIncidence(n, std::uint32_t(p.pdTriangles.size()), 3, triangleCorner, p.pdTriangles.data(),
                 l.triOffsets, l.triCorners);
-    pdIncidence(n, std::uint32_t(p.pdBends.size()), 4, bendCorner, p.pdBends.data(),
-                l.bendOffsets, l.bendCorners);
+    pdIncidence(n, std::uint32_t(p.pdBends.size()), 4, bendCorner, p.pdBends.data(), l.bendOffsets,
+                l.bendCorners);
     const double invH2 = 1.0 / (double(h) * double(h));
     l.vertices.assign(n, gpu::PdJacobiVertex{0.0f, 1.0f, 0u, 0u});
     for (std::uint32_t v = 0; v < n; ++v) {
@@ -59,8 +59,8 @@ PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h) {
             const gpu::PdTriangle& t = p.pdTriangles[l.triCorners[k] / 3];
             const std::uint32_t c = l.triCorners[k] % 3;
             const double bu = gpu::pdWeightsU(t.invRest)[c], bv = gpu::pdWeightsV(t.invRest)[c];
-            diagonal += double(t.area) * (double(t.stiffness.x) * bu * bu +
-                                          double(t.stiffness.y) * bv * bv);
+            diagonal += double(t.area) *
+                        (double(t.stiffness.x) * bu * bu + double(t.stiffness.y) * bv * bv);
         }
         for (std::uint32_t k = l.bendOffsets[v]; k < l.bendOffsets[v + 1]; ++k) {
             const gpu::PdBend& b = p.pdBends[l.bendCorners[k] / 4];

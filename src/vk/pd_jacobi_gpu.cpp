@@ -37,7 +37,7 @@ Buffer filled(const Context& ctx, OneShot& once, const std::vector<T>& data, con
 }
 
 class GpuProjectiveSolver final : public Solver {
-public:
+  public:
     GpuProjectiveSolver(const PreparedCloth& p, const GpuSolverOptions& o)
         : p_(p),
           h_(substepDt(p.sim)),
@@ -58,8 +58,8 @@ public:
         bends_ = filled(*ctx_, once_, p.pdBends, "pd.bends");
         triProjections_ = filled(*ctx_, once_, std::vector<glm::vec4>(2 * p.pdTriangles.size()),
                                  "pd.triProjections");
-        bendProjections_ = filled(*ctx_, once_, std::vector<glm::vec4>(p.pdBends.size()),
-                                  "pd.bendProjections");
+        bendProjections_ =
+            filled(*ctx_, once_, std::vector<glm::vec4>(p.pdBends.size()), "pd.bendProjections");
         triOffsets_ = filled(*ctx_, once_, l.triOffsets, "pd.triOffsets");
         triCorners_ = filled(*ctx_, once_, l.triCorners, "pd.triCorners");
         bendOffsets_ = filled(*ctx_, once_, l.bendOffsets, "pd.bendOffsets");
@@ -71,8 +71,8 @@ public:
         contact_ = filled(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
         kernel_.bind({&positions_, &velocities_, &predicted_, &iterates_, &vertices_, &triangles_,
                       &bends_, &triProjections_, &bendProjections_, &triOffsets_, &triCorners_,
-                      &bendOffsets_, &bendCorners_, &tethers_, &colliders_, &thickness_,
-                      &damping_, &contact_});
+                      &bendOffsets_, &bendCorners_, &tethers_, &colliders_, &thickness_, &damping_,
+                      &contact_});
         x_ = x;
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -89,8 +89,19 @@ public:
         const auto bends = std::uint32_t(p_.pdBends.size());
         const auto tethers = std::uint32_t(p_.tethers.size());
         const IterationSettings& it = p_.sim.iteration;
-        Push push{glm::vec4(p_.sim.gravity, 0.0f), 0, 0, 0, 0, 0, h_, 1.0f, it.relaxation, 0.0f,
-                  0.0f, restitutionThreshold(p_.sim), std::uint32_t(p_.colliders.size())};
+        Push push{glm::vec4(p_.sim.gravity, 0.0f),
+                  0,
+                  0,
+                  0,
+                  0,
+                  0,
+                  h_,
+                  1.0f,
+                  it.relaxation,
+                  0.0f,
+                  0.0f,
+                  restitutionThreshold(p_.sim),
+                  std::uint32_t(p_.colliders.size())};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             if (count == 0) return;
             push.job = job;
@@ -126,8 +137,9 @@ public:
         for (std::uint32_t c : contact) contacts_ += c;
         vertexNormals(p_, x_, normals_, 0, n);
         time_ += double(p_.sim.frameDt);
-        frameMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                       .count();
+        frameMs_ =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
     }
     double simTime() const override { return time_; }
 
@@ -161,7 +173,7 @@ public:
         return {{"iterations", double(p_.sim.iterations)}, {"factorizations", 0.0}};
     }
 
-private:
+  private:
     PreparedCloth p_;
     float h_;
     std::shared_ptr<Context> ctx_;
@@ -185,9 +197,10 @@ std::unique_ptr<Solver> makeGpuProjectiveSolver(const PreparedCloth& prepared,
                     std::string(clothModelName(prepared.sim.model)));
     refuseWhatProjectiveLacks(prepared);
     if (prepared.sim.iteration.scheme == IterationScheme::GaussSeidel)
-        throw Error("model pd on the GPU runs the Jacobi global step only: give --iteration "
-                    "jacobi or chebyshev (the direct LDLT step, iteration gs, runs on the CPU: "
-                    "--backend cpu)");
+        throw Error(
+            "model pd on the GPU runs the Jacobi global step only: give --iteration "
+            "jacobi or chebyshev (the direct LDLT step, iteration gs, runs on the CPU: "
+            "--backend cpu)");
     return std::make_unique<GpuProjectiveSolver>(prepared, options);
 }
 

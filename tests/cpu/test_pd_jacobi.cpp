@@ -28,7 +28,8 @@ Scene pdScene(std::uint32_t n, IterationScheme scheme) {
     s.cloths[0].material.stretchCompliance = 1e-4f;
     s.sim.model = ClothModel::Projective;
     s.sim.iteration.scheme = scheme;
-    s.sim.iteration.relaxation = 0.5f;  // the bound that converges on every cloth (prep/projective.h)
+    s.sim.iteration.relaxation =
+        0.5f;  // the bound that converges on every cloth (prep/projective.h)
     return s;
 }
 
@@ -106,9 +107,10 @@ TEST(PdJacobi, ManySweepsReachTheDirectSolveOfTheSameGlobalStep) {
     cheb.rho = 0.99f;
     const double cheb50 = maxDistance(sweeps(jacobi, x, s, 50, cheb), y);
     const double cheb4000 = maxDistance(sweeps(jacobi, x, s, 4000, cheb), y);
-    std::printf("direct step moved %.3g m; Jacobi off by %.3g m after 50 sweeps, %.3g after "
-                "4000; Chebyshev (rho 0.99) %.3g, %.3g\n",
-                moved, after50, after4000, cheb50, cheb4000);
+    std::printf(
+        "direct step moved %.3g m; Jacobi off by %.3g m after 50 sweeps, %.3g after "
+        "4000; Chebyshev (rho 0.99) %.3g, %.3g\n",
+        moved, after50, after4000, cheb50, cheb4000);
     EXPECT_GT(moved, 1e-3);
     EXPECT_GT(after50, 1e-5);  // far from converged after 50: the comparison can tell
     // Float stalls the iteration where gamma (x^ - x) rounds away: |x^ - x| about an ulp of |x|
