@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <string>
+#include <utility>
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
@@ -17,29 +17,12 @@
 #include "kernels/pd_jacobi.h"
 #include "kernels/projective.h"
 #include "kernels/spring.h"
+#include "prep/pd_jacobi.h"
 #include "prep/projective.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
 
 namespace cloth {
-
-namespace {
-
-// Per vertex, the corners of terms of `corners` vertices each (CSR in term order).
-void incidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners,
-               const std::function<std::uint32_t(std::uint32_t, std::uint32_t)>& vertexOf,
-               std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& out) {
-    offsets.assign(n + 1, 0);
-    for (std::uint32_t t = 0; t < terms; ++t)
-        for (std::uint32_t c = 0; c < corners; ++c) ++offsets[vertexOf(t, c) + 1];
-    for (std::uint32_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
-    out.assign(offsets[n], 0);
-    std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
-    for (std::uint32_t t = 0; t < terms; ++t)
-        for (std::uint32_t c = 0; c < corners; ++c) out[next[vertexOf(t, c)]++] = corners * t + c;
-}
-
-}  // namespace
 
 struct ProjectiveSystem::Factor {
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
@@ -58,14 +41,11 @@ ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
     }
     const auto& tris = p.pdTriangles;
     const auto& bends = p.pdBends;
-    incidence(n, std::uint32_t(tris.size()), 3,
-              [&](std::uint32_t t, std::uint32_t c) { return c == 0 ? tris[t].v0 : c == 1 ? tris[t].v1 : tris[t].v2; },
-              triOffsets_, triCorners_);
-    incidence(n, std::uint32_t(bends.size()), 4,
-              [&](std::uint32_t b, std::uint32_t c) {
-                  return c == 0 ? bends[b].v0 : c == 1 ? bends[b].v1 : c == 2 ? bends[b].v2 : bends[b].v3;
-              },
-              bendOffsets_, bendCorners_);
+    PdJacobiLayout layout = buildPdJacobiLayout(p, h);  // its CSR incidence, in term order
+    triOffsets_ = std::move(layout.triOffsets);
+    triCorners_ = std::move(layout.triCorners);
+    bendOffsets_ = std::move(layout.bendOffsets);
+    bendCorners_ = std::move(layout.bendCorners);
     triProjections_.assign(2 * tris.size(), glm::vec3(0.0f));
     bendProjections_.assign(bends.size(), glm::vec3(0.0f));
 

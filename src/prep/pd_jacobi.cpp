@@ -13,31 +13,21 @@ std::vector<float> implicitDamping(const PreparedCloth& p) {
     return damping;
 }
 
-void pdIncidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners,
-                 std::uint32_t (*vertexOf)(const void*, std::uint32_t, std::uint32_t),
-                 const void* items, std::vector<std::uint32_t>& offsets,
-                 std::vector<std::uint32_t>& out) {
+namespace {
+
+// Per vertex, the corners of `terms` terms of `corners` vertices each (CSR in term order):
+// corner c of term t as corners t + c; vertexOf(t, c) is its vertex.
+template <class VertexOf>
+void incidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners, VertexOf vertexOf,
+               std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& out) {
     offsets.assign(n + 1, 0);
     for (std::uint32_t t = 0; t < terms; ++t)
-        for (std::uint32_t c = 0; c < corners; ++c) ++offsets[vertexOf(items, t, c) + 1];
+        for (std::uint32_t c = 0; c < corners; ++c) ++offsets[vertexOf(t, c) + 1];
     for (std::uint32_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
     out.assign(offsets[n], 0);
     std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
     for (std::uint32_t t = 0; t < terms; ++t)
-        for (std::uint32_t c = 0; c < corners; ++c)
-            out[next[vertexOf(items, t, c)]++] = corners * t + c;
-}
-
-namespace {
-
-std::uint32_t triangleCorner(const void* items, std::uint32_t t, std::uint32_t c) {
-    const gpu::PdTriangle& k = static_cast<const gpu::PdTriangle*>(items)[t];
-    return c == 0 ? k.v0 : c == 1 ? k.v1 : k.v2;
-}
-
-std::uint32_t bendCorner(const void* items, std::uint32_t b, std::uint32_t c) {
-    const gpu::PdBend& k = static_cast<const gpu::PdBend*>(items)[b];
-    return c == 0 ? k.v0 : c == 1 ? k.v1 : c == 2 ? k.v2 : k.v3;
+        for (std::uint32_t c = 0; c < corners; ++c) out[next[vertexOf(t, c)]++] = corners * t + c;
 }
 
 }  // namespace
@@ -45,10 +35,20 @@ std::uint32_t bendCorner(const void* items, std::uint32_t b, std::uint32_t c) {
 PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h) {
     const std::uint32_t n = p.originalVertexCount;
     PdJacobiLayout l;
-    pdIncidence(n, std::uint32_t(p.pdTriangles.size()), 3, triangleCorner, p.pdTriangles.data(),
-                l.triOffsets, l.triCorners);
-    pdIncidence(n, std::uint32_t(p.pdBends.size()), 4, bendCorner, p.pdBends.data(), l.bendOffsets,
-                l.bendCorners);
+    const auto& tris = p.pdTriangles;
+    const auto& bends = p.pdBends;
+    incidence(
+        n, std::uint32_t(tris.size()), 3,
+        [&](std::uint32_t t, std::uint32_t c) {
+            return c == 0 ? tris[t].v0 : c == 1 ? tris[t].v1 : tris[t].v2;
+        },
+        l.triOffsets, l.triCorners);
+    incidence(
+        n, std::uint32_t(bends.size()), 4,
+        [&](std::uint32_t b, std::uint32_t c) {
+            return c == 0 ? bends[b].v0 : c == 1 ? bends[b].v1 : c == 2 ? bends[b].v2 : bends[b].v3;
+        },
+        l.bendOffsets, l.bendCorners);
     const double invH2 = 1.0 / (double(h) * double(h));
     l.vertices.assign(n, gpu::PdJacobiVertex{0.0f, 1.0f, 0u, 0u});
     for (std::uint32_t v = 0; v < n; ++v) {

@@ -25,10 +25,4 @@ PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h);
 // scale their velocities by after a step (cpu/post_step.h, shaders/pd_jacobi.comp).
 std::vector<float> implicitDamping(const PreparedCloth& p);
 
-// Per vertex, the corners of `terms` terms of `corners` vertices each (CSR in term order).
-void pdIncidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners,
-                 std::uint32_t (*vertexOf)(const void*, std::uint32_t, std::uint32_t),
-                 const void* items, std::vector<std::uint32_t>& offsets,
-                 std::vector<std::uint32_t>& out);
-
 }  // namespace cloth
