@@ -166,7 +166,12 @@ void refuseWhatTheModelLacks(const PreparedCloth& prepared, const std::string& b
             return;
         case ClothModel::Projective:
             refuseWhatProjectiveLacks(prepared);
-            break;
+            if (prepared.sim.iteration.scheme != IterationScheme::GaussSeidel) return;
+            if (backend == "gpu")
+                throw Error("model pd on the GPU runs the Jacobi global step only: switch the "
+                            "iteration to jacobi or chebyshev first (the direct LDLT step, "
+                            "iteration gs, runs on the CPU)");
+            return;
         case ClothModel::Fem:
             refuseWhatFemLacks(prepared);
             break;

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "kernels/constraints.h"
+#include "kernels/pd_jacobi.h"
 #include "kernels/spring.h"
+#include "prep/pd_jacobi.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
 
@@ -11,10 +13,7 @@ namespace cloth {
 
 PostStep::PostStep(const PreparedCloth& p, int members) : p_(p) {
     const std::uint32_t n = p.originalVertexCount;
-    damping_.assign(n, 0.0f);
-    for (const gpu::ClothSegment& s : p.segments)
-        for (std::uint32_t i = s.vertexBegin; i < std::min(s.vertexEnd, n); ++i)
-            damping_[i] = s.linearDamping;
+    damping_ = implicitDamping(p);
     thickness_ = springThickness(p);
     contact_.assign(n, 0);
     poses_.resize(std::size_t(members) * 2 * p.colliders.size());
@@ -50,11 +49,10 @@ void PostStep::finish(int member, float t0, float h, std::vector<glm::vec4>& x,
         for (std::size_t c = 0; c < count; ++c)
             gpu::springContact(p_.colliders[c], p1[c], p0[c], y[i], vStep, thickness_[i], h,
                                bounceBelow_, s);
-        glm::vec3 vel = (glm::vec3(y[i]) - start) / h;
         contact_[i] = s.start.w > 0.0f ? 1 : 0;
-        if (contact_[i]) vel = gpu::restituteVelocity(vel, s);
-        vel *= std::max(0.0f, 1.0f - damping_[i] * h);
-        v[i] = glm::vec4(vel, 0.0f);
+        v[i] = glm::vec4(gpu::implicitVelocity(glm::vec3(y[i]), start, h, contact_[i] != 0, s,
+                                               damping_[i]),
+                         0.0f);
         x[i] = y[i];
     }
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <string>
+#include <utility>
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
@@ -11,39 +11,18 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/float_env.h"
+#include "cpu/pd_jacobi.h"
 #include "cpu/post_step.h"
 #include "kernels/constraints.h"
+#include "kernels/pd_jacobi.h"
 #include "kernels/projective.h"
 #include "kernels/spring.h"
+#include "prep/pd_jacobi.h"
 #include "prep/projective.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
 
 namespace cloth {
-
-namespace {
-
-// Per vertex, the corners of terms of `corners` vertices each (CSR in term order).
-void incidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners,
-               const std::function<std::uint32_t(std::uint32_t, std::uint32_t)>& vertexOf,
-               std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& out) {
-    offsets.assign(n + 1, 0);
-    for (std::uint32_t t = 0; t < terms; ++t)
-        for (std::uint32_t c = 0; c < corners; ++c) ++offsets[vertexOf(t, c) + 1];
-    for (std::uint32_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
-    out.assign(offsets[n], 0);
-    std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
-    for (std::uint32_t t = 0; t < terms; ++t)
-        for (std::uint32_t c = 0; c < corners; ++c) out[next[vertexOf(t, c)]++] = corners * t + c;
-}
-
-float component(const glm::vec4& v, int i) {
-    return i == 0 ? v.x : i == 1 ? v.y : v.z;
-}
-
-
-
-}  // namespace
 
 struct ProjectiveSystem::Factor {
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
@@ -62,14 +41,11 @@ ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
     }
     const auto& tris = p.pdTriangles;
     const auto& bends = p.pdBends;
-    incidence(n, std::uint32_t(tris.size()), 3,
-              [&](std::uint32_t t, std::uint32_t c) { return c == 0 ? tris[t].v0 : c == 1 ? tris[t].v1 : tris[t].v2; },
-              triOffsets_, triCorners_);
-    incidence(n, std::uint32_t(bends.size()), 4,
-              [&](std::uint32_t b, std::uint32_t c) {
-                  return c == 0 ? bends[b].v0 : c == 1 ? bends[b].v1 : c == 2 ? bends[b].v2 : bends[b].v3;
-              },
-              bendOffsets_, bendCorners_);
+    PdJacobiLayout layout = buildPdJacobiLayout(p, h);  // its CSR incidence, in term order
+    triOffsets_ = std::move(layout.triOffsets);
+    triCorners_ = std::move(layout.triCorners);
+    bendOffsets_ = std::move(layout.bendOffsets);
+    bendCorners_ = std::move(layout.bendCorners);
     triProjections_.assign(2 * tris.size(), glm::vec3(0.0f));
     bendProjections_.assign(bends.size(), glm::vec3(0.0f));
 
@@ -222,7 +198,10 @@ public:
     ProjectiveSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
         : p_(p),
           h_(substepDt(p.sim)),
-          system_(p_, h_),
+          system_(p.sim.iteration.scheme == IterationScheme::GaussSeidel
+                      ? std::make_unique<ProjectiveSystem>(p_, h_)
+                      : nullptr),
+          jacobi_(system_ ? nullptr : std::make_unique<PdJacobiSystem>(p_, h_)),
           threads_(threads),
           members_(verticesPerThread == 0
                        ? threads
@@ -259,17 +238,17 @@ public:
             for (int sub = 0; sub < p_.sim.substeps; ++sub) {
                 timed(kStagePredict, [&] {
                     for (std::uint32_t v = b; v < e; ++v) {
-                        s_[v] = x_[v].w > 0.0f ? glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]) +
-                                                               (h_ * h_) * p_.sim.gravity,
-                                                           x_[v].w)
-                                               : x_[v];
+                        s_[v] = gpu::pdPredict(x_[v], v_[v], p_.sim.gravity, h_);
                         y_[v] = s_[v];
                     }
                     pool_.barrier();
                 });
                 timed(kStageJacobiSums, [&] {
-                    for (int it = 0; it < p_.sim.iterations; ++it)
-                        system_.iterate(pool_, member, size, y_, s_);
+                    if (jacobi_)
+                        jacobi_->solve(pool_, member, size, s_, y_, b, e);
+                    else
+                        for (int it = 0; it < p_.sim.iterations; ++it)
+                            system_->iterate(pool_, member, size, y_, s_);
                     pool_.barrier();
                 });
                 if (!p_.tethers.empty())
@@ -308,13 +287,14 @@ public:
     std::uint32_t contactCount() const override { return post_.contactCount(); }
     std::vector<ModelFigure> modelFigures() const override {
         return {{"iterations", double(p_.sim.iterations)},
-                {"factorizations", double(system_.factorizations())}};
+                {"factorizations", system_ ? double(system_->factorizations()) : 0.0}};
     }
 
 private:
     PreparedCloth p_;
     float h_;
-    ProjectiveSystem system_;
+    std::unique_ptr<ProjectiveSystem> system_;  // the direct global step (scheme gs)
+    std::unique_ptr<PdJacobiSystem> jacobi_;    // the Jacobi one (jacobi, chebyshev)
     int threads_, members_;
     ThreadPool pool_;
     PostStep post_;

@@ -7,7 +7,8 @@
 // projections after each step; the materials' linear damping scales the velocities.
 // Threads share the local step (by terms) and the right-hand sides (by vertices, each summing its
 // terms in a fixed order); x, y and z are solved on up to three of them. Any thread count gives
-// the same bits.
+// the same bits. Iteration scheme jacobi or chebyshev replaces the factor by one Jacobi sweep per
+// iteration, Chebyshev-accelerated (cpu/pd_jacobi.h).
 #pragma once
 
 #include <cstdint>

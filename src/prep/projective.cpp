@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -11,6 +12,12 @@
 namespace cloth {
 
 namespace {
+
+std::string shortText(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", double(v));
+    return text;
+}
 
 std::size_t clothOf(const std::vector<std::uint32_t>& clothBegin, std::uint32_t v) {
     return std::size_t(std::upper_bound(clothBegin.begin(), clothBegin.end(), v) -
@@ -140,14 +147,20 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
     if (p.sim.mode != SolverMode::Xpbd)
         throw Error("model " + model + ": solver mode pbd is XPBD's; leave the mode at xpbd");
-    if (p.sim.iteration.scheme != IterationScheme::GaussSeidel)
+    if (p.sim.iteration.scheme != IterationScheme::GaussSeidel && !step.empty())
         throw Error("model " + model + ": iteration scheme " +
                     iterationSchemeName(p.sim.iteration.scheme) + " is XPBD's (" + step +
                     "); leave it at gs");
 }
 
 void refuseWhatProjectiveLacks(const PreparedCloth& p) {
-    refuseWhatTheImplicitModelsLack(p, "pd", "PD's global step is a direct solve");
+    refuseWhatTheImplicitModelsLack(p, "pd", "");  // gs: the direct global step; else Jacobi's
+    const IterationSettings& it = p.sim.iteration;
+    if (it.scheme != IterationScheme::GaussSeidel && it.relaxation > kPdMaxRelaxation)
+        throw Error("model pd: the Jacobi global step (iteration " +
+                    std::string(iterationSchemeName(it.scheme)) + ") converges on every cloth "
+                    "only with a relaxation of at most 0.5, got " + shortText(it.relaxation) +
+                    "; give --relaxation 0.5 (or the scene's iteration.relaxation)");
 }
 
 }  // namespace cloth

@@ -6,6 +6,7 @@
 #include "vk/gpu_solver.h"
 #include "vk/gpu_solver_impl.h"
 #include "vk/mass_spring_gpu.h"
+#include "vk/pd_jacobi_gpu.h"
 
 namespace cloth::vk {
 
@@ -223,8 +224,7 @@ std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
     if (prepared.sim.model == ClothModel::Fem)
         throw Error("model fem runs on the CPU reference only (--backend cpu)");
     if (prepared.sim.model == ClothModel::Projective)
-        throw Error("model pd runs on the CPU reference only yet (--backend cpu); its Vulkan "
-                    "global step (Chebyshev-accelerated Jacobi) is not built");
+        return makeGpuProjectiveSolver(prepared, options);
     return std::make_unique<GpuSolver>(prepared, options);
 }
 

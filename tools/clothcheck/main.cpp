@@ -47,6 +47,7 @@ struct Args {
     int every = 1;
     bool skipWithoutDevice = false;
     std::optional<IterationScheme> iteration;
+    std::optional<float> relaxation;
     std::optional<int> iterations;
     std::optional<float> fps;  // --fps (core/frame_rate.h)
     std::optional<ClothModel> model;
@@ -102,6 +103,8 @@ void defineArgs(CLI::App& app, Args& a) {
     app.option_defaults()->group("Solver");
     cli::addIteration(app, a.iteration,
                       std::string(cli::kIterationHelp) + " (default: the scene's)");
+    cli::addRelaxation(app, a.relaxation,
+                       "Jacobi and Chebyshev: relaxation gamma in (0, 2) (default: the scene's)");
     addInt(app, "--iterations", a.iterations, 1, 100000,
            "constraint iterations per substep (default: the scene's)");
     cli::addFps(app, a.fps);
@@ -184,6 +187,7 @@ int run(const Args& args) {
 
     Scene scene = resolveScene(args.scene);
     if (args.iteration) scene.sim.iteration.scheme = *args.iteration;
+    if (args.relaxation) scene.sim.iteration.relaxation = *args.relaxation;
     if (args.iterations) scene.sim.iterations = *args.iterations;
     if (args.fps) scene.sim.fps = *args.fps;
     cli::applyModelFlags(args.model, args.integrator, args.springStiffness, scene.sim);

@@ -1,0 +1,207 @@
+#include "vk/pd_jacobi_gpu.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "prep/pd_jacobi.h"
+#include "prep/projective.h"
+#include "prep/springs.h"
+#include "sim/schedule.h"
+#include "vk/buffer.h"
+#include "vk/compute_kernel.h"
+
+namespace cloth::vk {
+
+namespace {
+
+struct Push {
+    glm::vec4 gravity;
+    std::uint32_t job, count, cur, prev, next;
+    float h, omega, gamma, t0, t1, bounceBelow;
+    std::uint32_t colliderCount;
+};
+static_assert(sizeof(Push) == 64);
+constexpr std::uint32_t kJobPredict = 0, kJobProjectTri = 1, kJobProjectBend = 2, kJobSweep = 3,
+                        kJobTethers = 4, kJobFinish = 5;
+constexpr std::uint32_t kBuffers = 18;
+
+template <class T>
+Buffer filled(const Context& ctx, OneShot& once, const std::vector<T>& data, const char* name) {
+    // Never empty (a buffer of no bytes is invalid): a spare element stands in for none.
+    const std::size_t bytes = std::max<std::size_t>(data.size(), 1) * sizeof(T);
+    Buffer b = deviceBuffer(ctx, bytes, name);
+    if (!data.empty()) upload(ctx, once, b, data.data(), data.size() * sizeof(T));
+    return b;
+}
+
+class GpuProjectiveSolver final : public Solver {
+  public:
+    GpuProjectiveSolver(const PreparedCloth& p, const GpuSolverOptions& o)
+        : p_(p),
+          h_(substepDt(p.sim)),
+          ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
+          once_(*ctx_, "pd"),
+          workgroup_(o.workgroupSize),
+          kernel_(*ctx_, "pd_jacobi.comp", kBuffers, sizeof(Push), o.workgroupSize) {
+        const std::uint32_t n = p.originalVertexCount;
+        const PdJacobiLayout l = buildPdJacobiLayout(p, h_);
+        const std::vector<glm::vec4> x(p.positions.begin(), p.positions.begin() + n);
+        const std::vector<glm::vec4> v(p.velocities.begin(), p.velocities.begin() + n);
+        positions_ = filled(*ctx_, once_, x, "pd.positions");
+        velocities_ = filled(*ctx_, once_, v, "pd.velocities");
+        predicted_ = filled(*ctx_, once_, std::vector<glm::vec4>(n), "pd.predicted");
+        iterates_ = filled(*ctx_, once_, std::vector<glm::vec4>(3 * std::size_t(n)), "pd.iterates");
+        vertices_ = filled(*ctx_, once_, l.vertices, "pd.vertices");
+        triangles_ = filled(*ctx_, once_, p.pdTriangles, "pd.triangles");
+        bends_ = filled(*ctx_, once_, p.pdBends, "pd.bends");
+        triProjections_ = filled(*ctx_, once_, std::vector<glm::vec4>(2 * p.pdTriangles.size()),
+                                 "pd.triProjections");
+        bendProjections_ =
+            filled(*ctx_, once_, std::vector<glm::vec4>(p.pdBends.size()), "pd.bendProjections");
+        triOffsets_ = filled(*ctx_, once_, l.triOffsets, "pd.triOffsets");
+        triCorners_ = filled(*ctx_, once_, l.triCorners, "pd.triCorners");
+        bendOffsets_ = filled(*ctx_, once_, l.bendOffsets, "pd.bendOffsets");
+        bendCorners_ = filled(*ctx_, once_, l.bendCorners, "pd.bendCorners");
+        tethers_ = filled(*ctx_, once_, p.tethers, "pd.tethers");
+        colliders_ = filled(*ctx_, once_, p.colliders, "pd.colliders");
+        thickness_ = filled(*ctx_, once_, springThickness(p), "pd.thickness");
+        damping_ = filled(*ctx_, once_, implicitDamping(p), "pd.damping");
+        contact_ = filled(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
+        kernel_.bind({&positions_, &velocities_, &predicted_, &iterates_, &vertices_, &triangles_,
+                      &bends_, &triProjections_, &bendProjections_, &triOffsets_, &triCorners_,
+                      &bendOffsets_, &bendCorners_, &tethers_, &colliders_, &thickness_, &damping_,
+                      &contact_});
+        x_ = x;
+        vertexNormals(p_, x_, normals_, 0, n);
+    }
+    ~GpuProjectiveSolver() override { vkDeviceWaitIdle(ctx_->device()); }
+
+    const char* backendName() const override { return "gpu"; }
+    std::string deviceName() const override { return ctx_->info().name; }
+    int threadCount() const override { return 1; }
+
+    void stepFrame() override {
+        const auto start = std::chrono::steady_clock::now();
+        const std::uint32_t n = p_.originalVertexCount;
+        const auto tris = std::uint32_t(p_.pdTriangles.size());
+        const auto bends = std::uint32_t(p_.pdBends.size());
+        const auto tethers = std::uint32_t(p_.tethers.size());
+        const IterationSettings& it = p_.sim.iteration;
+        Push push{glm::vec4(p_.sim.gravity, 0.0f),
+                  0,
+                  0,
+                  0,
+                  0,
+                  0,
+                  h_,
+                  1.0f,
+                  it.relaxation,
+                  0.0f,
+                  0.0f,
+                  restitutionThreshold(p_.sim),
+                  std::uint32_t(p_.colliders.size())};
+        auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
+            if (count == 0) return;
+            push.job = job;
+            push.count = count;
+            kernel_.dispatch(cb, &push, (count + workgroup_ - 1) / workgroup_);
+            computeBarrier(cb);
+        };
+        auto base = [&](int k) { return std::uint32_t(((k % 3) + 3) % 3) * n; };
+        once_.run([&](VkCommandBuffer cb) {
+            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                push.cur = base(0), push.prev = base(2);
+                run(cb, kJobPredict, n);
+                float omega = 1.0f;
+                for (int k = 0; k < p_.sim.iterations; ++k) {
+                    push.cur = base(k), push.prev = base(k - 1), push.next = base(k + 1);
+                    run(cb, kJobProjectTri, tris);
+                    run(cb, kJobProjectBend, bends);
+                    omega = iterationOmega(it, k, omega);
+                    push.omega = omega;
+                    run(cb, kJobSweep, n);
+                }
+                push.cur = base(p_.sim.iterations);
+                run(cb, kJobTethers, tethers);
+                push.t0 = float(time_ + double(sub) * double(h_));
+                push.t1 = push.t0 + h_;
+                run(cb, kJobFinish, n);
+            }
+        });
+        readPositions(x_);
+        std::vector<std::uint32_t> contact(n);
+        download(*ctx_, once_, contact_, contact.data(), contact.size() * sizeof(std::uint32_t));
+        contacts_ = 0;
+        for (std::uint32_t c : contact) contacts_ += c;
+        vertexNormals(p_, x_, normals_, 0, n);
+        time_ += double(p_.sim.frameDt);
+        frameMs_ =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+    }
+    double simTime() const override { return time_; }
+
+    void readPositions(std::vector<glm::vec4>& out) override {
+        out.resize(p_.originalVertexCount);
+        download(*ctx_, once_, positions_, out.data(), out.size() * sizeof(glm::vec4));
+    }
+    void readVelocities(std::vector<glm::vec4>& out) override {
+        out.resize(p_.originalVertexCount);
+        download(*ctx_, once_, velocities_, out.data(), out.size() * sizeof(glm::vec4));
+    }
+    void readNormals(std::vector<glm::vec4>& out) override { out = normals_; }
+    void keepMultipliers(bool) override {}
+    void readMultipliers(std::size_t, std::vector<glm::vec4>&) override {
+        throw Error("model pd has no XPBD multipliers (the residual metrics are XPBD's)");
+    }
+    void setGrab(std::optional<Grab> grab) override {
+        checkGrabVertex(grab, p_.originalVertexCount);
+        if (grab) throw Error("model pd: the grab is not built for this model yet");
+    }
+    // Free vertices in contact with a collider at the frame's last step.
+    std::uint32_t contactCount() const override { return contacts_; }
+    // The frame's wall time as the local/global iterations' stage (no timestamps yet).
+    std::vector<StageTime> stageTimes() const override {
+        std::vector<StageTime> out;
+        for (int i = 0; i < kStageCount; ++i)
+            out.push_back({kStageNames[i], i == kStageJacobiSums ? frameMs_ : 0.0});
+        return out;
+    }
+    std::vector<ModelFigure> modelFigures() const override {
+        return {{"iterations", double(p_.sim.iterations)}, {"factorizations", 0.0}};
+    }
+
+  private:
+    PreparedCloth p_;
+    float h_;
+    std::shared_ptr<Context> ctx_;
+    OneShot once_;
+    std::uint32_t workgroup_;
+    ComputeKernel kernel_;
+    Buffer positions_, velocities_, predicted_, iterates_, vertices_, triangles_, bends_,
+        triProjections_, bendProjections_, triOffsets_, triCorners_, bendOffsets_, bendCorners_,
+        tethers_, colliders_, thickness_, damping_, contact_;
+    std::uint32_t contacts_ = 0;
+    std::vector<glm::vec4> x_, normals_;
+    double time_ = p_.startTime, frameMs_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeGpuProjectiveSolver(const PreparedCloth& prepared,
+                                                const GpuSolverOptions& options) {
+    if (prepared.sim.model != ClothModel::Projective)
+        throw Error("makeGpuProjectiveSolver: the scene's model is " +
+                    std::string(clothModelName(prepared.sim.model)));
+    refuseWhatProjectiveLacks(prepared);
+    if (prepared.sim.iteration.scheme == IterationScheme::GaussSeidel)
+        throw Error(
+            "model pd on the GPU runs the Jacobi global step only: give --iteration "
+            "jacobi or chebyshev (the direct LDLT step, iteration gs, runs on the CPU: "
+            "--backend cpu)");
+    return std::make_unique<GpuProjectiveSolver>(prepared, options);
+}
+
+}  // namespace cloth::vk
