@@ -158,7 +158,8 @@ TEST(PdJacobi, AFreeClothFallsWithoutStrain) {
 TEST(PdJacobi, AnyThreadCountGivesTheSameBits) {
     for (IterationScheme scheme : {IterationScheme::Jacobi, IterationScheme::Chebyshev}) {
         Scene s = pdScene(40, scheme);
-        s.sim.iterations = 8;
+        s.sim.substeps = 4;  // 10 substeps x 8 iterations took 58 s under ASan
+        s.sim.iterations = 4;
         ColliderDesc ground;
         ground.shape = ColliderShape::Plane;
         ground.transform.translate = glm::vec3(0.0f, 1.05f, 0.0f);  // above the bottom rows
