@@ -83,8 +83,11 @@ std::vector<glm::vec3> transformed(const std::vector<glm::vec3>& positions, cons
     return out;
 }
 
+// kinematic: pinned or held by a hard attachment (compliance 0, or any attachment in PBD mode),
+// a vertex no force moves: the tethers' anchors. A compliant attachment's vertex moves under its
+// spring and the cloth, so it is tethered like any free vertex, never an anchor.
 struct VertexRoles {
-    std::vector<bool> pinned, attached;
+    std::vector<bool> pinned, attached, kinematic;
 };
 
 // Pins and attachments (mesh-space selections) -> roles, attachments and motions.
@@ -92,7 +95,8 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
                                     const std::vector<glm::vec3>& world, std::uint32_t base,
                                     bool pbdMode, const std::string& source, PreparedCloth& out) {
     const std::size_t n = mesh.positions.size();
-    VertexRoles roles{std::vector<bool>(n, false), std::vector<bool>(n, false)};
+    VertexRoles roles{std::vector<bool>(n, false), std::vector<bool>(n, false),
+                      std::vector<bool>(n, false)};
     // A selection that picks nothing is an error here too: scene files check it when read, but
     // not on very large grids, and --mesh puts a scene's selections on another mesh.
     auto select = [&](const VertexSelection& sel, const std::string& where) {
@@ -101,7 +105,7 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
             throw Error(where + ": selects no vertices of the mesh");
         return picked;
     };
-    for (std::uint32_t v : select(desc.pins, source + " pins")) roles.pinned[v] = true;
+    for (std::uint32_t v : select(desc.pins, source + " pins")) roles.pinned[v] = roles.kinematic[v] = true;
     for (std::size_t a = 0; a < desc.attachments.size(); ++a) {
         const AttachmentDesc& ad = desc.attachments[a];
         const std::string where = source + " attachment " + std::to_string(a);
@@ -117,6 +121,7 @@ VertexRoles applyPinsAndAttachments(const ClothDesc& desc, const Mesh& mesh,
                 throw Error(where + ": vertex " + std::to_string(v) +
                             " is already attached; a vertex can have one attachment only");
             roles.attached[v] = true;
+            roles.kinematic[v] = pbdMode || ad.compliance == 0.0f;
             gpu::Attachment at{};
             at.anchor = glm::vec4(world[v], 1.0f);
             at.vertex = base + v;
@@ -140,7 +145,7 @@ void addTethers(const ClothDesc& desc, const std::vector<glm::vec3>& world,
     if (!desc.tethers) return;
     std::vector<std::uint32_t> anchors, dynamic;
     for (std::uint32_t v = 0; v < world.size(); ++v) {
-        if (roles.pinned[v] || roles.attached[v])
+        if (roles.kinematic[v])
             anchors.push_back(v);
         else if (invMass[v] > 0.0f)
             dynamic.push_back(v);

@@ -36,8 +36,8 @@ struct PrepareOptions {
 //    vertices. Pinned vertices, and vertices in no triangle, get inverse mass 0.
 //  - A vertex may not be both pinned and attached, nor attached twice: cloth::Error.
 //  - Attachment motions are in world space. In PBD mode attachments are hard (param k' = 1).
-//  - Tethers: each vertex with inverse mass > 0 that is not attached gets one tether to the
-//    nearest (Euclidean, rest state) pinned or attached vertex of its own cloth, lowest index on
+//  - Tethers: each vertex with inverse mass > 0 that no hard attachment holds gets one tether to the
+//    nearest (Euclidean, rest state) pinned or hard-attached vertex of its own cloth, lowest index on
 //    ties; maxLength = that distance x (1 + tetherSlack).
 //  - Constraint `param`: XPBD the material's compliance; PBD pbdIterationStiffness(k,
 //    sim.iterations). So apply command-line overrides to the Scene before calling this.

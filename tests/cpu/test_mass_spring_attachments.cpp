@@ -57,7 +57,9 @@ TEST(MassSpringAttachments, ACompliantOneIsASpringOfRestLengthZero) {
     const double g = 9.81, drop = m * g / double(k);
     auto solver = makeCpuSolver(p, 1);
     for (const Solver::ModelFigure& f : solver->modelFigures())
-        if (f.name == "omega_max_rad_s") EXPECT_NEAR(f.value / w, 1.0, 1e-3);
+        if (f.name == "omega_max_rad_s") {
+            EXPECT_NEAR(f.value / w, 1.0, 1e-3);
+        }
     const double y0 = p.positions[3].y;
     std::vector<glm::vec4> x;
     double largest = 0.0;

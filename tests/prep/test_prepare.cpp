@@ -176,25 +176,34 @@ TEST(Prepare, RotateAttachmentsTurnTheirVerticesAboutTheAxisLine) {
     EXPECT_THROW(prepareScene(s), Error);
 }
 
+// The anchors are the vertices no force moves: pins and hard attachments. A compliant
+// attachment's vertex moves under its spring, so it is tethered like any free vertex.
 TEST(Prepare, TethersGoToTheNearestAnchorByBruteForce) {
-    const ClothDesc c = anchoredCloth();
-    const PreparedCloth p = prepareScene(sceneOf({c}));
-    const auto world = worldRest(c);
-    const std::set<std::uint32_t> anchors = {0, 12, 60, 30, 117, 129};
-    std::set<std::uint32_t> tethered;
-    for (const auto& t : p.tethers) {
-        EXPECT_TRUE(tethered.insert(t.vertex).second) << "two tethers on " << t.vertex;
-        EXPECT_EQ(anchors.count(t.vertex), 0u);
-        std::uint32_t best = UINT32_MAX;
-        float bestD = INFINITY;
-        for (std::uint32_t a : anchors) {  // ascending: ties keep the lowest index
-            const float d = glm::length(world[t.vertex] - world[a]);
-            if (d < bestD) bestD = d, best = a;
+    for (float compliance : {0.0f, 1e-6f}) {
+        ClothDesc c = anchoredCloth();
+        c.attachments[0].compliance = compliance;
+        const PreparedCloth p = prepareScene(sceneOf({c}));
+        const auto world = worldRest(c);
+        std::set<std::uint32_t> anchors = {0, 12, 60};  // the pins
+        if (compliance == 0.0f) anchors.insert({30, 117, 129});
+        std::set<std::uint32_t> tethered;
+        for (const auto& t : p.tethers) {
+            EXPECT_TRUE(tethered.insert(t.vertex).second) << "two tethers on " << t.vertex;
+            EXPECT_EQ(anchors.count(t.vertex), 0u);
+            std::uint32_t best = UINT32_MAX;
+            float bestD = INFINITY;
+            for (std::uint32_t a : anchors) {  // ascending: ties keep the lowest index
+                const float d = glm::length(world[t.vertex] - world[a]);
+                if (d < bestD) bestD = d, best = a;
+            }
+            EXPECT_EQ(t.anchor, best) << "vertex " << t.vertex << ", compliance " << compliance;
+            EXPECT_NEAR(t.maxLength, bestD * 1.1f, 1e-6f);
         }
-        EXPECT_EQ(t.anchor, best) << "vertex " << t.vertex;
-        EXPECT_NEAR(t.maxLength, bestD * 1.1f, 1e-6f);
+        EXPECT_EQ(tethered.size(), p.vertexCount() - anchors.size()) << compliance;
+        if (compliance > 0.0f) {
+            EXPECT_EQ(tethered.count(30), 1u);
+        }
     }
-    EXPECT_EQ(tethered.size(), p.vertexCount() - anchors.size());
 }
 
 TEST(Prepare, TethersOffWhenDisabled) {
