@@ -44,28 +44,38 @@ double diagonalOf(const std::vector<glm::vec4>& x) {
 // h = (c + 2 ln(1e7) / seconds) / w^2 (reported as the finite-time theory).
 constexpr double kGrowth = 1e7;
 
+// The free vertices moved off x by 1e-6 of the diagonal, a fixed pseudo-random offset each.
+void perturb(std::vector<glm::vec4>& x, double diagonal) {
+    std::uint32_t seed = 12345u;
+    auto next = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return float(double(seed >> 8) / double(1u << 24) - 0.5);
+    };
+    for (glm::vec4& p : x)
+        if (p.w > 0.0f) p += glm::vec4(float(2e-6 * diagonal) * glm::vec3(next(), next(), next()), 0.0f);
+}
+
+// Some vertex farther than 10 diagonals from its rest place, or not finite.
+bool ranOff(const std::vector<glm::vec4>& x, const std::vector<glm::vec4>& rest, std::uint32_t n,
+            double diagonal) {
+    for (std::uint32_t v = 0; v < n; ++v) {
+        const glm::dvec3 d = glm::dvec3(glm::vec3(x[v])) - glm::dvec3(glm::vec3(rest[v]));
+        if (!(glm::length(d) < 10.0 * diagonal)) return true;  // NaN too
+    }
+    return false;
+}
+
 bool stableAt(const PreparedCloth& p, Integrator integrator, const std::vector<float>& damping,
               double h, double seconds) {
     const std::uint32_t n = p.originalVertexCount;
     SpringStepper stepper(p.springs, n);
     SpringState s{p.positions, p.velocities, {}};
     const double diagonal = std::max(diagonalOf(p.positions), 1e-3);
-    std::uint32_t seed = 12345u;
-    auto next = [&] {
-        seed = seed * 1664525u + 1013904223u;
-        return float(double(seed >> 8) / double(1u << 24) - 0.5);
-    };
-    for (std::uint32_t v = 0; v < n; ++v)
-        if (s.x[v].w > 0.0f)
-            s.x[v] += glm::vec4(float(2e-6 * diagonal) * glm::vec3(next(), next(), next()), 0.0f);
+    perturb(s.x, diagonal);
     const auto steps = static_cast<std::uint64_t>(std::ceil(seconds / h));
     for (std::uint64_t k = 1; k <= steps; ++k) {
         stepper.step(integrator, s, float(h), p.sim.gravity, damping);
-        if (k % 64 != 0 && k != steps) continue;
-        for (std::uint32_t v = 0; v < n; ++v) {
-            const glm::dvec3 d = glm::dvec3(glm::vec3(s.x[v])) - glm::dvec3(glm::vec3(p.positions[v]));
-            if (!(glm::length(d) < 10.0 * diagonal)) return false;  // NaN fails too
-        }
+        if ((k % 64 == 0 || k == steps) && ranOff(s.x, p.positions, n, diagonal)) return false;
     }
     return true;
 }
@@ -120,14 +130,7 @@ bool implicitStableAt(const PreparedCloth& prepared, double h, double seconds, i
     p.sim.substeps = 1;
     const std::uint32_t n = p.originalVertexCount;
     const double diagonal = std::max(diagonalOf(prepared.positions), 1e-3);
-    std::uint32_t seed = 12345u;
-    auto next = [&] {
-        seed = seed * 1664525u + 1013904223u;
-        return float(double(seed >> 8) / double(1u << 24) - 0.5);
-    };
-    for (std::uint32_t v = 0; v < n; ++v)
-        if (p.positions[v].w > 0.0f)
-            p.positions[v] += glm::vec4(float(2e-6 * diagonal) * glm::vec3(next(), next(), next()), 0.0f);
+    perturb(p.positions, diagonal);
     auto solver = makeCpuSolver(p, threads);
     std::vector<glm::vec4> x;
     const auto steps = static_cast<std::uint64_t>(std::ceil(seconds / h));
@@ -135,10 +138,7 @@ bool implicitStableAt(const PreparedCloth& prepared, double h, double seconds, i
         solver->stepFrame();
         if (k % 16 != 0 && k != steps) continue;
         solver->readPositions(x);
-        for (std::uint32_t v = 0; v < n; ++v) {
-            const glm::dvec3 d = glm::dvec3(glm::vec3(x[v])) - glm::dvec3(glm::vec3(prepared.positions[v]));
-            if (!(glm::length(d) < 10.0 * diagonal)) return false;
-        }
+        if (ranOff(x, prepared.positions, n, diagonal)) return false;
     }
     return true;
 }

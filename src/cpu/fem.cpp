@@ -224,13 +224,11 @@ private:
     // the member's rows of the right-hand side.
     void rightHandSide(int member, int size) {
         system_->multiplyK(velocity_, kv_, member, size);
-        std::uint32_t cb, ce;
-        ThreadPool::split(std::uint32_t((rows_ + FemSystem::kChunk - 1) / FemSystem::kChunk),
-                          member, size, cb, ce);
+        std::int32_t begin, end;
+        system_->chunkRange(member, size, begin, end);
         const double h = h_, alpha = p_.sim.fem.rayleighAlpha, beta = p_.sim.fem.rayleighBeta;
         const glm::dvec3 g(p_.sim.gravity);
-        const std::int32_t end = std::min(rows_, std::int32_t(ce) * FemSystem::kChunk);
-        for (std::int32_t r = std::int32_t(cb) * FemSystem::kChunk; r < end; ++r) {
+        for (std::int32_t r = begin; r < end; ++r) {
             const std::uint32_t v = rowVertex_[r];
             const double m = 1.0 / double(x_[v].w);
             rhs_[r] = h * (force_[v] + m * g - alpha * m * velocity_[r] - (beta + h) * kv_[r]);

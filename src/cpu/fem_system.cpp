@@ -157,8 +157,9 @@ FemCgResult FemSystem::solve(ThreadPool& pool, const std::vector<glm::dvec3>& b,
     double rNorm2 = total(partA_), rz = total(partC_);
     FemCgResult result;
     if (bNorm2 == 0.0) {
-        for (std::int32_t r = std::int32_t(cb) * kChunk; r < std::min(rows_, std::int32_t(ce) * kChunk); ++r)
-            x[r] = glm::dvec3(0.0);
+        std::int32_t rb, re;
+        chunkRange(member, size, rb, re);
+        for (std::int32_t r = rb; r < re; ++r) x[r] = glm::dvec3(0.0);
         pool.barrier();
         return result;
     }

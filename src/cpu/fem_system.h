@@ -55,9 +55,10 @@ public:
 
     // Rows per chunk: the unit of the members' shares and of the partial sums.
     static constexpr std::int32_t kChunk = 64;
+    // The rows [begin, end) of `member`: the ones fill, multiplyK and solve give it.
+    void chunkRange(int member, int size, std::int32_t& begin, std::int32_t& end) const;
 
 private:
-    void chunkRange(int member, int size, std::int32_t& begin, std::int32_t& end) const;
     // (A p)_r for one row.
     glm::dvec3 applyRow(std::int32_t r, const std::vector<glm::dvec3>& p) const;
     // Every member: the chunks' partials summed in chunk order.

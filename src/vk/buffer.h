@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string_view>
+#include <vector>
 
 #include "vk/context.h"
 
@@ -57,5 +58,16 @@ void upload(const Context& ctx, OneShot& once, const Buffer& dst, const void* da
 // work submitted before it).
 void download(const Context& ctx, OneShot& once, const Buffer& src, void* data, std::size_t bytes,
               VkDeviceSize offset = 0);
+
+// A device buffer holding `data`, never empty (a buffer of no bytes is invalid: a spare element
+// stands in for none).
+template <class T>
+Buffer filledBuffer(const Context& ctx, OneShot& once, const std::vector<T>& data,
+                    std::string_view name) {
+    const std::size_t bytes = (data.empty() ? 1 : data.size()) * sizeof(T);
+    Buffer b = deviceBuffer(ctx, bytes, name);
+    if (!data.empty()) upload(ctx, once, b, data.data(), data.size() * sizeof(T));
+    return b;
+}
 
 }  // namespace cloth::vk

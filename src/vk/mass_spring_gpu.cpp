@@ -38,15 +38,6 @@ std::uint32_t integratorCode(Integrator i) {
     return 1;
 }
 
-template <class T>
-Buffer filled(const Context& ctx, OneShot& once, const std::vector<T>& data, const char* name) {
-    // Never empty (a buffer of no bytes is invalid): a spare element stands in for none.
-    const std::size_t bytes = std::max<std::size_t>(data.size(), 1) * sizeof(T);
-    Buffer b = deviceBuffer(ctx, bytes, name);
-    if (!data.empty()) upload(ctx, once, b, data.data(), data.size() * sizeof(T));
-    return b;
-}
-
 class GpuMassSpringSolver final : public MassSpringSolverBase {
 public:
     GpuMassSpringSolver(const PreparedCloth& p, const GpuSolverOptions& o)
@@ -60,27 +51,27 @@ public:
             springPrevious(p.positions, p.velocities, float(plan_.step));  // Verlet's
         const std::vector<float> damping = springDamping(p);
         const SpringIncidence in = springIncidence(p.springs, n);
-        positions_ = filled(*ctx_, once_, p.positions, "ms.positions");
-        velocities_ = filled(*ctx_, once_, p.velocities, "ms.velocities");
-        previous_ = filled(*ctx_, once_, previous, "ms.previous");
-        forces_ = filled(*ctx_, once_, std::vector<glm::vec4>(n), "ms.forces");
-        springs_ = filled(*ctx_, once_, p.springs, "ms.springs");
-        offsets_ = filled(*ctx_, once_, in.offsets, "ms.offsets");
-        incident_ = filled(*ctx_, once_, in.springs, "ms.incident");
-        damping_ = filled(*ctx_, once_, damping, "ms.damping");
-        tethers_ = filled(*ctx_, once_, p.tethers, "ms.tethers");
-        colliders_ = filled(*ctx_, once_, p.colliders, "ms.colliders");
-        thickness_ = filled(*ctx_, once_, springThickness(p), "ms.thickness");
+        positions_ = filledBuffer(*ctx_, once_, p.positions, "ms.positions");
+        velocities_ = filledBuffer(*ctx_, once_, p.velocities, "ms.velocities");
+        previous_ = filledBuffer(*ctx_, once_, previous, "ms.previous");
+        forces_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "ms.forces");
+        springs_ = filledBuffer(*ctx_, once_, p.springs, "ms.springs");
+        offsets_ = filledBuffer(*ctx_, once_, in.offsets, "ms.offsets");
+        incident_ = filledBuffer(*ctx_, once_, in.springs, "ms.incident");
+        damping_ = filledBuffer(*ctx_, once_, damping, "ms.damping");
+        tethers_ = filledBuffer(*ctx_, once_, p.tethers, "ms.tethers");
+        colliders_ = filledBuffer(*ctx_, once_, p.colliders, "ms.colliders");
+        thickness_ = filledBuffer(*ctx_, once_, springThickness(p), "ms.thickness");
         std::vector<glm::vec4> start = p.colliders.empty() ? std::vector<glm::vec4>{} : p.positions;
         for (glm::vec4& x : start) x.w = 0.0f;
-        start_ = filled(*ctx_, once_, start, "ms.start");
-        triangles_ = filled(*ctx_, once_, p.triangles, "ms.triangles");
-        vertexTriOffsets_ = filled(*ctx_, once_, p.vertexTriangleOffsets, "ms.vertexTriOffsets");
-        vertexTriangles_ = filled(*ctx_, once_, p.vertexTriangles, "ms.vertexTriangles");
-        wind_ = filled(*ctx_, once_, p.windVertices, "ms.wind");
-        attachmentOf_ = filled(*ctx_, once_, springAttachmentOf(p), "ms.attachmentOf");
-        attachments_ = filled(*ctx_, once_, p.attachments, "ms.attachments");
-        motions_ = filled(*ctx_, once_, p.motions, "ms.motions");
+        start_ = filledBuffer(*ctx_, once_, start, "ms.start");
+        triangles_ = filledBuffer(*ctx_, once_, p.triangles, "ms.triangles");
+        vertexTriOffsets_ = filledBuffer(*ctx_, once_, p.vertexTriangleOffsets, "ms.vertexTriOffsets");
+        vertexTriangles_ = filledBuffer(*ctx_, once_, p.vertexTriangles, "ms.vertexTriangles");
+        wind_ = filledBuffer(*ctx_, once_, p.windVertices, "ms.wind");
+        attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p), "ms.attachmentOf");
+        attachments_ = filledBuffer(*ctx_, once_, p.attachments, "ms.attachments");
+        motions_ = filledBuffer(*ctx_, once_, p.motions, "ms.motions");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
                       &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_,
                       &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_, &attachmentOf_,

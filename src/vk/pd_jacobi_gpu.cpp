@@ -27,15 +27,6 @@ constexpr std::uint32_t kJobPredict = 0, kJobProjectTri = 1, kJobProjectBend = 2
                         kJobTethers = 4, kJobFinish = 5;
 constexpr std::uint32_t kBuffers = 18;
 
-template <class T>
-Buffer filled(const Context& ctx, OneShot& once, const std::vector<T>& data, const char* name) {
-    // Never empty (a buffer of no bytes is invalid): a spare element stands in for none.
-    const std::size_t bytes = std::max<std::size_t>(data.size(), 1) * sizeof(T);
-    Buffer b = deviceBuffer(ctx, bytes, name);
-    if (!data.empty()) upload(ctx, once, b, data.data(), data.size() * sizeof(T));
-    return b;
-}
-
 class GpuProjectiveSolver final : public Solver {
   public:
     GpuProjectiveSolver(const PreparedCloth& p, const GpuSolverOptions& o)
@@ -49,26 +40,26 @@ class GpuProjectiveSolver final : public Solver {
         const PdJacobiLayout l = buildPdJacobiLayout(p, h_);
         const std::vector<glm::vec4> x(p.positions.begin(), p.positions.begin() + n);
         const std::vector<glm::vec4> v(p.velocities.begin(), p.velocities.begin() + n);
-        positions_ = filled(*ctx_, once_, x, "pd.positions");
-        velocities_ = filled(*ctx_, once_, v, "pd.velocities");
-        predicted_ = filled(*ctx_, once_, std::vector<glm::vec4>(n), "pd.predicted");
-        iterates_ = filled(*ctx_, once_, std::vector<glm::vec4>(3 * std::size_t(n)), "pd.iterates");
-        vertices_ = filled(*ctx_, once_, l.vertices, "pd.vertices");
-        triangles_ = filled(*ctx_, once_, p.pdTriangles, "pd.triangles");
-        bends_ = filled(*ctx_, once_, p.pdBends, "pd.bends");
-        triProjections_ = filled(*ctx_, once_, std::vector<glm::vec4>(2 * p.pdTriangles.size()),
+        positions_ = filledBuffer(*ctx_, once_, x, "pd.positions");
+        velocities_ = filledBuffer(*ctx_, once_, v, "pd.velocities");
+        predicted_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "pd.predicted");
+        iterates_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(3 * std::size_t(n)), "pd.iterates");
+        vertices_ = filledBuffer(*ctx_, once_, l.vertices, "pd.vertices");
+        triangles_ = filledBuffer(*ctx_, once_, p.pdTriangles, "pd.triangles");
+        bends_ = filledBuffer(*ctx_, once_, p.pdBends, "pd.bends");
+        triProjections_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(2 * p.pdTriangles.size()),
                                  "pd.triProjections");
         bendProjections_ =
-            filled(*ctx_, once_, std::vector<glm::vec4>(p.pdBends.size()), "pd.bendProjections");
-        triOffsets_ = filled(*ctx_, once_, l.triOffsets, "pd.triOffsets");
-        triCorners_ = filled(*ctx_, once_, l.triCorners, "pd.triCorners");
-        bendOffsets_ = filled(*ctx_, once_, l.bendOffsets, "pd.bendOffsets");
-        bendCorners_ = filled(*ctx_, once_, l.bendCorners, "pd.bendCorners");
-        tethers_ = filled(*ctx_, once_, p.tethers, "pd.tethers");
-        colliders_ = filled(*ctx_, once_, p.colliders, "pd.colliders");
-        thickness_ = filled(*ctx_, once_, springThickness(p), "pd.thickness");
-        damping_ = filled(*ctx_, once_, implicitDamping(p), "pd.damping");
-        contact_ = filled(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
+            filledBuffer(*ctx_, once_, std::vector<glm::vec4>(p.pdBends.size()), "pd.bendProjections");
+        triOffsets_ = filledBuffer(*ctx_, once_, l.triOffsets, "pd.triOffsets");
+        triCorners_ = filledBuffer(*ctx_, once_, l.triCorners, "pd.triCorners");
+        bendOffsets_ = filledBuffer(*ctx_, once_, l.bendOffsets, "pd.bendOffsets");
+        bendCorners_ = filledBuffer(*ctx_, once_, l.bendCorners, "pd.bendCorners");
+        tethers_ = filledBuffer(*ctx_, once_, p.tethers, "pd.tethers");
+        colliders_ = filledBuffer(*ctx_, once_, p.colliders, "pd.colliders");
+        thickness_ = filledBuffer(*ctx_, once_, springThickness(p), "pd.thickness");
+        damping_ = filledBuffer(*ctx_, once_, implicitDamping(p), "pd.damping");
+        contact_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
         kernel_.bind({&positions_, &velocities_, &predicted_, &iterates_, &vertices_, &triangles_,
                       &bends_, &triProjections_, &bendProjections_, &triOffsets_, &triCorners_,
                       &bendOffsets_, &bendCorners_, &tethers_, &colliders_, &thickness_, &damping_,
