@@ -206,7 +206,7 @@ void checkScene(const std::shared_ptr<vk::Context>& ctx, render::OffscreenRender
         }
         EXPECT_GT(rendered, 0.25 * p.share) << at << ": little of the cloth shows in the picture";
         std::printf("%-28s frame %3d: cloth %5.1f%% of the picture (projected), %5.1f%% drawn, "
-                    "%5.1f%% of its vertices inside, %4.1f%% of the border\n",
+                    "%5.1f%% of its vertices inside, %4.1f%% of the border, spans %5.1f%%\n",
                     fs::path(scene).stem().string().c_str(), frame, 100 * p.share, 100 * rendered,
                     100 * p.verticesInside, 100 * p.border, 100 * p.extent);
     }
