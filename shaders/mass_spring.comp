@@ -53,6 +53,9 @@ layout(push_constant, std430) uniform Push {
     float t1;
     float bounceBelow;  // m/s (prep/springs.h springBounceBelow)
     uint colliderCount;
+    float hMean;  // adaptive_verlet's (prep/springs.h springStepSize)
+    float ratio;
+    float pad0, pad1;  // the wind at offset 64
     WindParams wind;    // JOB_WIND: the substep's
 } pc;
 
@@ -93,7 +96,7 @@ void main() {
             uint a = attachmentOf[i];
             springFollowTarget(x, p, v, attachmentTarget(a, pc.t0), attachmentTarget(a, pc.t1),
                                pc.h);
-            if (pc.integrator == SPRING_VERLET) previous[i] = p;
+            if (pc.integrator >= SPRING_VERLET) previous[i] = p;
             if (pc.colliderCount > 0u) start[i].w = 0.0;  // never in contact
             positions[i] = x;
             velocities[i] = v;
@@ -105,9 +108,13 @@ void main() {
             springExplicitStep(x, v, f, g, damping[i], pc.h);
         } else if (pc.integrator == SPRING_SYMPLECTIC) {
             springSymplecticStep(x, v, f, g, damping[i], pc.h);
-        } else {
+        } else if (pc.integrator == SPRING_VERLET) {
             vec4 p = previous[i];
             springVerletStep(x, p, v, f, g, damping[i], pc.h);
+            previous[i] = p;
+        } else {
+            vec4 p = previous[i];
+            springTimeCorrectedVerletStep(x, p, v, f, g, damping[i], pc.h, pc.hMean, pc.ratio);
             previous[i] = p;
         }
         positions[i] = x;
@@ -118,7 +125,7 @@ void main() {
         vec4 before = x;
         projectTether(x, vec3(positions[t.anchor]), t.maxLength);
         positions[t.vertex] = x;
-        if (pc.integrator != SPRING_VERLET && x != before)
+        if (pc.integrator < SPRING_VERLET && x != before)
             velocities[t.vertex] += vec4((vec3(x) - vec3(before)) / pc.h, 0.0);
     } else if (pc.job == JOB_WIND) {
         vec4 x = positions[i];
@@ -131,7 +138,7 @@ void main() {
         }
         vec3 dv = springWind(vec3(velocities[i]), x.w, n, windVertices[i].area, pc.wind);
         velocities[i] += vec4(dv, 0.0);
-        if (pc.integrator == SPRING_VERLET) previous[i] -= vec4(pc.h * dv, 0.0);
+        if (pc.integrator >= SPRING_VERLET) previous[i] -= vec4(pc.h * dv, 0.0);
     } else if (pc.job == JOB_CONTACTS) {
         vec4 x = positions[i];
         if (x.w <= 0.0 || carried(i)) return;
@@ -148,7 +155,7 @@ void main() {
         vec3 v = springContactVelocity(vStep, vec3(x) - vec3(before), pc.h, s);
         positions[i] = x;
         velocities[i] = vec4(v, 0.0);
-        if (pc.integrator == SPRING_VERLET && s.bounce.w > 0.0)
+        if (pc.integrator >= SPRING_VERLET && s.bounce.w > 0.0)
             previous[i] = vec4(vec3(x) - pc.h * v, x.w);
     }
 }

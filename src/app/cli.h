@@ -162,12 +162,12 @@ CLI::Option* addModel(CLI::App& app, T& target, const std::string& description) 
         ->type_name("xpbd|mass_spring|pd|fem");
 }
 
-// --integrator explicit|symplectic|verlet (Integrator, or a std::optional of it).
+// --integrator explicit|symplectic|verlet|adaptive_verlet (Integrator, or a std::optional of it).
 template <class T>
 CLI::Option* addIntegrator(CLI::App& app, T& target, const std::string& description) {
     return addParsed(app, "--integrator", target, parseIntegrator, description)
-        ->check(oneOf({"explicit", "symplectic", "verlet"}))
-        ->type_name("explicit|symplectic|verlet");
+        ->check(oneOf({"explicit", "symplectic", "verlet", "adaptive_verlet"}))
+        ->type_name("explicit|symplectic|verlet|adaptive_verlet");
 }
 
 // --spring-stiffness K: every spring family's stiffness in N/m, (0, 1e12].

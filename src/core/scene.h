@@ -133,9 +133,12 @@ enum class ClothModel { Xpbd, MassSpring, Projective, Fem };
 const char* clothModelName(ClothModel m);  // "xpbd" | "mass_spring" | "pd" | "fem"
 ClothModel parseClothModel(const std::string& name);
 // The mass-spring model's integrators: forward Euler (x and v from the old state), symplectic
-// Euler (v first, x from the new v) and position Verlet (x from the last two positions).
-enum class Integrator { Explicit, Symplectic, Verlet };
-const char* integratorName(Integrator i);  // "explicit" | "symplectic" | "verlet"
+// Euler (v first, x from the new v), position Verlet (x from the last two positions) and
+// time-corrected Verlet over steps of varying length (adaptive_verlet: the longest steps allowed,
+// the substep's remainder last; docs/models.md).
+enum class Integrator { Explicit, Symplectic, Verlet, AdaptiveVerlet };
+// "explicit" | "symplectic" | "verlet" | "adaptive_verlet"
+const char* integratorName(Integrator i);
 Integrator parseIntegrator(const std::string& name);
 
 // Provot's springs (docs/models.md): structural (grid neighbours, or a mesh's edges), shear (grid
@@ -146,8 +149,9 @@ struct MassSpringSettings {
     Integrator integrator = Integrator::Symplectic;
     float structural = 0.0f, shear = 0.0f, flexion = 0.0f;  // N/m; 0: from the material
     float airDamping = 0.0f;  // 1/s: force -m c v on each particle
-    // s: the longest step; each substep is split into as many equal steps as it needs. 0: as
-    // many as stability needs (from the highest natural frequency at rest).
+    // s: the longest step; each substep is split into as many equal steps as it needs
+    // (adaptive_verlet: steps of this length, the remainder last). 0: as many as stability
+    // needs (from the highest natural frequency at rest).
     float step = 0.0f;
     bool operator==(const MassSpringSettings&) const = default;
 };

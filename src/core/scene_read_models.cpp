@@ -35,14 +35,18 @@ const char* integratorName(Integrator i) {
             return "symplectic";
         case Integrator::Verlet:
             return "verlet";
+        case Integrator::AdaptiveVerlet:
+            return "adaptive_verlet";
     }
     return "?";
 }
 
 Integrator parseIntegrator(const std::string& name) {
-    for (Integrator i : {Integrator::Explicit, Integrator::Symplectic, Integrator::Verlet})
+    for (Integrator i : {Integrator::Explicit, Integrator::Symplectic, Integrator::Verlet,
+                         Integrator::AdaptiveVerlet})
         if (name == integratorName(i)) return i;
-    throw Error("unknown integrator '" + name + "' (expected explicit, symplectic or verlet)");
+    throw Error("unknown integrator '" + name +
+                "' (expected explicit, symplectic, verlet or adaptive_verlet)");
 }
 
 namespace detail {

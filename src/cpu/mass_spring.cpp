@@ -56,14 +56,16 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
 void SpringStepper::step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
                          const std::vector<float>& damping) {
     const auto n = vertexCount();
-    if (integrator == Integrator::Verlet && s.previous.size() != n) s.previous = springPrevious(s.x, s.v, h);
+    if (springKeepsPrevious(integrator) && s.previous.size() != n)
+        s.previous = springPrevious(s.x, s.v, h);
     forces(s.x, 0, n);
-    integrate(integrator, s, h, g, damping, 0, n);
+    integrate(integrator, s, {h, h, 1.0f}, g, damping, 0, n);
 }
 
-void SpringStepper::integrate(Integrator integrator, SpringState& s, float h, glm::vec3 g,
-                              const std::vector<float>& damping, std::uint32_t begin,
+void SpringStepper::integrate(Integrator integrator, SpringState& s, SpringStepSize size,
+                              glm::vec3 g, const std::vector<float>& damping, std::uint32_t begin,
                               std::uint32_t end, float t0, float t1) const {
+    const float h = size.h;
     for (std::uint32_t v = begin; v < end; ++v) {
         if (s.x[v].w <= 0.0f) continue;
         if (!s.start.empty()) s.start[v] = s.x[v];
@@ -71,7 +73,7 @@ void SpringStepper::integrate(Integrator integrator, SpringState& s, float h, gl
             glm::vec4 previous = s.x[v];
             gpu::springFollowTarget(s.x[v], previous, s.v[v], target(attachmentOf_[v], t0),
                                     target(attachmentOf_[v], t1), h);
-            if (integrator == Integrator::Verlet) s.previous[v] = previous;
+            if (springKeepsPrevious(integrator)) s.previous[v] = previous;
             if (!s.start.empty()) s.start[v].w = 0.0f;  // never in contact
             continue;
         }
@@ -84,6 +86,10 @@ void SpringStepper::integrate(Integrator integrator, SpringState& s, float h, gl
                 break;
             case Integrator::Verlet:
                 gpu::springVerletStep(s.x[v], s.previous[v], s.v[v], force_[v], g, damping[v], h);
+                break;
+            case Integrator::AdaptiveVerlet:
+                gpu::springTimeCorrectedVerletStep(s.x[v], s.previous[v], s.v[v], force_[v], g,
+                                                   damping[v], h, size.hMean, size.ratio);
                 break;
         }
     }
@@ -110,8 +116,8 @@ public:
         stepper_.setAttachments(p);
         state_.x = p.positions;
         state_.v = p.velocities;
-        if (p.sim.massSpring.integrator == Integrator::Verlet)
-            state_.previous = springPrevious(state_.x, state_.v, float(plan_.step));
+        if (springKeepsPrevious(p.sim.massSpring.integrator))
+            state_.previous = springPrevious(state_.x, state_.v, springLastStep(plan_));
         damping_ = springDamping(p);
         if (!p.colliders.empty()) {
             state_.start = state_.x;
@@ -134,7 +140,7 @@ public:
     void stepFrame() override {
         std::fill(times_.begin(), times_.end(), 0.0);
         const MassSpringSettings& m = p_.sim.massSpring;
-        const auto h = static_cast<float>(plan_.step);
+        const float hLast = springLastStep(plan_);
         pool_.run([&](int member, int size) {
             const FlushSubnormals flush;
             std::uint32_t b, e, tb, te;
@@ -148,17 +154,19 @@ public:
             for (int sub = 0; sub < p_.sim.substeps; ++sub) {
                 if (p_.sim.wind)
                     timed(kStageWind, [&] {
-                        blow(sub, h, m.integrator, b, e);
+                        blow(sub, hLast, m.integrator, b, e);
                         pool_.barrier();
                     });
                 for (std::uint32_t k = 0; k < plan_.steps; ++k) {
                     const float t0 = springStepTime(time_, plan_, sub, k);
                     const float t1 = springStepTime(time_, plan_, sub, k + 1);
+                    const SpringStepSize size = springStepSize(plan_, k);
+                    const float h = size.h;
                     timed(kStagePredict, [&] {
                         stepper_.forces(state_.x, b, e, t0);
                         pool_.barrier();
-                        stepper_.integrate(m.integrator, state_, h, p_.sim.gravity, damping_, b, e,
-                                           t0, t1);
+                        stepper_.integrate(m.integrator, state_, size, p_.sim.gravity, damping_, b,
+                                           e, t0, t1);
                         pool_.barrier();
                     });
                     if (!p_.tethers.empty())
@@ -207,7 +215,7 @@ private:
             glm::vec4& x = state_.x[t.vertex];
             const glm::vec4 before = x;
             gpu::projectTether(x, glm::vec3(state_.x[t.anchor]), t.maxLength);
-            if (integrator != Integrator::Verlet && x != before)
+            if (!springKeepsPrevious(integrator) && x != before)
                 state_.v[t.vertex] += glm::vec4((glm::vec3(x) - glm::vec3(before)) / h, 0.0f);
         }
     }
@@ -224,7 +232,7 @@ private:
                                                  vertexNormalSum(p_, state_.x, i),
                                                  p_.windVertices[i].area, wind);
             state_.v[i] += glm::vec4(dv, 0.0f);
-            if (integrator == Integrator::Verlet) state_.previous[i] -= glm::vec4(h * dv, 0.0f);
+            if (springKeepsPrevious(integrator)) state_.previous[i] -= glm::vec4(h * dv, 0.0f);
         }
     }
     // The analytic colliders after a step from t0 to t1 (kernels/spring.h springContact), over
@@ -253,7 +261,7 @@ private:
             const glm::vec3 v =
                 gpu::springContactVelocity(vStep, glm::vec3(x) - glm::vec3(before), h, s);
             state_.v[i] = glm::vec4(v, 0.0f);
-            if (integrator == Integrator::Verlet && s.bounce.w > 0.0f)
+            if (springKeepsPrevious(integrator) && s.bounce.w > 0.0f)
                 state_.previous[i] = glm::vec4(glm::vec3(x) - h * v, x.w);
         }
     }

@@ -1,5 +1,6 @@
 // The mass-spring model on the CPU (docs/models.md): Provot's springs (prep/springs.h) advanced by
-// forward Euler, symplectic Euler or position Verlet in equal steps, each substep split into as
+// forward Euler, symplectic Euler or position Verlet in equal steps (adaptive_verlet: time-corrected
+// Verlet, the substep's remainder last), each substep split into as
 // many as stability needs (prep/springs.h planSpringSteps); gravity, air damping, pins (inverse
 // mass 0), attachments (hard ones carry their vertex, compliant ones are springs of rest length
 // 0), the materials' linear damping (as air damping), tethers and the analytic colliders with
@@ -45,7 +46,7 @@ public:
     // t0 and t1: the step's start and end (s), where the attachments' targets are.
     void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
                 float t0 = 0.0f);
-    void integrate(Integrator integrator, SpringState& s, float h, glm::vec3 g,
+    void integrate(Integrator integrator, SpringState& s, SpringStepSize size, glm::vec3 g,
                    const std::vector<float>& c, std::uint32_t begin, std::uint32_t end,
                    float t0 = 0.0f, float t1 = 0.0f) const;
     // Attachments (kernels/spring.h): a compliant one adds its spring to its vertex's force (after

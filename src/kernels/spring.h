@@ -72,6 +72,23 @@ CLOTH_FN void springVerletStep(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) previous, 
     v = vec4((next - now) / h, 0.0f);
 }
 
+// Time-corrected Verlet over steps of varying length (docs/models.md): the step before this one
+// was hPrev long, so the velocity at the midpoint of that step is (x - x_prev) / hPrev. Over the
+// hMean = (h + hPrev) / 2 between the two midpoints it is damped and accelerated, and carries x
+// over h: x' = x + (1 - c hMean)(x - x_prev) h / hPrev + h hMean (f / m + g); v = (x' - x) / h.
+// ratio = h / hPrev and hMean are the host's floats, so both backends round them alike. It is
+// exact for a constant acceleration, and with hPrev = h it is springVerletStep, bit for bit.
+CLOTH_FN void springTimeCorrectedVerletStep(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) previous,
+                                            CLOTH_OUT(vec4) v, vec3 f, vec3 g, float c, float h,
+                                            float hMean, float ratio) {
+    vec3 now = vec3(x);
+    vec3 next = now + (1.0f - c * hMean) * ((now - vec3(previous)) * ratio) +
+                (h * hMean) * (f * x.w + g);
+    previous = x;
+    x = vec4(next, x.w);
+    v = vec4((next - now) / h, 0.0f);
+}
+
 // Contacts with the analytic colliders (plane, sphere, capsule, box), after each step: the vertex,
 // moved from `start` by the step of h seconds, is projected out of collider c (at pose p1 at the
 // step's end, p0 at its start) with collider.h's response, friction over the step included. s
@@ -108,6 +125,7 @@ CLOTH_FN vec3 springWind(vec3 v, float invMass, vec3 normalSum, float area, Wind
 const uint SPRING_EXPLICIT = 0u;
 const uint SPRING_SYMPLECTIC = 1u;
 const uint SPRING_VERLET = 2u;
+const uint SPRING_ADAPTIVE_VERLET = 3u;
 
 CLOTH_NAMESPACE_END
 

@@ -243,6 +243,93 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
     return std::sqrt(std::max(lambda, 0.0));
 }
 
+namespace {
+
+// adaptive_verlet's steps in a substep of S with steps of at most `longest` (SpringPlan).
+void splitWithRemainder(SpringPlan& plan, double longest) {
+    const double S = plan.substep;
+    const double full = std::floor(S / longest * (1.0 + 1e-6));
+    const double rem = S - full * longest;
+    plan.step = longest;
+    plan.tailSteps = 0;
+    plan.tail = 0.0;
+    if (full < 1.0) {  // one step, the whole substep
+        plan.step = S;
+        plan.steps = 1;
+    } else if (std::abs(rem) <= 1e-6 * S) {  // a float step's rounding: equal steps fill S
+        plan.steps = std::uint32_t(full);
+        plan.step = S / full;
+    } else if (rem >= 0.5 * longest) {
+        plan.steps = std::uint32_t(full) + 1;
+        plan.tailSteps = 1;
+        plan.tail = rem;
+    } else {
+        plan.steps = std::uint32_t(full) + 1;
+        plan.tailSteps = 2;
+        plan.tail = 0.5 * (longest + rem);
+    }
+}
+
+// The fewest modes the pattern check scans: resonances of a long pattern are narrow.
+int patternModes(const SpringPlan& plan) { return int(std::max<std::uint32_t>(2000, 50 * plan.steps)); }
+
+}  // namespace
+
+std::vector<double> springStepLengths(const SpringPlan& plan) {
+    std::vector<double> out(plan.steps, plan.step);
+    for (std::uint32_t k = plan.steps - plan.tailSteps; k < plan.steps; ++k) out[k] = plan.tail;
+    return out;
+}
+
+SpringStepSize springStepSize(const SpringPlan& plan, std::uint32_t k) {
+    auto length = [&](std::uint32_t i) {
+        return static_cast<float>(i + plan.tailSteps >= plan.steps && plan.tailSteps > 0 ? plan.tail
+                                                                                         : plan.step);
+    };
+    const float h = length(k), before = length(k == 0 ? plan.steps - 1 : k - 1);
+    if (plan.tailSteps == 0) return {h, h, 1.0f};
+    return {h, 0.5f * (h + before), h / before};
+}
+
+double springPatternGrowth(const std::vector<double>& lengths, double omegaMax, double damping,
+                           int modes) {
+    // Per step, a mode's (x_n, x_{n-1}) goes to (x_{n+1}, x_n) by the step's 2x2 matrix
+    // [[1 + d r - w^2 h m, -d r], [1, 0]] with r = h / hPrev, m = (h + hPrev) / 2,
+    // d = 1 - c m (kernels/spring.h springTimeCorrectedVerletStep); the period's product has
+    // eigenvalues from its trace and determinant.
+    const std::size_t n = lengths.size();
+    double period = 0.0;
+    for (double h : lengths) period += h;
+    double worst = -1e300;
+    for (int i = 1; i <= modes; ++i) {
+        const double w2 = std::pow(omegaMax * double(i) / double(modes), 2.0);
+        double a = 1.0, b = 0.0, c = 0.0, d = 1.0;  // the product so far
+        for (std::size_t k = 0; k < n; ++k) {
+            const double h = lengths[k], before = lengths[k == 0 ? n - 1 : k - 1];
+            const double r = h / before, mean = 0.5 * (h + before), keep = 1.0 - damping * mean;
+            const double t00 = 1.0 + keep * r - w2 * h * mean, t01 = -keep * r;
+            const double na = t00 * a + t01 * c, nb = t00 * b + t01 * d;
+            c = a;
+            d = b;
+            a = na;
+            b = nb;
+            const double scale = std::max({std::abs(a), std::abs(b), std::abs(c), std::abs(d)});
+            if (scale > 1e100) return 1e300;  // grows past doubt
+        }
+        const double tr = a + d, det = a * d - b * c;
+        const double disc = tr * tr - 4.0 * det;
+        double radius;
+        if (disc >= 0.0) {
+            const double s = std::sqrt(disc);
+            radius = std::max(std::abs(tr + s), std::abs(tr - s)) / 2.0;
+        } else {
+            radius = std::sqrt(std::max(det, 0.0));  // a complex pair: |lambda|^2 = det
+        }
+        worst = std::max(worst, std::log(std::max(radius, 1e-300)) / period);
+    }
+    return worst;
+}
+
 double stableStep(Integrator integrator, double omega, double damping) {
     if (!(omega > 0.0)) return 1e30;  // nothing oscillates
     if (integrator == Integrator::Explicit) return damping / (omega * omega);
@@ -280,7 +367,33 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
                     (m.integrator == Integrator::Explicit ? " or use symplectic or verlet" : ""));
     plan.steps = static_cast<std::uint32_t>(std::max(1.0, steps));
     plan.step = substep / double(plan.steps);
-    return plan;
+    plan.substep = substep;
+    if (m.integrator != Integrator::AdaptiveVerlet) return plan;
+    // Unequal steps: the pattern must keep every mode from growing (least damping: the worst).
+    auto growth = [&](double longest) {
+        splitWithRemainder(plan, longest);
+        return springPatternGrowth(springStepLengths(plan), plan.omegaMax, least, patternModes(plan));
+    };
+    constexpr double kGrowthAllowed = 1e-3;  // 1/s: an amplitude e-folds in no less than 1000 s
+    if (m.step > 0.0f) {
+        plan.growth = growth(double(m.step));
+        if (plan.growth <= kGrowthAllowed) return plan;
+    }
+    // The longest stable pattern, from 90% of equal steps' limit down by 5% a try.
+    for (double longest = 0.9 * plan.limit; longest >= 0.02 * plan.limit; longest *= 0.95) {
+        const double g = growth(longest);
+        if (g > kGrowthAllowed) continue;
+        if (m.step > 0.0f)
+            throw Error("mass_spring.step " + shortNumber(m.step) + " s: adaptive_verlet's steps "
+                        "with the substep's remainder last are unstable at that step (a mode "
+                        "grows by e^" + shortNumber(plan.growth) + " per second); its longest "
+                        "stable step here is " + shortNumber(longest) + " s");
+        if (!(double(plan.steps) * double(p.sim.substeps) <= 1e6)) break;
+        plan.growth = g;
+        return plan;
+    }
+    throw Error("mass_spring: adaptive_verlet finds no stable pattern of steps down to 2% of "
+                "equal steps' limit of " + shortNumber(plan.limit) + " s; use verlet");
 }
 
 SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::uint32_t vertices) {

@@ -34,13 +34,43 @@ double stableStep(Integrator integrator, double omega, double damping);
 // (`limit`, with a margin of 10% below it) or the settings' fixed step. Throws cloth::Error for a
 // fixed step past the limit, forward Euler without damping, or more than 10^6 steps per frame.
 // Damping: mass_spring.air_damping plus each material's damping.
+// adaptive_verlet takes steps of `step` (the settings' step, or the longest whose pattern is
+// stable) and ends the substep with the remainder: one step of it when it is at least half a step,
+// else the last two steps share a step and the remainder equally (`tailSteps` steps of `tail`).
+// A remainder within 10^-6 of the substep (a float step's rounding) makes equal steps.
+// A pattern of unequal steps is less stable than equal steps (docs/models.md): the plan scans the
+// modes up to omegaMax and takes or accepts only a pattern under which none grows.
 struct SpringPlan {
     double omegaMax = 0.0;  // rad/s
-    double limit = 0.0;     // s
+    double limit = 0.0;     // s: equal steps' limit
     double step = 0.0;      // s
     std::uint32_t steps = 1;
+    double substep = 0.0;        // s
+    std::uint32_t tailSteps = 0;  // adaptive_verlet: the last steps, of `tail` s
+    double tail = 0.0;
+    double growth = 0.0;  // 1/s: the fastest-growing mode's rate under the pattern (<= 1e-3)
 };
 SpringPlan planSpringSteps(const PreparedCloth& p);
+
+// Step k's length (s) and, for the time-corrected Verlet, the mean of it and the step before
+// (the substep's last one for k = 0: the pattern repeats) and its ratio to that step, as floats
+// that both backends use.
+struct SpringStepSize {
+    float h, hMean, ratio;
+};
+SpringStepSize springStepSize(const SpringPlan& plan, std::uint32_t k);
+// The length of the step that ends a substep (Verlet's previous positions start one such step back).
+inline float springLastStep(const SpringPlan& plan) {
+    return springStepSize(plan, plan.steps - 1).h;
+}
+
+// The largest growth rate (1/s, ln |eigenvalue| per second) of a mode of angular frequency
+// omega in (0, omegaMax], on `modes` equally spaced ones, under time-corrected Verlet with the
+// step pattern `lengths` repeated and damping c: the period map's spectral radius.
+double springPatternGrowth(const std::vector<double>& lengths, double omegaMax, double damping,
+                           int modes);
+// The substep's step lengths under the plan.
+std::vector<double> springStepLengths(const SpringPlan& plan);
 
 // Each vertex's springs (CSR: offsets per vertex, size vertices + 1; spring indices in spring
 // order): the order in which both backends sum a vertex's forces.
@@ -67,14 +97,24 @@ std::vector<float> springThickness(const PreparedCloth& p);
 // The simulated time (s) at the start of step k of substep `sub` of the frame that starts at
 // frameStart, as both backends compute it (the colliders' poses of the step).
 inline float springStepTime(double frameStart, const SpringPlan& plan, int sub, std::uint32_t k) {
-    return static_cast<float>(frameStart +
-                              double(std::uint64_t(sub) * plan.steps + k) * plan.step);
+    if (plan.tailSteps == 0)
+        return static_cast<float>(frameStart +
+                                  double(std::uint64_t(sub) * plan.steps + k) * plan.step);
+    const std::uint32_t full = plan.steps - plan.tailSteps;
+    const double within = k <= full ? double(k) * plan.step
+                                    : double(full) * plan.step + double(k - full) * plan.tail;
+    return static_cast<float>(frameStart + double(sub) * plan.substep + within);
 }
 
 // Contacts slower than this (m/s) get no restitution: what gravity adds in two steps (as
 // sim/schedule.h restitutionThreshold does for XPBD's substeps).
 inline float springBounceBelow(const SimSettings& sim, const SpringPlan& plan) {
     return 2.0f * glm::length(sim.gravity) * static_cast<float>(plan.step);
+}
+
+// Verlet and adaptive_verlet keep the previous positions (and carry the velocity in them).
+inline bool springKeepsPrevious(Integrator i) {
+    return i == Integrator::Verlet || i == Integrator::AdaptiveVerlet;
 }
 
 // Verlet's positions one step of h back from x at velocities v: x - h v (w kept).

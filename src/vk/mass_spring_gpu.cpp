@@ -1,6 +1,7 @@
 #include "vk/mass_spring_gpu.h"
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,11 @@ struct Push {
     std::uint32_t job, count, integrator;
     float h, t0, t1, bounceBelow;
     std::uint32_t colliderCount;
+    float hMean, ratio;  // adaptive_verlet's (prep/springs.h springStepSize)
+    float pad[2];
     gpu::WindParams wind;
 };
-static_assert(sizeof(Push) == 80);
+static_assert(sizeof(Push) == 96 && offsetof(Push, wind) == 64);
 constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2, kJobContacts = 3,
                         kJobWind = 4;
 
@@ -34,6 +37,8 @@ std::uint32_t integratorCode(Integrator i) {
             return 1;
         case Integrator::Verlet:
             return 2;
+        case Integrator::AdaptiveVerlet:
+            return 3;
     }
     return 1;
 }
@@ -48,7 +53,7 @@ public:
           kernel_(*ctx_, "mass_spring.comp", 19, sizeof(Push), o.workgroupSize) {
         const std::uint32_t n = p.originalVertexCount;
         const std::vector<glm::vec4> previous =
-            springPrevious(p.positions, p.velocities, float(plan_.step));  // Verlet's
+            springPrevious(p.positions, p.velocities, springLastStep(plan_));  // Verlet's
         const std::vector<float> damping = springDamping(p);
         const SpringIncidence in = springIncidence(p.springs, n);
         positions_ = filledBuffer(*ctx_, once_, p.positions, "ms.positions");
@@ -92,7 +97,7 @@ public:
         const auto colliders = static_cast<std::uint32_t>(p_.colliders.size());
         Push push{glm::vec4(p_.sim.gravity, 0.0f), 0, 0,
                   integratorCode(p_.sim.massSpring.integrator), float(plan_.step), 0.0f, 0.0f,
-                  springBounceBelow(p_.sim, plan_), colliders, {}};
+                  springBounceBelow(p_.sim, plan_), colliders, 0.0f, 1.0f, {}, {}};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             push.job = job;
             push.count = count;
@@ -104,11 +109,16 @@ public:
             for (int sub = 0; sub < p_.sim.substeps; ++sub) {
                 if (p_.sim.wind) {
                     push.wind = windParams(*p_.sim.wind, time_ + double(dt) * double(sub), dt);
+                    push.h = springLastStep(plan_);  // Verlet's previous positions move by it
                     run(cb, kJobWind, n);
                 }
                 for (std::uint32_t k = 0; k < plan_.steps; ++k) {
                     push.t0 = springStepTime(time_, plan_, sub, k);
                     push.t1 = springStepTime(time_, plan_, sub, k + 1);
+                    const SpringStepSize size = springStepSize(plan_, k);
+                    push.h = size.h;
+                    push.hMean = size.hMean;
+                    push.ratio = size.ratio;
                     run(cb, kJobForces, n);
                     run(cb, kJobStep, n);
                     if (tethers) run(cb, kJobTethers, tethers);

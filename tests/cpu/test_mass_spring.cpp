@@ -195,7 +195,8 @@ TEST(MassSpring, AnyThreadCountGivesTheSameBits) {
     // Soft and damped, so that forward Euler's limit c / omega^2 is a few hundred steps a frame.
     s.sim.massSpring.structural = s.sim.massSpring.shear = s.sim.massSpring.flexion = 1.0f;
     s.sim.massSpring.airDamping = 20.0f;
-    for (Integrator integrator : {Integrator::Explicit, Integrator::Symplectic, Integrator::Verlet}) {
+    for (Integrator integrator : {Integrator::Explicit, Integrator::Symplectic, Integrator::Verlet,
+                                  Integrator::AdaptiveVerlet}) {
         s.sim.massSpring.integrator = integrator;
         const PreparedCloth p = prepareScene(s);
         ASSERT_FALSE(p.tethers.empty());
