@@ -2,8 +2,10 @@
 // one implicit step per substep, `iterations` local/global iterations, the global system
 // prefactored once by a sparse Cholesky (Eigen's SimplicialLDLT) and reused until its terms
 // change. Pins are hard: their rows leave the system, their columns move to its right-hand side
-// (a pin released would change the matrix and need a new factor; none is released yet). Tethers
-// and the analytic colliders (kernels/spring.h springContact, with friction and restitution) are
+// (a pin released would change the matrix and need a new factor; none is released yet). A hard
+// attachment's vertex leaves the system too, its column times its moving target on the right; a
+// compliant attachment is a term w |x_i - t|^2 / 2 (w on the diagonal: the factor stays). The
+// wind changes the velocities before each step's prediction. Tethers and the analytic colliders (kernels/spring.h springContact, with friction and restitution) are
 // projections after each step; the materials' linear damping scales the velocities.
 // Threads share the local step (by terms) and the right-hand sides (by vertices, each summing its
 // terms in a fixed order); x, y and z are solved on up to three of them. Any thread count gives
