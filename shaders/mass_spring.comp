@@ -61,8 +61,11 @@ layout(push_constant, std430) uniform Push {
 
 const uint NO_ATTACHMENT = 0xffffffffu;
 
-vec3 attachmentTarget(uint a, float t) {
-    return vec3(attachments[a].anchor) + motionOffset(motions[attachments[a].motion], t);
+#include "lib/vertex_normal_sum.glsl"
+
+vec3 targetOf(uint a, float t) {
+    Attachment k = attachments[a];
+    return attachmentTarget(k, motions[k.motion], t);
 }
 
 // Vertex i is carried by a hard attachment.
@@ -84,7 +87,7 @@ void main() {
         }
         uint a = attachmentOf[i];
         if (a != NO_ATTACHMENT && attachments[a].param > 0.0)
-            sum += springAttachmentForce(xv, attachmentTarget(a, pc.t0), attachments[a].param);
+            sum += springAttachmentForce(xv, targetOf(a, pc.t0), attachments[a].param);
         forces[i] = vec4(sum, 0.0);
     } else if (pc.job == JOB_STEP) {
         vec4 x = positions[i];
@@ -94,7 +97,7 @@ void main() {
         if (carried(i)) {
             vec4 p = x;
             uint a = attachmentOf[i];
-            springFollowTarget(x, p, v, attachmentTarget(a, pc.t0), attachmentTarget(a, pc.t1),
+            springFollowTarget(x, p, v, targetOf(a, pc.t0), targetOf(a, pc.t1),
                                pc.h);
             if (pc.integrator >= SPRING_VERLET) previous[i] = p;
             if (pc.colliderCount > 0u) start[i].w = 0.0;  // never in contact
@@ -130,13 +133,8 @@ void main() {
     } else if (pc.job == JOB_WIND) {
         vec4 x = positions[i];
         if (x.w <= 0.0) return;
-        vec3 n = vec3(0.0);
-        for (uint k = vertexTriOffsets[i]; k < vertexTriOffsets[i + 1u]; ++k) {
-            uint t = 3u * vertexTriangles[k];
-            n += triangleNormal(vec3(positions[triangles[t]]), vec3(positions[triangles[t + 1u]]),
-                                vec3(positions[triangles[t + 2u]]));
-        }
-        vec3 dv = springWind(vec3(velocities[i]), x.w, n, windVertices[i].area, pc.wind);
+        vec3 dv = springWind(vec3(velocities[i]), x.w, vertexNormalSum(i), windVertices[i].area,
+                             pc.wind);
         velocities[i] += vec4(dv, 0.0);
         if (pc.integrator >= SPRING_VERLET) previous[i] -= vec4(pc.h * dv, 0.0);
     } else if (pc.job == JOB_CONTACTS) {

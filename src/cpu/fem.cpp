@@ -11,6 +11,7 @@
 #include "cpu/float_env.h"
 #include "cpu/post_step.h"
 #include "cpu/thread_pool.h"
+#include "cpu/vertex_drivers.h"
 #include "prep/fem.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
@@ -82,9 +83,12 @@ public:
         x_.assign(p.positions.begin(), p.positions.begin() + n);
         v_.assign(p.velocities.begin(), p.velocities.begin() + n);
         y_ = x_;
+        // A vertex carried by a hard attachment leaves the solve like a pin (it moves, so its
+        // neighbours feel its move at the next step's force).
+        const AttachmentTargets& attachments = post_.attachments();
         row_.assign(n, -1);
         for (std::uint32_t i = 0; i < n; ++i)
-            if (x_[i].w > 0.0f) row_[i] = rows_++;
+            if (x_[i].w > 0.0f && !attachments.carried(i)) row_[i] = rows_++;
         elements_.resize(p.femTriangles.size());
         // Per vertex, its triangles' corners (3 t + c), in triangle order.
         offsets_.assign(n + 1, 0);
@@ -100,16 +104,20 @@ public:
             corners_[next[k.v2]++] = 3 * t + 2;
         }
         force_.assign(n, glm::dvec3(0.0));
-        std::vector<double> mass;
+        std::vector<double> mass, extra;
+        const double h = h_;
         for (std::uint32_t i = 0; i < n; ++i) {
             if (row_[i] < 0) continue;
             rowVertex_.push_back(i);
             mass.push_back(1.0 / double(x_[i].w));
+            // A compliant attachment: stiffness w = 1 / compliance, h^2 w on the diagonal.
+            const double w = attachments.held(i) ? 1.0 / double(attachments.compliance(i)) : 0.0;
+            attachment_.push_back(w);
+            extra.push_back(h * h * w);
         }
-        const double h = h_;
         system_.emplace(p.femTriangles, row_, rows_, std::move(mass),
                         1.0 + h * double(p.sim.fem.rayleighAlpha),
-                        h * double(p.sim.fem.rayleighBeta) + h * h);
+                        h * double(p.sim.fem.rayleighBeta) + h * h, std::move(extra));
         dv_.assign(rows_, glm::dvec3(0.0));
         rhs_ = kv_ = velocity_ = dv_;
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
@@ -138,7 +146,15 @@ public:
                 work();
                 if (member == 0) times_[stage] += msSince(t);
             };
+            const AttachmentTargets& attachments = post_.attachments();
             for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                const auto t0 = float(time_ + double(sub) * double(h_));
+                const float t1 = t0 + h_;
+                if (p_.sim.wind)
+                    timed(kStageWind, [&] {
+                        blowWind(p_, time_ + double(h_) * double(sub), x_, v_, b, e);
+                        pool_.barrier();
+                    });
                 timed(kStageStvk, [&] {
                     for (std::uint32_t i = eb; i < ee; ++i) {
                         const gpu::PdTriangle& t = p_.femTriangles[i];
@@ -151,8 +167,13 @@ public:
                         for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k)
                             f += femForce(p_.femTriangles[corners_[k] / 3], elements_[corners_[k] / 3],
                                           int(corners_[k] % 3));
+                        const std::int32_t r = row_[v];
+                        // A compliant attachment's spring to its target at the step's end.
+                        if (r >= 0 && attachment_[r] > 0.0)
+                            f += attachment_[r] * (glm::dvec3(attachments.target(v, t1)) -
+                                                   glm::dvec3(glm::vec3(x_[v])));
                         force_[v] = f;
-                        if (row_[v] >= 0) velocity_[row_[v]] = glm::dvec3(glm::vec3(v_[v]));
+                        if (r >= 0) velocity_[r] = glm::dvec3(glm::vec3(v_[v]));
                     }
                     system_->fill(elements_, member, size);
                     pool_.barrier();
@@ -169,6 +190,7 @@ public:
                 });
                 timed(kStagePredict, [&] {
                     for (std::uint32_t v = b; v < e; ++v) {
+                        if (attachments.carried(v)) y_[v] = glm::vec4(attachments.target(v, t1), x_[v].w);
                         if (row_[v] < 0) continue;
                         for (int c = 0; c < 3; ++c) v_[v][c] += float(dv_[row_[v]][c]);
                         y_[v] = glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]), x_[v].w);
@@ -181,8 +203,7 @@ public:
                         pool_.barrier();
                     });
                 timed(kStageVelocities, [&] {
-                    post_.finish(member, float(time_ + double(sub) * double(h_)), h_, x_, y_, v_,
-                                 b, e);
+                    post_.finish(member, t0, h_, x_, y_, v_, b, e);
                     pool_.barrier();
                 });
             }
@@ -231,7 +252,10 @@ private:
         for (std::int32_t r = begin; r < end; ++r) {
             const std::uint32_t v = rowVertex_[r];
             const double m = 1.0 / double(x_[v].w);
-            rhs_[r] = h * (force_[v] + m * g - alpha * m * velocity_[r] - (beta + h) * kv_[r]);
+            glm::dvec3 sum = force_[v] + m * g - alpha * m * velocity_[r] - (beta + h) * kv_[r];
+            // A compliant attachment's stiffness w: -h w v (Rayleigh's beta does not damp it).
+            if (attachment_[r] > 0.0) sum -= h * attachment_[r] * velocity_[r];
+            rhs_[r] = h * sum;
         }
     }
 
@@ -247,6 +271,7 @@ private:
     std::vector<std::uint32_t> offsets_, corners_;
     std::vector<glm::dvec3> force_;
     std::vector<std::uint32_t> rowVertex_;
+    std::vector<double> attachment_;  // per free row: a compliant attachment's 1 / compliance, or 0
     std::optional<FemSystem> system_;
     // Per free row: the step's velocity change, right-hand side, K v, and v.
     std::vector<glm::dvec3> dv_, rhs_, kv_, velocity_;

@@ -1,8 +1,10 @@
 // The implicit corotational orthotropic FEM on the CPU (docs/models.md "Implicit corotational
 // FEM"; Trendafilov 2021 §3): linear membrane triangles whose strain is measured in their own
 // rotated frame, lumped masses, Rayleigh damping, one linearised backward-Euler step per substep
-// solved by block-Jacobi-preconditioned conjugate gradients (cpu/fem_system.h). Tethers and the
-// analytic colliders act after each step (cpu/post_step.h). Threads share the elements, the
+// solved by block-Jacobi-preconditioned conjugate gradients (cpu/fem_system.h). The wind changes
+// the velocities before each step; a compliant attachment is a spring of rest length 0 to its
+// target in the step (force and stiffness), a hard one carries its vertex like a moving pin.
+// Tethers and the analytic colliders act after each step (cpu/post_step.h). Threads share the elements, the
 // vertices and the system's rows; every sum is in a fixed order, so any thread count gives the
 // same bits.
 #pragma once

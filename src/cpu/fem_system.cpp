@@ -19,14 +19,16 @@ std::uint32_t cornerVertex(const gpu::PdTriangle& t, std::uint32_t c) {
 
 FemSystem::FemSystem(const std::vector<gpu::PdTriangle>& triangles,
                      const std::vector<std::int32_t>& row, std::int32_t rows,
-                     std::vector<double> mass, double d, double s)
+                     std::vector<double> mass, double d, double s, std::vector<double> extra)
     : triangles_(&triangles),
       rows_(rows),
       chunks_((rows + kChunk - 1) / kChunk),
       mass_(std::move(mass)),
+      extra_(std::move(extra)),
       d_(d),
       s_(s) {
     const auto n = static_cast<std::uint32_t>(triangles.size());
+    if (extra_.empty()) extra_.assign(rows, 0.0);
     // Each free row's corners (3 t + c), in triangle order.
     cornerOffsets_.assign(std::size_t(rows) + 1, 0);
     for (const gpu::PdTriangle& t : triangles)
@@ -92,7 +94,7 @@ void FemSystem::fill(const std::vector<FemElement>& elements, int member, int si
                     blocks_[b] += femStiffness((*triangles_)[t], elements[t], int(i), int(c));
         }
         inverseDiagonal_[r] =
-            glm::inverse(glm::dmat3(d_ * mass_[r]) + s_ * blocks_[diagonal_[r]]);
+            glm::inverse(glm::dmat3(d_ * mass_[r] + extra_[r]) + s_ * blocks_[diagonal_[r]]);
     }
 }
 
@@ -111,7 +113,7 @@ void FemSystem::multiplyK(const std::vector<glm::dvec3>& v, std::vector<glm::dve
 glm::dvec3 FemSystem::applyRow(std::int32_t r, const std::vector<glm::dvec3>& p) const {
     glm::dvec3 sum(0.0);
     for (std::uint32_t b = offsets_[r]; b < offsets_[r + 1]; ++b) sum += blocks_[b] * p[columns_[b]];
-    return d_ * mass_[r] * p[r] + s_ * sum;
+    return (d_ * mass_[r] + extra_[r]) * p[r] + s_ * sum;
 }
 
 double FemSystem::total(const std::vector<double>& partial) const {

@@ -30,9 +30,11 @@ struct FemCgResult {
 class FemSystem {
 public:
     // row[v]: the free row of vertex v, or -1 for a pinned one; rows: how many are free;
-    // mass[r]: row r's lumped mass; A = d M + s K.
+    // mass[r]: row r's lumped mass; A = d M + s K + E, E = diag(extra) (per row, times the 3x3
+    // identity: a compliant attachment's h^2 / compliance; empty: none).
     FemSystem(const std::vector<gpu::PdTriangle>& triangles, const std::vector<std::int32_t>& row,
-              std::int32_t rows, std::vector<double> mass, double d, double s);
+              std::int32_t rows, std::vector<double> mass, double d, double s,
+              std::vector<double> extra = {});
 
     std::int32_t rows() const { return rows_; }
     // Blocks stored (each 3x3): the non-zero pattern of K over the free vertices.
@@ -77,6 +79,7 @@ private:
     std::vector<std::uint32_t> cornerOffsets_, corners_;
     std::vector<std::int32_t> cornerBlocks_;  // 3 per corner
     std::vector<double> mass_;
+    std::vector<double> extra_;  // per row (zeros without)
     double d_, s_;
     std::vector<glm::dmat3> inverseDiagonal_;
     // The solve's vectors and the chunks' partial sums.

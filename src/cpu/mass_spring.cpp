@@ -29,10 +29,7 @@ SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t ver
 
 // The springs' force on the vertices [begin, end), each summed over its springs in order.
 void SpringStepper::setAttachments(const PreparedCloth& p) {
-    attachments_ = p.attachments;
-    motions_ = p.motions;
-    attachmentOf_ = springAttachmentOf(p);
-    if (attachments_.empty()) attachmentOf_.clear();
+    attachments_ = AttachmentTargets(p);
 }
 
 void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
@@ -44,11 +41,9 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
             const Neighbour& n = neighbours_[k];
             sum += gpu::springForce(xv, glm::vec3(x[n.other]), n.rest, n.stiffness);
         }
-        if (!attachmentOf_.empty() && attachmentOf_[v] != kNoSpringAttachment) {
-            const std::uint32_t a = attachmentOf_[v];
-            if (attachments_[a].param > 0.0f)
-                sum += gpu::springAttachmentForce(xv, target(a, t0), attachments_[a].param);
-        }
+        if (attachments_.held(v) && !attachments_.carried(v))
+            sum += gpu::springAttachmentForce(xv, attachments_.target(v, t0),
+                                              attachments_.compliance(v));
         force_[v] = sum;
     }
 }
@@ -71,8 +66,8 @@ void SpringStepper::integrate(Integrator integrator, SpringState& s, SpringStepS
         if (!s.start.empty()) s.start[v] = s.x[v];
         if (carried(v)) {
             glm::vec4 previous = s.x[v];
-            gpu::springFollowTarget(s.x[v], previous, s.v[v], target(attachmentOf_[v], t0),
-                                    target(attachmentOf_[v], t1), h);
+            gpu::springFollowTarget(s.x[v], previous, s.v[v], attachments_.target(v, t0),
+                                    attachments_.target(v, t1), h);
             if (springKeepsPrevious(integrator)) s.previous[v] = previous;
             if (!s.start.empty()) s.start[v].w = 0.0f;  // never in contact
             continue;
@@ -219,21 +214,11 @@ private:
                 state_.v[t.vertex] += glm::vec4((glm::vec3(x) - glm::vec3(before)) / h, 0.0f);
         }
     }
-    // The wind of substep `sub` on the vertices [begin, end) (kernels/spring.h springWind); h:
-    // the step (Verlet's previous positions move back by dv h).
+    // The wind of substep `sub` on the vertices [begin, end) (cpu/vertex_drivers.h); h: the step
+    // (Verlet's previous positions move back by dv h).
     void blow(int sub, float h, Integrator integrator, std::uint32_t begin, std::uint32_t end) {
-        const float dt = substepDt(p_.sim);
-        const gpu::WindParams wind =
-            windParams(*p_.sim.wind, time_ + double(dt) * double(sub), dt);
-        for (std::uint32_t i = begin; i < end; ++i) {
-            const glm::vec4 x = state_.x[i];
-            if (x.w <= 0.0f) continue;
-            const glm::vec3 dv = gpu::springWind(glm::vec3(state_.v[i]), x.w,
-                                                 vertexNormalSum(p_, state_.x, i),
-                                                 p_.windVertices[i].area, wind);
-            state_.v[i] += glm::vec4(dv, 0.0f);
-            if (springKeepsPrevious(integrator)) state_.previous[i] -= glm::vec4(h * dv, 0.0f);
-        }
+        blowWind(p_, time_ + double(substepDt(p_.sim)) * double(sub), state_.x, state_.v, begin,
+                 end, springKeepsPrevious(integrator) ? &state_.previous : nullptr, h);
     }
     // The analytic colliders after a step from t0 to t1 (kernels/spring.h springContact), over
     // the vertices [begin, end); each member places the colliders in its own slots.

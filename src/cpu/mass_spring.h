@@ -16,6 +16,7 @@
 #include <glm/glm.hpp>
 
 #include "core/scene.h"
+#include "cpu/vertex_drivers.h"
 #include "kernels/constraints.h"
 #include "kernels/spring.h"
 #include "prep/prepared.h"
@@ -53,10 +54,7 @@ public:
     // the springs), a hard one carries its vertex in place of the integrator. None unless set.
     void setAttachments(const PreparedCloth& p);
     // Vertex v is carried by a hard attachment.
-    bool carried(std::uint32_t v) const {
-        return !attachmentOf_.empty() && attachmentOf_[v] != kNoSpringAttachment &&
-               attachments_[attachmentOf_[v]].param == 0.0f;
-    }
+    bool carried(std::uint32_t v) const { return attachments_.carried(v); }
     std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
     // The same damping c on every vertex.
     void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
@@ -77,13 +75,7 @@ private:
     std::vector<std::uint32_t> offsets_;
     std::vector<Neighbour> neighbours_;
     std::vector<glm::vec3> force_;
-    std::vector<gpu::Attachment> attachments_;
-    std::vector<gpu::Motion> motions_;
-    std::vector<std::uint32_t> attachmentOf_;  // per vertex (prep/springs.h springAttachmentOf)
-    glm::vec3 target(std::uint32_t attachment, float t) const {
-        const gpu::Attachment& a = attachments_[attachment];
-        return glm::vec3(a.anchor) + gpu::motionOffset(motions_[a.motion], t);
-    }
+    AttachmentTargets attachments_;
     std::vector<float> uniform_;
 };
 

@@ -37,7 +37,8 @@ void PdJacobiSystem::project(const std::vector<glm::vec4>& y, int member, int si
 
 void PdJacobiSystem::sweep(const std::vector<glm::vec4>& cur, const std::vector<glm::vec4>& prev,
                            const std::vector<glm::vec4>& s, std::vector<glm::vec4>& next,
-                           float omega, float gamma, std::uint32_t begin, std::uint32_t end) const {
+                           float omega, float gamma, std::uint32_t begin, std::uint32_t end,
+                           const std::vector<glm::vec4>* targets) const {
     const PdJacobiLayout& l = layout_;
     for (std::uint32_t v = begin; v < end; ++v) {
         const gpu::PdJacobiVertex jv = l.vertices[v];
@@ -57,12 +58,16 @@ void PdJacobiSystem::sweep(const std::vector<glm::vec4>& cur, const std::vector<
                                          glm::vec3(cur[term.v2]), glm::vec3(cur[term.v3]), c,
                                          term.k, term.weight, glm::vec3(bendProjections_[i]));
         }
+        if (jv.attachment > 0.0f)
+            sum += gpu::pdAttachmentJacobiTerm(glm::vec3((*targets)[v]), glm::vec3(cur[v]),
+                                               jv.attachment);
         next[v] = gpu::pdJacobiVertex(cur[v], prev[v], sum, jv, omega, gamma);
     }
 }
 
 void PdJacobiSystem::solve(ThreadPool& pool, int member, int size, const std::vector<glm::vec4>& s,
-                           std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end) {
+                           std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end,
+                           const std::vector<glm::vec4>* targets) {
     const IterationSettings& it = p_.sim.iteration;
     for (std::uint32_t v = begin; v < end; ++v) iterates_[0][v] = iterates_[2][v] = s[v];
     pool.barrier();
@@ -74,7 +79,7 @@ void PdJacobiSystem::solve(ThreadPool& pool, int member, int size, const std::ve
         pool.barrier();
         omega = iterationOmega(it, k, omega);
         sweep(cur, iterates_[(k + 2) % 3], s, iterates_[(k + 1) % 3], omega, it.relaxation, begin,
-              end);
+              end, targets);
         pool.barrier();
     }
     const std::vector<glm::vec4>& last = iterates_[iterations % 3];

@@ -20,17 +20,21 @@ class PdJacobiSystem {
     PdJacobiSystem(const PreparedCloth& p, float h);
 
     // `iterations` local/global iterations of the step from s (the inertial prediction, also the
-    // start), leaving the result in y. Every member of the pool together, each with its vertices
-    // [begin, end) of ThreadPool::split; barriers inside.
+    // start; a carried vertex's is its target), leaving the result in y. Every member of the pool
+    // together, each with its vertices [begin, end) of ThreadPool::split; barriers inside.
+    // targets: per vertex, its attachment's target at the step's end (needed with compliant
+    // attachments).
     void solve(ThreadPool& pool, int member, int size, const std::vector<glm::vec4>& s,
-               std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end);
+               std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end,
+               const std::vector<glm::vec4>* targets = nullptr);
 
     // The parts, for the tests: the local step from y (terms split among the members), and one
     // sweep of vertices [begin, end) from cur (prev: the iterate before) into next.
     void project(const std::vector<glm::vec4>& y, int member, int size);
     void sweep(const std::vector<glm::vec4>& cur, const std::vector<glm::vec4>& prev,
                const std::vector<glm::vec4>& s, std::vector<glm::vec4>& next, float omega,
-               float gamma, std::uint32_t begin, std::uint32_t end) const;
+               float gamma, std::uint32_t begin, std::uint32_t end,
+               const std::vector<glm::vec4>* targets = nullptr) const;
 
     const PdJacobiLayout& layout() const { return layout_; }
 

@@ -11,7 +11,7 @@
 
 namespace cloth {
 
-PostStep::PostStep(const PreparedCloth& p, int members) : p_(p) {
+PostStep::PostStep(const PreparedCloth& p, int members) : p_(p), attachments_(p) {
     const std::uint32_t n = p.originalVertexCount;
     damping_ = implicitDamping(p);
     thickness_ = springThickness(p);
@@ -41,6 +41,14 @@ void PostStep::finish(int member, float t0, float h, std::vector<glm::vec4>& x,
         if (x[i].w <= 0.0f) {
             y[i] = x[i];
             v[i] = glm::vec4(0.0f);
+            continue;
+        }
+        if (attachments_.carried(i)) {
+            glm::vec4 before = x[i];
+            gpu::springFollowTarget(x[i], before, v[i], attachments_.target(i, t0),
+                                    attachments_.target(i, t0 + h), h);
+            y[i] = x[i];
+            contact_[i] = 0;
             continue;
         }
         const glm::vec3 start(x[i]);

@@ -1,7 +1,9 @@
 // What the implicit models of the CPU reference (cpu/projective.h, cpu/fem.h) do after each step,
 // alike: the tethers projected, the analytic colliders (kernels/spring.h springContact: friction
 // over the step, restitution), the velocity (x_{n+1} - x_n) / h, the materials' linear damping
-// (v *= max(0, 1 - c h), as XPBD), and the contact count.
+// (v *= max(0, 1 - c h), as XPBD), and the contact count. A vertex carried by a hard attachment
+// goes to its target at the step's end at the target's velocity over the step, and no collider
+// moves it (as in the mass-spring model).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 
 #include <glm/glm.hpp>
 
+#include "cpu/vertex_drivers.h"
 #include "kernels/collider.h"
 #include "prep/prepared.h"
 
@@ -22,15 +25,18 @@ public:
     // Tethers [begin, end) of p.tethers, projected in y (their anchors are pinned).
     void tethers(std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end) const;
     // The vertices [begin, end): y out of the colliders over the step from x (t0 to t1 = t0 + h),
-    // then v = (y - x) / h with restitution and damping, and x = y. Pinned vertices keep x, v 0.
+    // then v = (y - x) / h with restitution and damping, and x = y. Pinned vertices keep x, v 0;
+    // carried ones go to their target at t0 + h, v its velocity over the step.
     void finish(int member, float t0, float h, std::vector<glm::vec4>& x,
                 std::vector<glm::vec4>& y, std::vector<glm::vec4>& v, std::uint32_t begin,
                 std::uint32_t end);
     // Free vertices in contact in the last step.
     std::uint32_t contactCount() const;
+    const AttachmentTargets& attachments() const { return attachments_; }
 
 private:
     const PreparedCloth& p_;
+    AttachmentTargets attachments_;
     std::vector<float> damping_, thickness_;
     std::vector<std::uint8_t> contact_;
     std::vector<gpu::ColliderPose> poses_;  // per member: the colliders at the step's start, end

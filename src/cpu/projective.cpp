@@ -13,6 +13,7 @@
 #include "cpu/float_env.h"
 #include "cpu/pd_jacobi.h"
 #include "cpu/post_step.h"
+#include "cpu/vertex_drivers.h"
 #include "kernels/constraints.h"
 #include "kernels/pd_jacobi.h"
 #include "kernels/projective.h"
@@ -49,21 +50,38 @@ ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
     triProjections_.assign(2 * tris.size(), glm::vec3(0.0f));
     bendProjections_.assign(bends.size(), glm::vec3(0.0f));
 
-    // A = M / h^2 + sum_c w_c A_c^T A_c over the free vertices, one matrix for x, y and z. The
-    // pins are hard: their rows leave the system and their columns, times their fixed positions,
-    // move to the right-hand side (pinned_ below).
+    // A = M / h^2 + sum_c w_c A_c^T A_c (+ w I at a compliant attachment's vertex) over the free
+    // vertices, one matrix for x, y and z. The pins are hard: their rows leave the system and their
+    // columns, times their fixed positions, move to the right-hand side (pinned_ below). So do a
+    // carried vertex's, times its target at each step's end (carried*_ below).
+    attachment_.assign(n, 0.0);
     row_.assign(n, -1);
     for (std::uint32_t v = 0; v < n; ++v)
-        if (mass_[v] > 0.0) row_[v] = freeCount_++;
+        if (mass_[v] > 0.0 && layout.vertices[v].carried == 0u) row_[v] = freeCount_++;
+    for (const gpu::Attachment& a : p.attachments)
+        if (a.vertex < n && a.param > 0.0f) attachment_[a.vertex] = 1.0 / double(a.param);
     pinned_.assign(3 * std::size_t(freeCount_), 0.0);
     std::vector<Eigen::Triplet<double>> entries;
+    struct Carried {
+        std::int32_t row;
+        std::uint32_t vertex;
+        double value;
+    };
+    std::vector<Carried> carried;
     const double invH2 = 1.0 / (double(h) * double(h));
-    for (std::uint32_t v = 0; v < n; ++v)
-        if (row_[v] >= 0) entries.emplace_back(row_[v], row_[v], mass_[v] * invH2);
+    for (std::uint32_t v = 0; v < n; ++v) {
+        if (row_[v] < 0) continue;
+        entries.emplace_back(row_[v], row_[v], mass_[v] * invH2);
+        if (attachment_[v] > 0.0) entries.emplace_back(row_[v], row_[v], attachment_[v]);
+    }
     auto couple = [&](std::uint32_t a, std::uint32_t b, double value) {
         if (row_[a] < 0) return;
         if (row_[b] >= 0) {
             entries.emplace_back(row_[a], row_[b], value);
+            return;
+        }
+        if (mass_[b] > 0.0) {  // carried
+            carried.push_back({row_[a], b, value});
             return;
         }
         const glm::dvec3 q = value * glm::dvec3(pins_[b]);
@@ -82,6 +100,15 @@ ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 4; ++j) couple(vs[i], vs[j], double(b.weight) * b.k[i] * b.k[j]);
     }
+    std::stable_sort(carried.begin(), carried.end(),
+                     [](const Carried& l, const Carried& r) { return l.row < r.row; });
+    carriedOffsets_.assign(std::size_t(freeCount_) + 1, 0);
+    for (const Carried& c : carried) {
+        ++carriedOffsets_[std::size_t(c.row) + 1];
+        carriedVertex_.push_back(c.vertex);
+        carriedValue_.push_back(c.value);
+    }
+    for (std::int32_t r = 0; r < freeCount_; ++r) carriedOffsets_[r + 1] += carriedOffsets_[r];
     rhs_.assign(3 * std::size_t(freeCount_), 0.0);
     Eigen::SparseMatrix<double> a(freeCount_, freeCount_);
     a.setFromTriplets(entries.begin(), entries.end());  // duplicates are summed
@@ -102,7 +129,8 @@ void ProjectiveSystem::predict(const std::vector<glm::vec4>& x, const std::vecto
 }
 
 void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vector<glm::vec4>& y,
-                               const std::vector<glm::vec4>& s) {
+                               const std::vector<glm::vec4>& s,
+                               const std::vector<glm::vec4>* targets) {
     const auto& tris = p_.pdTriangles;
     const auto& bends = p_.pdBends;
     std::uint32_t b, e;
@@ -139,6 +167,9 @@ void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vect
             const std::uint32_t i = bendCorners_[k] / 4, c = bendCorners_[k] % 4;
             sum += double(bends[i].weight) * bends[i].k[c] * glm::dvec3(bendProjections_[i]);
         }
+        if (attachment_[v] > 0.0) sum += attachment_[v] * glm::dvec3(glm::vec3((*targets)[v]));
+        for (std::uint32_t k = carriedOffsets_[r]; k < carriedOffsets_[r + 1]; ++k)
+            sum -= carriedValue_[k] * glm::dvec3(glm::vec3(y[carriedVertex_[k]]));
         const std::size_t m = freeCount_;
         rhs_[r] = sum.x + pinned_[r];
         rhs_[m + r] = sum.y + pinned_[m + r];
@@ -149,8 +180,12 @@ void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vect
         const Eigen::Map<const Eigen::VectorXd> rhs(rhs_.data() + std::size_t(c) * freeCount_,
                                                     freeCount_);
         const Eigen::VectorXd x = factor_->ldlt.solve(rhs);
-        for (std::uint32_t v = 0; v < n; ++v)
-            y[v][c] = row_[v] >= 0 ? float(x[row_[v]]) : pins_[v][c];
+        for (std::uint32_t v = 0; v < n; ++v) {
+            if (row_[v] >= 0)
+                y[v][c] = float(x[row_[v]]);
+            else if (mass_[v] == 0.0)
+                y[v][c] = pins_[v][c];  // a carried vertex stays at its target
+        }
     }
     pool.barrier();
 }
@@ -213,6 +248,7 @@ public:
         x_.assign(p.positions.begin(), p.positions.begin() + n);
         v_.assign(p.velocities.begin(), p.velocities.begin() + n);
         s_ = y_ = x_;
+        targets_.assign(n, glm::vec4(0.0f));
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -235,20 +271,34 @@ public:
                 work();
                 if (member == 0) times_[stage] += msSince(t);
             };
+            const AttachmentTargets& attachments = post_.attachments();
+            const std::vector<glm::vec4>* targets = attachments.any() ? &targets_ : nullptr;
             for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                const auto t0 = float(time_ + double(sub) * double(h_));
+                const float t1 = t0 + h_;
+                if (p_.sim.wind)
+                    timed(kStageWind, [&] {
+                        blowWind(p_, time_ + double(h_) * double(sub), x_, v_, b, e);
+                        pool_.barrier();
+                    });
                 timed(kStagePredict, [&] {
                     for (std::uint32_t v = b; v < e; ++v) {
                         s_[v] = gpu::pdPredict(x_[v], v_[v], p_.sim.gravity, h_);
+                        if (attachments.held(v)) {
+                            const glm::vec3 target = attachments.target(v, t1);
+                            targets_[v] = glm::vec4(target, 0.0f);
+                            if (attachments.carried(v)) s_[v] = glm::vec4(target, x_[v].w);
+                        }
                         y_[v] = s_[v];
                     }
                     pool_.barrier();
                 });
                 timed(kStageJacobiSums, [&] {
                     if (jacobi_)
-                        jacobi_->solve(pool_, member, size, s_, y_, b, e);
+                        jacobi_->solve(pool_, member, size, s_, y_, b, e, targets);
                     else
                         for (int it = 0; it < p_.sim.iterations; ++it)
-                            system_->iterate(pool_, member, size, y_, s_);
+                            system_->iterate(pool_, member, size, y_, s_, targets);
                     pool_.barrier();
                 });
                 if (!p_.tethers.empty())
@@ -257,8 +307,7 @@ public:
                         pool_.barrier();
                     });
                 timed(kStageVelocities, [&] {
-                    post_.finish(member, float(time_ + double(sub) * double(h_)), h_, x_, y_, v_,
-                                 b, e);
+                    post_.finish(member, t0, h_, x_, y_, v_, b, e);
                     pool_.barrier();
                 });
             }
@@ -299,6 +348,7 @@ private:
     ThreadPool pool_;
     PostStep post_;
     std::vector<glm::vec4> x_, v_, s_, y_, normals_;
+    std::vector<glm::vec4> targets_;  // per vertex: its attachment's target at the step's end
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
     double time_ = p_.startTime;
 };

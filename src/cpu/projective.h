@@ -2,8 +2,10 @@
 // one implicit step per substep, `iterations` local/global iterations, the global system
 // prefactored once by a sparse Cholesky (Eigen's SimplicialLDLT) and reused until its terms
 // change. Pins are hard: their rows leave the system, their columns move to its right-hand side
-// (a pin released would change the matrix and need a new factor; none is released yet). Tethers
-// and the analytic colliders (kernels/spring.h springContact, with friction and restitution) are
+// (a pin released would change the matrix and need a new factor; none is released yet). A hard
+// attachment's vertex leaves the system too, its column times its moving target on the right; a
+// compliant attachment is a term w |x_i - t|^2 / 2 (w on the diagonal: the factor stays). The
+// wind changes the velocities before each step's prediction. Tethers and the analytic colliders (kernels/spring.h springContact, with friction and restitution) are
 // projections after each step; the materials' linear damping scales the velocities.
 // Threads share the local step (by terms) and the right-hand sides (by vertices, each summing its
 // terms in a fixed order); x, y and z are solved on up to three of them. Any thread count gives
@@ -36,9 +38,14 @@ public:
                  std::vector<glm::vec4>& s) const;
     // One local/global iteration from y towards the minimum of g (s fixed), every member of the
     // pool together (barriers inside; the last call of a run may be followed by member 0 alone).
+    // A vertex carried by a hard attachment is not in the system: y holds it at its target, and
+    // its column times that position moves to the right-hand side. targets: per vertex, its
+    // attachment's target at the step's end (needed with compliant attachments: their term
+    // (w/2) |x_i - t|^2 puts w on the diagonal, w t on the right).
     void iterate(ThreadPool& pool, int member, int size, std::vector<glm::vec4>& y,
-                 const std::vector<glm::vec4>& s);
-    // g(y) with every term at its projection for y (kernels/projective.h), in double.
+                 const std::vector<glm::vec4>& s, const std::vector<glm::vec4>* targets = nullptr);
+    // g(y) with every term but the attachments' at its projection for y (kernels/projective.h),
+    // in double.
     double energy(const std::vector<glm::vec4>& y, const std::vector<glm::vec4>& s) const;
 
     std::uint64_t factorizations() const { return factorizations_; }
@@ -49,9 +56,14 @@ private:
     float h_;
     std::vector<double> mass_;     // per vertex, 0 for pinned ones
     std::vector<glm::vec3> pins_;  // per vertex: its pin (pinned ones)
-    std::vector<std::int32_t> row_;  // per vertex: its row in the system, -1 if pinned
+    std::vector<std::int32_t> row_;  // per vertex: its row in the system, -1 if pinned or carried
     std::int32_t freeCount_ = 0;
     std::vector<double> pinned_;     // per coordinate, per row: -sum over pins of A_rp x_p
+    std::vector<double> attachment_;  // per vertex: a compliant attachment's w = 1 / compliance
+    // Per row, its couplings A_rk to carried vertices k (CSR, in term order), which move: -A_rk
+    // y_k joins the right-hand side at each iteration.
+    std::vector<std::uint32_t> carriedOffsets_, carriedVertex_;
+    std::vector<double> carriedValue_;
     // Per vertex, its terms' corners (CSR): triangle t's corner c as 3 t + c, bend b's as 4 b + c.
     std::vector<std::uint32_t> triOffsets_, triCorners_, bendOffsets_, bendCorners_;
     std::vector<glm::vec3> triProjections_;  // per triangle: r_u, r_v

@@ -24,11 +24,15 @@
 
 CLOTH_NAMESPACE_BEGIN
 
-// Per vertex: m / h^2 (0 for a pin) and A_ii (1 for a pin), rounded once on the host.
+// Per vertex: m / h^2 (0 for a pin) and A_ii (1 for a pin), rounded once on the host; carried:
+// 1 for a vertex that a hard attachment carries (it stays at its prediction, the target, like a
+// pin that moves: inertia 0, diagonal 1); attachment: a compliant attachment's weight w = 1 /
+// compliance (its term (w/2) |x_i - t|^2 adds w to A_ii, and is included in diagonal), else 0.
 struct PdJacobiVertex {
     float inertia;
     float diagonal;
-    uint pad0, pad1;
+    uint carried;
+    float attachment;
 };
 CLOTH_CHECK_SIZE(PdJacobiVertex, 16)
 
@@ -72,6 +76,12 @@ CLOTH_FN vec3 pdBendJacobiTerm(vec3 x0, vec3 x1, vec3 x2, vec3 x3, uint c, vec4 
     return (p - cx) * (weight * a);
 }
 
+// A compliant attachment's share w (t - x_i) of its vertex's residual (t: the target at the step's
+// end), added after the vertex's triangles and bends.
+CLOTH_FN vec3 pdAttachmentJacobiTerm(vec3 target, vec3 x, float weight) {
+    return (target - x) * weight;
+}
+
 // The start of a vertex's residual: m (s - x) / h^2.
 CLOTH_FN vec3 pdJacobiInertia(vec4 s, vec4 x, PdJacobiVertex jv) {
     return (vec3(s) - vec3(x)) * jv.inertia;
@@ -79,10 +89,10 @@ CLOTH_FN vec3 pdJacobiInertia(vec4 s, vec4 x, PdJacobiVertex jv) {
 
 // x^(k+1) of one vertex from its residual r (pdJacobiInertia plus its terms, in CSR order), its
 // current and previous iterates: x^ = x^k + r / A_ii, then Chebyshev's blend. A pin (w <= 0)
-// stays; w is kept.
+// and a carried vertex stay; w is kept.
 CLOTH_FN vec4 pdJacobiVertex(vec4 current, vec4 previous, vec3 residual, PdJacobiVertex jv,
                              float omega, float gamma) {
-    if (current.w <= 0.0f) return current;
+    if (current.w <= 0.0f || jv.carried != 0u) return current;
     vec4 hat = current + vec4(residual / jv.diagonal, 0.0f);
     vec4 next = jacobiCombine(hat, current, previous, omega, gamma);
     return vec4(vec3(next), current.w);

@@ -34,6 +34,12 @@ CLOTH_FN vec3 springAttachmentForce(vec3 x, vec3 target, float compliance) {
     return (target - x) / compliance;
 }
 
+// Where attachment a (its motion m) holds its vertex at time t: the mass-spring, PD and FEM
+// models' target.
+CLOTH_FN vec3 attachmentTarget(CLOTH_IN(Attachment) a, CLOTH_IN(Motion) m, float t) {
+    return vec3(a.anchor) + motionOffset(m, t);
+}
+
 // A hard attachment (compliance 0) carries its vertex: to the target at the step's end, at the
 // target's velocity over the step; Verlet's previous position is where the vertex was.
 CLOTH_FN void springFollowTarget(CLOTH_INOUT(vec4) x, CLOTH_INOUT(vec4) previous,

@@ -17,9 +17,9 @@ namespace cloth {
 // 1 / (2 alpha)). Throws cloth::Error for a rigid material (compliance 0).
 void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, PreparedCloth& p);
 
-// Throws cloth::Error naming what the model does not run yet: mesh colliders, attachments,
-// seams, self-collision, wind, phantom vertices, rigid-motion damping, PBD mode, an iteration
-// scheme other than Gauss-Seidel, fixed angles.
+// Throws cloth::Error naming what the model does not run yet: mesh colliders, seams,
+// self-collision, rest shapes from a pattern, phantom vertices, rigid-motion damping, PBD mode, an
+// iteration scheme other than Gauss-Seidel, fixed angles.
 void refuseWhatFemLacks(const PreparedCloth& p);
 
 }  // namespace cloth

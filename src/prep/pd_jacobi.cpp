@@ -50,9 +50,16 @@ PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h) {
         },
         l.bendOffsets, l.bendCorners);
     const double invH2 = 1.0 / (double(h) * double(h));
-    l.vertices.assign(n, gpu::PdJacobiVertex{0.0f, 1.0f, 0u, 0u});
+    l.vertices.assign(n, gpu::PdJacobiVertex{0.0f, 1.0f, 0u, 0.0f});
+    std::vector<double> attachment(n, 0.0);  // per vertex: -1 carried, else 1 / compliance or 0
+    for (const gpu::Attachment& a : p.attachments)
+        if (a.vertex < n) attachment[a.vertex] = a.param > 0.0f ? 1.0 / double(a.param) : -1.0;
     for (std::uint32_t v = 0; v < n; ++v) {
         if (!(p.positions[v].w > 0.0f)) continue;
+        if (attachment[v] < 0.0) {
+            l.vertices[v].carried = 1u;
+            continue;
+        }
         const double inertia = invH2 / double(p.positions[v].w);
         double diagonal = inertia;
         for (std::uint32_t k = l.triOffsets[v]; k < l.triOffsets[v + 1]; ++k) {
@@ -67,7 +74,8 @@ PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h) {
             const double a = b.k[l.bendCorners[k] % 4];
             diagonal += double(b.weight) * a * a;
         }
-        l.vertices[v] = {float(inertia), float(diagonal), 0u, 0u};
+        diagonal += attachment[v];
+        l.vertices[v] = {float(inertia), float(diagonal), 0u, float(attachment[v])};
     }
     return l;
 }

@@ -17,8 +17,9 @@ struct PdJacobiLayout {
     std::vector<std::uint32_t> triOffsets, triCorners, bendOffsets, bendCorners;
 };
 
-// A_ii = m_i / h^2 + sum_c w_c a_ci^2 summed in double in term order, rounded once; a pin gets
-// inertia 0 and diagonal 1 (it is never divided).
+// A_ii = m_i / h^2 + sum_c w_c a_ci^2 (+ w of a compliant attachment) summed in double in term
+// order, rounded once; a pin and a vertex carried by a hard attachment get inertia 0 and
+// diagonal 1 (they are never divided), the carried one `carried` 1.
 PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h);
 
 // Each original vertex's linear damping (1/s), its cloth's material's: what the implicit models

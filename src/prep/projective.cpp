@@ -135,10 +135,8 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
     };
     for (const gpu::Collider& c : p.colliders)
         if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
-    if (!p.attachments.empty()) refuse("attachments are");
     if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
-    if (p.sim.wind) refuse("wind is");
     for (const ClothInfo& c : p.cloths)
         if (c.restFromPattern)
             refuse("rest shapes from a pattern (rest_shape \"uv\", cloth '" + c.name + "') are");

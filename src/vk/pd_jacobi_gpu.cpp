@@ -21,11 +21,12 @@ struct Push {
     std::uint32_t job, count, cur, prev, next;
     float h, omega, gamma, t0, t1, bounceBelow;
     std::uint32_t colliderCount;
+    gpu::WindParams wind;
 };
-static_assert(sizeof(Push) == 64);
+static_assert(sizeof(Push) == 96);
 constexpr std::uint32_t kJobPredict = 0, kJobProjectTri = 1, kJobProjectBend = 2, kJobSweep = 3,
-                        kJobTethers = 4, kJobFinish = 5;
-constexpr std::uint32_t kBuffers = 18;
+                        kJobTethers = 4, kJobFinish = 5, kJobWind = 6;
+constexpr std::uint32_t kBuffers = 26;
 
 class GpuProjectiveSolver final : public Solver {
   public:
@@ -60,10 +61,20 @@ class GpuProjectiveSolver final : public Solver {
         thickness_ = filledBuffer(*ctx_, once_, springThickness(p), "pd.thickness");
         damping_ = filledBuffer(*ctx_, once_, implicitDamping(p), "pd.damping");
         contact_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
+        targets_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "pd.targets");
+        attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p), "pd.attachmentOf");
+        attachments_ = filledBuffer(*ctx_, once_, p.attachments, "pd.attachments");
+        motions_ = filledBuffer(*ctx_, once_, p.motions, "pd.motions");
+        meshTriangles_ = filledBuffer(*ctx_, once_, p.triangles, "pd.meshTriangles");
+        vertexTriOffsets_ =
+            filledBuffer(*ctx_, once_, p.vertexTriangleOffsets, "pd.vertexTriOffsets");
+        vertexTriangles_ = filledBuffer(*ctx_, once_, p.vertexTriangles, "pd.vertexTriangles");
+        wind_ = filledBuffer(*ctx_, once_, p.windVertices, "pd.wind");
         kernel_.bind({&positions_, &velocities_, &predicted_, &iterates_, &vertices_, &triangles_,
                       &bends_, &triProjections_, &bendProjections_, &triOffsets_, &triCorners_,
                       &bendOffsets_, &bendCorners_, &tethers_, &colliders_, &thickness_, &damping_,
-                      &contact_});
+                      &contact_, &targets_, &attachmentOf_, &attachments_, &motions_,
+                      &meshTriangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_});
         x_ = x;
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -92,7 +103,8 @@ class GpuProjectiveSolver final : public Solver {
                   0.0f,
                   0.0f,
                   restitutionThreshold(p_.sim),
-                  std::uint32_t(p_.colliders.size())};
+                  std::uint32_t(p_.colliders.size()),
+                  {}};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             if (count == 0) return;
             push.job = job;
@@ -103,6 +115,12 @@ class GpuProjectiveSolver final : public Solver {
         auto base = [&](int k) { return std::uint32_t(((k % 3) + 3) % 3) * n; };
         once_.run([&](VkCommandBuffer cb) {
             for (int sub = 0; sub < p_.sim.substeps; ++sub) {
+                push.t0 = float(time_ + double(sub) * double(h_));
+                push.t1 = push.t0 + h_;
+                if (p_.sim.wind) {
+                    push.wind = windParams(*p_.sim.wind, time_ + double(h_) * double(sub), h_);
+                    run(cb, kJobWind, n);
+                }
                 push.cur = base(0), push.prev = base(2);
                 run(cb, kJobPredict, n);
                 float omega = 1.0f;
@@ -116,8 +134,6 @@ class GpuProjectiveSolver final : public Solver {
                 }
                 push.cur = base(p_.sim.iterations);
                 run(cb, kJobTethers, tethers);
-                push.t0 = float(time_ + double(sub) * double(h_));
-                push.t1 = push.t0 + h_;
                 run(cb, kJobFinish, n);
             }
         });
@@ -173,7 +189,8 @@ class GpuProjectiveSolver final : public Solver {
     ComputeKernel kernel_;
     Buffer positions_, velocities_, predicted_, iterates_, vertices_, triangles_, bends_,
         triProjections_, bendProjections_, triOffsets_, triCorners_, bendOffsets_, bendCorners_,
-        tethers_, colliders_, thickness_, damping_, contact_;
+        tethers_, colliders_, thickness_, damping_, contact_, targets_, attachmentOf_, attachments_,
+        motions_, meshTriangles_, vertexTriOffsets_, vertexTriangles_, wind_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;

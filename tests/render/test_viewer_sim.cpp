@@ -80,16 +80,16 @@ TEST_F(RenderGpuTest, ModelSwitchKeepsStateOrIsRefusedLeavingTheRunAsItWas) {
         ASSERT_EQ(glm::vec3(after[i]), glm::vec3(before[i])) << "vertex " << i;
     sim.step();
     EXPECT_EQ(sim.frame(), 6);
-    // swirl has attachments, which PD does not run: refused, PD on hanging goes on.
-    sim.loadScene("swirl");
+    // The tube has seams, which FEM does not run: refused, the solver goes on.
+    sim.loadScene(std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/tube.json");
     EXPECT_EQ(sim.prepared().sim.model, ClothModel::Xpbd);
     c = sim.controls();
     c.model = ClothModel::Fem;
     try {
         sim.apply(c);
-        ADD_FAILURE() << "fem on swirl was not refused";
+        ADD_FAILURE() << "fem on the tube was not refused";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("model fem: attachments are not built"),
+        EXPECT_NE(std::string(e.what()).find("model fem: seams are not built"),
                   std::string::npos) << e.what();
     }
     EXPECT_EQ(sim.controls().model, ClothModel::Xpbd);
