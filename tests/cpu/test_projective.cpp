@@ -116,8 +116,11 @@ TEST(Projective, AFreeClothFallsWithoutStrain) {
         EXPECT_NEAR(p.positions[i].y - x[i].y, drop, 1e-4 * drop) << "vertex " << i;
         EXPECT_NEAR(x[i].x, p.positions[i].x, 1e-5f);
     }
-    for (const Solver::ModelFigure& f : solver->modelFigures())
-        if (f.name == "factorizations") EXPECT_EQ(f.value, 1.0);
+    for (const Solver::ModelFigure& f : solver->modelFigures()) {
+        if (f.name == "factorizations") {
+            EXPECT_EQ(f.value, 1.0);
+        }
+    }
 }
 
 TEST(Projective, AnyThreadCountGivesTheSameBits) {
