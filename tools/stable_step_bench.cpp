@@ -4,7 +4,8 @@
 // (prep/springs.h: symplectic Euler and Verlet (sqrt(c^2 + 4 w^2) - c) / w^2, forward Euler
 // c / w^2). A step is stable when a small perturbation of the rest state does not blow up over
 // --stable-seconds of simulated time (stableAt). The implicit models (pd, fem) are tried from a
-// cap of 0.1 s down (measureImplicit).
+// cap of 0.1 s down (measureImplicit). adaptive_verlet's stability depends on its pattern of
+// steps, not on one step: it is tried at Trendafilov 2021's longest steps (measureAdaptive).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -78,6 +79,83 @@ bool stableAt(const PreparedCloth& p, Integrator integrator, const std::vector<f
         if ((k % 64 == 0 || k == steps) && ranOff(s.x, p.positions, n, diagonal)) return false;
     }
     return true;
+}
+
+// Stable under time-corrected Verlet with the step pattern `lengths` repeated (the substep's),
+// as stableAt for one step.
+bool patternStableAt(const PreparedCloth& p, const std::vector<float>& damping,
+                     const std::vector<double>& lengths, double seconds) {
+    const std::uint32_t n = p.originalVertexCount;
+    SpringStepper stepper(p.springs, n);
+    SpringState s{p.positions, p.velocities, {}};
+    const double diagonal = std::max(diagonalOf(p.positions), 1e-3);
+    perturb(s.x, diagonal);
+    s.previous = springPrevious(s.x, s.v, float(lengths.back()));
+    double period = 0.0;
+    for (double h : lengths) period += h;
+    const auto periods = static_cast<std::uint64_t>(std::ceil(seconds / period));
+    for (std::uint64_t k = 1; k <= periods; ++k) {
+        for (std::size_t i = 0; i < lengths.size(); ++i) {
+            const float h = float(lengths[i]);
+            const float before = float(lengths[i == 0 ? lengths.size() - 1 : i - 1]);
+            stepper.forces(s.x, 0, n);
+            stepper.integrate(Integrator::AdaptiveVerlet, s, {h, 0.5f * (h + before), h / before},
+                              p.sim.gravity, damping, 0, n);
+        }
+        if ((k % 16 == 0 || k == periods) && ranOff(s.x, p.positions, n, diagonal)) return false;
+    }
+    return true;
+}
+
+// Trendafilov 2021's variable-step Verlet experiment: the longest steps 0.0053, 0.0113 and
+// 0.0165 s in a frame (the source's real-time loop steps a frame at a time; one substep here). For each, two patterns: this project's
+// (the remainder last, or shared by the last two steps when under half a step: the plan's) and a
+// naive one (the remainder as it is), each with the period map's growth rate (the least damping)
+// and whether the perturbed rest state runs off in --stable-seconds (it should where growth by
+// 1e7 takes less than that).
+nlohmann::json measureAdaptive(const std::string& name, const PreparedCloth& prepared,
+                               const BenchOptions& o) {
+    const std::vector<float> damping = springDamping(prepared);
+    const double least = *std::min_element(damping.begin(), damping.end());
+    const double omega = springOmegaMax(prepared, 2000);
+    const double substep = double(prepared.sim.frameDt);  // one a frame, as the source's loop
+    nlohmann::json rows = nlohmann::json::array();
+    std::printf("%-28s adaptive_verlet (substep %.5g s, omega_max %.5g rad/s, equal steps' limit "
+                "%.5g s):\n", name.c_str(), substep, omega, stableStep(Integrator::Verlet, omega,
+                *std::max_element(damping.begin(), damping.end())));
+    std::printf("  %-9s %-7s %-34s %14s %16s %8s\n", "longest_s", "pattern", "steps (s)",
+                "growth_per_s", "run_off_within_s", "ran_off");
+    for (double longest : {0.0053, 0.0113, 0.0165}) {
+        for (const bool naive : {false, true}) {
+            std::vector<double> lengths;
+            if (naive) {
+                const double full = std::floor(substep / longest);
+                lengths.assign(std::size_t(std::max(full, 0.0)), longest);
+                const double rem = substep - full * longest;
+                if (rem > 1e-9 * substep) lengths.push_back(rem);
+            } else {
+                lengths = springSplitWithRemainder(substep, longest);  // the plan's rule
+            }
+            const double growth = springPatternGrowth(lengths, omega, least, 4000);
+            const double within = growth > 0.0 ? std::log(kGrowth) / growth : 1e30;
+            const bool ranOffRun = !patternStableAt(prepared, damping, lengths, o.stableSeconds);
+            std::string steps;
+            for (double h : lengths) steps += (steps.empty() ? "" : ", ") + std::to_string(h).substr(0, 7);
+            std::printf("  %-9.4f %-7s %-34s %14.3f %16.3g %8s\n", longest,
+                        naive ? "naive" : "plan", steps.c_str(), growth, within,
+                        ranOffRun ? "yes" : "no");
+            rows.push_back({{"scene", name},
+                            {"integrator", "adaptive_verlet"},
+                            {"longest_step_s", longest},
+                            {"pattern", naive ? "naive remainder" : "plan"},
+                            {"steps_s", lengths},
+                            {"omega_max_rad_s", omega},
+                            {"growth_per_s", growth},
+                            {"stable_seconds", o.stableSeconds},
+                            {"ran_off", ranOffRun}});
+        }
+    }
+    return rows;
 }
 
 nlohmann::json measure(const std::string& name, const PreparedCloth& p, Integrator integrator,
@@ -209,6 +287,12 @@ int stableStepBench(const BenchOptions& o) {
         for (const ClothDesc& c : scene.cloths) damped = damped || c.material.linearDamping > 0.0f;
         if (damped) integrators.insert(integrators.begin(), Integrator::Explicit);
         if (o.integrator) integrators = {*o.integrator};
+        if (!o.integrator || *o.integrator == Integrator::AdaptiveVerlet) {
+            for (const nlohmann::json& row : measureAdaptive(name, p, o)) rows.push_back(row);
+            integrators.erase(std::remove(integrators.begin(), integrators.end(),
+                                          Integrator::AdaptiveVerlet),
+                              integrators.end());
+        }
         for (Integrator i : integrators) rows.push_back(measure(name, p, i, o));
     }
     if (!o.json.empty())

@@ -281,6 +281,13 @@ std::vector<double> springStepLengths(const SpringPlan& plan) {
     return out;
 }
 
+std::vector<double> springSplitWithRemainder(double substep, double longest) {
+    SpringPlan plan;
+    plan.substep = substep;
+    splitWithRemainder(plan, longest);
+    return springStepLengths(plan);
+}
+
 SpringStepSize springStepSize(const SpringPlan& plan, std::uint32_t k) {
     auto length = [&](std::uint32_t i) {
         return static_cast<float>(i + plan.tailSteps >= plan.steps && plan.tailSteps > 0 ? plan.tail

@@ -71,6 +71,9 @@ double springPatternGrowth(const std::vector<double>& lengths, double omegaMax, 
                            int modes);
 // The substep's step lengths under the plan.
 std::vector<double> springStepLengths(const SpringPlan& plan);
+// adaptive_verlet's split of a substep of `substep` s into steps of at most `longest` s (the
+// plan's rule, without its stability search).
+std::vector<double> springSplitWithRemainder(double substep, double longest);
 
 // Each vertex's springs (CSR: offsets per vertex, size vertices + 1; spring indices in spring
 // order): the order in which both backends sum a vertex's forces.

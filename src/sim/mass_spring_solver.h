@@ -24,8 +24,17 @@ public:
         if (grab) throw Error("model mass_spring: the grab is not built for this model yet");
     }
     std::vector<ModelFigure> modelFigures() const override {
-        return {{"omega_max_rad_s", plan_.omegaMax}, {"step_limit_s", plan_.limit},
-                {"step_s", plan_.step}, {"steps_per_substep", double(plan_.steps)}};
+        std::vector<ModelFigure> out = {{"omega_max_rad_s", plan_.omegaMax},
+                                        {"step_limit_s", plan_.limit},
+                                        {"step_s", plan_.step},
+                                        {"steps_per_substep", double(plan_.steps)}};
+        if (p_.sim.massSpring.integrator == Integrator::AdaptiveVerlet) {
+            // The substep's last steps and the pattern's fastest growth (prep/springs.h).
+            out.push_back({"tail_steps", double(plan_.tailSteps)});
+            out.push_back({"tail_s", plan_.tail});
+            out.push_back({"pattern_growth_per_s", plan_.growth});
+        }
+        return out;
     }
 
 protected:
