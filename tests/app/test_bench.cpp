@@ -259,3 +259,26 @@ TEST(Clothbench, TheImplicitModelsAreStableAtTheStableStepsCap) {
     }
     expectRefused("--stable-step --scene hanging", "model xpbd, which has no step limit");
 }
+
+// --stable-step --integrator adaptive_verlet: Trendafilov 2021's experiment on its heavy cloth.
+// The naive remainder after a 0.0165 s step (0.16 ms) resonates at over 100 per second and runs
+// off; the plan's rule shares that remainder (two equal steps) and stays; each row's growth is
+// the period map's (docs/models.md "Unequal steps").
+TEST(Clothbench, AdaptiveVerletsNaiveRemainderRunsOffWhereThePlansPatternDoesNot) {
+    const auto [r, doc] = runBench(scratchDir("adaptive") / "out.json",
+                                   "--stable-step --stable-seconds 2 --integrator adaptive_verlet"
+                                   " --scene " + test::sourceDir() +
+                                       "/assets/scenes/trendafilov_springs_heavy.json");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const nlohmann::json& rows = doc["rows"];
+    ASSERT_EQ(rows.size(), 6u) << r.output;
+    for (const nlohmann::json& row : rows) {
+        if (row["longest_step_s"].get<double>() != 0.0165) continue;
+        const bool naive = row["pattern"] == "naive remainder";
+        EXPECT_EQ(row["ran_off"], naive) << row.dump();
+        if (naive)
+            EXPECT_GT(row["growth_per_s"].get<double>(), 100.0);
+        else
+            EXPECT_LE(row["growth_per_s"].get<double>(), 1e-3);
+    }
+}

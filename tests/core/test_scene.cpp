@@ -423,6 +423,10 @@ TEST(SceneFiles, ModelKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(families.sim.massSpring,
               (MassSpringSettings{Integrator::Symplectic, 100.0f, 0.0f, 5.0f, 0.0f, 0.0f}));
     EXPECT_EQ(parse(sceneToJson(families, "")), families);
+    const Scene adaptive = parse(R"({"model": "mass_spring", "mass_spring": {"integrator":
+        "adaptive_verlet"}, "cloths": [{"grid": {}}]})");
+    EXPECT_EQ(adaptive.sim.massSpring.integrator, Integrator::AdaptiveVerlet);
+    EXPECT_EQ(parse(sceneToJson(adaptive, "")), adaptive);
     EXPECT_EQ(sceneToJson(plain, "").find("fem"), std::string::npos);
     const Scene fem = parse(R"({"model": "fem", "fem": {"rayleigh_alpha": 0.5, "rayleigh_beta":
         0.02, "tolerance": 1e-5, "max_iterations": 300}, "cloths": [{"grid": {}}]})");
@@ -494,7 +498,7 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
          "fem.max_iterations: 0 is outside [1, 1000000]"},
         {R"({"fem": {"beta": 1}, "cloths": [{"grid": {}}]})", "fem.beta: unknown key"},
         {R"({"mass_spring": {"integrator": "rk4"}, "cloths": [{"grid": {}}]})",
-         "mass_spring.integrator: unknown integrator 'rk4' (expected explicit, symplectic or verlet)"},
+         "mass_spring.integrator: unknown integrator 'rk4' (expected explicit, symplectic, verlet or adaptive_verlet)"},
         {R"({"mass_spring": {"stiffness": -3}, "cloths": [{"grid": {}}]})",
          "mass_spring.stiffness: must be positive"},
         {R"({"mass_spring": {"stiffness": {"bend": 3}}, "cloths": [{"grid": {}}]})",
