@@ -3,6 +3,7 @@
 // the same arrays, so their results can be compared vertex by vertex.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <memory>
@@ -78,6 +79,10 @@ struct PreparedCloth {
 
     // ---- surface (original vertices only), for normals, export and rendering ----
     std::vector<glm::uvec3> triangles;
+    // Per triangle, its corners at rest in its corner order (prep/rest_shape.h): the pattern's
+    // for a cloth with rest_shape "uv", else its starting positions. The models other than XPBD
+    // take their rest state from these (docs/models.md); XPBD's items carry theirs.
+    std::vector<std::array<glm::vec3, 3>> restCorners;
     std::vector<std::uint32_t> vertexTriangleOffsets;  // CSR, size originalVertexCount + 1
     std::vector<std::uint32_t> vertexTriangles;
 

@@ -1,6 +1,7 @@
 #include "prep/projective.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -8,6 +9,7 @@
 
 #include "core/error.h"
 #include "prep/continuum.h"
+#include "prep/rest_shape.h"
 
 namespace cloth {
 
@@ -22,10 +24,6 @@ std::string shortText(float v) {
 std::size_t clothOf(const std::vector<std::uint32_t>& clothBegin, std::uint32_t v) {
     return std::size_t(std::upper_bound(clothBegin.begin(), clothBegin.end(), v) -
                        clothBegin.begin()) - 1;
-}
-
-glm::vec3 at(const PreparedCloth& p, std::uint32_t v) {
-    return glm::vec3(p.positions[v]);
 }
 
 // B = D_m^-1 in an orthonormal frame of the triangle's plane (first axis along x1 - x0), and
@@ -47,14 +45,15 @@ bool isotropicRest(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec4& invRest,
     return true;
 }
 
-gpu::PdBend bendTerm(const PreparedCloth& p, std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
-                     std::uint32_t v3) {
-    const IsoBendingBuild b = makeIsoBending(at(p, v0), at(p, v1), at(p, v2), at(p, v3), 1.0f);
+// The hinge's stencil and rest |C| from its rest state x (prep/rest_shape.h restHinge).
+gpu::PdBend bendTerm(const std::array<glm::vec3, 4>& x, std::uint32_t v0, std::uint32_t v1,
+                     std::uint32_t v2, std::uint32_t v3) {
+    const IsoBendingBuild b = makeIsoBending(x[0], x[1], x[2], x[3], 1.0f);
     gpu::PdBend t{};
     t.v0 = v0, t.v1 = v1, t.v2 = v2, t.v3 = v3;
     if (!b.ok()) return t;  // weight 0: a degenerate hinge is left out of the energy
     t.k = b.item.k;
-    const glm::vec3 c = at(p, v0) * t.k.x + at(p, v1) * t.k.y + at(p, v2) * t.k.z + at(p, v3) * t.k.w;
+    const glm::vec3 c = x[0] * t.k.x + x[1] * t.k.y + x[2] * t.k.z + x[3] * t.k.w;
     t.restNorm = glm::length(c);
     return t;
 }
@@ -76,7 +75,8 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
         for (std::uint32_t t = p.cloths[i].triangleBegin; t < p.cloths[i].triangleEnd; ++t) {
             const glm::uvec3 tri = p.triangles[t];
             RestTriangle r{i, tri.x, tri.y, tri.z, 0.0f, glm::vec4(0.0f)};
-            if (!isotropicRest(at(p, tri.x), at(p, tri.y), at(p, tri.z), r.invRest, r.area))
+            const std::array<glm::vec3, 3> x = restTriangle(p, t);
+            if (!isotropicRest(x[0], x[1], x[2], r.invRest, r.area))
                 throw Error("cloth '" + scene.cloths[i].name + "': triangle " +
                             std::to_string(t - p.cloths[i].triangleBegin) +
                             " is degenerate (no area at rest)");
@@ -111,8 +111,9 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
     });
     // Bending: the dihedral items' hinges, or the isometric items' stencils.
     for (const gpu::BendingConstraint& b : p.items<gpu::BendingConstraint>()) {
-        gpu::PdBend t = bendTerm(p, b.v0, b.v1, b.v2, b.v3);
-        const double e2 = glm::dot(at(p, b.v1) - at(p, b.v0), at(p, b.v1) - at(p, b.v0));
+        const std::array<glm::vec3, 4> x = restHinge(p, b.v0, b.v1, b.v2, b.v3);
+        gpu::PdBend t = bendTerm(x, b.v0, b.v1, b.v2, b.v3);
+        const double e2 = glm::dot(x[1] - x[0], x[1] - x[0]);
         const double alpha = scene.cloths[clothOf(clothBegin, b.v0)].material.bendCompliance;
         if (glm::dot(t.k, t.k) > 0.0f) t.weight = float(1.0 / (alpha * e2));
         p.pdBends.push_back(t);
@@ -137,9 +138,6 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
         if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
     if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
-    for (const ClothInfo& c : p.cloths)
-        if (c.restFromPattern)
-            refuse("rest shapes from a pattern (rest_shape \"uv\", cloth '" + c.name + "') are");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");

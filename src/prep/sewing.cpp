@@ -56,17 +56,21 @@ std::vector<Item> rewriteItems(const std::vector<Item>& items,
 
 void rewriteTriangles(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
     std::vector<glm::uvec3> out;
+    std::vector<std::array<glm::vec3, 3>> rest;
     out.reserve(p.triangles.size());
     for (ClothInfo& info : p.cloths) {
         const std::uint32_t begin = static_cast<std::uint32_t>(out.size());
         for (std::uint32_t t = info.triangleBegin; t < info.triangleEnd; ++t) {
             const glm::uvec3 r(rep[p.triangles[t].x], rep[p.triangles[t].y], rep[p.triangles[t].z]);
-            if (r.x != r.y && r.y != r.z && r.x != r.z) out.push_back(r);
+            if (r.x == r.y || r.y == r.z || r.x == r.z) continue;
+            out.push_back(r);
+            if (!p.restCorners.empty()) rest.push_back(p.restCorners[t]);
         }
         info.triangleBegin = begin;
         info.triangleEnd = static_cast<std::uint32_t>(out.size());
     }
     p.triangles = std::move(out);
+    p.restCorners = std::move(rest);
 }
 
 // Tethers on a group's vertex: none when it is pinned or attached, else the shortest of its
