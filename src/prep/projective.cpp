@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "prep/continuum.h"
 #include "prep/rest_shape.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -126,6 +127,21 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         t.restNorm = 0.0f;  // isometric bending's rest state is flat
         p.pdBends.push_back(t);
     }
+    // Seams: (w/2) |x_a - x_b|^2 per pair, a term of the bends' form with p = 0 (kernels/
+    // projective.h PdBend::seam); a hard seam as stiff as the stiffest membrane modulus.
+    double stiffest = 0.0;
+    for (const gpu::PdTriangle& t : p.pdTriangles)
+        stiffest = std::max({stiffest, double(t.stiffness.x), double(t.stiffness.y)});
+    for (const SeamPair& s : p.seamPairs) {
+        gpu::PdBend t{};
+        t.v0 = t.v2 = s.a;
+        t.v1 = t.v3 = s.b;
+        t.k = glm::vec4(1.0f, -1.0f, 0.0f, 0.0f);
+        t.weight = seamStiffness(scene, s, stiffest);
+        t.restNorm = 0.0f;
+        t.seam = 1u;
+        p.pdBends.push_back(t);
+    }
 }
 
 void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
@@ -136,7 +152,6 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
     };
     for (const gpu::Collider& c : p.colliders)
         if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
-    if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)

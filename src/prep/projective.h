@@ -40,12 +40,14 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
 // pdDistanceModulus(stretch_compliance). Bending: every interior edge's isometric stencil; an
 // isometric material's weight D / (A1 + A2) (its energy), a dihedral one's 1 / (alpha |e|^2) (a
 // fold theta then costs theta^2 / (2 alpha), as the dihedral constraint does, since |C| = |e|
-// theta to first order). Throws cloth::Error for what the model cannot take: a rigid material
+// theta to first order). Seams: one term (w/2) |x_a - x_b|^2 per pair (PdBend::seam; w from
+// prep/sewing.h seamStiffness, a hard seam's the largest membrane modulus), which a merge
+// removes. Throws cloth::Error for what the model cannot take: a rigid material
 // (compliance 0) or fixed angles.
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p);
 
-// Throws cloth::Error naming `model` and what PD and FEM do not run yet: mesh colliders, seams,
+// Throws cloth::Error naming `model` and what PD and FEM do not run yet: mesh colliders,
 // self-collision, phantom vertices, rigid-motion damping, PBD mode, and
 // (unless `step` is empty) an iteration scheme other than Gauss-Seidel (XPBD's; `step` says how
 // the model solves instead).
@@ -53,7 +55,7 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
                                      const std::string& step);
 
 // Throws cloth::Error naming what the model does not run yet (both backends): mesh colliders,
-// seams, self-collision, phantom vertices, rigid-motion damping, PBD mode.
+// self-collision, phantom vertices, rigid-motion damping, PBD mode.
 // Every iteration scheme runs: gs selects the direct (LDLT) global step, jacobi and chebyshev
 // the Jacobi one (kernels/pd_jacobi.h; the GPU runs only these).
 // The Jacobi schemes also need a relaxation gamma <= kPdMaxRelaxation: a sweep converges when

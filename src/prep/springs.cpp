@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "kernels/constraints.h"
 #include "prep/rest_shape.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -237,6 +238,12 @@ void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBeg
             meshSprings(p, p.cloths[i], k, out);
         }
     }
+    // Seams: a spring of rest length 0 per pair (a hard seam as stiff as the stiffest spring).
+    float stiffest = 0.0f;
+    for (const gpu::Spring& s : p.springs) stiffest = std::max(stiffest, s.stiffness);
+    for (const SeamPair& s : p.seamPairs)
+        p.springs.push_back({std::min(s.a, s.b), std::max(s.a, s.b), 0.0f,
+                             seamStiffness(scene, s, stiffest)});
 }
 
 double springOmegaMax(const PreparedCloth& p, int iterations) {
@@ -247,6 +254,12 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
     auto apply = [&](const std::vector<glm::dvec3>& x, std::vector<glm::dvec3>& y) {
         std::fill(y.begin(), y.end(), glm::dvec3(0.0));
         for (const gpu::Spring& s : p.springs) {
+            if (s.rest == 0.0f) {  // rest length 0 (a seam): the force -k (x_a - x_b), K = k I
+                const glm::dvec3 f = double(s.stiffness) * (x[s.a] * scale[s.a] - x[s.b] * scale[s.b]);
+                y[s.a] += f * scale[s.a];
+                y[s.b] -= f * scale[s.b];
+                continue;
+            }
             glm::dvec3 d = glm::dvec3(p.positions[s.a]) - glm::dvec3(p.positions[s.b]);
             const double l = glm::length(d);
             if (!(l > 0.0)) continue;
@@ -485,7 +498,6 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     };
     for (const gpu::Collider& c : p.colliders)
         if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
-    if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)
