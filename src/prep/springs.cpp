@@ -496,8 +496,6 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
         throw Error("model mass_spring: " + what +
                     " not built for this model yet (XPBD runs them: model xpbd)");
     };
-    for (const gpu::Collider& c : p.colliders)
-        if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)

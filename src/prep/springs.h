@@ -135,7 +135,7 @@ inline constexpr std::uint32_t kNoSpringAttachment = 0xffffffffu;
 std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p);
 
 // Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
-// mesh colliders, self-collision, phantom vertices, rigid-motion damping.
+// self-collision, phantom vertices, rigid-motion damping.
 void refuseWhatMassSpringLacks(const PreparedCloth& p);
 
 }  // namespace cloth
