@@ -191,3 +191,32 @@ TEST(ModelsSeams, AnyThreadCountGivesTheSameBitsThroughTheMerges) {
         }
     }
 }
+
+// A hard seam (compliance 0) cannot be rigid under these steps: it takes the scene's stiffest
+// term. The panels' distance material of compliance 10^-3 m/N gives springs of 1000 N/m
+// (mass_spring), the membrane modulus 4 / (3 alpha) = 1333 N/m (pd) and C11 = 3 / (2 alpha) =
+// 1500 N/m (fem); the seam still closes.
+TEST(ModelsSeams, AHardSeamTakesTheStiffestTermOfTheScene) {
+    const double alpha = 1e-3;
+    const double expected[] = {1.0 / alpha, 4.0 / (3.0 * alpha), 4.0 / (3.0 * alpha),
+                               3.0 / (2.0 * alpha)};
+    int k = 0;
+    for (Variant v : kVariants) {
+        Scene s = sewnPanels(v, 0.0f);
+        s.seams[0].compliance = 0.0f;
+        const PreparedCloth p = prepareScene(s);
+        std::vector<double> weights;
+        if (v == Variant::PdDirect || v == Variant::PdJacobi) {
+            for (const gpu::PdBend& b : p.pdBends)
+                if (b.seam != 0u) weights.push_back(b.weight);
+        } else {
+            for (const gpu::Spring& sp : p.springs)
+                if (sp.rest == 0.0f) weights.push_back(sp.stiffness);
+        }
+        ASSERT_EQ(weights.size(), 7u) << name(v);
+        for (double w : weights) EXPECT_NEAR(w, expected[k], 1e-3 * expected[k]) << name(v);
+        ++k;
+        const SewRun r = run(s, 60, 1);
+        EXPECT_LT(r.widest.back(), 1e-3) << name(v);
+    }
+}
