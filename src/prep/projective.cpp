@@ -144,6 +144,11 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
     }
 }
 
+std::size_t pdSeamTermCount(const PreparedCloth& p) {
+    return std::size_t(std::count_if(p.pdBends.begin(), p.pdBends.end(),
+                                     [](const gpu::PdBend& b) { return b.seam != 0u; }));
+}
+
 void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
                                      const std::string& step) {
     auto refuse = [&](const std::string& what) {

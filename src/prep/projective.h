@@ -47,6 +47,9 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p);
 
+// How many of p.pdBends are seam terms (PdBend::seam).
+std::size_t pdSeamTermCount(const PreparedCloth& p);
+
 // Throws cloth::Error naming `model` and what PD and FEM do not run yet: self-collision, phantom
 // vertices, rigid-motion damping, PBD mode, and (unless `step` is empty) an iteration scheme
 // other than Gauss-Seidel (XPBD's; `step` says how the model solves instead).
