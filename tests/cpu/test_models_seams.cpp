@@ -22,6 +22,7 @@
 #include "prep/prepare.h"
 #include "sim/solver.h"
 #include "prep/sewing.h"
+#include "prep/springs.h"
 
 using namespace cloth;
 
@@ -219,4 +220,18 @@ TEST(ModelsSeams, AHardSeamTakesTheStiffestTermOfTheScene) {
         const SewRun r = run(s, 60, 1);
         EXPECT_LT(r.widest.back(), 1e-3) << name(v);
     }
+}
+
+// The stability plan counts a seam's spring (rest length 0, K = k I, whatever the ends'
+// positions): two free vertices of masses m_a and m_b joined by one, at the same point, have the
+// one mode omega = sqrt(k (1/m_a + 1/m_b)). (As a spring of direction d it would have none.)
+TEST(ModelsSeams, TheStepPlanCountsASeamSpringsStiffness) {
+    PreparedCloth p;
+    const double k = 400.0, ma = 0.002, mb = 0.005;
+    p.positions = {glm::vec4(0.1f, 0.2f, 0.3f, float(1.0 / ma)),
+                   glm::vec4(0.1f, 0.2f, 0.3f, float(1.0 / mb))};
+    p.originalVertexCount = 2;
+    p.springs = {{0u, 1u, 0.0f, float(k)}};
+    const double expected = std::sqrt(k * (1.0 / ma + 1.0 / mb));
+    EXPECT_NEAR(springOmegaMax(p), expected, 1e-4 * expected);
 }
