@@ -2,7 +2,8 @@
 // per vertex (or tether) and job: FORCES sums a vertex's springs in the CPU reference's order
 // (prep/springs.h springIncidence), STEP moves it by the integrator (kernels/spring.h, the CPU's
 // own functions), TETHERS projects a tether's vertex (kernels/constraints.h), CONTACTS projects a
-// vertex out of the analytic colliders with friction (kernels/spring.h springContact), WIND
+// vertex out of the colliders, meshes included, with friction (kernels/collider.h
+// springContactAny), WIND
 // gives a vertex the substep's wind (springWind, from its triangles' normals summed in the CPU's
 // order). Attachments: a compliant one adds its spring in FORCES, a hard one carries its vertex
 // in STEP. The same bits as the CPU reference (cpu/mass_spring.cpp).
@@ -36,6 +37,15 @@ layout(std430, set = 0, binding = 15) readonly buffer Wind { WindVertex windVert
 layout(std430, set = 0, binding = 16) readonly buffer AttachmentOf { uint attachmentOf[]; };
 layout(std430, set = 0, binding = 17) readonly buffer Attachments { Attachment attachments[]; };
 layout(std430, set = 0, binding = 18) readonly buffer Motions { Motion motions[]; };
+// The mesh colliders' hierarchies and triangles (src/prep/mesh_collider.h) and, per vertex, what
+// its mesh queries remember (kernels/collider.h MeshMemory: a hint), kept from step to step.
+layout(std430, set = 0, binding = 19) readonly buffer ColliderMeshNodes { MeshNode meshNodes[]; };
+layout(std430, set = 0, binding = 20) readonly buffer ColliderMeshTriangles { MeshTriangle meshTriangles[]; };
+layout(std430, set = 0, binding = 21) buffer MeshHints { uint meshHints[]; };
+
+#define CLOTH_HAS_MESH 1
+#include "kernels/mesh_distance.h"
+#include "kernels/collider.h"
 
 const uint JOB_FORCES = 0u;
 const uint JOB_STEP = 1u;
@@ -143,11 +153,13 @@ void main() {
         ContactState s = contactStateAt(vec3(start[i]), vec4(0.0), uvec4(0u));
         vec4 before = x;
         vec3 vStep = vec3(velocities[i]);
+        MeshMemory memory = MeshMemory(meshHints[i]);
         for (uint c = 0u; c < pc.colliderCount; ++c) {
             Collider k = colliders[c];
-            springContact(k, colliderPose(k, pc.t1), colliderPose(k, pc.t0), x, vStep,
-                          thickness[i], pc.h, pc.bounceBelow, s);
+            springContactAny(k, colliderPose(k, pc.t1), colliderPose(k, pc.t0), x, vStep,
+                             thickness[i], pc.h, pc.bounceBelow, s, memory);
         }
+        meshHints[i] = memory.hint;
         start[i].w = s.start.w;
         if (s.start.w <= 0.0) return;
         vec3 v = springContactVelocity(vStep, vec3(x) - vec3(before), pc.h, s);

@@ -45,6 +45,15 @@ layout(std430, set = 0, binding = 22) readonly buffer MeshTriangles { uint trian
 layout(std430, set = 0, binding = 23) readonly buffer VertexTriOffsets { uint vertexTriOffsets[]; };
 layout(std430, set = 0, binding = 24) readonly buffer VertexTriangles { uint vertexTriangles[]; };
 layout(std430, set = 0, binding = 25) readonly buffer Wind { WindVertex windVertices[]; };
+// The mesh colliders' hierarchies and triangles (src/prep/mesh_collider.h) and, per vertex, what
+// its mesh queries remember (kernels/collider.h MeshMemory: a hint), kept from step to step.
+layout(std430, set = 0, binding = 26) readonly buffer ColliderMeshNodes { MeshNode meshNodes[]; };
+layout(std430, set = 0, binding = 27) readonly buffer ColliderMeshTriangles { MeshTriangle meshTriangles[]; };
+layout(std430, set = 0, binding = 28) buffer MeshHints { uint meshHints[]; };
+
+#define CLOTH_HAS_MESH 1
+#include "kernels/mesh_distance.h"
+#include "kernels/collider.h"
 
 const uint JOB_PREDICT = 0u;
 const uint JOB_PROJECT_TRI = 1u;
@@ -124,11 +133,13 @@ void finish(uint i) {
     vec3 start = vec3(x);
     ContactState s = contactStateAt(start, vec4(0.0), uvec4(0u));
     vec3 vStep = (vec3(y) - start) / pc.h;
+    MeshMemory memory = MeshMemory(meshHints[i]);
     for (uint c = 0u; c < pc.colliderCount; ++c) {
         Collider k = colliders[c];
-        springContact(k, colliderPose(k, pc.t1), colliderPose(k, pc.t0), y, vStep, thickness[i],
-                      pc.h, pc.bounceBelow, s);
+        springContactAny(k, colliderPose(k, pc.t1), colliderPose(k, pc.t0), y, vStep,
+                         thickness[i], pc.h, pc.bounceBelow, s, memory);
     }
+    meshHints[i] = memory.hint;
     bool touching = s.start.w > 0.0;
     contact[i] = touching ? 1u : 0u;
     velocities[i] = vec4(implicitVelocity(vec3(y), start, pc.h, touching, s, damping[i]), 0.0);

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/output_file.h"
+#include "prep/projective.h"
 #include "prep/sewing.h"
 
 namespace cloth {
@@ -116,8 +117,10 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         j["fem"] = fem;
     }
     if (p.sim.model == ClothModel::Projective) {
+        const std::size_t seams = pdSeamTermCount(p);
         nlohmann::json pd = {{"strain_terms", p.pdTriangles.size()},
-                             {"bending_terms", p.pdBends.size()}};
+                             {"bending_terms", p.pdBends.size() - seams},
+                             {"seam_terms", seams}};
         for (const Solver::ModelFigure& f : solver.modelFigures()) pd[f.name] = f.value;
         j["pd"] = pd;
     }

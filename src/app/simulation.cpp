@@ -17,6 +17,7 @@
 #include "app/stretch_check.h"
 #include "core/error.h"
 #include "prep/prepare.h"
+#include "prep/projective.h"
 #include "prep/sewing.h"
 
 namespace cloth {
@@ -35,10 +36,14 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
         return std::to_string(p.femTriangles.size()) + " membrane elements (model fem, " +
                "backward Euler by conjugate gradients to " + tolerance + ")";
     }
-    if (p.sim.model == ClothModel::Projective)
-        return std::to_string(p.pdTriangles.size()) + " strain and " +
-               std::to_string(p.pdBends.size()) + " bending terms (model pd, " +
-               std::to_string(p.sim.iterations) + " local/global iterations per substep)";
+    if (p.sim.model == ClothModel::Projective) {
+        const std::size_t seams = pdSeamTermCount(p);
+        return std::to_string(p.pdTriangles.size()) + " strain" + (seams ? ", " : " and ") +
+               std::to_string(p.pdBends.size() - seams) + " bending" +
+               (seams ? " and " + std::to_string(seams) + " seam" : std::string()) +
+               " terms (model pd, " + std::to_string(p.sim.iterations) +
+               " local/global iterations per substep)";
+    }
     std::string s = std::to_string(p.springs.size()) + " springs (model " +
                     clothModelName(p.sim.model) + ", " +
                     integratorName(p.sim.massSpring.integrator);

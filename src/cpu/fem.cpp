@@ -103,9 +103,21 @@ public:
             corners_[next[k.v1]++] = 3 * t + 1;
             corners_[next[k.v2]++] = 3 * t + 2;
         }
+        // Per vertex, its seam springs (p.springs: rest length 0), in spring order.
+        springOffsets_.assign(n + 1, 0);
+        for (const gpu::Spring& k : p.springs) ++springOffsets_[k.a + 1], ++springOffsets_[k.b + 1];
+        for (std::uint32_t i = 0; i < n; ++i) springOffsets_[i + 1] += springOffsets_[i];
+        springs_.resize(springOffsets_[n]);
+        next.assign(springOffsets_.begin(), springOffsets_.end() - 1);
+        for (const gpu::Spring& k : p.springs) {
+            springs_[next[k.a]++] = {k.b, double(k.stiffness)};
+            springs_[next[k.b]++] = {k.a, double(k.stiffness)};
+        }
         force_.assign(n, glm::dvec3(0.0));
         std::vector<double> mass, extra;
+        FemCouplings couplings;
         const double h = h_;
+        if (!p.springs.empty()) couplings.offsets.push_back(0);
         for (std::uint32_t i = 0; i < n; ++i) {
             if (row_[i] < 0) continue;
             rowVertex_.push_back(i);
@@ -114,10 +126,22 @@ public:
             const double w = attachments.held(i) ? 1.0 / double(attachments.compliance(i)) : 0.0;
             attachment_.push_back(w);
             extra.push_back(h * h * w);
+            // A seam's spring w: h^2 w on the diagonal, -h^2 w to the other end's row when it
+            // is free (a pinned or carried end does not move in the solve).
+            if (couplings.offsets.empty()) continue;
+            for (std::uint32_t k = springOffsets_[i]; k < springOffsets_[i + 1]; ++k) {
+                extra.back() += h * h * springs_[k].stiffness;
+                if (const std::int32_t j = row_[springs_[k].other]; j >= 0) {
+                    couplings.columns.push_back(j);
+                    couplings.weights.push_back(h * h * springs_[k].stiffness);
+                }
+            }
+            couplings.offsets.push_back(std::uint32_t(couplings.columns.size()));
         }
         system_.emplace(p.femTriangles, row_, rows_, std::move(mass),
                         1.0 + h * double(p.sim.fem.rayleighAlpha),
-                        h * double(p.sim.fem.rayleighBeta) + h * h, std::move(extra));
+                        h * double(p.sim.fem.rayleighBeta) + h * h, std::move(extra),
+                        std::move(couplings));
         dv_.assign(rows_, glm::dvec3(0.0));
         rhs_ = kv_ = velocity_ = dv_;
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
@@ -167,6 +191,11 @@ public:
                         for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k)
                             f += femForce(p_.femTriangles[corners_[k] / 3], elements_[corners_[k] / 3],
                                           int(corners_[k] % 3));
+                        // A seam's spring of rest length 0: w (x_other - x).
+                        for (std::uint32_t k = springOffsets_[v]; k < springOffsets_[v + 1]; ++k)
+                            f += springs_[k].stiffness *
+                                 (glm::dvec3(glm::vec3(x_[springs_[k].other])) -
+                                  glm::dvec3(glm::vec3(x_[v])));
                         const std::int32_t r = row_[v];
                         // A compliant attachment's spring to its target at the step's end.
                         if (r >= 0 && attachment_[r] > 0.0)
@@ -255,6 +284,10 @@ private:
             glm::dvec3 sum = force_[v] + m * g - alpha * m * velocity_[r] - (beta + h) * kv_[r];
             // A compliant attachment's stiffness w: -h w v (Rayleigh's beta does not damp it).
             if (attachment_[r] > 0.0) sum -= h * attachment_[r] * velocity_[r];
+            // A seam's spring w: -h w (v - v_other), as the attachment's (not Rayleigh-damped).
+            for (std::uint32_t k = springOffsets_[v]; k < springOffsets_[v + 1]; ++k)
+                sum -= h * springs_[k].stiffness *
+                       (velocity_[r] - glm::dvec3(glm::vec3(v_[springs_[k].other])));
             rhs_[r] = h * sum;
         }
     }
@@ -272,6 +305,12 @@ private:
     std::vector<glm::dvec3> force_;
     std::vector<std::uint32_t> rowVertex_;
     std::vector<double> attachment_;  // per free row: a compliant attachment's 1 / compliance, or 0
+    struct SeamSpring {
+        std::uint32_t other;
+        double stiffness;
+    };
+    std::vector<std::uint32_t> springOffsets_;  // per vertex (CSR into springs_)
+    std::vector<SeamSpring> springs_;
     std::optional<FemSystem> system_;
     // Per free row: the step's velocity change, right-hand side, K v, and v.
     std::vector<glm::dvec3> dv_, rhs_, kv_, velocity_;

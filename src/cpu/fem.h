@@ -4,9 +4,9 @@
 // solved by block-Jacobi-preconditioned conjugate gradients (cpu/fem_system.h). The wind changes
 // the velocities before each step; a compliant attachment is a spring of rest length 0 to its
 // target in the step (force and stiffness), a hard one carries its vertex like a moving pin.
-// Tethers and the analytic colliders act after each step (cpu/post_step.h). Threads share the elements, the
-// vertices and the system's rows; every sum is in a fixed order, so any thread count gives the
-// same bits.
+// Tethers and the colliders, meshes included, act after each step (cpu/post_step.h). Threads
+// share the elements, the vertices and the system's rows; every sum is in a fixed order, so any
+// thread count gives the same bits. Seams: springs of rest length 0 in the step (prep/fem.h).
 #pragma once
 
 #include <cstdint>

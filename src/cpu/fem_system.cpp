@@ -19,10 +19,12 @@ std::uint32_t cornerVertex(const gpu::PdTriangle& t, std::uint32_t c) {
 
 FemSystem::FemSystem(const std::vector<gpu::PdTriangle>& triangles,
                      const std::vector<std::int32_t>& row, std::int32_t rows,
-                     std::vector<double> mass, double d, double s, std::vector<double> extra)
+                     std::vector<double> mass, double d, double s, std::vector<double> extra,
+                     FemCouplings couplings)
     : triangles_(&triangles),
       rows_(rows),
       chunks_((rows + kChunk - 1) / kChunk),
+      couplings_(std::move(couplings)),
       mass_(std::move(mass)),
       extra_(std::move(extra)),
       d_(d),
@@ -113,7 +115,12 @@ void FemSystem::multiplyK(const std::vector<glm::dvec3>& v, std::vector<glm::dve
 glm::dvec3 FemSystem::applyRow(std::int32_t r, const std::vector<glm::dvec3>& p) const {
     glm::dvec3 sum(0.0);
     for (std::uint32_t b = offsets_[r]; b < offsets_[r + 1]; ++b) sum += blocks_[b] * p[columns_[b]];
-    return (d_ * mass_[r] + extra_[r]) * p[r] + s_ * sum;
+    const glm::dvec3 own = (d_ * mass_[r] + extra_[r]) * p[r] + s_ * sum;
+    if (couplings_.offsets.empty()) return own;
+    glm::dvec3 off(0.0);
+    for (std::uint32_t k = couplings_.offsets[r]; k < couplings_.offsets[r + 1]; ++k)
+        off += couplings_.weights[k] * p[couplings_.columns[k]];
+    return own - off;
 }
 
 double FemSystem::total(const std::vector<double>& partial) const {

@@ -27,6 +27,15 @@ struct FemCgResult {
     bool converged = true;
 };
 
+// Couplings of the system outside K: per row (CSR), other rows j and weights c, each adding
+// -c x_j to the row's product (a seam's spring of stiffness w couples its two rows by -h^2 w I;
+// its h^2 w on each diagonal goes into `extra`).
+struct FemCouplings {
+    std::vector<std::uint32_t> offsets;  // rows + 1, or empty: none
+    std::vector<std::int32_t> columns;
+    std::vector<double> weights;
+};
+
 class FemSystem {
 public:
     // row[v]: the free row of vertex v, or -1 for a pinned one; rows: how many are free;
@@ -34,7 +43,7 @@ public:
     // identity: a compliant attachment's h^2 / compliance; empty: none).
     FemSystem(const std::vector<gpu::PdTriangle>& triangles, const std::vector<std::int32_t>& row,
               std::int32_t rows, std::vector<double> mass, double d, double s,
-              std::vector<double> extra = {});
+              std::vector<double> extra = {}, FemCouplings couplings = {});
 
     std::int32_t rows() const { return rows_; }
     // Blocks stored (each 3x3): the non-zero pattern of K over the free vertices.
@@ -73,6 +82,7 @@ private:
     std::vector<std::uint32_t> offsets_;
     std::vector<std::int32_t> columns_;
     std::vector<glm::dmat3> blocks_;
+    FemCouplings couplings_;
     std::vector<std::uint32_t> diagonal_;  // per row, its own block's index
     // Per row, its (triangle, corner) pairs in triangle order, and for each of the triangle's
     // three corners the block it adds to (or -1 for a pinned corner).

@@ -119,6 +119,7 @@ public:
             for (glm::vec4& x : state_.start) x.w = 0.0f;
             thickness_ = springThickness(p);
             poses_.resize(std::size_t(threads) * 2 * p.colliders.size());
+            memory_.assign(p.originalVertexCount, gpu::meshMemoryNone());
             bounceBelow_ = springBounceBelow(p.sim, plan_);
         }
         normals_.assign(p.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
@@ -220,7 +221,7 @@ private:
         blowWind(p_, time_ + double(substepDt(p_.sim)) * double(sub), state_.x, state_.v, begin,
                  end, springKeepsPrevious(integrator) ? &state_.previous : nullptr, h);
     }
-    // The analytic colliders after a step from t0 to t1 (kernels/spring.h springContact), over
+    // The colliders after a step from t0 to t1 (kernels/collider.h springContactAny), over
     // the vertices [begin, end); each member places the colliders in its own slots.
     void collide(int member, float t0, float t1, float h, Integrator integrator,
                  std::uint32_t begin, std::uint32_t end) {
@@ -239,8 +240,9 @@ private:
             const glm::vec4 before = x;
             const glm::vec3 vStep(state_.v[i]);
             for (std::size_t c = 0; c < count; ++c)
-                gpu::springContact(p_.colliders[c], p1[c], p0[c], x, vStep, thickness_[i], h,
-                                   bounceBelow_, s);
+                gpu::springContactAny(p_.meshNodes.data(), p_.meshTriangles.data(), p_.colliders[c],
+                                      p1[c], p0[c], x, vStep, thickness_[i], h, bounceBelow_, s,
+                                      memory_[i]);
             state_.start[i].w = s.start.w;
             if (s.start.w <= 0.0f) continue;
             const glm::vec3 v =
@@ -262,6 +264,7 @@ private:
     std::vector<float> damping_;  // per vertex: air damping + its material's linear damping
     std::vector<float> thickness_;  // per vertex, with colliders
     std::vector<gpu::ColliderPose> poses_;  // per member: the colliders at a step's start and end
+    std::vector<gpu::MeshMemory> memory_;   // per vertex: what its mesh queries remember
     float bounceBelow_ = 0.0f;
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
     double time_ = p_.startTime;

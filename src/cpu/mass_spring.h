@@ -3,8 +3,8 @@
 // Verlet, the substep's remainder last), each substep split into as
 // many as stability needs (prep/springs.h planSpringSteps); gravity, air damping, pins (inverse
 // mass 0), attachments (hard ones carry their vertex, compliant ones are springs of rest length
-// 0), the materials' linear damping (as air damping), tethers and the analytic colliders with
-// friction (both projected after each step).
+// 0), the materials' linear damping (as air damping), tethers and the colliders, meshes included,
+// with friction (both projected after each step).
 // Threads share the vertices; each vertex's force is summed over its springs in a fixed order, so
 // the result does not depend on the thread count.
 #pragma once

@@ -17,6 +17,7 @@ PostStep::PostStep(const PreparedCloth& p, int members) : p_(p), attachments_(p)
     thickness_ = springThickness(p);
     contact_.assign(n, 0);
     poses_.resize(std::size_t(members) * 2 * p.colliders.size());
+    memory_.assign(n, gpu::meshMemoryNone());
     bounceBelow_ = restitutionThreshold(p.sim);
 }
 
@@ -55,8 +56,9 @@ void PostStep::finish(int member, float t0, float h, std::vector<glm::vec4>& x,
         gpu::ContactState s = gpu::contactStateAt(start, glm::vec4(0.0f), glm::uvec4(0u));
         const glm::vec3 vStep = (glm::vec3(y[i]) - start) / h;
         for (std::size_t c = 0; c < count; ++c)
-            gpu::springContact(p_.colliders[c], p1[c], p0[c], y[i], vStep, thickness_[i], h,
-                               bounceBelow_, s);
+            gpu::springContactAny(p_.meshNodes.data(), p_.meshTriangles.data(), p_.colliders[c],
+                                  p1[c], p0[c], y[i], vStep, thickness_[i], h, bounceBelow_, s,
+                                  memory_[i]);
         contact_[i] = s.start.w > 0.0f ? 1 : 0;
         v[i] = glm::vec4(gpu::implicitVelocity(glm::vec3(y[i]), start, h, contact_[i] != 0, s,
                                                damping_[i]),

@@ -1,6 +1,6 @@
 // What the implicit models of the CPU reference (cpu/projective.h, cpu/fem.h) do after each step,
-// alike: the tethers projected, the analytic colliders (kernels/spring.h springContact: friction
-// over the step, restitution), the velocity (x_{n+1} - x_n) / h, the materials' linear damping
+// alike: the tethers projected, the colliders, mesh colliders included (kernels/collider.h
+// springContactAny: friction over the step, restitution), the velocity (x_{n+1} - x_n) / h, the materials' linear damping
 // (v *= max(0, 1 - c h), as XPBD), and the contact count. A vertex carried by a hard attachment
 // goes to its target at the step's end at the target's velocity over the step, and no collider
 // moves it (as in the mass-spring model).
@@ -40,6 +40,7 @@ private:
     std::vector<float> damping_, thickness_;
     std::vector<std::uint8_t> contact_;
     std::vector<gpu::ColliderPose> poses_;  // per member: the colliders at the step's start, end
+    std::vector<gpu::MeshMemory> memory_;   // per vertex: what its mesh queries remember
     float bounceBelow_ = 0.0f;
 };
 

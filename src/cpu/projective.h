@@ -5,8 +5,9 @@
 // (a pin released would change the matrix and need a new factor; none is released yet). A hard
 // attachment's vertex leaves the system too, its column times its moving target on the right; a
 // compliant attachment is a term w |x_i - t|^2 / 2 (w on the diagonal: the factor stays). The
-// wind changes the velocities before each step's prediction. Tethers and the analytic colliders (kernels/spring.h springContact, with friction and restitution) are
-// projections after each step; the materials' linear damping scales the velocities.
+// wind changes the velocities before each step's prediction. Tethers and the colliders, meshes
+// included (kernels/collider.h springContactAny, with friction and restitution), are projections
+// after each step; the materials' linear damping scales the velocities.
 // Threads share the local step (by terms) and the right-hand sides (by vertices, each summing its
 // terms in a fixed order); x, y and z are solved on up to three of them. Any thread count gives
 // the same bits. Iteration scheme jacobi or chebyshev replaces the factor by one Jacobi sweep per

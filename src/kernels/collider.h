@@ -420,6 +420,24 @@ CLOTH_FN void projectContact(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c, CLOTH_IN(Co
     respondToContact(c, p1, p0, x, poseDirection(p1, g), h - d, vPred, dt, bounceBelow, s);
 }
 
+// The per-vertex models' contact after a step (kernels/spring.h springContact: the mass-spring,
+// PD and FEM models) against any collider, a mesh included: the vertex, moved from s's start by
+// the step of h seconds, is projected out of collider c (at pose p1 at the step's end, p0 at its
+// start) to `thickness` with the response above. memory: the vertex's MeshMemory, kept from step
+// to step (it only saves work: the distance is the same without it). Against an analytic shape it
+// is springContact, bit for bit. A mesh's sharp features (feature_contacts.h) are not met: the
+// vertices are kept out, not the cloth's edges.
+CLOTH_FN void springContactAny(CLOTH_MESH_PARAMS CLOTH_IN(Collider) c, CLOTH_IN(ColliderPose) p1,
+                               CLOTH_IN(ColliderPose) p0, CLOTH_INOUT(vec4) x, vec3 vStep,
+                               float thickness, float h, float bounceBelow,
+                               CLOTH_INOUT(ContactState) s, CLOTH_INOUT(MeshMemory) memory) {
+    vec3 g;
+    float d = colliderLocalDistance(CLOTH_MESH_ARGS c, p1, vec3(x), thickness, memory, g);
+    if (d >= thickness) return;
+    respondToContact(c, p1, p0, x, poseDirection(p1, g), thickness - d, vStep, h, bounceBelow,
+                     s);
+}
+
 // What a pass learnt about the static meshes becomes what the next one knows.
 CLOTH_FN vec4 nearAfterPass(vec4 known, vec4 gathered) {
     return gathered.w == NEAR_UNSET ? known : gathered;

@@ -42,7 +42,10 @@ struct PdBend {
     vec4 k;               // the stencil's weights
     float weight;         // w, N m
     float restNorm;       // rho = |sum K_i X_i| at rest, m
-    uint pad0, pad1;
+    // 1 for a seam pair's term (prep/projective.h): C = x_v0 - x_v1, k = (1, -1, 0, 0), v2 = v0
+    // and v3 = v1 (their weights 0), rho 0; 0 for a bend.
+    uint seam;
+    uint pad1;
 };
 CLOTH_CHECK_SIZE(PdBend, 48)
 

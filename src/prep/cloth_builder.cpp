@@ -398,7 +398,13 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     info.restFromPattern = rest.fromPattern;
     info.color = mat.color;
     info.triangleBegin = static_cast<std::uint32_t>(out.triangles.size());
-    for (const glm::uvec3& t : mesh.triangles) out.triangles.push_back(t + glm::uvec3(base));
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+        const glm::uvec3 tri = mesh.triangles[t];
+        out.triangles.push_back(tri + glm::uvec3(base));
+        out.restCorners.push_back(rest.fromPattern
+                                      ? rest.corners[t]
+                                      : std::array<glm::vec3, 3>{world[tri.x], world[tri.y], world[tri.z]});
+    }
     info.triangleEnd = static_cast<std::uint32_t>(out.triangles.size());
     out.cloths.push_back(info);
 

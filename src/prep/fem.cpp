@@ -1,11 +1,13 @@
 #include "prep/fem.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
 #include "core/error.h"
 #include "core/orthotropic.h"
 #include "prep/projective.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -31,6 +33,14 @@ void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, 
         }
         p.femTriangles.push_back({t.v0, t.v1, t.v2, t.area, t.invRest, c});
     });
+    // Seams: a spring of rest length 0 per pair (a hard seam as stiff as the largest C11 or C22).
+    p.springs.clear();
+    double stiffest = 0.0;
+    for (const gpu::PdTriangle& t : p.femTriangles)
+        stiffest = std::max({stiffest, double(t.stiffness.x), double(t.stiffness.y)});
+    for (const SeamPair& s : p.seamPairs)
+        p.springs.push_back({std::min(s.a, s.b), std::max(s.a, s.b), 0.0f,
+                             seamStiffness(scene, s, stiffest)});
 }
 
 void refuseWhatFemLacks(const PreparedCloth& p) {

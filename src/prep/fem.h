@@ -14,12 +14,15 @@ namespace cloth {
 // engineering shear. A StVK material gives its orthotropic moduli in its weft/warp frame. A
 // distance material of compliance alpha gives the isotropic lattice of prep/projective.h:
 // E = 4 / (3 alpha), nu = 1/3, G = 1 / (2 alpha) (C11 = C22 = 3 / (2 alpha), C12 = C33 =
-// 1 / (2 alpha)). Throws cloth::Error for a rigid material (compliance 0).
+// 1 / (2 alpha)). D_m from the triangle at rest (prep/projective.h forEachRestTriangle: the
+// pattern's shape for a cloth with rest_shape "uv"). Throws cloth::Error for a rigid material
+// (compliance 0). Seams: p.springs gets a spring of rest length 0 per pair (prep/sewing.h
+// seamStiffness; a hard seam's the largest C11 or C22), in the backward-Euler system as an
+// attachment is (cpu/fem.h), which a merge removes.
 void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, PreparedCloth& p);
 
-// Throws cloth::Error naming what the model does not run yet: mesh colliders, seams,
-// self-collision, rest shapes from a pattern, phantom vertices, rigid-motion damping, PBD mode, an
-// iteration scheme other than Gauss-Seidel, fixed angles.
+// Throws cloth::Error naming what the model does not run yet: self-collision, phantom vertices,
+// rigid-motion damping, PBD mode, an iteration scheme other than Gauss-Seidel, fixed angles.
 void refuseWhatFemLacks(const PreparedCloth& p);
 
 }  // namespace cloth

@@ -182,6 +182,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     if (!p.seamPairs.empty()) {
         const std::vector<std::uint32_t> close = seamPairsToMerge(p, p.positions);
         if (!close.empty()) p = mergeSeamPairs(p, close, {p.positions, p.velocities, 0.0});
+        p.sewingRebuilds = 0;
     }
     p.stats.prepareMs = msSince(t0);
     return p;

@@ -3,6 +3,7 @@
 // the same arrays, so their results can be compared vertex by vertex.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <memory>
@@ -78,6 +79,10 @@ struct PreparedCloth {
 
     // ---- surface (original vertices only), for normals, export and rendering ----
     std::vector<glm::uvec3> triangles;
+    // Per triangle, its corners at rest in its corner order (prep/rest_shape.h): the pattern's
+    // for a cloth with rest_shape "uv", else its starting positions. The models other than XPBD
+    // take their rest state from these (docs/models.md); XPBD's items carry theirs.
+    std::vector<std::array<glm::vec3, 3>> restCorners;
     std::vector<std::uint32_t> vertexTriangleOffsets;  // CSR, size originalVertexCount + 1
     std::vector<std::uint32_t> vertexTriangles;
 
@@ -118,6 +123,8 @@ struct PreparedCloth {
     // ---- the mass-spring model (sim.model MassSpring; prep/springs.h) ----
     std::vector<gpu::Spring> springs;
     std::uint32_t springFamilies[3] = {0, 0, 0};  // structural, shear, flexion springs
+    // (After the cloths' springs: one spring of rest length 0 per unmerged seam pair, under
+    // mass_spring and fem; prep/springs.h, prep/fem.h.)
     // ---- projective dynamics (sim.model Projective; prep/projective.h) ----
     std::vector<gpu::PdTriangle> pdTriangles;
     std::vector<gpu::PdBend> pdBends;
@@ -153,6 +160,10 @@ struct PreparedCloth {
     // Empty until a pair merges.
     std::vector<std::uint32_t> shownAt;
     std::shared_ptr<const SewingBase> sewingBase;  // null without seams
+    // How many times merging seam pairs has re-made this data since the solvers started (0 at
+    // load, the merges at load included): a solver re-created from it continues its counts
+    // (pd.factorizations).
+    std::uint32_t sewingRebuilds = 0;
     // Simulated time (s) of `positions` and `velocities`; a solver starts its clock here (0 at
     // load; a merge re-creates the solver mid-run).
     double startTime = 0.0;

@@ -1,6 +1,7 @@
 #include "prep/projective.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -8,6 +9,8 @@
 
 #include "core/error.h"
 #include "prep/continuum.h"
+#include "prep/rest_shape.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -22,10 +25,6 @@ std::string shortText(float v) {
 std::size_t clothOf(const std::vector<std::uint32_t>& clothBegin, std::uint32_t v) {
     return std::size_t(std::upper_bound(clothBegin.begin(), clothBegin.end(), v) -
                        clothBegin.begin()) - 1;
-}
-
-glm::vec3 at(const PreparedCloth& p, std::uint32_t v) {
-    return glm::vec3(p.positions[v]);
 }
 
 // B = D_m^-1 in an orthonormal frame of the triangle's plane (first axis along x1 - x0), and
@@ -47,14 +46,15 @@ bool isotropicRest(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec4& invRest,
     return true;
 }
 
-gpu::PdBend bendTerm(const PreparedCloth& p, std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
-                     std::uint32_t v3) {
-    const IsoBendingBuild b = makeIsoBending(at(p, v0), at(p, v1), at(p, v2), at(p, v3), 1.0f);
+// The hinge's stencil and rest |C| from its rest state x (prep/rest_shape.h restHinge).
+gpu::PdBend bendTerm(const std::array<glm::vec3, 4>& x, std::uint32_t v0, std::uint32_t v1,
+                     std::uint32_t v2, std::uint32_t v3) {
+    const IsoBendingBuild b = makeIsoBending(x[0], x[1], x[2], x[3], 1.0f);
     gpu::PdBend t{};
     t.v0 = v0, t.v1 = v1, t.v2 = v2, t.v3 = v3;
     if (!b.ok()) return t;  // weight 0: a degenerate hinge is left out of the energy
     t.k = b.item.k;
-    const glm::vec3 c = at(p, v0) * t.k.x + at(p, v1) * t.k.y + at(p, v2) * t.k.z + at(p, v3) * t.k.w;
+    const glm::vec3 c = x[0] * t.k.x + x[1] * t.k.y + x[2] * t.k.z + x[3] * t.k.w;
     t.restNorm = glm::length(c);
     return t;
 }
@@ -76,7 +76,8 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
         for (std::uint32_t t = p.cloths[i].triangleBegin; t < p.cloths[i].triangleEnd; ++t) {
             const glm::uvec3 tri = p.triangles[t];
             RestTriangle r{i, tri.x, tri.y, tri.z, 0.0f, glm::vec4(0.0f)};
-            if (!isotropicRest(at(p, tri.x), at(p, tri.y), at(p, tri.z), r.invRest, r.area))
+            const std::array<glm::vec3, 3> x = restTriangle(p, t);
+            if (!isotropicRest(x[0], x[1], x[2], r.invRest, r.area))
                 throw Error("cloth '" + scene.cloths[i].name + "': triangle " +
                             std::to_string(t - p.cloths[i].triangleBegin) +
                             " is degenerate (no area at rest)");
@@ -111,8 +112,9 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
     });
     // Bending: the dihedral items' hinges, or the isometric items' stencils.
     for (const gpu::BendingConstraint& b : p.items<gpu::BendingConstraint>()) {
-        gpu::PdBend t = bendTerm(p, b.v0, b.v1, b.v2, b.v3);
-        const double e2 = glm::dot(at(p, b.v1) - at(p, b.v0), at(p, b.v1) - at(p, b.v0));
+        const std::array<glm::vec3, 4> x = restHinge(p, b.v0, b.v1, b.v2, b.v3);
+        gpu::PdBend t = bendTerm(x, b.v0, b.v1, b.v2, b.v3);
+        const double e2 = glm::dot(x[1] - x[0], x[1] - x[0]);
         const double alpha = scene.cloths[clothOf(clothBegin, b.v0)].material.bendCompliance;
         if (glm::dot(t.k, t.k) > 0.0f) t.weight = float(1.0 / (alpha * e2));
         p.pdBends.push_back(t);
@@ -125,6 +127,26 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         t.restNorm = 0.0f;  // isometric bending's rest state is flat
         p.pdBends.push_back(t);
     }
+    // Seams: (w/2) |x_a - x_b|^2 per pair, a term of the bends' form with p = 0 (kernels/
+    // projective.h PdBend::seam); a hard seam as stiff as the stiffest membrane modulus.
+    double stiffest = 0.0;
+    for (const gpu::PdTriangle& t : p.pdTriangles)
+        stiffest = std::max({stiffest, double(t.stiffness.x), double(t.stiffness.y)});
+    for (const SeamPair& s : p.seamPairs) {
+        gpu::PdBend t{};
+        t.v0 = t.v2 = s.a;
+        t.v1 = t.v3 = s.b;
+        t.k = glm::vec4(1.0f, -1.0f, 0.0f, 0.0f);
+        t.weight = seamStiffness(scene, s, stiffest);
+        t.restNorm = 0.0f;
+        t.seam = 1u;
+        p.pdBends.push_back(t);
+    }
+}
+
+std::size_t pdSeamTermCount(const PreparedCloth& p) {
+    return std::size_t(std::count_if(p.pdBends.begin(), p.pdBends.end(),
+                                     [](const gpu::PdBend& b) { return b.seam != 0u; }));
 }
 
 void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
@@ -133,13 +155,7 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
         throw Error("model " + model + ": " + what +
                     " not built for this model yet (XPBD runs them: model xpbd)");
     };
-    for (const gpu::Collider& c : p.colliders)
-        if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
-    if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
-    for (const ClothInfo& c : p.cloths)
-        if (c.restFromPattern)
-            refuse("rest shapes from a pattern (rest_shape \"uv\", cloth '" + c.name + "') are");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");

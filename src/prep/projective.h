@@ -22,7 +22,8 @@ inline double pdDistanceModulus(double alpha) {
 
 // A cloth triangle at rest, for the continuum models: the StVK items' triangles in their
 // weft/warp frames (D_m^-1 as invRest), the other cloths' triangles in any in-plane frame (the
-// first axis along v1 - v0). Throws cloth::Error for a degenerate triangle.
+// first axis along v1 - v0), at rest (prep/rest_shape.h restTriangle: the pattern's shape for a
+// cloth with rest_shape "uv"). Throws cloth::Error for a degenerate triangle.
 struct RestTriangle {
     std::size_t cloth;
     std::uint32_t v0, v1, v2;
@@ -33,26 +34,30 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
                          const PreparedCloth& p, const std::function<void(const RestTriangle&)>& fn);
 
 // Fills p.pdTriangles and p.pdBends (after the cloths are appended, before colouring).
-// Strain: a StVK material's triangles keep their weft/warp frame (D_m from the StVK items) with
+// Strain: a StVK material's triangles keep their weft/warp frame (D_m from the StVK items, which
+// hold the pattern's shape where the rest shape is the pattern) with
 // k_u = E_x, k_v = E_y; a distance material's any in-plane frame with k_u = k_v =
 // pdDistanceModulus(stretch_compliance). Bending: every interior edge's isometric stencil; an
 // isometric material's weight D / (A1 + A2) (its energy), a dihedral one's 1 / (alpha |e|^2) (a
 // fold theta then costs theta^2 / (2 alpha), as the dihedral constraint does, since |C| = |e|
-// theta to first order). Throws cloth::Error for what the model cannot take: a rigid material
+// theta to first order). Seams: one term (w/2) |x_a - x_b|^2 per pair (PdBend::seam; w from
+// prep/sewing.h seamStiffness, a hard seam's the largest membrane modulus), which a merge
+// removes. Throws cloth::Error for what the model cannot take: a rigid material
 // (compliance 0) or fixed angles.
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p);
 
-// Throws cloth::Error naming `model` and what PD and FEM do not run yet: mesh colliders, seams,
-// self-collision, rest shapes from a pattern, phantom vertices, rigid-motion damping, PBD mode, and
-// (unless `step` is empty) an iteration scheme other than Gauss-Seidel (XPBD's; `step` says how
-// the model solves instead).
+// How many of p.pdBends are seam terms (PdBend::seam).
+std::size_t pdSeamTermCount(const PreparedCloth& p);
+
+// Throws cloth::Error naming `model` and what PD and FEM do not run yet: self-collision, phantom
+// vertices, rigid-motion damping, PBD mode, and (unless `step` is empty) an iteration scheme
+// other than Gauss-Seidel (XPBD's; `step` says how the model solves instead).
 void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
                                      const std::string& step);
 
-// Throws cloth::Error naming what the model does not run yet (both backends): mesh colliders,
-// seams, self-collision, rest shapes from a pattern, phantom vertices, rigid-motion damping, PBD
-// mode.
+// Throws cloth::Error naming what the model does not run yet (both backends): self-collision,
+// phantom vertices, rigid-motion damping, PBD mode.
 // Every iteration scheme runs: gs selects the direct (LDLT) global step, jacobi and chebyshev
 // the Jacobi one (kernels/pd_jacobi.h; the GPU runs only these).
 // The Jacobi schemes also need a relaxation gamma <= kPdMaxRelaxation: a sweep converges when

@@ -111,12 +111,17 @@ std::array<glm::vec3, 4> restStencil(const Mesh& mesh, const Topology& topo,
     if (!rest.fromPattern) return {world[p.v0], world[p.v1], world[p.v2], world[p.v3]};
     const std::uint32_t a = triangleOf(mesh, topo, p.v0, p.v1, p.v2);
     const std::uint32_t b = triangleOf(mesh, topo, p.v0, p.v1, p.v3);
-    const glm::dvec3 x0(cornerAt(mesh, rest, a, p.v0)), x1(cornerAt(mesh, rest, a, p.v1)),
-        x2(cornerAt(mesh, rest, a, p.v2));
+    return unfoldHinge(cornerAt(mesh, rest, a, p.v0), cornerAt(mesh, rest, a, p.v1),
+                       cornerAt(mesh, rest, a, p.v2), cornerAt(mesh, rest, b, p.v0),
+                       cornerAt(mesh, rest, b, p.v1), cornerAt(mesh, rest, b, p.v3));
+}
+
+std::array<glm::vec3, 4> unfoldHinge(glm::vec3 a0, glm::vec3 a1, glm::vec3 a2, glm::vec3 b0,
+                                     glm::vec3 b1, glm::vec3 b3) {
+    const glm::dvec3 x0(a0), x1(a1), x2(a2);
     // v3 where triangle b puts it relative to the shared edge: `along` the edge and `across` it
     // (in edge lengths), then on the far side of the edge from v2 in a's frame.
-    const glm::dvec3 q0(cornerAt(mesh, rest, b, p.v0)), q1(cornerAt(mesh, rest, b, p.v1)),
-        q3(cornerAt(mesh, rest, b, p.v3));
+    const glm::dvec3 q0(b0), q1(b1), q3(b3);
     const glm::dvec3 f = q1 - q0, g = q3 - q0;
     const double ff = glm::dot(f, f);
     const double along = glm::dot(g, f) / ff;
@@ -139,6 +144,69 @@ std::vector<float> restMasses(const Mesh& mesh, const RestShapeData& rest,
         for (int k = 0; k < 3; ++k) mass[mesh.triangles[t][k]] += third;
     }
     return mass;
+}
+
+// ---- the prepared cloth's rest state (PreparedCloth::restCorners) ----
+
+namespace {
+
+bool fromPattern(const PreparedCloth& p, std::uint32_t v) {
+    for (const ClothInfo& c : p.cloths)
+        if (v >= c.vertexBegin && v < c.vertexEnd) return c.restFromPattern;
+    return false;
+}
+
+// The triangle of p holding v0, v1 and v2 (one of v0's), or UINT32_MAX.
+std::uint32_t preparedTriangleOf(const PreparedCloth& p, std::uint32_t v0, std::uint32_t v1,
+                                 std::uint32_t v2) {
+    for (std::uint32_t i = p.vertexTriangleOffsets[v0]; i < p.vertexTriangleOffsets[v0 + 1]; ++i) {
+        const std::uint32_t t = p.vertexTriangles[i];
+        const glm::uvec3 tri = p.triangles[t];
+        auto has = [&](std::uint32_t v) { return tri.x == v || tri.y == v || tri.z == v; };
+        if (has(v1) && has(v2)) return t;
+    }
+    return UINT32_MAX;
+}
+
+glm::vec3 restCornerAt(const PreparedCloth& p, std::uint32_t t, std::uint32_t v) {
+    const glm::uvec3 tri = p.triangles[t];
+    return p.restCorners[t][tri.x == v ? 0 : tri.y == v ? 1 : 2];
+}
+
+}  // namespace
+
+std::array<glm::vec3, 3> restTriangle(const PreparedCloth& p, std::uint32_t t) {
+    if (t < p.restCorners.size()) return p.restCorners[t];
+    const glm::uvec3 tri = p.triangles[t];
+    return {glm::vec3(p.positions[tri.x]), glm::vec3(p.positions[tri.y]),
+            glm::vec3(p.positions[tri.z])};
+}
+
+std::array<glm::vec3, 4> restHinge(const PreparedCloth& p, std::uint32_t v0, std::uint32_t v1,
+                                   std::uint32_t v2, std::uint32_t v3) {
+    auto at = [&](std::uint32_t v) { return glm::vec3(p.positions[v]); };
+    if (!fromPattern(p, v0) || p.restCorners.empty()) return {at(v0), at(v1), at(v2), at(v3)};
+    const std::uint32_t a = preparedTriangleOf(p, v0, v1, v2), b = preparedTriangleOf(p, v0, v1, v3);
+    if (a == UINT32_MAX || b == UINT32_MAX)
+        throw Error("internal: a hinge's triangle is not in the prepared cloth");
+    return unfoldHinge(restCornerAt(p, a, v0), restCornerAt(p, a, v1), restCornerAt(p, a, v2),
+                       restCornerAt(p, b, v0), restCornerAt(p, b, v1), restCornerAt(p, b, v3));
+}
+
+std::vector<glm::vec3> restVertexPoints(const PreparedCloth& p, std::uint32_t begin,
+                                        std::uint32_t end) {
+    std::vector<glm::vec3> out(end - begin);
+    std::vector<bool> seen(end - begin, false);
+    for (std::uint32_t v = begin; v < end; ++v) out[v - begin] = glm::vec3(p.positions[v]);
+    if (!fromPattern(p, begin) || p.restCorners.empty()) return out;
+    for (std::uint32_t t = 0; t < p.triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t v = p.triangles[t][k];
+            if (v < begin || v >= end || seen[v - begin]) continue;
+            out[v - begin] = p.restCorners[t][k];
+            seen[v - begin] = true;
+        }
+    return out;
 }
 
 }  // namespace cloth

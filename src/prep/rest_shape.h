@@ -24,6 +24,7 @@
 
 #include "core/mesh.h"
 #include "core/scene.h"
+#include "prep/prepared.h"
 
 namespace cloth {
 
@@ -54,5 +55,24 @@ std::array<glm::vec3, 4> restStencil(const Mesh& mesh, const Topology& topo,
 // `world` (prep/cloth_builder.h).
 std::vector<float> restMasses(const Mesh& mesh, const RestShapeData& rest,
                               const std::vector<glm::vec3>& world, float density);
+
+// The stencil of a hinge laid flat: triangle a's corners a0, a1, a2 (at v0, v1, v2) as they
+// are, and v3 where triangle b (corners b0, b1, b3 at v0, v1, v3) puts it relative to the shared
+// edge, on the far side of the edge from v2. Both triangles lie in the plane z = 0 (a pattern's).
+std::array<glm::vec3, 4> unfoldHinge(glm::vec3 a0, glm::vec3 a1, glm::vec3 a2, glm::vec3 b0,
+                                     glm::vec3 b1, glm::vec3 b3);
+
+// The prepared cloth's rest state (PreparedCloth::restCorners; its starting positions where a
+// hand-built cloth has none), as the models other than XPBD read it (docs/models.md):
+// triangle t's corners at rest;
+std::array<glm::vec3, 3> restTriangle(const PreparedCloth& p, std::uint32_t t);
+// the hinge v0, v1 (the shared edge), v2, v3 at rest: from the pattern, its two triangles
+// unfolded flat (unfoldHinge); else the starting positions. Needs p's vertexTriangles.
+std::array<glm::vec3, 4> restHinge(const PreparedCloth& p, std::uint32_t v0, std::uint32_t v1,
+                                   std::uint32_t v2, std::uint32_t v3);
+// vertices [begin, end) of one cloth at rest: from the pattern, each vertex's first corner in
+// triangle order (one UV per vertex on a grid); else the starting positions.
+std::vector<glm::vec3> restVertexPoints(const PreparedCloth& p, std::uint32_t begin,
+                                        std::uint32_t end);
 
 }  // namespace cloth

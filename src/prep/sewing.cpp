@@ -1,5 +1,6 @@
 #include "prep/sewing.h"
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 
@@ -56,17 +57,55 @@ std::vector<Item> rewriteItems(const std::vector<Item>& items,
 
 void rewriteTriangles(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
     std::vector<glm::uvec3> out;
+    std::vector<std::array<glm::vec3, 3>> rest;
     out.reserve(p.triangles.size());
     for (ClothInfo& info : p.cloths) {
         const std::uint32_t begin = static_cast<std::uint32_t>(out.size());
         for (std::uint32_t t = info.triangleBegin; t < info.triangleEnd; ++t) {
             const glm::uvec3 r(rep[p.triangles[t].x], rep[p.triangles[t].y], rep[p.triangles[t].z]);
-            if (r.x != r.y && r.y != r.z && r.x != r.z) out.push_back(r);
+            if (r.x == r.y || r.y == r.z || r.x == r.z) continue;
+            out.push_back(r);
+            if (!p.restCorners.empty()) rest.push_back(p.restCorners[t]);
         }
         info.triangleBegin = begin;
         info.triangleEnd = static_cast<std::uint32_t>(out.size());
     }
     p.triangles = std::move(out);
+    p.restCorners = std::move(rest);
+}
+
+// The other models' terms (springs, PD's triangles and bends, FEM's triangles) with every vertex
+// replaced by its group's; a term whose vertices are no longer distinct is dropped, and so is a
+// seam's term (a spring of rest length 0, PD's seam term) once its pair is one vertex.
+void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
+    std::vector<gpu::Spring> springs;
+    for (gpu::Spring s : p.springs) {
+        const std::uint32_t a = rep[s.a], b = rep[s.b];
+        if (a == b) continue;
+        s.a = std::min(a, b);
+        s.b = std::max(a, b);
+        springs.push_back(s);
+    }
+    p.springs = std::move(springs);
+    auto triangles = [&](std::vector<gpu::PdTriangle>& terms) {
+        std::vector<gpu::PdTriangle> out;
+        for (gpu::PdTriangle t : terms) {
+            t.v0 = rep[t.v0], t.v1 = rep[t.v1], t.v2 = rep[t.v2];
+            if (t.v0 != t.v1 && t.v1 != t.v2 && t.v0 != t.v2) out.push_back(t);
+        }
+        terms = std::move(out);
+    };
+    triangles(p.pdTriangles);
+    triangles(p.femTriangles);
+    std::vector<gpu::PdBend> bends;
+    for (gpu::PdBend b : p.pdBends) {
+        b.v0 = rep[b.v0], b.v1 = rep[b.v1], b.v2 = rep[b.v2], b.v3 = rep[b.v3];
+        const bool distinct = b.seam != 0u ? b.v0 != b.v1
+                                           : b.v0 != b.v1 && b.v0 != b.v2 && b.v0 != b.v3 &&
+                                                 b.v1 != b.v2 && b.v1 != b.v3 && b.v2 != b.v3;
+        if (distinct) bends.push_back(b);
+    }
+    p.pdBends = std::move(bends);
 }
 
 // Tethers on a group's vertex: none when it is pinned or attached, else the shortest of its
@@ -272,6 +311,7 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
         items = rewriteItems<typename T::Item, T::kVertices>(items, rep);
     });
     rewriteTriangles(next, rep);
+    rewriteModelTerms(next, rep);
     for (gpu::Attachment& a : next.attachments) a.vertex = rep[a.vertex];
     rewriteTethers(next, rep);
     buildVertexTriangles(next);
@@ -282,6 +322,7 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
     next.seamPairs = std::move(seamPairs);
     next.shownAt = std::move(rep);
     next.sewingBase = current.sewingBase;
+    next.sewingRebuilds = current.sewingRebuilds + 1;
     next.startTime = state.time;
     next.stats.prepareMs = current.stats.prepareMs;
     return next;
@@ -291,6 +332,16 @@ void showMergedVertices(const PreparedCloth& p, std::vector<glm::vec4>& position
     for (std::uint32_t v = 0; v < p.shownAt.size(); ++v)
         if (p.shownAt[v] != v)
             positions[v] = glm::vec4(glm::vec3(positions[p.shownAt[v]]), positions[v].w);
+}
+
+float seamStiffness(const Scene& scene, const SeamPair& pair, double hard) {
+    const float c = scene.seams[pair.seam].compliance;
+    if (c > 0.0f) return float(1.0 / double(c));
+    if (!(hard > 0.0))
+        throw Error(seamSource(scene, pair.seam) + ": a hard seam (compliance 0) takes the "
+                    "stiffness of the cloths' stiffest term, and they have none; give the seam a "
+                    "compliance");
+    return float(hard);
 }
 
 std::uint32_t mergedSeamPairCount(const PreparedCloth& p) {

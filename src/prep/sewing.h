@@ -61,6 +61,12 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
 // Puts every merged vertex at the position of the vertex it was merged into (exports).
 void showMergedVertices(const PreparedCloth& p, std::vector<glm::vec4>& positions);
 
+// The stiffness (N/m) of a seam pair's term in the models other than XPBD, a spring of rest
+// length 0 (docs/models.md): 1 / the seam's compliance; a hard seam (compliance 0) takes `hard`,
+// the model's stiffest term of the scene's cloths (an explicit or implicit step cannot hold a
+// pair rigidly together). Throws cloth::Error when `hard` is 0 (nothing to take it from).
+float seamStiffness(const Scene& scene, const SeamPair& pair, double hard);
+
 std::uint32_t mergedSeamPairCount(const PreparedCloth& p);
 bool hasUnmergedSeamPairs(const PreparedCloth& p);
 

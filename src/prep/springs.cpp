@@ -1,6 +1,7 @@
 #include "prep/springs.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -9,6 +10,8 @@
 
 #include "core/error.h"
 #include "kernels/constraints.h"
+#include "prep/rest_shape.h"
+#include "prep/sewing.h"
 
 namespace cloth {
 
@@ -125,52 +128,87 @@ float meshStiffness(const MassSpringSettings& m, const Material& material, Famil
 struct Builder {
     PreparedCloth& p;
     std::uint32_t begin;
-    void add(std::uint32_t a, std::uint32_t b, Family f, float k) {
+    void add(std::uint32_t a, std::uint32_t b, Family f, float k, float rest) {
         a += begin;
         b += begin;
-        const float rest = glm::length(glm::vec3(p.positions[a]) - glm::vec3(p.positions[b]));
         p.springs.push_back({std::min(a, b), std::max(a, b), rest, k});
         ++p.springFamilies[f];
     }
 };
 
-void gridSprings(const GridDesc& g, const GridStiffness& k, Builder& out) {
+// x: the cloth's vertices at rest (prep/rest_shape.h restVertexPoints), a grid's one point each.
+void gridSprings(const GridDesc& g, const GridStiffness& k, const std::vector<glm::vec3>& x,
+                 Builder& out) {
     const std::uint32_t w = g.resX + 1, h = g.resY + 1;
     auto at = [&](std::uint32_t r, std::uint32_t c) { return r * w + c; };
+    auto add = [&](std::uint32_t a, std::uint32_t b, Family f, float stiffness) {
+        out.add(a, b, f, stiffness, glm::length(x[a] - x[b]));
+    };
     // Springs along x on the top and bottom rows, along y on the side columns: half, if halved.
     const float half = k.halve ? 0.5f : 1.0f;
     for (std::uint32_t r = 0; r < h; ++r)
         for (std::uint32_t c = 0; c < w; ++c) {
             const float alongX = r == 0 || r + 1 == h ? half : 1.0f;
             const float alongY = c == 0 || c + 1 == w ? half : 1.0f;
-            if (c + 1 < w) out.add(at(r, c), at(r, c + 1), kStructural, k.structuralX * alongX);
-            if (r + 1 < h) out.add(at(r, c), at(r + 1, c), kStructural, k.structuralY * alongY);
+            if (c + 1 < w) add(at(r, c), at(r, c + 1), kStructural, k.structuralX * alongX);
+            if (r + 1 < h) add(at(r, c), at(r + 1, c), kStructural, k.structuralY * alongY);
             if (c + 1 < w && r + 1 < h) {
-                out.add(at(r, c), at(r + 1, c + 1), kShear, k.shear);
-                out.add(at(r, c + 1), at(r + 1, c), kShear, k.shear);
+                add(at(r, c), at(r + 1, c + 1), kShear, k.shear);
+                add(at(r, c + 1), at(r + 1, c), kShear, k.shear);
             }
-            if (c + 2 < w) out.add(at(r, c), at(r, c + 2), kFlexion, k.flexionX * alongX);
-            if (r + 2 < h) out.add(at(r, c), at(r + 2, c), kFlexion, k.flexionY * alongY);
+            if (c + 2 < w) add(at(r, c), at(r, c + 2), kFlexion, k.flexionX * alongX);
+            if (r + 2 < h) add(at(r, c), at(r + 2, c), kFlexion, k.flexionY * alongY);
         }
 }
 
 // Edges, then the far corners across each edge shared by two triangles (unless already an edge).
+// Rest lengths from the starting positions; from the pattern (rest_shape "uv"), an edge's length
+// in the triangles that hold it, averaged over them (as the XPBD distance items' rest lengths,
+// prep/rest_shape.h), and a flexion spring's across its two triangles unfolded flat.
 void meshSprings(const PreparedCloth& p, const ClothInfo& info, const float (&k)[3], Builder& out) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> edges;
+    struct Side {
+        std::uint32_t far, triangle;
+    };
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Side>> edges;
     for (std::uint32_t t = info.triangleBegin; t < info.triangleEnd; ++t) {
         const glm::uvec3 tri = p.triangles[t];
         for (int e = 0; e < 3; ++e) {
             const std::uint32_t a = tri[e], b = tri[(e + 1) % 3], far = tri[(e + 2) % 3];
-            edges[{std::min(a, b), std::max(a, b)}].push_back(far);
+            edges[{std::min(a, b), std::max(a, b)}].push_back({far, t});
         }
     }
-    for (const auto& [e, far] : edges)
-        out.add(e.first - out.begin, e.second - out.begin, kStructural, k[kStructural]);
-    for (const auto& [e, far] : edges) {
-        if (far.size() != 2) continue;
-        const std::pair key{std::min(far[0], far[1]), std::max(far[0], far[1])};
+    auto apart = [&](std::uint32_t a, std::uint32_t b) {
+        return glm::length(glm::vec3(p.positions[a]) - glm::vec3(p.positions[b]));
+    };
+    auto corner = [&](std::uint32_t t, std::uint32_t v) {
+        const glm::uvec3 tri = p.triangles[t];
+        return restTriangle(p, t)[tri.x == v ? 0 : tri.y == v ? 1 : 2];
+    };
+    for (const auto& [e, sides] : edges) {
+        float rest = apart(e.first, e.second);
+        if (info.restFromPattern) {
+            double sum = 0.0;
+            for (const Side& s : sides)
+                sum += glm::length(glm::dvec3(corner(s.triangle, e.first)) -
+                                   glm::dvec3(corner(s.triangle, e.second)));
+            rest = float(sum / double(sides.size()));
+        }
+        out.add(e.first - out.begin, e.second - out.begin, kStructural, k[kStructural], rest);
+    }
+    for (const auto& [e, sides] : edges) {
+        if (sides.size() != 2) continue;
+        const std::pair key{std::min(sides[0].far, sides[1].far), std::max(sides[0].far, sides[1].far)};
         if (key.first == key.second || edges.count(key)) continue;
-        out.add(key.first - out.begin, key.second - out.begin, kFlexion, k[kFlexion]);
+        float rest = apart(key.first, key.second);
+        if (info.restFromPattern) {
+            const Side &s = sides[0], &o = sides[1];
+            const std::array<glm::vec3, 4> x =
+                unfoldHinge(corner(s.triangle, e.first), corner(s.triangle, e.second),
+                            corner(s.triangle, s.far), corner(o.triangle, e.first),
+                            corner(o.triangle, e.second), corner(o.triangle, o.far));
+            rest = glm::length(x[2] - x[3]);
+        }
+        out.add(key.first - out.begin, key.second - out.begin, kFlexion, k[kFlexion], rest);
     }
 }
 
@@ -185,19 +223,27 @@ void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBeg
         const ClothDesc& c = scene.cloths[i];
         Builder out{p, clothBegin[i]};
         if (c.grid) {
-            const std::uint32_t v0 = clothBegin[i], right = v0 + 1, below = v0 + c.grid->resX + 1;
+            const std::vector<glm::vec3> x =
+                restVertexPoints(p, clothBegin[i], p.cloths[i].vertexEnd);
+            const std::uint32_t right = 1, below = c.grid->resX + 1;
             auto apart = [&](std::uint32_t u, std::uint32_t v) {
-                return double(glm::length(glm::vec3(p.positions[u]) - glm::vec3(p.positions[v])));
+                return double(glm::length(x[u] - x[v]));
             };
             const GridStiffness k =
-                gridStiffness(m, c.material, apart(v0, right), apart(v0, below), c.name);
-            gridSprings(*c.grid, k, out);
+                gridStiffness(m, c.material, apart(0, right), apart(0, below), c.name);
+            gridSprings(*c.grid, k, x, out);
         } else {
             const float k[3] = {meshStiffness(m, c.material, kStructural, c.name), 0.0f,
                                 meshStiffness(m, c.material, kFlexion, c.name)};
             meshSprings(p, p.cloths[i], k, out);
         }
     }
+    // Seams: a spring of rest length 0 per pair (a hard seam as stiff as the stiffest spring).
+    float stiffest = 0.0f;
+    for (const gpu::Spring& s : p.springs) stiffest = std::max(stiffest, s.stiffness);
+    for (const SeamPair& s : p.seamPairs)
+        p.springs.push_back({std::min(s.a, s.b), std::max(s.a, s.b), 0.0f,
+                             seamStiffness(scene, s, stiffest)});
 }
 
 double springOmegaMax(const PreparedCloth& p, int iterations) {
@@ -208,6 +254,12 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
     auto apply = [&](const std::vector<glm::dvec3>& x, std::vector<glm::dvec3>& y) {
         std::fill(y.begin(), y.end(), glm::dvec3(0.0));
         for (const gpu::Spring& s : p.springs) {
+            if (s.rest == 0.0f) {  // rest length 0 (a seam): the force -k (x_a - x_b), K = k I
+                const glm::dvec3 f = double(s.stiffness) * (x[s.a] * scale[s.a] - x[s.b] * scale[s.b]);
+                y[s.a] += f * scale[s.a];
+                y[s.b] -= f * scale[s.b];
+                continue;
+            }
             glm::dvec3 d = glm::dvec3(p.positions[s.a]) - glm::dvec3(p.positions[s.b]);
             const double l = glm::length(d);
             if (!(l > 0.0)) continue;
@@ -444,14 +496,8 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
         throw Error("model mass_spring: " + what +
                     " not built for this model yet (XPBD runs them: model xpbd)");
     };
-    for (const gpu::Collider& c : p.colliders)
-        if (c.shape == gpu::SHAPE_MESH) refuse("mesh colliders are");
-    if (!p.seamPairs.empty()) refuse("seams are");
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    for (const ClothInfo& c : p.cloths)
-        if (c.restFromPattern)
-            refuse("rest shapes from a pattern (rest_shape \"uv\", cloth '" + c.name + "') are");
     for (const gpu::ClothSegment& s : p.segments)
         if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
 }

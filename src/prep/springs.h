@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/scene.h"
@@ -13,14 +14,18 @@ namespace cloth {
 // Springs of every cloth, cloth after cloth (clothBegin[i]: cloth i's first vertex in p). A grid
 // cloth gets Provot's 12 per particle: structural to its 4 neighbours, shear to its 4 diagonal
 // ones, flexion to the 4 two apart; a mesh cloth structural springs on its edges and flexion
-// springs between the far corners of each edge's two triangles. Rest lengths from the starting
-// positions; stiffness per family from sim.massSpring, or 1 / the cloth's stretch compliance.
+// springs between the far corners of each edge's two triangles. Rest lengths from the cloth's
+// rest state (prep/rest_shape.h: the starting positions, or the pattern for rest_shape "uv");
+// stiffness per family from sim.massSpring, or 1 / the cloth's stretch compliance. Then one
+// spring of rest length 0 per seam pair (prep/sewing.h seamStiffness; a hard seam takes the
+// stiffest spring's stiffness), which a merge removes.
 // Throws cloth::Error where a stiffness cannot be had (a rigid material and no stiffness given).
 void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                   PreparedCloth& p);
 
 // sqrt of the largest eigenvalue of M^-1 K at rest (K: the springs' stiffness matrix at their
-// rest lengths, over the free vertices, with 1/compliance on the diagonal of a vertex that a
+// rest lengths, k d d^T along each spring's direction now, or k I for a spring of rest length 0
+// (a seam's), over the free vertices, with 1/compliance on the diagonal of a vertex that a
 // compliant attachment holds): by power iteration on M^-1/2 K M^-1/2 from a fixed
 // start, `iterations` products (its Rayleigh quotient approaches the eigenvalue from below).
 double springOmegaMax(const PreparedCloth& p, int iterations = 400);
@@ -130,7 +135,7 @@ inline constexpr std::uint32_t kNoSpringAttachment = 0xffffffffu;
 std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p);
 
 // Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
-// mesh colliders, seams, self-collision, phantom vertices, rigid-motion damping.
+// self-collision, phantom vertices, rigid-motion damping.
 void refuseWhatMassSpringLacks(const PreparedCloth& p);
 
 }  // namespace cloth

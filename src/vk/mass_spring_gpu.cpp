@@ -50,7 +50,7 @@ public:
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
-          kernel_(*ctx_, "mass_spring.comp", 19, sizeof(Push), o.workgroupSize) {
+          kernel_(*ctx_, "mass_spring.comp", 22, sizeof(Push), o.workgroupSize) {
         const std::uint32_t n = p.originalVertexCount;
         const std::vector<glm::vec4> previous =
             springPrevious(p.positions, p.velocities, springLastStep(plan_));  // Verlet's
@@ -77,10 +77,14 @@ public:
         attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p), "ms.attachmentOf");
         attachments_ = filledBuffer(*ctx_, once_, p.attachments, "ms.attachments");
         motions_ = filledBuffer(*ctx_, once_, p.motions, "ms.motions");
+        meshNodes_ = filledBuffer(*ctx_, once_, p.meshNodes, "ms.meshNodes");
+        meshTriangles_ = filledBuffer(*ctx_, once_, p.meshTriangles, "ms.meshTriangles");
+        meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
+                                  "ms.meshHints");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
                       &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_,
                       &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_, &attachmentOf_,
-                      &attachments_, &motions_});
+                      &attachments_, &motions_, &meshNodes_, &meshTriangles_, &meshHints_});
         readPositions(x_);
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -165,7 +169,7 @@ private:
     ComputeKernel kernel_;
     Buffer positions_, velocities_, previous_, forces_, springs_, offsets_, incident_, damping_,
         tethers_, colliders_, thickness_, start_, triangles_, vertexTriOffsets_, vertexTriangles_,
-        wind_, attachmentOf_, attachments_, motions_;
+        wind_, attachmentOf_, attachments_, motions_, meshNodes_, meshTriangles_, meshHints_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;

@@ -26,7 +26,7 @@ struct Push {
 static_assert(sizeof(Push) == 96);
 constexpr std::uint32_t kJobPredict = 0, kJobProjectTri = 1, kJobProjectBend = 2, kJobSweep = 3,
                         kJobTethers = 4, kJobFinish = 5, kJobWind = 6;
-constexpr std::uint32_t kBuffers = 26;
+constexpr std::uint32_t kBuffers = 29;
 
 class GpuProjectiveSolver final : public Solver {
   public:
@@ -70,11 +70,16 @@ class GpuProjectiveSolver final : public Solver {
             filledBuffer(*ctx_, once_, p.vertexTriangleOffsets, "pd.vertexTriOffsets");
         vertexTriangles_ = filledBuffer(*ctx_, once_, p.vertexTriangles, "pd.vertexTriangles");
         wind_ = filledBuffer(*ctx_, once_, p.windVertices, "pd.wind");
+        colliderNodes_ = filledBuffer(*ctx_, once_, p.meshNodes, "pd.colliderNodes");
+        colliderTriangles_ = filledBuffer(*ctx_, once_, p.meshTriangles, "pd.colliderTriangles");
+        meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
+                                  "pd.meshHints");
         kernel_.bind({&positions_, &velocities_, &predicted_, &iterates_, &vertices_, &triangles_,
                       &bends_, &triProjections_, &bendProjections_, &triOffsets_, &triCorners_,
                       &bendOffsets_, &bendCorners_, &tethers_, &colliders_, &thickness_, &damping_,
                       &contact_, &targets_, &attachmentOf_, &attachments_, &motions_,
-                      &meshTriangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_});
+                      &meshTriangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_,
+                      &colliderNodes_, &colliderTriangles_, &meshHints_});
         x_ = x;
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -190,7 +195,8 @@ class GpuProjectiveSolver final : public Solver {
     Buffer positions_, velocities_, predicted_, iterates_, vertices_, triangles_, bends_,
         triProjections_, bendProjections_, triOffsets_, triCorners_, bendOffsets_, bendCorners_,
         tethers_, colliders_, thickness_, damping_, contact_, targets_, attachmentOf_, attachments_,
-        motions_, meshTriangles_, vertexTriOffsets_, vertexTriangles_, wind_;
+        motions_, meshTriangles_, vertexTriOffsets_, vertexTriangles_, wind_, colliderNodes_,
+        colliderTriangles_, meshHints_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;

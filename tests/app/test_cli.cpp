@@ -289,9 +289,15 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
     const auto swirl = runProgram("clothsim", "--headless --backend cpu --scene swirl --frames 2 "
                                               "--model pd --stretch-compliance 1e-4");
     EXPECT_EQ(swirl.exitCode, 0) << swirl.output;
+    // The tube's seams: PD's seam terms (tests/cpu/test_models_seams.cpp).
+    const auto tube = runProgram("clothsim", "--headless --backend cpu --scene " +
+                                                 std::string(CLOTH_TEST_SOURCE_DIR) +
+                                                 "/assets/scenes/tube.json --frames 1 --model pd");
+    EXPECT_EQ(tube.exitCode, 0) << tube.output;
+    EXPECT_NE(tube.output.find("bending and 42 seam terms"), std::string::npos) << tube.output;
     expectFailure("--headless --backend cpu --scene " + std::string(CLOTH_TEST_SOURCE_DIR) +
-                      "/assets/scenes/tube.json --frames 1 --model pd",
-                  "model pd: seams are not built for this model yet");
+                      "/assets/scenes/self_collision.json --frames 1 --model pd",
+                  "model pd: self-collision is not built for this model yet");
 }
 
 TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
@@ -360,9 +366,16 @@ TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
     const auto swirl = runProgram("clothsim", "--headless --backend cpu --scene swirl --frames 2 "
                                               "--model mass_spring --spring-stiffness 500");
     EXPECT_EQ(swirl.exitCode, 0) << swirl.output;
+    // The tube's seams: springs of rest length 0 (tests/cpu/test_models_seams.cpp).
+    const auto tube = runProgram("clothsim", "--headless --backend cpu --scene " +
+                                                 std::string(CLOTH_TEST_SOURCE_DIR) +
+                                                 "/assets/scenes/tube.json --frames 1 "
+                                                 "--model mass_spring --spring-stiffness 500");
+    EXPECT_EQ(tube.exitCode, 0) << tube.output;
     expectFailure("--headless --backend cpu --scene " + std::string(CLOTH_TEST_SOURCE_DIR) +
-                      "/assets/scenes/tube.json --frames 1 --model mass_spring",
-                  "model mass_spring: seams are not built for this model yet");
+                      "/assets/scenes/self_collision.json --frames 1 --model mass_spring "
+                      "--spring-stiffness 500",
+                  "model mass_spring: self-collision is not built for this model yet");
 }
 
 // Headless, the flags of the window and of images would do nothing: each is refused by name.

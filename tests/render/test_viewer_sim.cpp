@@ -80,16 +80,16 @@ TEST_F(RenderGpuTest, ModelSwitchKeepsStateOrIsRefusedLeavingTheRunAsItWas) {
         ASSERT_EQ(glm::vec3(after[i]), glm::vec3(before[i])) << "vertex " << i;
     sim.step();
     EXPECT_EQ(sim.frame(), 6);
-    // The tube has seams, which FEM does not run: refused, the solver goes on.
-    sim.loadScene(std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/tube.json");
+    // This scene has self-collision, which FEM does not run: refused, the solver goes on.
+    sim.loadScene(std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/self_collision.json");
     EXPECT_EQ(sim.prepared().sim.model, ClothModel::Xpbd);
     c = sim.controls();
     c.model = ClothModel::Fem;
     try {
         sim.apply(c);
-        ADD_FAILURE() << "fem on the tube was not refused";
+        ADD_FAILURE() << "fem with self-collision was not refused";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("model fem: seams are not built"),
+        EXPECT_NE(std::string(e.what()).find("model fem: self-collision is not built"),
                   std::string::npos) << e.what();
     }
     EXPECT_EQ(sim.controls().model, ClothModel::Xpbd);
