@@ -91,6 +91,7 @@ struct BenchOptions {
     // reference run, for --model-frames frames.
     bool models = false;
     std::vector<std::string> modelScenes = {"hanging", "square5", "drape"};
+    std::vector<std::string> modelRows;  // empty: every row (tools/models_bench.cpp kConfigs)
     int modelFrames = 60;
 };
 

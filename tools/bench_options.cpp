@@ -192,6 +192,13 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->check(CLI::IsMember({"hanging", "square5", "drape"}))
         ->delimiter(',')
         ->type_name("NAME,...");
+    app.add_option("--model-rows", o.modelRows,
+                   "with --models: the rows to run besides the reference (default: all of them)")
+        ->check(CLI::IsMember({"xpbd_gs", "xpbd_gs_more", "xpbd_jacobi", "xpbd_chebyshev", "pd",
+                               "pd_more", "pd_jacobi", "pd_chebyshev", "fem", "fem_more",
+                               "mass_spring"}))
+        ->delimiter(',')
+        ->type_name("NAME,...");
     app.add_option("--model-frames", o.modelFrames, "with --models: frames per run (default 60)")
         ->check(CLI::Range(10, 100000))
         ->type_name("N");

@@ -222,9 +222,14 @@ int modelsBench(const BenchOptions& o) {
                 rows.push_back(j);
             };
             row(reference, ref);
-            for (const Config& c : kConfigs)
-                row(c, run(scene(name, n, c), frames, threads,
-                           name + " " + std::to_string(n) + " " + c.name));
+            for (const Config& c : kConfigs) {
+                const bool wanted = o.modelRows.empty() ||
+                                    std::find(o.modelRows.begin(), o.modelRows.end(), c.name) !=
+                                        o.modelRows.end();
+                if (wanted)
+                    row(c, run(scene(name, n, c), frames, threads,
+                               name + " " + std::to_string(n) + " " + c.name));
+            }
         }
     if (!o.json.empty()) {
         nlohmann::json out = {{"what", "clothbench --models: every model on the same scenes and "

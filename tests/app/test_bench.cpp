@@ -282,3 +282,30 @@ TEST(Clothbench, AdaptiveVerletsNaiveRemainderRunsOffWhereThePlansPatternDoesNot
             EXPECT_LE(row["growth_per_s"].get<double>(), 1e-3);
     }
 }
+
+// --models on a 4 x 4 cloth, two rows: the reference row has no error against itself, each row
+// its ms per frame, strain and error (the position difference every 10th frame); --model-rows
+// picks the rows, and an unknown one is refused by name.
+TEST(Clothbench, ModelsComparesTheChosenRowsWithTheReference) {
+    const auto [r, doc] = runBench(scratchDir("models") / "out.json",
+                                   "--models --grids 4 --model-scenes hanging --model-frames 10"
+                                   " --model-rows xpbd_gs,mass_spring");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const nlohmann::json& rows = doc["rows"];
+    ASSERT_EQ(rows.size(), 3u) << r.output;
+    EXPECT_EQ(rows[0]["model"], "reference");
+    EXPECT_EQ(rows[0]["rms_error_of_size"].get<double>(), 0.0);
+    EXPECT_EQ(rows[1]["model"], "xpbd_gs");
+    EXPECT_EQ(rows[2]["model"], "mass_spring");
+    for (const nlohmann::json& row : rows) {
+        EXPECT_GT(row["ms_per_frame"].get<double>(), 0.0) << row.dump();
+        EXPECT_GT(row["sag_m"].get<double>(), 0.0) << row.dump();  // the cloth hangs
+    }
+    for (int i : {1, 2}) {
+        const double rms = rows[i]["rms_error_of_size"].get<double>();
+        EXPECT_GT(rms, 0.0) << rows[i].dump();  // not the reference's own run
+        EXPECT_LT(rms, 0.2) << rows[i].dump();
+        EXPECT_LE(rms, rows[i]["max_error_of_size"].get<double>());
+    }
+    expectRefused("--models --grids 4 --model-rows xpbd_gs,bogus", "--model-rows: bogus");
+}
