@@ -21,6 +21,7 @@
 #include "cpu/projective.h"
 #include "prep/prepare.h"
 #include "sim/solver.h"
+#include "model_variants.h"
 
 #ifndef CLOTH_TEST_SOURCE_DIR
 #define CLOTH_TEST_SOURCE_DIR "."
@@ -30,18 +31,9 @@ using namespace cloth;
 
 namespace {
 
-enum class Variant { MassSpring, PdDirect, PdJacobi, Fem };
-const char* name(Variant v) {
-    switch (v) {
-        case Variant::MassSpring: return "mass_spring";
-        case Variant::PdDirect: return "pd direct";
-        case Variant::PdJacobi: return "pd jacobi";
-        case Variant::Fem: return "fem";
-    }
-    return "";
-}
-constexpr Variant kVariants[] = {Variant::MassSpring, Variant::PdDirect, Variant::PdJacobi,
-                                 Variant::Fem};
+using test::Variant;
+using test::kVariants;
+using test::name;
 constexpr float kThickness = 0.01f;
 const glm::dvec3 kCentre(0.0, 0.5, 0.0);
 
@@ -50,11 +42,7 @@ std::string spherePath() {
 }
 
 std::unique_ptr<Solver> makeSolver(const PreparedCloth& p, int threads) {
-    switch (p.sim.model) {
-        case ClothModel::MassSpring: return makeMassSpringSolver(p, threads, 0);
-        case ClothModel::Fem: return makeFemSolver(p, threads, 0);
-        default: return makeProjectiveSolver(p, threads, 0);
-    }
+    return test::makeModelSolver(p, threads);
 }
 
 // A 1.2 m cloth of 14 x 14 cells, horizontal, 0.15 m above the sphere's top, falling on it.

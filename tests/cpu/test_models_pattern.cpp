@@ -21,23 +21,15 @@
 #include "cpu/projective.h"
 #include "prep/prepare.h"
 #include "sim/solver.h"
+#include "model_variants.h"
 
 using namespace cloth;
 
 namespace {
 
-enum class Variant { MassSpring, PdDirect, PdJacobi, Fem };
-const char* name(Variant v) {
-    switch (v) {
-        case Variant::MassSpring: return "mass_spring";
-        case Variant::PdDirect: return "pd direct";
-        case Variant::PdJacobi: return "pd jacobi";
-        case Variant::Fem: return "fem";
-    }
-    return "";
-}
-constexpr Variant kVariants[] = {Variant::MassSpring, Variant::PdDirect, Variant::PdJacobi,
-                                 Variant::Fem};
+using test::Variant;
+using test::kVariants;
+using test::name;
 
 void setModel(Scene& s, Variant v) {
     s.sim.model = v == Variant::MassSpring ? ClothModel::MassSpring

@@ -21,6 +21,7 @@
 #include "cpu/projective.h"
 #include "prep/prepare.h"
 #include "sim/solver.h"
+#include "model_variants.h"
 #include "prep/sewing.h"
 #include "prep/springs.h"
 
@@ -28,25 +29,12 @@ using namespace cloth;
 
 namespace {
 
-enum class Variant { MassSpring, PdDirect, PdJacobi, Fem };
-const char* name(Variant v) {
-    switch (v) {
-        case Variant::MassSpring: return "mass_spring";
-        case Variant::PdDirect: return "pd direct";
-        case Variant::PdJacobi: return "pd jacobi";
-        case Variant::Fem: return "fem";
-    }
-    return "";
-}
-constexpr Variant kVariants[] = {Variant::MassSpring, Variant::PdDirect, Variant::PdJacobi,
-                                 Variant::Fem};
+using test::Variant;
+using test::kVariants;
+using test::name;
 
 std::unique_ptr<Solver> makeSolver(const PreparedCloth& p, int threads) {
-    switch (p.sim.model) {
-        case ClothModel::MassSpring: return makeMassSpringSolver(p, threads, 0);
-        case ClothModel::Fem: return makeFemSolver(p, threads, 0);
-        default: return makeProjectiveSolver(p, threads, 0);
-    }
+    return test::makeModelSolver(p, threads);
 }
 
 // Two 0.4 x 0.6 m panels of 4 x 6 cells in the plane z = 0, x in [-0.45, -0.05] and
