@@ -6,7 +6,8 @@
 // springContactAny), WIND
 // gives a vertex the substep's wind (springWind, from its triangles' normals summed in the CPU's
 // order). Attachments: a compliant one adds its spring in FORCES, a hard one carries its vertex
-// in STEP. The same bits as the CPU reference (cpu/mass_spring.cpp).
+// in STEP. RIGID_* damp a substep's velocities towards each cloth's rigid motion
+// (lib/model_rigid.glsl). The same bits as the CPU reference (cpu/mass_spring.cpp).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "kernels/types.h"
@@ -42,6 +43,9 @@ layout(std430, set = 0, binding = 18) readonly buffer Motions { Motion motions[]
 layout(std430, set = 0, binding = 19) readonly buffer ColliderMeshNodes { MeshNode meshNodes[]; };
 layout(std430, set = 0, binding = 20) readonly buffer ColliderMeshTriangles { MeshTriangle meshTriangles[]; };
 layout(std430, set = 0, binding = 21) buffer MeshHints { uint meshHints[]; };
+#define MODEL_RIGID_BINDING 22  // and 23
+#define MODEL_RIGID_PREVIOUS
+#include "lib/model_rigid.glsl"
 
 #define CLOTH_HAS_MESH 1
 #include "kernels/mesh_distance.h"
@@ -52,6 +56,11 @@ const uint JOB_STEP = 1u;
 const uint JOB_TETHERS = 2u;
 const uint JOB_CONTACTS = 3u;
 const uint JOB_WIND = 4u;
+// Mueller's damping at a substep's end (lib/model_rigid.glsl): count runs, damped segments, and
+// runs x RIGID_SUM_CHUNK vertex slots.
+const uint JOB_RIGID_SUMS = 5u;
+const uint JOB_RIGID_MOTIONS = 6u;
+const uint JOB_RIGID_DAMP = 7u;
 
 layout(push_constant, std430) uniform Push {
     vec4 gravity;  // xyz
@@ -65,7 +74,8 @@ layout(push_constant, std430) uniform Push {
     uint colliderCount;
     float hMean;  // adaptive_verlet's (prep/springs.h springStepSize)
     float ratio;
-    float pad0, pad1;  // the wind at offset 64
+    uint rigidRuns;  // the damping table's run count (prep/model_damping.h)
+    float pad1;      // the wind at offset 64
     WindParams wind;    // JOB_WIND: the substep's
 } pc;
 
@@ -147,6 +157,12 @@ void main() {
                              pc.wind);
         velocities[i] += vec4(dv, 0.0);
         if (pc.integrator >= SPRING_VERLET) previous[i] -= vec4(pc.h * dv, 0.0);
+    } else if (pc.job == JOB_RIGID_SUMS) {
+        modelRigidSums(i, pc.rigidRuns);
+    } else if (pc.job == JOB_RIGID_MOTIONS) {
+        modelRigidMotion(i, pc.rigidRuns);
+    } else if (pc.job == JOB_RIGID_DAMP) {
+        modelRigidDamp(i, pc.rigidRuns, pc.integrator >= SPRING_VERLET, pc.h);
     } else if (pc.job == JOB_CONTACTS) {
         vec4 x = positions[i];
         if (x.w <= 0.0 || carried(i)) return;

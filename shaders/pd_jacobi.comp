@@ -6,7 +6,8 @@
 // iterate), TETHERS per tether, FINISH per vertex (colliders, velocity, damping). WIND per vertex
 // before PREDICT (springWind, its triangles' normals summed in the CPU's order). Attachments:
 // PREDICT puts each one's target at the step's end in Targets (a carried vertex's prediction is
-// its target), SWEEP adds a compliant one's term, FINISH carries a hard one's vertex.
+// its target), SWEEP adds a compliant one's term, FINISH carries a hard one's vertex. RIGID_*
+// damp a substep's velocities towards each cloth's rigid motion (lib/model_rigid.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "kernels/types.h"
@@ -50,6 +51,8 @@ layout(std430, set = 0, binding = 25) readonly buffer Wind { WindVertex windVert
 layout(std430, set = 0, binding = 26) readonly buffer ColliderMeshNodes { MeshNode meshNodes[]; };
 layout(std430, set = 0, binding = 27) readonly buffer ColliderMeshTriangles { MeshTriangle meshTriangles[]; };
 layout(std430, set = 0, binding = 28) buffer MeshHints { uint meshHints[]; };
+#define MODEL_RIGID_BINDING 29  // and 30
+#include "lib/model_rigid.glsl"
 
 #define CLOTH_HAS_MESH 1
 #include "kernels/mesh_distance.h"
@@ -62,6 +65,11 @@ const uint JOB_SWEEP = 3u;
 const uint JOB_TETHERS = 4u;
 const uint JOB_FINISH = 5u;
 const uint JOB_WIND = 6u;
+// Mueller's damping after FINISH (lib/model_rigid.glsl): count runs, damped segments, and runs x
+// RIGID_SUM_CHUNK vertex slots.
+const uint JOB_RIGID_SUMS = 7u;
+const uint JOB_RIGID_MOTIONS = 8u;
+const uint JOB_RIGID_DAMP = 9u;
 const uint NO_ATTACHMENT = 0xffffffffu;
 
 layout(push_constant, std430) uniform Push {
@@ -79,6 +87,7 @@ layout(push_constant, std430) uniform Push {
     float bounceBelow;  // m/s (sim/schedule.h restitutionThreshold)
     uint colliderCount;
     WindParams wind;    // WIND: the substep's
+    uint rigidRuns;     // the damping table's run count (prep/model_damping.h)
 } pc;
 
 #include "lib/vertex_normal_sum.glsl"
@@ -182,6 +191,12 @@ void main() {
         iterates[pc.cur + t.vertex] = x;
     } else if (pc.job == JOB_FINISH) {
         finish(i);
+    } else if (pc.job == JOB_RIGID_SUMS) {
+        modelRigidSums(i, pc.rigidRuns);
+    } else if (pc.job == JOB_RIGID_MOTIONS) {
+        modelRigidMotion(i, pc.rigidRuns);
+    } else if (pc.job == JOB_RIGID_DAMP) {
+        modelRigidDamp(i, pc.rigidRuns, false, 0.0);
     } else if (pc.job == JOB_WIND) {
         vec4 x = positions[i];
         if (x.w <= 0.0) return;

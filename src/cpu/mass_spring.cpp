@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/float_env.h"
+#include "cpu/model_damping.h"
 #include "cpu/thread_pool.h"
 #include "kernels/constraints.h"
 #include "prep/springs.h"
@@ -107,7 +108,8 @@ public:
                        ? threads
                        : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
                                                        1u, std::uint32_t(threads)))),
-          pool_(threads) {
+          pool_(threads),
+          rigid_(p) {
         stepper_.setAttachments(p);
         state_.x = p.positions;
         state_.v = p.velocities;
@@ -176,6 +178,15 @@ public:
                             pool_.barrier();
                         });
                 }
+                // Mueller's damping at the substep's end; Verlet's previous positions move back
+                // by the last step times the change (cpu/model_damping.h).
+                if (rigid_.any())
+                    timed(kStageDamping, [&] {
+                        rigid_.apply(pool_, member, size, state_.x, state_.v, b, e,
+                                     springKeepsPrevious(m.integrator) ? &state_.previous : nullptr,
+                                     hLast);
+                        pool_.barrier();
+                    });
             }
             timed(kStageNormals, [&] {
                 std::uint32_t nb, ne;
@@ -259,6 +270,7 @@ private:
     SpringStepper stepper_;
     int threads_, members_;
     ThreadPool pool_;
+    ModelRigidDamping rigid_;
     SpringState state_;
     std::vector<glm::vec4> normals_;
     std::vector<float> damping_;  // per vertex: air damping + its material's linear damping

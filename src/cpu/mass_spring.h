@@ -79,8 +79,8 @@ private:
     std::vector<float> uniform_;
 };
 
-// Throws cloth::Error naming what the model does not run (yet): mesh colliders, attachments, seams,
-// self-collision, wind, phantom vertices, rigid-motion damping, or steps past stability.
+// Throws cloth::Error naming what the model does not run (yet): self-collision, phantom vertices,
+// fixed angles, or steps past stability.
 // threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most (a
 // small cloth runs on one; 0: all of them, for the tests). Any number gives the same bits.
 inline constexpr std::uint32_t kVerticesPerSpringThread = 2048;

@@ -12,6 +12,7 @@
 #include "cpu/cpu_solver.h"
 #include "cpu/float_env.h"
 #include "cpu/pd_jacobi.h"
+#include "cpu/model_damping.h"
 #include "cpu/post_step.h"
 #include "cpu/vertex_drivers.h"
 #include "kernels/constraints.h"
@@ -243,7 +244,8 @@ public:
                        : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
                                                        1u, std::uint32_t(threads)))),
           pool_(threads),
-          post_(p_, threads) {
+          post_(p_, threads),
+          rigid_(p_) {
         const std::uint32_t n = p.originalVertexCount;
         x_.assign(p.positions.begin(), p.positions.begin() + n);
         v_.assign(p.velocities.begin(), p.velocities.begin() + n);
@@ -310,6 +312,11 @@ public:
                     post_.finish(member, t0, h_, x_, y_, v_, b, e);
                     pool_.barrier();
                 });
+                if (rigid_.any())
+                    timed(kStageDamping, [&] {
+                        rigid_.apply(pool_, member, size, x_, v_, b, e);
+                        pool_.barrier();
+                    });
             }
             timed(kStageNormals, [&] { vertexNormals(p_, x_, normals_, b, e); });
         }, members_);
@@ -350,6 +357,7 @@ private:
     int threads_, members_;
     ThreadPool pool_;
     PostStep post_;
+    ModelRigidDamping rigid_;  // Mueller's damping at each substep's end
     std::vector<glm::vec4> x_, v_, s_, y_, normals_;
     std::vector<glm::vec4> targets_;  // per vertex: its attachment's target at the step's end
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);

@@ -98,10 +98,7 @@ const uint VERTEX_VELOCITY = 1u;  // v from the solved and predicted state, line
 const uint VERTEX_DAMP = 4u;      // v += k (v_rigid - v) with the segment's RigidMotion
 const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predicted = x
 
-// Mueller's damping sums are added vertex by vertex over runs of RIGID_SUM_CHUNK vertices of a
-// segment (its original vertices, then its phantoms), then run by run: the order of the CPU
-// reference (kChunk in src/cpu/cpu_solver.cpp), so that both round the same way.
-const uint RIGID_SUM_CHUNK = 256u;
+// Mueller's damping sums: RIGID_SUM_CHUNK in kernels/types.h.
 
 // The constraint types one colors.comp pipeline solves (SPEC_VARIANT): a mask with bit I for
 // type I of constraint_types.h. One type per dispatch suits CPU devices, which run both sides of

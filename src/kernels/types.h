@@ -80,6 +80,12 @@ struct ClothSegment {
 };
 CLOTH_CHECK_SIZE(ClothSegment, 32)
 
+// Mueller's damping sums are added vertex by vertex over runs of RIGID_SUM_CHUNK vertices of a
+// segment (its original vertices, then its phantoms), then run by run: the order of the CPU
+// reference (kChunk in src/cpu/cpu_solver.cpp; the models' in prep/model_damping.h), so that
+// every backend rounds the same way.
+const uint RIGID_SUM_CHUNK = 256u;
+
 // Partial sums for Mueller's rigid-motion-preserving damping, relative to a reference point.
 struct RigidSums {
     vec4 massMoment;  // xyz = sum m r, w = sum m

@@ -157,8 +157,6 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
     };
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    for (const gpu::ClothSegment& s : p.segments)
-        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
     if (p.sim.mode != SolverMode::Xpbd)
         throw Error("model " + model + ": solver mode pbd is XPBD's; leave the mode at xpbd");
     if (p.sim.iteration.scheme != IterationScheme::GaussSeidel && !step.empty())

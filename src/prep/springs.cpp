@@ -498,8 +498,7 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     };
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    for (const gpu::ClothSegment& s : p.segments)
-        if (s.rigidDamping != 0.0f) refuse("rigid-motion-preserving damping (rigid_damping) is");
+    if (!p.items<gpu::FixedAngleConstraint>().empty()) refuse("fixed angles are");
 }
 
 std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/error.h"
 #include "vk/check.h"
 #include "vk/spirv.h"
 
@@ -48,6 +49,12 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout,
 Unique<VkDescriptorSetLayout> storageSetLayout(const Context& ctx,
                                                std::span<const std::uint32_t> bindings,
                                                const std::string& name) {
+    // A set of more storage buffers than one stage may bind is invalid usage: refuse it by name.
+    const std::uint32_t most = ctx.limits().maxPerStageDescriptorStorageBuffers;
+    if (bindings.size() > most)
+        throw Error("the compute kernel " + name + " binds " + std::to_string(bindings.size()) +
+                    " storage buffers, more than this device allows one stage (" +
+                    std::to_string(most) + ", maxPerStageDescriptorStorageBuffers)");
     std::vector<VkDescriptorSetLayoutBinding> b(bindings.size());
     for (std::size_t i = 0; i < bindings.size(); ++i)
         b[i] = {bindings[i], VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "prep/model_damping.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
 #include "sim/mass_spring_solver.h"
@@ -22,12 +23,13 @@ struct Push {
     float h, t0, t1, bounceBelow;
     std::uint32_t colliderCount;
     float hMean, ratio;  // adaptive_verlet's (prep/springs.h springStepSize)
-    float pad[2];
+    std::uint32_t rigidRuns;  // the damping table's run count (prep/model_damping.h)
+    float pad;
     gpu::WindParams wind;
 };
 static_assert(sizeof(Push) == 96 && offsetof(Push, wind) == 64);
 constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2, kJobContacts = 3,
-                        kJobWind = 4;
+                        kJobWind = 4, kJobRigidSums = 5, kJobRigidMotions = 6, kJobRigidDamp = 7;
 
 std::uint32_t integratorCode(Integrator i) {
     switch (i) {
@@ -50,7 +52,8 @@ public:
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
-          kernel_(*ctx_, "mass_spring.comp", 22, sizeof(Push), o.workgroupSize) {
+          kernel_(*ctx_, "mass_spring.comp", 24, sizeof(Push), o.workgroupSize),
+          rigid_(modelRigidTable(p)) {
         const std::uint32_t n = p.originalVertexCount;
         const std::vector<glm::vec4> previous =
             springPrevious(p.positions, p.velocities, springLastStep(plan_));  // Verlet's
@@ -81,10 +84,15 @@ public:
         meshTriangles_ = filledBuffer(*ctx_, once_, p.meshTriangles, "ms.meshTriangles");
         meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
                                   "ms.meshHints");
+        rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "ms.rigidTable");
+        rigidSlots_ = filledBuffer(
+            *ctx_, once_, std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
+            "ms.rigidSlots");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
                       &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_,
                       &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_, &attachmentOf_,
-                      &attachments_, &motions_, &meshNodes_, &meshTriangles_, &meshHints_});
+                      &attachments_, &motions_, &meshNodes_, &meshTriangles_, &meshHints_,
+                      &rigidTable_, &rigidSlots_});
         readPositions(x_);
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -101,7 +109,8 @@ public:
         const auto colliders = static_cast<std::uint32_t>(p_.colliders.size());
         Push push{glm::vec4(p_.sim.gravity, 0.0f), 0, 0,
                   integratorCode(p_.sim.massSpring.integrator), float(plan_.step), 0.0f, 0.0f,
-                  springBounceBelow(p_.sim, plan_), colliders, 0.0f, 1.0f, {}, {}};
+                  springBounceBelow(p_.sim, plan_), colliders, 0.0f, 1.0f, rigid_.runCount,
+                  0.0f, {}};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             push.job = job;
             push.count = count;
@@ -127,6 +136,12 @@ public:
                     run(cb, kJobStep, n);
                     if (tethers) run(cb, kJobTethers, tethers);
                     if (colliders) run(cb, kJobContacts, n);
+                }
+                if (rigid_.any()) {  // at the substep's end (cpu/model_damping.h)
+                    push.h = springLastStep(plan_);
+                    run(cb, kJobRigidSums, rigid_.runCount);
+                    run(cb, kJobRigidMotions, rigid_.segmentCount);
+                    run(cb, kJobRigidDamp, rigid_.runCount * gpu::RIGID_SUM_CHUNK);
                 }
             }
         });
@@ -169,7 +184,9 @@ private:
     ComputeKernel kernel_;
     Buffer positions_, velocities_, previous_, forces_, springs_, offsets_, incident_, damping_,
         tethers_, colliders_, thickness_, start_, triangles_, vertexTriOffsets_, vertexTriangles_,
-        wind_, attachmentOf_, attachments_, motions_, meshNodes_, meshTriangles_, meshHints_;
+        wind_, attachmentOf_, attachments_, motions_, meshNodes_, meshTriangles_, meshHints_,
+        rigidTable_, rigidSlots_;
+    ModelRigidTable rigid_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;

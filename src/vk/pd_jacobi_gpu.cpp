@@ -1,10 +1,12 @@
 #include "vk/pd_jacobi_gpu.h"
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "prep/model_damping.h"
 #include "prep/pd_jacobi.h"
 #include "prep/projective.h"
 #include "prep/springs.h"
@@ -22,11 +24,14 @@ struct Push {
     float h, omega, gamma, t0, t1, bounceBelow;
     std::uint32_t colliderCount;
     gpu::WindParams wind;
+    std::uint32_t rigidRuns;  // the damping table's run count (prep/model_damping.h)
+    std::uint32_t pad[3];
 };
-static_assert(sizeof(Push) == 96);
+static_assert(sizeof(Push) == 112 && offsetof(Push, rigidRuns) == 96);
 constexpr std::uint32_t kJobPredict = 0, kJobProjectTri = 1, kJobProjectBend = 2, kJobSweep = 3,
-                        kJobTethers = 4, kJobFinish = 5, kJobWind = 6;
-constexpr std::uint32_t kBuffers = 29;
+                        kJobTethers = 4, kJobFinish = 5, kJobWind = 6, kJobRigidSums = 7,
+                        kJobRigidMotions = 8, kJobRigidDamp = 9;
+constexpr std::uint32_t kBuffers = 31;
 
 class GpuProjectiveSolver final : public Solver {
   public:
@@ -36,7 +41,8 @@ class GpuProjectiveSolver final : public Solver {
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "pd"),
           workgroup_(o.workgroupSize),
-          kernel_(*ctx_, "pd_jacobi.comp", kBuffers, sizeof(Push), o.workgroupSize) {
+          kernel_(*ctx_, "pd_jacobi.comp", kBuffers, sizeof(Push), o.workgroupSize),
+          rigid_(modelRigidTable(p)) {
         const std::uint32_t n = p.originalVertexCount;
         const PdJacobiLayout l = buildPdJacobiLayout(p, h_);
         const std::vector<glm::vec4> x(p.positions.begin(), p.positions.begin() + n);
@@ -74,12 +80,17 @@ class GpuProjectiveSolver final : public Solver {
         colliderTriangles_ = filledBuffer(*ctx_, once_, p.meshTriangles, "pd.colliderTriangles");
         meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
                                   "pd.meshHints");
+        rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "pd.rigidTable");
+        rigidSlots_ = filledBuffer(
+            *ctx_, once_, std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
+            "pd.rigidSlots");
         kernel_.bind({&positions_, &velocities_, &predicted_, &iterates_, &vertices_, &triangles_,
                       &bends_, &triProjections_, &bendProjections_, &triOffsets_, &triCorners_,
                       &bendOffsets_, &bendCorners_, &tethers_, &colliders_, &thickness_, &damping_,
                       &contact_, &targets_, &attachmentOf_, &attachments_, &motions_,
                       &meshTriangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_,
-                      &colliderNodes_, &colliderTriangles_, &meshHints_});
+                      &colliderNodes_, &colliderTriangles_, &meshHints_, &rigidTable_,
+                      &rigidSlots_});
         x_ = x;
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -109,6 +120,8 @@ class GpuProjectiveSolver final : public Solver {
                   0.0f,
                   restitutionThreshold(p_.sim),
                   std::uint32_t(p_.colliders.size()),
+                  {},
+                  rigid_.runCount,
                   {}};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             if (count == 0) return;
@@ -140,6 +153,11 @@ class GpuProjectiveSolver final : public Solver {
                 push.cur = base(p_.sim.iterations);
                 run(cb, kJobTethers, tethers);
                 run(cb, kJobFinish, n);
+                if (rigid_.any()) {  // at the substep's end (cpu/model_damping.h)
+                    run(cb, kJobRigidSums, rigid_.runCount);
+                    run(cb, kJobRigidMotions, rigid_.segmentCount);
+                    run(cb, kJobRigidDamp, rigid_.runCount * gpu::RIGID_SUM_CHUNK);
+                }
             }
         });
         readPositions(x_);
@@ -196,7 +214,8 @@ class GpuProjectiveSolver final : public Solver {
         triProjections_, bendProjections_, triOffsets_, triCorners_, bendOffsets_, bendCorners_,
         tethers_, colliders_, thickness_, damping_, contact_, targets_, attachmentOf_, attachments_,
         motions_, meshTriangles_, vertexTriOffsets_, vertexTriangles_, wind_, colliderNodes_,
-        colliderTriangles_, meshHints_;
+        colliderTriangles_, meshHints_, rigidTable_, rigidSlots_;
+    ModelRigidTable rigid_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.startTime, frameMs_ = 0.0;
