@@ -499,6 +499,9 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
     if (!p.items<gpu::FixedAngleConstraint>().empty()) refuse("fixed angles are");
+    if (p.sim.mode != SolverMode::Xpbd)
+        throw Error("model mass_spring: solver mode pbd is XPBD's (its stiffnesses are per "
+                    "iteration); leave the mode at xpbd");
 }
 
 std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p) {

@@ -385,4 +385,7 @@ TEST(MassSpring, WhatTheModelCannotRunIsRefusedByName) {
     s.cloths[0].fixedAngles.push_back(crease);
     EXPECT_NE(message(s).find("model mass_spring: fixed angles are not built"), std::string::npos)
         << message(s);
+    s.cloths[0].fixedAngles.clear();
+    s.sim.mode = SolverMode::Pbd;
+    EXPECT_NE(message(s).find("solver mode pbd is XPBD's"), std::string::npos) << message(s);
 }
