@@ -178,8 +178,7 @@ void main() {
         triProjections[2u * i + 1u] = vec4(rv, 0.0);
     } else if (pc.job == JOB_PROJECT_BEND) {
         PdBend b = bends[i];
-        bendProjections[i] = vec4(pdProjectBend(at(b.v0), at(b.v1), at(b.v2), at(b.v3), b.k,
-                                                b.restNorm), 0.0);
+        bendProjections[i] = vec4(pdProjectBend(at(b.v0), at(b.v1), at(b.v2), at(b.v3), b), 0.0);
     } else if (pc.job == JOB_SWEEP) {
         vec3 sum = sweepSum(i);
         iterates[pc.next + i] = pdJacobiVertex(iterates[pc.cur + i], iterates[pc.prev + i], sum,

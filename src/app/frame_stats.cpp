@@ -118,8 +118,10 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
     }
     if (p.sim.model == ClothModel::Projective) {
         const std::size_t seams = pdSeamTermCount(p);
+        const std::size_t angles = pdTermCount(p, gpu::PD_TERM_FIXED_ANGLE);
         nlohmann::json pd = {{"strain_terms", p.pdTriangles.size()},
-                             {"bending_terms", p.pdBends.size() - seams},
+                             {"bending_terms", p.pdBends.size() - seams - angles},
+                             {"fixed_angle_terms", angles},
                              {"seam_terms", seams}};
         for (const Solver::ModelFigure& f : solver.modelFigures()) pd[f.name] = f.value;
         j["pd"] = pd;

@@ -160,7 +160,7 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
             const glm::vec3 q[4] = {glm::vec3(x[b.v0]), glm::vec3(x[b.v1]), glm::vec3(x[b.v2]),
                                     glm::vec3(x[b.v3])};
             const glm::vec3 c = q[0] * b.k.x + q[1] * b.k.y + q[2] * b.k.z + q[3] * b.k.w;
-            const glm::vec3 d = c - gpu::pdProjectBend(q[0], q[1], q[2], q[3], b.k, b.restNorm);
+            const glm::vec3 d = c - gpu::pdProjectBend(q[0], q[1], q[2], q[3], b);
             energy += 0.5 * double(b.weight) * double(glm::dot(d, d));
         }
         m.elasticEnergy = energy;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "app/backend.h"
 #include "app/exporters.h"
@@ -38,10 +39,16 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
     }
     if (p.sim.model == ClothModel::Projective) {
         const std::size_t seams = pdSeamTermCount(p);
-        return std::to_string(p.pdTriangles.size()) + " strain" + (seams ? ", " : " and ") +
-               std::to_string(p.pdBends.size() - seams) + " bending" +
-               (seams ? " and " + std::to_string(seams) + " seam" : std::string()) +
-               " terms (model pd, " + std::to_string(p.sim.iterations) +
+        const std::size_t angles = pdTermCount(p, gpu::PD_TERM_FIXED_ANGLE);
+        std::vector<std::string> kinds = {std::to_string(p.pdTriangles.size()) + " strain",
+                                          std::to_string(p.pdBends.size() - seams - angles) +
+                                              " bending"};
+        if (angles) kinds.push_back(std::to_string(angles) + " fixed-angle");
+        if (seams) kinds.push_back(std::to_string(seams) + " seam");
+        std::string list = kinds[0];
+        for (std::size_t i = 1; i < kinds.size(); ++i)
+            list += (i + 1 == kinds.size() ? " and " : ", ") + kinds[i];
+        return list + " terms (model pd, " + std::to_string(p.sim.iterations) +
                " local/global iterations per substep)";
     }
     std::string s = std::to_string(p.springs.size()) + " springs (model " +

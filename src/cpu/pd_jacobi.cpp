@@ -30,7 +30,7 @@ void PdJacobiSystem::project(const std::vector<glm::vec4>& y, int member, int si
         const gpu::PdBend& k = bends[i];
         bendProjections_[i] =
             glm::vec4(gpu::pdProjectBend(glm::vec3(y[k.v0]), glm::vec3(y[k.v1]), glm::vec3(y[k.v2]),
-                                         glm::vec3(y[k.v3]), k.k, k.restNorm),
+                                         glm::vec3(y[k.v3]), k),
                       0.0f);
     }
 }

@@ -146,8 +146,7 @@ void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vect
     for (std::uint32_t i = b; i < e; ++i) {
         const gpu::PdBend& k = bends[i];
         bendProjections_[i] = gpu::pdProjectBend(glm::vec3(y[k.v0]), glm::vec3(y[k.v1]),
-                                                 glm::vec3(y[k.v2]), glm::vec3(y[k.v3]), k.k,
-                                                 k.restNorm);
+                                                 glm::vec3(y[k.v2]), glm::vec3(y[k.v3]), k);
     }
     pool.barrier();
     const std::uint32_t n = p_.originalVertexCount;
@@ -213,7 +212,7 @@ double ProjectiveSystem::energy(const std::vector<glm::vec4>& y,
     for (const gpu::PdBend& b : p_.pdBends) {
         const glm::vec3 x[4] = {glm::vec3(y[b.v0]), glm::vec3(y[b.v1]), glm::vec3(y[b.v2]),
                                 glm::vec3(y[b.v3])};
-        const glm::vec3 q = gpu::pdProjectBend(x[0], x[1], x[2], x[3], b.k, b.restNorm);
+        const glm::vec3 q = gpu::pdProjectBend(x[0], x[1], x[2], x[3], b);
         glm::dvec3 c(0.0);
         for (int i = 0; i < 4; ++i) c += double(b.k[i]) * glm::dvec3(x[i]);
         const glm::dvec3 d = c - glm::dvec3(q);

@@ -22,6 +22,16 @@
 // Bending (isometric stencils, constraint/iso_bending.h): per interior edge C = sum_i K_i x_i,
 // E = (w / 2) |C - p|^2 with p = rho C / |C|, rho = |C| at rest (0 on a flat rest state: then
 // p = 0 and the term is Bergou's quadratic energy).
+//
+// Fixed angles (a crease held at a signed dihedral target theta_0, in place of the edge's bend):
+// the same stencil and form, with p the stencil vector of the hinge folded to its target, carried
+// by the current hinge's frame: e^ along the edge, n^ = the bisector of the two unit face normals,
+// t^ = e^ x n^, and p = a n^ + b t^. a and b are C* = sum K_i X_i(theta_0) in that frame, computed
+// at load from the rest hinge laid flat and folded to theta_0 (prep/projective.cpp). For a flat
+// stencil C* = 2 |e| sin(theta_0 / 2) n^ exactly (C*'s parts along e^ and t^ vanish), so b is
+// rounding and a carries the fold's side. p turns with the hinge (rotation-equivariant) and
+// equals C at the target fold; no trigonometry at run time. Unlike a bend's, this p is not the
+// closest point of a fixed set, so PD's descent guarantee does not cover these terms.
 #ifndef CLOTH_KERNELS_PROJECTIVE_H
 #define CLOTH_KERNELS_PROJECTIVE_H
 
@@ -37,17 +47,25 @@ struct PdTriangle {
 };
 CLOTH_CHECK_SIZE(PdTriangle, 48)
 
+// PdBend::kind.
+const uint PD_TERM_BEND = 0u;
+// A seam pair's term (prep/projective.h): C = x_v0 - x_v1, k = (1, -1, 0, 0), v2 = v0 and
+// v3 = v1 (their weights 0), rho 0.
+const uint PD_TERM_SEAM = 1u;
+// A fixed angle: restNorm = a, restTangent = b (above).
+const uint PD_TERM_FIXED_ANGLE = 2u;
+
 struct PdBend {
     uint v0, v1, v2, v3;  // as IsoBendingConstraint: edge v0 -> v1, v2 and v3 opposite
     vec4 k;               // the stencil's weights
-    float weight;         // w, N m
-    float restNorm;       // rho = |sum K_i X_i| at rest, m
-    // 1 for a seam pair's term (prep/projective.h): C = x_v0 - x_v1, k = (1, -1, 0, 0), v2 = v0
-    // and v3 = v1 (their weights 0), rho 0; 0 for a bend.
-    uint seam;
-    uint pad1;
+    float weight;         // w, N/m (the term is (w/2)|C - p|^2 with C in m)
+    // A bend: rho = |sum K_i X_i| at rest, m. A fixed angle: a, C*'s part along n^ (signed), m.
+    float restNorm;
+    uint kind;            // PD_TERM_BEND, PD_TERM_SEAM or PD_TERM_FIXED_ANGLE
+    float restTangent;    // a fixed angle: b, C*'s part along t^, m; 0 otherwise
 };
 CLOTH_CHECK_SIZE(PdBend, 48)
+CLOTH_CHECK_OFFSET(PdBend, kind, 40)
 
 // The weights of f_u and f_v on the triangle's three vertices.
 CLOTH_FN vec3 pdWeightsU(vec4 b) {
@@ -109,12 +127,36 @@ CLOTH_FN float pdTriangleEnergy(vec3 x0, vec3 x1, vec3 x2, vec4 invRest, vec4 st
     return 0.5f * area * (stiffness.x * dot(du, du) + stiffness.y * dot(dv, dv));
 }
 
-// The bending term's projection p = rho C / |C| (0 when rho is 0 or C vanishes).
-CLOTH_FN vec3 pdProjectBend(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 k, float restNorm) {
+// A fixed angle's projection p = a n^ + b t^ in the hinge's current frame (above). Where the
+// frame is undefined (an edge or a face of no length, or the faces folded flat onto each other)
+// p = C: the term pulls nowhere for this iteration. Only sqrt and division (no normalize), so
+// C++ and GLSL give the same bits.
+CLOTH_FN vec3 pdProjectFixedAngle(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 k, float a, float b) {
     vec3 c = x0 * k.x + x1 * k.y + x2 * k.z + x3 * k.w;
+    vec3 e = x1 - x0;
+    vec3 n1 = cross(x2 - x0, x2 - x1);
+    vec3 n2 = cross(x3 - x1, x3 - x0);
+    float le = sqrt(dot(e, e));
+    float l1 = sqrt(dot(n1, n1));
+    float l2 = sqrt(dot(n2, n2));
+    if (!(le > 0.0f) || !(l1 > 0.0f) || !(l2 > 0.0f)) return c;
+    vec3 m = n1 * (1.0f / l1) + n2 * (1.0f / l2);
+    float lm = sqrt(dot(m, m));
+    if (!(lm > 1e-6f)) return c;
+    vec3 n = m * (1.0f / lm);
+    vec3 t = cross(e * (1.0f / le), n);
+    return n * a + t * b;
+}
+
+// A term's projection: a bend's p = rho C / |C| (0 when rho is 0 or C vanishes; a seam's rho is
+// 0), a fixed angle's pdProjectFixedAngle.
+CLOTH_FN vec3 pdProjectBend(vec3 x0, vec3 x1, vec3 x2, vec3 x3, PdBend b) {
+    if (b.kind == PD_TERM_FIXED_ANGLE)
+        return pdProjectFixedAngle(x0, x1, x2, x3, b.k, b.restNorm, b.restTangent);
+    vec3 c = x0 * b.k.x + x1 * b.k.y + x2 * b.k.z + x3 * b.k.w;
     float l = sqrt(dot(c, c));
-    if (!(restNorm > 0.0f) || !(l > 0.0f)) return vec3(0.0f);
-    return c * (restNorm / l);
+    if (!(b.restNorm > 0.0f) || !(l > 0.0f)) return vec3(0.0f);
+    return c * (b.restNorm / l);
 }
 
 CLOTH_NAMESPACE_END

@@ -61,6 +61,46 @@ gpu::PdBend bendTerm(const std::array<glm::vec3, 4>& x, std::uint32_t v0, std::u
 
 }  // namespace
 
+std::array<glm::dvec3, 4> foldHinge(const std::array<glm::vec3, 4>& rest, float targetAngle) {
+    const glm::dvec3 x0(rest[0]), e = glm::dvec3(rest[1]) - x0;
+    const double length = glm::length(e);
+    const glm::dvec3 along = e / length;
+    // Each wing's foot along the edge and height off it, laid flat in the plane z = 0 with the
+    // edge on the x axis: v2 at +y, v3 at -y, so both faces' normals are +z.
+    auto wing = [&](glm::vec3 x, double side, double half) {
+        const glm::dvec3 r = glm::dvec3(x) - x0;
+        const double foot = glm::dot(r, along);
+        const double height = glm::length(r - foot * along);
+        // Folding towards +z (the normals' side) by theta = -targetAngle: each wing turns by
+        // theta / 2 about the edge.
+        return glm::dvec3(foot, side * height * std::cos(half), height * std::sin(half));
+    };
+    const double half = -0.5 * double(targetAngle);
+    return {glm::dvec3(0.0), glm::dvec3(length, 0.0, 0.0), wing(rest[2], 1.0, half),
+            wing(rest[3], -1.0, half)};
+}
+
+gpu::PdBend fixedAngleTerm(const std::array<glm::vec3, 4>& rest, std::uint32_t v0,
+                           std::uint32_t v1, std::uint32_t v2, std::uint32_t v3,
+                           float targetAngle, float weight) {
+    gpu::PdBend t = bendTerm(rest, v0, v1, v2, v3);
+    t.kind = gpu::PD_TERM_FIXED_ANGLE;
+    t.restNorm = 0.0f;
+    if (!(glm::dot(t.k, t.k) > 0.0f)) return t;  // degenerate: weight 0, as a bend's
+    const std::array<glm::dvec3, 4> x = foldHinge(rest, targetAngle);
+    glm::dvec3 c(0.0);
+    for (int i = 0; i < 4; ++i) c += double(t.k[i]) * x[i];
+    // The folded hinge's frame, as pdProjectFixedAngle takes it (in double).
+    const glm::dvec3 along = glm::normalize(x[1] - x[0]);
+    const glm::dvec3 n1 = glm::normalize(glm::cross(x[2] - x[0], x[2] - x[1]));
+    const glm::dvec3 n2 = glm::normalize(glm::cross(x[3] - x[1], x[3] - x[0]));
+    const glm::dvec3 n = glm::normalize(n1 + n2);
+    t.restNorm = float(glm::dot(c, n));
+    t.restTangent = float(glm::dot(c, glm::cross(along, n)));
+    t.weight = weight;
+    return t;
+}
+
 void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                          const PreparedCloth& p, const std::function<void(const RestTriangle&)>& fn) {
     std::vector<bool> stvk(scene.cloths.size(), false);
@@ -91,9 +131,6 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
     p.pdTriangles.clear();
     p.pdBends.clear();
     for (const ClothDesc& c : scene.cloths) {
-        if (!c.fixedAngles.empty())
-            throw Error("cloth '" + c.name + "': model pd does not run fixed angles yet (XPBD "
-                        "runs them: model xpbd)");
         if (c.material.stretchModel == StretchModel::Distance && !(c.material.stretchCompliance > 0.0f))
             throw Error("cloth '" + c.name + "': model pd takes its membrane modulus from the "
                         "material's stretch_compliance (4 / (3 compliance) N/m), which is 0 "
@@ -127,11 +164,23 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         t.restNorm = 0.0f;  // isometric bending's rest state is flat
         p.pdBends.push_back(t);
     }
-    // Seams: (w/2) |x_a - x_b|^2 per pair, a term of the bends' form with p = 0 (kernels/
-    // projective.h PdBend::seam); a hard seam as stiff as the stiffest membrane modulus.
     double stiffest = 0.0;
     for (const gpu::PdTriangle& t : p.pdTriangles)
         stiffest = std::max({stiffest, double(t.stiffness.x), double(t.stiffness.y)});
+    // Fixed angles (in place of their edges' bends): the hinge's stencil with p the target fold's
+    // stencil vector (kernels/projective.h). A compliant one weighs 1 / (alpha |e|^2), as a
+    // dihedral bend; a hard one (compliance 0) the stiffest term of the scene: the largest
+    // membrane modulus or bending weight.
+    double hardAngle = stiffest;
+    for (const gpu::PdBend& t : p.pdBends) hardAngle = std::max(hardAngle, double(t.weight));
+    for (const gpu::FixedAngleConstraint& f : p.items<gpu::FixedAngleConstraint>()) {
+        const std::array<glm::vec3, 4> x = restHinge(p, f.v0, f.v1, f.v2, f.v3);
+        const double e2 = glm::dot(glm::dvec3(x[1] - x[0]), glm::dvec3(x[1] - x[0]));
+        const double w = f.param > 0.0f ? 1.0 / (double(f.param) * e2) : hardAngle;
+        p.pdBends.push_back(fixedAngleTerm(x, f.v0, f.v1, f.v2, f.v3, f.targetAngle, float(w)));
+    }
+    // Seams: (w/2) |x_a - x_b|^2 per pair, a term of the bends' form with p = 0 (kernels/
+    // projective.h PD_TERM_SEAM); a hard seam as stiff as the stiffest membrane modulus.
     for (const SeamPair& s : p.seamPairs) {
         gpu::PdBend t{};
         t.v0 = t.v2 = s.a;
@@ -139,14 +188,14 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         t.k = glm::vec4(1.0f, -1.0f, 0.0f, 0.0f);
         t.weight = seamStiffness(scene, s, stiffest);
         t.restNorm = 0.0f;
-        t.seam = 1u;
+        t.kind = gpu::PD_TERM_SEAM;
         p.pdBends.push_back(t);
     }
 }
 
-std::size_t pdSeamTermCount(const PreparedCloth& p) {
+std::size_t pdTermCount(const PreparedCloth& p, std::uint32_t kind) {
     return std::size_t(std::count_if(p.pdBends.begin(), p.pdBends.end(),
-                                     [](const gpu::PdBend& b) { return b.seam != 0u; }));
+                                     [&](const gpu::PdBend& b) { return b.kind == kind; }));
 }
 
 void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,

@@ -3,6 +3,7 @@
 // cloth's material.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -40,15 +41,33 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
 // pdDistanceModulus(stretch_compliance). Bending: every interior edge's isometric stencil; an
 // isometric material's weight D / (A1 + A2) (its energy), a dihedral one's 1 / (alpha |e|^2) (a
 // fold theta then costs theta^2 / (2 alpha), as the dihedral constraint does, since |C| = |e|
-// theta to first order). Seams: one term (w/2) |x_a - x_b|^2 per pair (PdBend::seam; w from
-// prep/sewing.h seamStiffness, a hard seam's the largest membrane modulus), which a merge
-// removes. Throws cloth::Error for what the model cannot take: a rigid material
-// (compliance 0) or fixed angles.
+// theta to first order). Fixed angles: in place of their edges' bends, one term per edge
+// (PD_TERM_FIXED_ANGLE, fixedAngleTerm) of weight 1 / (alpha |e|^2), or for a hard one
+// (compliance 0) the stiffest term's: the largest membrane modulus or bending weight. Seams: one
+// term (w/2) |x_a - x_b|^2 per pair (PD_TERM_SEAM; w from prep/sewing.h seamStiffness, a hard
+// seam's the largest membrane modulus), which a merge removes. Throws cloth::Error for what the
+// model cannot take: a rigid material (compliance 0).
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p);
 
-// How many of p.pdBends are seam terms (PdBend::seam).
-std::size_t pdSeamTermCount(const PreparedCloth& p);
+// The hinge `rest` (v0, v1 the edge, v2 and v3 opposite, as a bend's) laid flat and folded to
+// targetAngle (radians, bendingAngle's convention: negative folds towards the faces' normals):
+// the edge from the origin along +x, v2's wing at +y and v3's at -y before the fold, the normals
+// +z, each wing turned by half the fold about the edge. Each wing keeps its triangle's shape.
+std::array<glm::dvec3, 4> foldHinge(const std::array<glm::vec3, 4>& rest, float targetAngle);
+
+// A fixed angle's term over the rest hinge (kernels/projective.h): the rest stencil's weights,
+// and a, b of C* = sum K_i X_i over foldHinge(rest, targetAngle) in that hinge's frame.
+gpu::PdBend fixedAngleTerm(const std::array<glm::vec3, 4>& rest, std::uint32_t v0,
+                           std::uint32_t v1, std::uint32_t v2, std::uint32_t v3,
+                           float targetAngle, float weight);
+
+// How many of p.pdBends are of a kind (gpu::PD_TERM_SEAM, gpu::PD_TERM_FIXED_ANGLE, ...).
+std::size_t pdTermCount(const PreparedCloth& p, std::uint32_t kind);
+// How many of p.pdBends are seam terms.
+inline std::size_t pdSeamTermCount(const PreparedCloth& p) {
+    return pdTermCount(p, gpu::PD_TERM_SEAM);
+}
 
 // Throws cloth::Error naming `model` and what PD and FEM do not run yet: self-collision, phantom
 // vertices, rigid-motion damping, PBD mode, and (unless `step` is empty) an iteration scheme

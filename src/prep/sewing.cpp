@@ -100,7 +100,7 @@ void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) 
     std::vector<gpu::PdBend> bends;
     for (gpu::PdBend b : p.pdBends) {
         b.v0 = rep[b.v0], b.v1 = rep[b.v1], b.v2 = rep[b.v2], b.v3 = rep[b.v3];
-        const bool distinct = b.seam != 0u ? b.v0 != b.v1
+        const bool distinct = b.kind == gpu::PD_TERM_SEAM ? b.v0 != b.v1
                                            : b.v0 != b.v1 && b.v0 != b.v2 && b.v0 != b.v3 &&
                                                  b.v1 != b.v2 && b.v1 != b.v3 && b.v2 != b.v3;
         if (distinct) bends.push_back(b);

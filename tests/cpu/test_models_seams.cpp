@@ -161,7 +161,7 @@ TEST(ModelsSeams, PairsMergeWhenCloseAndPdRefactorsExactlyThen) {
         EXPECT_TRUE(r.factorizationsFollow) << name(v);
         if (v == Variant::PdDirect) {
             EXPECT_TRUE(r.p.springs.empty());
-            for (const gpu::PdBend& b : r.p.pdBends) EXPECT_EQ(b.seam, 0u);  // seam terms gone
+            for (const gpu::PdBend& b : r.p.pdBends) EXPECT_NE(b.kind, gpu::PD_TERM_SEAM);  // seam terms gone
         }
     }
 }
@@ -197,7 +197,7 @@ TEST(ModelsSeams, AHardSeamTakesTheStiffestTermOfTheScene) {
         std::vector<double> weights;
         if (v == Variant::PdDirect || v == Variant::PdJacobi) {
             for (const gpu::PdBend& b : p.pdBends)
-                if (b.seam != 0u) weights.push_back(b.weight);
+                if (b.kind == gpu::PD_TERM_SEAM) weights.push_back(b.weight);
         } else {
             for (const gpu::Spring& sp : p.springs)
                 if (sp.rest == 0.0f) weights.push_back(sp.stiffness);
