@@ -70,13 +70,13 @@ inline std::size_t pdSeamTermCount(const PreparedCloth& p) {
 }
 
 // Throws cloth::Error naming `model` and what PD and FEM do not run yet: self-collision, phantom
-// vertices, rigid-motion damping, PBD mode, and (unless `step` is empty) an iteration scheme
+// vertices, PBD mode, and (unless `step` is empty) an iteration scheme
 // other than Gauss-Seidel (XPBD's; `step` says how the model solves instead).
 void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
                                      const std::string& step);
 
 // Throws cloth::Error naming what the model does not run yet (both backends): self-collision,
-// phantom vertices, rigid-motion damping, PBD mode.
+// phantom vertices, PBD mode.
 // Every iteration scheme runs: gs selects the direct (LDLT) global step, jacobi and chebyshev
 // the Jacobi one (kernels/pd_jacobi.h; the GPU runs only these).
 // The Jacobi schemes also need a relaxation gamma <= kPdMaxRelaxation: a sweep converges when
