@@ -1,6 +1,6 @@
 // mass_spring.comp: the mass-spring model on Vulkan (src/vk/mass_spring_gpu.h), one invocation
 // per vertex (or tether) and job: FORCES sums a vertex's springs in the CPU reference's order
-// (prep/springs.h springIncidence), STEP moves it by the integrator (kernels/spring.h, the CPU's
+// (prep/springs.h springIncidence), then its fixed angles' (kernels/spring.h angleSpringForce), STEP moves it by the integrator (kernels/spring.h, the CPU's
 // own functions), TETHERS projects a tether's vertex (kernels/constraints.h), CONTACTS projects a
 // vertex out of the colliders, meshes included, with friction (kernels/collider.h
 // springContactAny), WIND
@@ -43,6 +43,11 @@ layout(std430, set = 0, binding = 18) readonly buffer Motions { Motion motions[]
 layout(std430, set = 0, binding = 19) readonly buffer ColliderMeshNodes { MeshNode meshNodes[]; };
 layout(std430, set = 0, binding = 20) readonly buffer ColliderMeshTriangles { MeshTriangle meshTriangles[]; };
 layout(std430, set = 0, binding = 21) buffer MeshHints { uint meshHints[]; };
+// Fixed angles as angle springs (prep/springs.h angleSprings: param = w), and each vertex's
+// corners (spring * 4 + corner) in spring order (prep/springs.h stencilIncidence).
+layout(std430, set = 0, binding = 24) readonly buffer Angles { FixedAngleConstraint angles[]; };
+layout(std430, set = 0, binding = 25) readonly buffer AngleOffsets { uint angleOffsets[]; };
+layout(std430, set = 0, binding = 26) readonly buffer AngleCorners { uint angleCorners[]; };
 #define MODEL_RIGID_BINDING 22  // and 23
 #define MODEL_RIGID_PREVIOUS
 #include "lib/model_rigid.glsl"
@@ -104,6 +109,12 @@ void main() {
             Spring s = springs[incident[k]];
             uint other = s.a == i ? s.b : s.a;
             sum += springForce(xv, vec3(positions[other]), s.rest, s.stiffness);
+        }
+        for (uint k = angleOffsets[i]; k < angleOffsets[i + 1u]; ++k) {
+            FixedAngleConstraint t = angles[angleCorners[k] / 4u];
+            sum += angleSpringForce(vec3(positions[t.v0]), vec3(positions[t.v1]),
+                                    vec3(positions[t.v2]), vec3(positions[t.v3]), t.targetAngle,
+                                    t.param, angleCorners[k] % 4u);
         }
         uint a = attachmentOf[i];
         if (a != NO_ATTACHMENT && attachments[a].param > 0.0)

@@ -33,6 +33,13 @@ void SpringStepper::setAttachments(const PreparedCloth& p) {
     attachments_ = AttachmentTargets(p);
 }
 
+void SpringStepper::setAngles(const PreparedCloth& p) {
+    angles_ = p.angleSprings;
+    const SpringIncidence in = stencilIncidence(angles_, vertexCount());
+    angleOffsets_ = in.offsets;
+    angleCorners_ = in.springs;
+}
+
 void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
                            float t0) {
     for (std::uint32_t v = begin; v < end; ++v) {
@@ -41,6 +48,13 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
         for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
             const Neighbour& n = neighbours_[k];
             sum += gpu::springForce(xv, glm::vec3(x[n.other]), n.rest, n.stiffness);
+        }
+        for (std::size_t k = angleOffsets_.empty() ? 0 : angleOffsets_[v];
+             k < (angleOffsets_.empty() ? 0 : angleOffsets_[v + 1]); ++k) {
+            const gpu::FixedAngleConstraint& t = angles_[angleCorners_[k] / 4];
+            sum += gpu::angleSpringForce(glm::vec3(x[t.v0]), glm::vec3(x[t.v1]),
+                                         glm::vec3(x[t.v2]), glm::vec3(x[t.v3]), t.targetAngle,
+                                         t.param, angleCorners_[k] % 4);
         }
         if (attachments_.held(v) && !attachments_.carried(v))
             sum += gpu::springAttachmentForce(xv, attachments_.target(v, t0),
@@ -111,6 +125,7 @@ public:
           pool_(threads),
           rigid_(p) {
         stepper_.setAttachments(p);
+        stepper_.setAngles(p);
         state_.x = p.positions;
         state_.v = p.velocities;
         if (springKeepsPrevious(p.sim.massSpring.integrator))

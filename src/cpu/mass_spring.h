@@ -53,6 +53,9 @@ public:
     // Attachments (kernels/spring.h): a compliant one adds its spring to its vertex's force (after
     // the springs), a hard one carries its vertex in place of the integrator. None unless set.
     void setAttachments(const PreparedCloth& p);
+    // Fixed angles (p.angleSprings, prep/springs.h): each stencil vertex adds the angle spring's
+    // force (kernels/spring.h angleSpringForce) after its springs. None unless set.
+    void setAngles(const PreparedCloth& p);
     // Vertex v is carried by a hard attachment.
     bool carried(std::uint32_t v) const { return attachments_.carried(v); }
     std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
@@ -74,6 +77,9 @@ private:
     };
     std::vector<std::uint32_t> offsets_;
     std::vector<Neighbour> neighbours_;
+    // Per vertex, its angle springs' corners (spring * 4 + corner) in spring order (CSR).
+    std::vector<gpu::FixedAngleConstraint> angles_;
+    std::vector<std::uint32_t> angleOffsets_, angleCorners_;
     std::vector<glm::vec3> force_;
     AttachmentTargets attachments_;
     std::vector<float> uniform_;

@@ -10,6 +10,7 @@
 #include "kernels/common.h"
 #include "kernels/collider.h"
 #include "kernels/wind.h"
+#include "kernels/constraint/bending.h"
 
 CLOTH_NAMESPACE_BEGIN
 
@@ -132,6 +133,21 @@ const uint SPRING_EXPLICIT = 0u;
 const uint SPRING_SYMPLECTIC = 1u;
 const uint SPRING_VERLET = 2u;
 const uint SPRING_ADAPTIVE_VERLET = 3u;
+
+// A fixed angle under the explicit and linearised models (mass_spring, fem; prep/springs.h): the
+// energy (w/2) wrap(theta - theta_0)^2 of the hinge's signed dihedral angle (bendingEval, XPBD's
+// angle and its exact gradients), so the force on the stencil's vertex `corner` (0 to 3) is
+// -w wrap(theta - theta_0) grad_corner theta; none on a degenerate hinge. A conservative force:
+// holding a target vector in the hinge's frame instead (PD's term) is circulatory, and flutters
+// under an explicit step at any step length.
+CLOTH_FN vec3 angleSpringForce(vec3 x0, vec3 x1, vec3 x2, vec3 x3, float target, float w,
+                               uint corner) {
+    float angle;
+    vec3 g0, g1, g2, g3;
+    if (!bendingEval(x0, x1, x2, x3, angle, g0, g1, g2, g3)) return vec3(0.0f);
+    vec3 g = corner == 0u ? g0 : (corner == 1u ? g1 : (corner == 2u ? g2 : g3));
+    return g * (-w * wrapAngle(angle - target));
+}
 
 CLOTH_NAMESPACE_END
 

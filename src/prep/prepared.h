@@ -125,6 +125,9 @@ struct PreparedCloth {
     std::uint32_t springFamilies[3] = {0, 0, 0};  // structural, shear, flexion springs
     // (After the cloths' springs: one spring of rest length 0 per unmerged seam pair, under
     // mass_spring and fem; prep/springs.h, prep/fem.h.)
+    // The fixed angles as energies (w/2) wrap(theta - theta_0)^2, under mass_spring and fem
+    // (kernels/spring.h angleSpringForce): the FixedAngleConstraint items with param = w (N m).
+    std::vector<gpu::FixedAngleConstraint> angleSprings;
     // ---- projective dynamics (sim.model Projective; prep/projective.h) ----
     std::vector<gpu::PdTriangle> pdTriangles;
     std::vector<gpu::PdBend> pdBends;

@@ -74,7 +74,7 @@ void rewriteTriangles(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
     p.restCorners = std::move(rest);
 }
 
-// The other models' terms (springs, PD's triangles and bends, FEM's triangles) with every vertex
+// The other models' terms (springs, PD's triangles and bends, FEM's triangles, the angle springs) with every vertex
 // replaced by its group's; a term whose vertices are no longer distinct is dropped, and so is a
 // seam's term (a spring of rest length 0, PD's seam term) once its pair is one vertex.
 void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
@@ -106,6 +106,14 @@ void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) 
         if (distinct) bends.push_back(b);
     }
     p.pdBends = std::move(bends);
+    std::vector<gpu::FixedAngleConstraint> angles;
+    for (gpu::FixedAngleConstraint a : p.angleSprings) {
+        a.v0 = rep[a.v0], a.v1 = rep[a.v1], a.v2 = rep[a.v2], a.v3 = rep[a.v3];
+        if (a.v0 != a.v1 && a.v0 != a.v2 && a.v0 != a.v3 && a.v1 != a.v2 && a.v1 != a.v3 &&
+            a.v2 != a.v3)
+            angles.push_back(a);
+    }
+    p.angleSprings = std::move(angles);
 }
 
 // Tethers on a group's vertex: none when it is pinned or attached, else the shortest of its

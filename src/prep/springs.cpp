@@ -244,6 +244,7 @@ void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBeg
     for (const SeamPair& s : p.seamPairs)
         p.springs.push_back({std::min(s.a, s.b), std::max(s.a, s.b), 0.0f,
                              seamStiffness(scene, s, stiffest)});
+    p.angleSprings = angleSprings(p, stiffest);
 }
 
 double springOmegaMax(const PreparedCloth& p, int iterations) {
@@ -251,6 +252,16 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
     // y = M^-1/2 K M^-1/2 x over the free vertices (pinned ones: x = y = 0).
     std::vector<double> scale(n, 0.0);  // 1 / sqrt(m) = sqrt(inverse mass)
     for (std::size_t v = 0; v < n; ++v) scale[v] = std::sqrt(double(p.positions[v].w));
+    std::vector<glm::dvec3> angleGradients(4 * p.angleSprings.size(), glm::dvec3(0.0));
+    for (std::size_t a = 0; a < p.angleSprings.size(); ++a) {
+        const gpu::FixedAngleConstraint& t = p.angleSprings[a];
+        float angle;
+        glm::vec3 g[4];
+        gpu::bendingEval(glm::vec3(p.positions[t.v0]), glm::vec3(p.positions[t.v1]),
+                         glm::vec3(p.positions[t.v2]), glm::vec3(p.positions[t.v3]), angle, g[0],
+                         g[1], g[2], g[3]);
+        for (int j = 0; j < 4; ++j) angleGradients[4 * a + j] = glm::dvec3(g[j]);
+    }
     auto apply = [&](const std::vector<glm::dvec3>& x, std::vector<glm::dvec3>& y) {
         std::fill(y.begin(), y.end(), glm::dvec3(0.0));
         for (const gpu::Spring& s : p.springs) {
@@ -268,6 +279,17 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
             const double f = double(s.stiffness) * glm::dot(d, ua - ub);
             y[s.a] += f * d * scale[s.a];
             y[s.b] -= f * d * scale[s.b];
+        }
+        // Fixed angles: (w/2)(theta - theta_0)^2, counted as kAngleSpringShare w g g^T (g:
+        // theta's gradient at the start; prep/springs.h).
+        for (std::size_t a = 0; a < p.angleSprings.size(); ++a) {
+            const gpu::FixedAngleConstraint& t = p.angleSprings[a];
+            const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
+            double along = 0.0;
+            for (int j = 0; j < 4; ++j) along += glm::dot(angleGradients[4 * a + j], x[v[j]] * scale[v[j]]);
+            for (int j = 0; j < 4; ++j)
+                y[v[j]] += kAngleSpringShare * double(t.param) * along * scale[v[j]] *
+                           angleGradients[4 * a + j];
         }
         for (const gpu::Attachment& a : p.attachments)  // a spring of rest length 0
             if (a.param > 0.0f && a.vertex < n)
@@ -472,6 +494,33 @@ SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::ui
     return in;
 }
 
+std::vector<gpu::FixedAngleConstraint> angleSprings(const PreparedCloth& p, double hardStiffness) {
+    std::vector<gpu::FixedAngleConstraint> out;
+    for (gpu::FixedAngleConstraint f : p.items<gpu::FixedAngleConstraint>()) {
+        const std::array<glm::vec3, 4> x = restHinge(p, f.v0, f.v1, f.v2, f.v3);
+        const double e2 = glm::dot(glm::dvec3(x[1] - x[0]), glm::dvec3(x[1] - x[0]));
+        f.param = float(f.param > 0.0f ? 1.0 / double(f.param) : hardStiffness * e2);
+        out.push_back(f);
+    }
+    return out;
+}
+
+SpringIncidence stencilIncidence(const std::vector<gpu::FixedAngleConstraint>& terms,
+                                 std::uint32_t vertices) {
+    SpringIncidence in;
+    in.offsets.assign(vertices + 1, 0);
+    for (const gpu::FixedAngleConstraint& t : terms)
+        for (std::uint32_t v : {t.v0, t.v1, t.v2, t.v3}) ++in.offsets[v + 1];
+    for (std::uint32_t v = 0; v < vertices; ++v) in.offsets[v + 1] += in.offsets[v];
+    in.springs.resize(in.offsets[vertices]);
+    std::vector<std::uint32_t> cursor(in.offsets.begin(), in.offsets.end() - 1);
+    for (std::uint32_t i = 0; i < terms.size(); ++i) {
+        const std::uint32_t v[4] = {terms[i].v0, terms[i].v1, terms[i].v2, terms[i].v3};
+        for (std::uint32_t c = 0; c < 4; ++c) in.springs[cursor[v[c]]++] = 4 * i + c;
+    }
+    return in;
+}
+
 glm::vec3 vertexNormalSum(const PreparedCloth& p, const std::vector<glm::vec4>& x, std::uint32_t v) {
     glm::vec3 n(0.0f);
     for (std::uint32_t k = p.vertexTriangleOffsets[v]; k < p.vertexTriangleOffsets[v + 1]; ++k) {
@@ -498,7 +547,6 @@ void refuseWhatMassSpringLacks(const PreparedCloth& p) {
     };
     if (p.sim.selfCollision) refuse("self-collision is");
     if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    if (!p.items<gpu::FixedAngleConstraint>().empty()) refuse("fixed angles are");
     if (p.sim.mode != SolverMode::Xpbd)
         throw Error("model mass_spring: solver mode pbd is XPBD's (its stiffnesses are per "
                     "iteration); leave the mode at xpbd");

@@ -86,6 +86,22 @@ struct SpringIncidence {
     std::vector<std::uint32_t> offsets, springs;
 };
 SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::uint32_t vertices);
+// The fixed angles (p's FixedAngleConstraint items) as angle springs (PreparedCloth::angleSprings):
+// param = w = 1 / compliance, or for a hard one hardStiffness |e|^2 (the stiffness of a spring
+// across the hinge, as |e| theta is the wing's move at the edge's length).
+std::vector<gpu::FixedAngleConstraint> angleSprings(const PreparedCloth& p, double hardStiffness);
+// An angle spring's Hessian w (g g^T + (theta - theta_0) grad^2 theta) is bounded by about
+// (1 + |theta - theta_0|) w |g|^2, and a fold far from its target moves its wings by whole
+// multiples of their width per step unless the step resolves the angle's own oscillation finely
+// (measured: a 60-degree crease released flat exploded counting 1 + pi, and held its target at
+// 36, as at 144):
+// springOmegaMax counts each as kAngleSpringShare w g g^T, so that the steps resolve it at
+// h omega <= 0.3.
+inline constexpr double kAngleSpringShare = 36.0;
+// Each vertex's corners of the angle springs: offsets per vertex, then spring * 4 + corner in
+// spring order.
+SpringIncidence stencilIncidence(const std::vector<gpu::FixedAngleConstraint>& terms,
+                                 std::uint32_t vertices);
 
 // Unit normals of the original vertices [begin, end) at positions x: the area-weighted normals
 // of their triangles summed in PreparedCloth's CSR order (as the XPBD solvers sum them), for the

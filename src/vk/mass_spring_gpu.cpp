@@ -52,7 +52,7 @@ public:
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
-          kernel_(*ctx_, "mass_spring.comp", 24, sizeof(Push), o.workgroupSize),
+          kernel_(*ctx_, "mass_spring.comp", 27, sizeof(Push), o.workgroupSize),
           rigid_(modelRigidTable(p)) {
         const std::uint32_t n = p.originalVertexCount;
         const std::vector<glm::vec4> previous =
@@ -88,11 +88,15 @@ public:
         rigidSlots_ = filledBuffer(
             *ctx_, once_, std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
             "ms.rigidSlots");
+        const SpringIncidence angles = stencilIncidence(p.angleSprings, n);
+        angles_ = filledBuffer(*ctx_, once_, p.angleSprings, "ms.angles");
+        angleOffsets_ = filledBuffer(*ctx_, once_, angles.offsets, "ms.angleOffsets");
+        angleCorners_ = filledBuffer(*ctx_, once_, angles.springs, "ms.angleCorners");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
                       &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_,
                       &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_, &attachmentOf_,
                       &attachments_, &motions_, &meshNodes_, &meshTriangles_, &meshHints_,
-                      &rigidTable_, &rigidSlots_});
+                      &rigidTable_, &rigidSlots_, &angles_, &angleOffsets_, &angleCorners_});
         readPositions(x_);
         vertexNormals(p_, x_, normals_, 0, n);
     }
@@ -185,7 +189,7 @@ private:
     Buffer positions_, velocities_, previous_, forces_, springs_, offsets_, incident_, damping_,
         tethers_, colliders_, thickness_, start_, triangles_, vertexTriOffsets_, vertexTriangles_,
         wind_, attachmentOf_, attachments_, motions_, meshNodes_, meshTriangles_, meshHints_,
-        rigidTable_, rigidSlots_;
+        rigidTable_, rigidSlots_, angles_, angleOffsets_, angleCorners_;
     ModelRigidTable rigid_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;

@@ -378,14 +378,6 @@ TEST(MassSpring, WhatTheModelCannotRunIsRefusedByName) {
     s.cloths[0].material.stretchCompliance = 0.0f;
     EXPECT_NE(message(s).find("give mass_spring.stiffness"), std::string::npos) << message(s);
     s.cloths[0].material.stretchCompliance = 1e-3f;
-    // A fixed angle is not dropped: the model has no fixed-angle term yet (XPBD and PD have).
-    FixedAngleDesc crease;
-    crease.angleDegrees = 60.0f;
-    crease.edges.lines.push_back({glm::vec3(0.0f, -0.5f, 0.0f), glm::vec3(0.0f, 0.5f, 0.0f)});
-    s.cloths[0].fixedAngles.push_back(crease);
-    EXPECT_NE(message(s).find("model mass_spring: fixed angles are not built"), std::string::npos)
-        << message(s);
-    s.cloths[0].fixedAngles.clear();
     s.sim.mode = SolverMode::Pbd;
     EXPECT_NE(message(s).find("solver mode pbd is XPBD's"), std::string::npos) << message(s);
 }
