@@ -116,6 +116,31 @@ public:
             springs_[next[k.b]++] = {k.a, double(k.stiffness)};
         }
         force_.assign(n, glm::dvec3(0.0));
+        // Per vertex, its angle springs' corners (4 a + c), in spring order; per free row, the
+        // blocks of h^2 w g_c g_d^T it takes from them (FemStencils).
+        const SpringIncidence angles = stencilIncidence(p.angleSprings, n);
+        angleOffsets_ = angles.offsets;
+        angleCorners_ = angles.springs;
+        angleTerms_.resize(p.angleSprings.size());
+        stencilBlocks_.assign(16 * p.angleSprings.size(), glm::dmat3(0.0));
+        FemStencils stencils;
+        if (!p.angleSprings.empty()) {
+            stencils.offsets.push_back(0);
+            for (std::uint32_t i = 0; i < n; ++i) {
+                if (row_[i] < 0) continue;
+                for (std::uint32_t k = angleOffsets_[i]; k < angleOffsets_[i + 1]; ++k) {
+                    const std::uint32_t a = angleCorners_[k] / 4, c = angleCorners_[k] % 4;
+                    const gpu::FixedAngleConstraint& t = p.angleSprings[a];
+                    const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
+                    for (std::uint32_t d = 0; d < 4; ++d)
+                        if (const std::int32_t j = row_[v[d]]; j >= 0) {
+                            stencils.columns.push_back(j);
+                            stencils.slots.push_back(16 * a + 4 * c + d);
+                        }
+                }
+                stencils.offsets.push_back(std::uint32_t(stencils.columns.size()));
+            }
+        }
         std::vector<double> mass, extra;
         FemCouplings couplings;
         const double h = h_;
@@ -143,7 +168,8 @@ public:
         system_.emplace(p.femTriangles, row_, rows_, std::move(mass),
                         1.0 + h * double(p.sim.fem.rayleighAlpha),
                         h * double(p.sim.fem.rayleighBeta) + h * h, std::move(extra),
-                        std::move(couplings));
+                        std::move(couplings), std::move(stencils));
+        if (!p.angleSprings.empty()) system_->setStencilBlocks(&stencilBlocks_);
         dv_.assign(rows_, glm::dvec3(0.0));
         rhs_ = kv_ = velocity_ = dv_;
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
@@ -167,6 +193,8 @@ public:
             ThreadPool::split(n, member, size, b, e);
             ThreadPool::split(elements, member, size, eb, ee);
             ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
+            std::uint32_t ab, ae;
+            ThreadPool::split(std::uint32_t(p_.angleSprings.size()), member, size, ab, ae);
             auto timed = [&](int stage, auto&& work) {
                 const auto t = Clock::now();
                 work();
@@ -187,6 +215,7 @@ public:
                         elements_[i] = femElement(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
                                                   glm::vec3(x_[t.v2]));
                     }
+                    for (std::uint32_t a = ab; a < ae; ++a) angleTerm(a);
                     pool_.barrier();
                     for (std::uint32_t v = b; v < e; ++v) {
                         glm::dvec3 f(0.0);
@@ -198,6 +227,12 @@ public:
                             f += springs_[k].stiffness *
                                  (glm::dvec3(glm::vec3(x_[springs_[k].other])) -
                                   glm::dvec3(glm::vec3(x_[v])));
+                        // The angle springs' force -w (theta - theta_0) g_c, and their share
+                        // -h (H v)_c = -h w (g . v) g_c of the right-hand side (H = w g g^T).
+                        for (std::uint32_t k = angleOffsets_[v]; k < angleOffsets_[v + 1]; ++k) {
+                            const AngleTerm& a = angleTerms_[angleCorners_[k] / 4];
+                            f += a.factor * a.g[angleCorners_[k] % 4];
+                        }
                         const std::int32_t r = row_[v];
                         // A compliant attachment's spring to its target at the step's end.
                         if (r >= 0 && attachment_[r] > 0.0)
@@ -275,6 +310,30 @@ public:
 private:
     static constexpr int kStageStvk = kStageFirstType + int(gpu::constraintTypeIndex<gpu::StvkConstraint>);
 
+    // Angle spring a at the step's start: theta's gradient g, the factor -w (theta - theta_0)
+    // - h w theta' (theta' = sum g_c . v_c) that each corner's g takes in its force, and the
+    // blocks h^2 w g_c g_d^T of the system (kernels/spring.h angleSpringForce's energy,
+    // Gauss-Newton's stiffness). A degenerate hinge: nothing.
+    void angleTerm(std::uint32_t a) {
+        const gpu::FixedAngleConstraint& t = p_.angleSprings[a];
+        const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
+        float angle;
+        glm::vec3 g[4];
+        AngleTerm& out = angleTerms_[a];
+        const bool ok = gpu::bendingEval(glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]), glm::vec3(x_[t.v2]),
+                                         glm::vec3(x_[t.v3]), angle, g[0], g[1], g[2], g[3]);
+        const double w = ok ? double(t.param) : 0.0, h = h_;
+        double rate = 0.0;
+        for (int c = 0; c < 4; ++c) {
+            out.g[c] = glm::dvec3(g[c]);
+            rate += glm::dot(out.g[c], glm::dvec3(glm::vec3(v_[v[c]])));
+        }
+        out.factor = -w * double(gpu::wrapAngle(angle - t.targetAngle)) - h * w * rate;
+        for (int c = 0; c < 4; ++c)
+            for (int d = 0; d < 4; ++d)
+                stencilBlocks_[16 * a + 4 * c + d] = (h * h * w) * glm::outerProduct(out.g[c], out.g[d]);
+    }
+
     // The linearised backward-Euler step (docs/models.md): with K the corotational stiffness,
     // ((1 + h a) M + (h b + h^2) K) dv = h (f + M g - a M v - (b + h) K v), over the free
     // vertices (cpu/fem_system.h), solved by conjugate gradients from the last step's dv. Here
@@ -319,6 +378,15 @@ private:
     };
     std::vector<std::uint32_t> springOffsets_;  // per vertex (CSR into springs_)
     std::vector<SeamSpring> springs_;
+    // The angle springs (p.angleSprings): per vertex its corners (CSR), per spring its state at
+    // the step's start (angleTerm), and the system's blocks (16 per spring).
+    struct AngleTerm {
+        glm::dvec3 g[4];
+        double factor = 0.0;
+    };
+    std::vector<std::uint32_t> angleOffsets_, angleCorners_;
+    std::vector<AngleTerm> angleTerms_;
+    std::vector<glm::dmat3> stencilBlocks_;
     std::optional<FemSystem> system_;
     // Per free row: the step's velocity change, right-hand side, K v, and v.
     std::vector<glm::dvec3> dv_, rhs_, kv_, velocity_;

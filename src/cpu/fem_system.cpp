@@ -20,11 +20,12 @@ std::uint32_t cornerVertex(const gpu::PdTriangle& t, std::uint32_t c) {
 FemSystem::FemSystem(const std::vector<gpu::PdTriangle>& triangles,
                      const std::vector<std::int32_t>& row, std::int32_t rows,
                      std::vector<double> mass, double d, double s, std::vector<double> extra,
-                     FemCouplings couplings)
+                     FemCouplings couplings, FemStencils stencils)
     : triangles_(&triangles),
       rows_(rows),
       chunks_((rows + kChunk - 1) / kChunk),
       couplings_(std::move(couplings)),
+      stencils_(std::move(stencils)),
       mass_(std::move(mass)),
       extra_(std::move(extra)),
       d_(d),
@@ -95,8 +96,11 @@ void FemSystem::fill(const std::vector<FemElement>& elements, int member, int si
                 if (const std::int32_t b = cornerBlocks_[3 * k + c]; b >= 0)
                     blocks_[b] += femStiffness((*triangles_)[t], elements[t], int(i), int(c));
         }
-        inverseDiagonal_[r] =
-            glm::inverse(glm::dmat3(d_ * mass_[r] + extra_[r]) + s_ * blocks_[diagonal_[r]]);
+        glm::dmat3 diagonal = glm::dmat3(d_ * mass_[r] + extra_[r]) + s_ * blocks_[diagonal_[r]];
+        if (stencilBlocks_ && !stencils_.offsets.empty())
+            for (std::uint32_t k = stencils_.offsets[r]; k < stencils_.offsets[r + 1]; ++k)
+                if (stencils_.columns[k] == r) diagonal += (*stencilBlocks_)[stencils_.slots[k]];
+        inverseDiagonal_[r] = glm::inverse(diagonal);
     }
 }
 
@@ -115,7 +119,10 @@ void FemSystem::multiplyK(const std::vector<glm::dvec3>& v, std::vector<glm::dve
 glm::dvec3 FemSystem::applyRow(std::int32_t r, const std::vector<glm::dvec3>& p) const {
     glm::dvec3 sum(0.0);
     for (std::uint32_t b = offsets_[r]; b < offsets_[r + 1]; ++b) sum += blocks_[b] * p[columns_[b]];
-    const glm::dvec3 own = (d_ * mass_[r] + extra_[r]) * p[r] + s_ * sum;
+    glm::dvec3 own = (d_ * mass_[r] + extra_[r]) * p[r] + s_ * sum;
+    if (stencilBlocks_ && !stencils_.offsets.empty())
+        for (std::uint32_t k = stencils_.offsets[r]; k < stencils_.offsets[r + 1]; ++k)
+            own += (*stencilBlocks_)[stencils_.slots[k]] * p[stencils_.columns[k]];
     if (couplings_.offsets.empty()) return own;
     glm::dvec3 off(0.0);
     for (std::uint32_t k = couplings_.offsets[r]; k < couplings_.offsets[r + 1]; ++k)

@@ -36,6 +36,15 @@ struct FemCouplings {
     std::vector<double> weights;
 };
 
+// Four-vertex terms' stiffness outside K (the fixed angles' angle springs, Gauss-Newton's
+// h^2 w g g^T): per row (CSR), the rows j it couples to (itself included) and the slot of each
+// 3x3 block in a vector the caller refills every step (setStencilBlocks); A gains sum B x_j.
+struct FemStencils {
+    std::vector<std::uint32_t> offsets;  // rows + 1, or empty: none
+    std::vector<std::int32_t> columns;
+    std::vector<std::uint32_t> slots;
+};
+
 class FemSystem {
 public:
     // row[v]: the free row of vertex v, or -1 for a pinned one; rows: how many are free;
@@ -43,7 +52,10 @@ public:
     // identity: a compliant attachment's h^2 / compliance; empty: none).
     FemSystem(const std::vector<gpu::PdTriangle>& triangles, const std::vector<std::int32_t>& row,
               std::int32_t rows, std::vector<double> mass, double d, double s,
-              std::vector<double> extra = {}, FemCouplings couplings = {});
+              std::vector<double> extra = {}, FemCouplings couplings = {},
+              FemStencils stencils = {});
+    // The stencils' blocks for the next fill() and solve() (kept by pointer; none: empty).
+    void setStencilBlocks(const std::vector<glm::dmat3>* blocks) { stencilBlocks_ = blocks; }
 
     std::int32_t rows() const { return rows_; }
     // Blocks stored (each 3x3): the non-zero pattern of K over the free vertices.
@@ -83,6 +95,8 @@ private:
     std::vector<std::int32_t> columns_;
     std::vector<glm::dmat3> blocks_;
     FemCouplings couplings_;
+    FemStencils stencils_;
+    const std::vector<glm::dmat3>* stencilBlocks_ = nullptr;
     std::vector<std::uint32_t> diagonal_;  // per row, its own block's index
     // Per row, its (triangle, corner) pairs in triangle order, and for each of the triangle's
     // three corners the block it adds to (or -1 for a pinned corner).

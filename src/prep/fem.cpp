@@ -8,6 +8,7 @@
 #include "core/orthotropic.h"
 #include "prep/projective.h"
 #include "prep/sewing.h"
+#include "prep/springs.h"
 
 namespace cloth {
 
@@ -17,9 +18,6 @@ void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, 
         if (c.material.stretchModel == StretchModel::Distance && !(c.material.stretchCompliance > 0.0f))
             throw Error("cloth '" + c.name + "': model fem takes its moduli from the material's "
                         "stretch_compliance, which is 0 (rigid); give a compliance above 0");
-        if (!c.fixedAngles.empty())
-            throw Error("cloth '" + c.name + "': model fem does not run fixed angles (it has no "
-                        "bending: Trendafilov 2021's membrane)");
     }
     forEachRestTriangle(scene, clothBegin, p, [&](const RestTriangle& t) {
         const Material& m = scene.cloths[t.cloth].material;
@@ -41,6 +39,9 @@ void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, 
     for (const SeamPair& s : p.seamPairs)
         p.springs.push_back({std::min(s.a, s.b), std::max(s.a, s.b), 0.0f,
                              seamStiffness(scene, s, stiffest)});
+    // Fixed angles: angle springs (prep/springs.h), a hard one as stiff as the largest modulus
+    // at its edge's length. The membrane itself has no bending (the source's).
+    p.angleSprings = angleSprings(p, stiffest);
 }
 
 void refuseWhatFemLacks(const PreparedCloth& p) {
