@@ -34,8 +34,12 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
     if (p.sim.model == ClothModel::Fem) {
         char tolerance[32];
         std::snprintf(tolerance, sizeof tolerance, "%.3g", double(p.sim.fem.tolerance));
-        return std::to_string(p.femTriangles.size()) + " membrane elements (model fem, " +
-               "backward Euler by conjugate gradients to " + tolerance + ")";
+        const std::string angles = p.angleSprings.empty()
+                                       ? std::string()
+                                       : " and " + std::to_string(p.angleSprings.size()) +
+                                             " angle springs";
+        return std::to_string(p.femTriangles.size()) + " membrane elements" + angles +
+               " (model fem, backward Euler by conjugate gradients to " + tolerance + ")";
     }
     if (p.sim.model == ClothModel::Projective) {
         const std::size_t seams = pdSeamTermCount(p);
@@ -51,7 +55,11 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
         return list + " terms (model pd, " + std::to_string(p.sim.iterations) +
                " local/global iterations per substep)";
     }
-    std::string s = std::to_string(p.springs.size()) + " springs (model " +
+    std::string s = std::to_string(p.springs.size()) + " springs" +
+                    (p.angleSprings.empty()
+                         ? std::string()
+                         : " and " + std::to_string(p.angleSprings.size()) + " angle springs") +
+                    " (model " +
                     clothModelName(p.sim.model) + ", " +
                     integratorName(p.sim.massSpring.integrator);
     for (const Solver::ModelFigure& f : solver.modelFigures()) {

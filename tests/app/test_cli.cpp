@@ -296,7 +296,8 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
     EXPECT_EQ(tube.exitCode, 0) << tube.output;
     EXPECT_NE(tube.output.find("bending and 42 seam terms"), std::string::npos) << tube.output;
     // pleats.json's creases: PD's fixed-angle terms (tests/cpu/test_pd_fixed_angle.cpp), in place
-    // of their edges' bends (5 creases of 20 edges); FEM, a membrane, still refuses them.
+    // of their edges' bends (5 creases of 20 edges); the angle springs of mass_spring and fem
+    // (tests/cpu/test_models_fixed_angle.cpp), one per crease edge.
     const std::string pleats = std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/pleats.json";
     const auto pleated = runProgram("clothsim", "--headless --backend cpu --scene " + pleats +
                                                     " --frames 1 --model pd");
@@ -304,8 +305,12 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
     EXPECT_NE(pleated.output.find("960 strain, 1296 bending and 100 fixed-angle terms"),
               std::string::npos)
         << pleated.output;
-    expectFailure("--headless --backend cpu --scene " + pleats + " --frames 1 --model fem",
-                  "model fem does not run fixed angles");
+    const auto femPleated = runProgram("clothsim", "--headless --backend cpu --scene " + pleats +
+                                                       " --frames 1 --model fem");
+    EXPECT_EQ(femPleated.exitCode, 0) << femPleated.output;
+    EXPECT_NE(femPleated.output.find("960 membrane elements and 100 angle springs"),
+              std::string::npos)
+        << femPleated.output;
     expectFailure("--headless --backend cpu --scene " + std::string(CLOTH_TEST_SOURCE_DIR) +
                       "/assets/scenes/self_collision.json --frames 1 --model pd",
                   "model pd: self-collision is not built for this model yet");
