@@ -190,8 +190,8 @@ void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vect
     pool.barrier();
 }
 
-double ProjectiveSystem::energy(const std::vector<glm::vec4>& y,
-                                const std::vector<glm::vec4>& s) const {
+double ProjectiveSystem::energy(const std::vector<glm::vec4>& y, const std::vector<glm::vec4>& s,
+                                const std::vector<glm::vec4>* targets) const {
     const double invH2 = 1.0 / (double(h_) * double(h_));
     double sum = 0.0;
     for (std::uint32_t v = 0; v < p_.originalVertexCount; ++v) {
@@ -218,6 +218,12 @@ double ProjectiveSystem::energy(const std::vector<glm::vec4>& y,
         const glm::dvec3 d = c - glm::dvec3(q);
         sum += 0.5 * b.weight * glm::dot(d, d);
     }
+    if (targets)
+        for (std::uint32_t v = 0; v < p_.originalVertexCount; ++v)
+            if (attachment_[v] > 0.0) {
+                const glm::dvec3 d = glm::dvec3(glm::vec3(y[v])) - glm::dvec3(glm::vec3((*targets)[v]));
+                sum += 0.5 * attachment_[v] * glm::dot(d, d);
+            }
     return sum;
 }
 

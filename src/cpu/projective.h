@@ -45,9 +45,10 @@ public:
     // (w/2) |x_i - t|^2 puts w on the diagonal, w t on the right).
     void iterate(ThreadPool& pool, int member, int size, std::vector<glm::vec4>& y,
                  const std::vector<glm::vec4>& s, const std::vector<glm::vec4>* targets = nullptr);
-    // g(y) with every term but the attachments' at its projection for y (kernels/projective.h),
-    // in double.
-    double energy(const std::vector<glm::vec4>& y, const std::vector<glm::vec4>& s) const;
+    // g(y) with every term at its projection for y (kernels/projective.h), in double; with
+    // targets (as iterate's), the compliant attachments' (w/2) |y_i - t_i|^2 too.
+    double energy(const std::vector<glm::vec4>& y, const std::vector<glm::vec4>& s,
+                  const std::vector<glm::vec4>* targets = nullptr) const;
 
     std::uint64_t factorizations() const { return factorizations_; }
 
