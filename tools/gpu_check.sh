@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check: on whatever Vulkan device is present, clothcheck (GPU against the CPU
 # reference, validation layer on) on five scenes, three without self-collision and two with it,
-# clothbench at 64²-512² and clothbench --collisions at 64²-256², all written to one JSON stamped
+# and on two scenes under the other models (PD's Jacobi step, mass-spring), clothbench at 64²-512² and clothbench --collisions at 64²-256², all written to one JSON stamped
 # with the device, driver, commit and date.
 #
 #   tools/gpu_check.sh [--quick] [--out FILE]   build Release (clothcheck, clothbench) and run
@@ -248,6 +248,15 @@ for s in "${scenes[@]}"; do
   step "clothcheck_$s" "$limit" clothcheck --scene "$file" --frames "$frames" --tolerance 0 \
     --validate --every 30 --json "$work/check_$s.json"
 done
+# The other models on the same device (docs/models.md): PD's Jacobi step on two cloths with rigid
+# damping, and the mass-spring model on the pleated curtain's fixed angles (softer springs, so
+# that its explicit steps stay few).
+step "clothcheck_pd_two_cloths" "$check_limit" clothcheck --scene "$assets/scenes/two_cloths.json" \
+  --model pd --iteration jacobi --relaxation 0.5 --frames "$frames" --tolerance 0 --validate \
+  --every 30 --json "$work/check_pd_two_cloths.json"
+step "clothcheck_mass_spring_pleats" "$check_limit" clothcheck --scene "$assets/scenes/pleats.json" \
+  --model mass_spring --spring-stiffness 50 --frames "$frames" --tolerance 0 --validate \
+  --every 30 --json "$work/check_mass_spring_pleats.json"
 # One run per grid, so that a grid past its limit leaves the others' figures.
 for g in "${grids[@]}"; do
   step "clothbench_$g" "$bench_limit" clothbench --backend all --grids "$g" --threads "$threads" \
@@ -287,7 +296,9 @@ field() {
   for f in "${failures[@]+"${failures[@]}"}"; do printf '%s\n    %s' "$sep" "$(json_string "$f")"; sep=","; done
   printf '],\n  "clothcheck": [\n'
   sep=""
-  for s in "${scenes[@]}"; do printf '%s' "$sep"; json_file "$work/check_$s.json"; sep=","; done
+  for s in "${scenes[@]}" pd_two_cloths mass_spring_pleats; do
+    printf '%s' "$sep"; json_file "$work/check_$s.json"; sep=","
+  done
   printf '],\n  "clothbench": [\n'
   sep=""
   for g in "${grids[@]}"; do printf '%s' "$sep"; json_file "$work/bench_$g.json"; sep=","; done

@@ -558,8 +558,8 @@ std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p) {
         const std::uint32_t v = p.attachments[i].vertex;
         if (v >= of.size()) throw Error("attachment " + std::to_string(i) + ": vertex out of range");
         if (of[v] != kNoSpringAttachment)
-            throw Error("model mass_spring: vertex " + std::to_string(v) +
-                        " has two attachments; this model runs one per vertex");
+            throw Error("model " + std::string(clothModelName(p.sim.model)) + ": vertex " +
+                        std::to_string(v) + " has two attachments; this model runs one per vertex");
         of[v] = i;
     }
     return of;

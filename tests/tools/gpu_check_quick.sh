@@ -2,8 +2,8 @@
 # The GPU check's plumbing on whatever device this machine has (lavapipe here): tools/gpu_check.sh
 # packs this build's clothcheck and clothbench with their libraries, runs the packed folder's
 # script with --quick from another directory, and the JSON must hold the device, the commit, the
-# five clothcheck results (equal positions, no validation message), the clothbench runs and no
-# failure.
+# seven clothcheck results (five XPBD scenes, PD and mass-spring; equal positions, no validation
+# message), the clothbench runs and no failure.
 #   tests/tools/gpu_check_quick.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src="$1" build="$2"
@@ -23,8 +23,8 @@ for key in ("device", "driver", "commit", "date"):
     if not d.get(key) or d[key] == "unknown":
         problems.append(f"no {key}")
 checks = d["clothcheck"]
-if len(checks) != 5:
-    problems.append(f"{len(checks)} clothcheck results, 5 expected")
+if len(checks) != 7:
+    problems.append(f"{len(checks)} clothcheck results, 7 expected")
 for c in checks:
     if c is None or not c["ok"] or c["validation_messages"] != 0 or c["worst"]["max_rel"] != 0:
         problems.append(f"clothcheck: {c}")
