@@ -17,7 +17,7 @@
 namespace cloth {
 
 SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices)
-    : springs_(std::move(springs)), force_(vertices) {
+    : springs_(std::move(springs)), angleOffsets_(vertices + 1, 0), force_(vertices) {
     SpringIncidence in = springIncidence(springs_, vertices);
     offsets_ = std::move(in.offsets);
     neighbours_.resize(in.springs.size());
@@ -49,8 +49,7 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
             const Neighbour& n = neighbours_[k];
             sum += gpu::springForce(xv, glm::vec3(x[n.other]), n.rest, n.stiffness);
         }
-        for (std::size_t k = angleOffsets_.empty() ? 0 : angleOffsets_[v];
-             k < (angleOffsets_.empty() ? 0 : angleOffsets_[v + 1]); ++k) {
+        for (std::uint32_t k = angleOffsets_[v]; k < angleOffsets_[v + 1]; ++k) {
             const gpu::FixedAngleConstraint& t = angles_[angleCorners_[k] / 4];
             sum += gpu::angleSpringForce(glm::vec3(x[t.v0]), glm::vec3(x[t.v1]),
                                          glm::vec3(x[t.v2]), glm::vec3(x[t.v3]), t.targetAngle,

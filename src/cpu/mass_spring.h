@@ -77,7 +77,8 @@ private:
     };
     std::vector<std::uint32_t> offsets_;
     std::vector<Neighbour> neighbours_;
-    // Per vertex, its angle springs' corners (spring * 4 + corner) in spring order (CSR).
+    // Per vertex, its angle springs' corners (spring * 4 + corner) in spring order (CSR; none
+    // until setAngles).
     std::vector<gpu::FixedAngleConstraint> angles_;
     std::vector<std::uint32_t> angleOffsets_, angleCorners_;
     std::vector<glm::vec3> force_;

@@ -477,20 +477,34 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
                 "equal steps' limit of " + shortNumber(plan.limit) + " s; use verlet");
 }
 
-SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::uint32_t vertices) {
+namespace {
+
+// Each vertex's (term, corner) pairs as k * term + corner, in term order (CSR over `vertices`);
+// corners(term) lists a term's k vertices.
+template <std::uint32_t K, class Term, class Corners>
+SpringIncidence incidence(const std::vector<Term>& terms, std::uint32_t vertices, Corners corners) {
     SpringIncidence in;
     in.offsets.assign(vertices + 1, 0);
-    for (const gpu::Spring& s : springs) {
-        ++in.offsets[s.a + 1];
-        ++in.offsets[s.b + 1];
-    }
+    for (const Term& t : terms)
+        for (std::uint32_t v : corners(t)) ++in.offsets[v + 1];
     for (std::uint32_t v = 0; v < vertices; ++v) in.offsets[v + 1] += in.offsets[v];
     in.springs.resize(in.offsets[vertices]);
     std::vector<std::uint32_t> cursor(in.offsets.begin(), in.offsets.end() - 1);
-    for (std::uint32_t i = 0; i < springs.size(); ++i) {
-        in.springs[cursor[springs[i].a]++] = i;
-        in.springs[cursor[springs[i].b]++] = i;
+    for (std::uint32_t i = 0; i < terms.size(); ++i) {
+        const auto v = corners(terms[i]);
+        for (std::uint32_t c = 0; c < K; ++c) in.springs[cursor[v[c]]++] = K * i + c;
     }
+    return in;
+}
+
+}  // namespace
+
+SpringIncidence springIncidence(const std::vector<gpu::Spring>& springs, std::uint32_t vertices) {
+    // Its two ends as corners (2 i + c), then the spring's own index i.
+    SpringIncidence in = incidence<2>(springs, vertices, [](const gpu::Spring& s) {
+        return std::array<std::uint32_t, 2>{s.a, s.b};
+    });
+    for (std::uint32_t& k : in.springs) k /= 2;
     return in;
 }
 
@@ -507,18 +521,9 @@ std::vector<gpu::FixedAngleConstraint> angleSprings(const PreparedCloth& p, doub
 
 SpringIncidence stencilIncidence(const std::vector<gpu::FixedAngleConstraint>& terms,
                                  std::uint32_t vertices) {
-    SpringIncidence in;
-    in.offsets.assign(vertices + 1, 0);
-    for (const gpu::FixedAngleConstraint& t : terms)
-        for (std::uint32_t v : {t.v0, t.v1, t.v2, t.v3}) ++in.offsets[v + 1];
-    for (std::uint32_t v = 0; v < vertices; ++v) in.offsets[v + 1] += in.offsets[v];
-    in.springs.resize(in.offsets[vertices]);
-    std::vector<std::uint32_t> cursor(in.offsets.begin(), in.offsets.end() - 1);
-    for (std::uint32_t i = 0; i < terms.size(); ++i) {
-        const std::uint32_t v[4] = {terms[i].v0, terms[i].v1, terms[i].v2, terms[i].v3};
-        for (std::uint32_t c = 0; c < 4; ++c) in.springs[cursor[v[c]]++] = 4 * i + c;
-    }
-    return in;
+    return incidence<4>(terms, vertices, [](const gpu::FixedAngleConstraint& t) {
+        return std::array<std::uint32_t, 4>{t.v0, t.v1, t.v2, t.v3};
+    });
 }
 
 glm::vec3 vertexNormalSum(const PreparedCloth& p, const std::vector<glm::vec4>& x, std::uint32_t v) {
