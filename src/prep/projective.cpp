@@ -173,7 +173,12 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
     // membrane modulus or bending weight.
     double hardAngle = stiffest;
     for (const gpu::PdBend& t : p.pdBends) hardAngle = std::max(hardAngle, double(t.weight));
-    addFixedAngleTerms(p, hardAngle);
+    for (const gpu::FixedAngleConstraint& f : p.items<gpu::FixedAngleConstraint>()) {
+        const std::array<glm::vec3, 4> x = restHinge(p, f.v0, f.v1, f.v2, f.v3);
+        const double e2 = glm::dot(glm::dvec3(x[1] - x[0]), glm::dvec3(x[1] - x[0]));
+        const double w = f.param > 0.0f ? 1.0 / (double(f.param) * e2) : hardAngle;
+        p.pdBends.push_back(fixedAngleTerm(x, f.v0, f.v1, f.v2, f.v3, f.targetAngle, float(w)));
+    }
     // Seams: (w/2) |x_a - x_b|^2 per pair, a term of the bends' form with p = 0 (kernels/
     // projective.h PD_TERM_SEAM); a hard seam as stiff as the stiffest membrane modulus.
     for (const SeamPair& s : p.seamPairs) {
@@ -185,15 +190,6 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         t.restNorm = 0.0f;
         t.kind = gpu::PD_TERM_SEAM;
         p.pdBends.push_back(t);
-    }
-}
-
-void addFixedAngleTerms(PreparedCloth& p, double hardWeight) {
-    for (const gpu::FixedAngleConstraint& f : p.items<gpu::FixedAngleConstraint>()) {
-        const std::array<glm::vec3, 4> x = restHinge(p, f.v0, f.v1, f.v2, f.v3);
-        const double e2 = glm::dot(glm::dvec3(x[1] - x[0]), glm::dvec3(x[1] - x[0]));
-        const double w = f.param > 0.0f ? 1.0 / (double(f.param) * e2) : hardWeight;
-        p.pdBends.push_back(fixedAngleTerm(x, f.v0, f.v1, f.v2, f.v3, f.targetAngle, float(w)));
     }
 }
 

@@ -62,11 +62,6 @@ gpu::PdBend fixedAngleTerm(const std::array<glm::vec3, 4>& rest, std::uint32_t v
                            std::uint32_t v1, std::uint32_t v2, std::uint32_t v3,
                            float targetAngle, float weight);
 
-// Appends to p.pdBends one fixed-angle term per FixedAngleConstraint item (XPBD's fixed angles,
-// each in place of its edge's bend): a compliant one of weight 1 / (alpha |e|^2), a hard one of
-// `hardWeight`.
-void addFixedAngleTerms(PreparedCloth& p, double hardWeight);
-
 // How many of p.pdBends are of a kind (gpu::PD_TERM_SEAM, gpu::PD_TERM_FIXED_ANGLE, ...).
 std::size_t pdTermCount(const PreparedCloth& p, std::uint32_t kind);
 // How many of p.pdBends are seam terms.
