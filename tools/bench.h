@@ -69,6 +69,7 @@ struct BenchOptions {
     // iterations (README, "Iteration schemes": chosen by measurement); off for the tables
     // measured before (--tethers off).
     bool tethers = true;
+    bool quiet = false;  // --quiet: no progress line (app/progress.h)
     // --iteration, --relaxation, --rho, --chebyshev-warmup: the throughput rows' scheme; the
     // relaxation and warm-up also apply to --convergence's Jacobi and Chebyshev schemes.
     IterationSettings iteration;

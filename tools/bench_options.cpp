@@ -96,6 +96,9 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
                    "contact stages are then timed too)")
         ->check(colliderName())
         ->type_name("C");
+    app.add_flag("--quiet", o.quiet,
+                 "no progress line (on a terminal: one line rewritten in place; in a log: a "
+                 "line every 5 s)");
     app.add_flag("--collisions", o.collisions,
                  "self-collision: each grid (at least 10) starts just above the ground folded "
                  "into four layers 1.41 edges apart (joined by two-edge folds), which settle on "

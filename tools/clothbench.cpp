@@ -120,10 +120,10 @@ double median(std::vector<double> v) {
 }
 
 Measured measure(Solver& solver, const BenchOptions& o, const std::string& what) {
-    // On a terminal: the run's frames so far (app/progress.h); the line is erased before the
-    // run's row is printed.
-    Progress progress(!what.empty() && isTerminal(std::cerr), std::cerr, "clothbench: " + what,
-                      o.warmup + o.repeats * o.frames);
+    // The run's frames so far (app/progress.h): on a terminal a line erased before the run's
+    // row is printed, in a log a line every few seconds.
+    Progress progress(what.empty() ? ProgressMode::Off : progressMode(std::cerr, o.quiet),
+                      std::cerr, "clothbench: " + what, o.warmup + o.repeats * o.frames);
     int done = 0;
     for (int i = 0; i < o.warmup; ++i) {
         solver.stepFrame();

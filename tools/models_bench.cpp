@@ -133,14 +133,14 @@ struct Run {
     std::string error;                             // a model that refused the scene
 };
 
-Run run(const Scene& s, int frames, int threads, const std::string& what) {
+Run run(const Scene& s, int frames, int threads, const std::string& what, bool quiet) {
     Run r;
     try {
         const PreparedCloth p = prepareScene(s);
         auto solver = makeCpuSolver(p, threads);
         std::vector<double> ms;
         std::vector<glm::vec4> x;
-        Progress progress = Progress::on(std::cerr, "clothbench: " + what, frames);
+        Progress progress = Progress::on(std::cerr, "clothbench: " + what, frames, quiet);
         for (int f = 1; f <= frames; ++f) {
             const auto t0 = std::chrono::steady_clock::now();
             solver->stepFrame();
@@ -185,7 +185,8 @@ int modelsBench(const BenchOptions& o) {
             reference.substeps *= 8;
             reference.iterations *= 8;
             const Scene refScene = scene(name, n, reference);
-            const Run ref = run(refScene, frames, threads, name + " " + std::to_string(n) + " reference");
+            const Run ref = run(refScene, frames, threads, name + " " + std::to_string(n) + " reference",
+                                o.quiet);
             if (!ref.error.empty()) throw Error("the reference run failed: " + ref.error);
             const double size = name == "square5" ? 5.0 : 1.0;
             auto row = [&](const Config& c, const Run& r) {
@@ -228,7 +229,7 @@ int modelsBench(const BenchOptions& o) {
                                         o.modelRows.end();
                 if (wanted)
                     row(c, run(scene(name, n, c), frames, threads,
-                               name + " " + std::to_string(n) + " " + c.name));
+                               name + " " + std::to_string(n) + " " + c.name, o.quiet));
             }
         }
     if (!o.json.empty()) {

@@ -52,7 +52,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     FrameStats simStats;
     RenderStats renderStats;
     std::vector<glm::vec4> positions, normals;
-    Progress progress = Progress::on(notices, "clothsim", frames);
+    Progress progress = Progress::on(notices, "clothsim", frames, options.quiet);
     for (int frame = 0; frame <= frames; ++frame) {
         if (frame > 0) {
             const auto t0 = Clock::now();

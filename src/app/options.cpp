@@ -243,6 +243,9 @@ void defineOptions(CLI::App& app, Options& o) {
     addInt(app, "--export-every", o.exportEvery, 1, cli::kIntMax,
            "export (OBJ, glTF, --record and --video) every K-th frame (default 1)")
         ->type_name("K");
+    app.add_flag("--quiet", o.quiet,
+                 "no progress line (on a terminal: one line rewritten in place; in a log: a "
+                 "line every 5 s)");
     app.add_option("--stats", o.statsFile, "write statistics (counts, timings per stage) as JSON")
         ->type_name("FILE.json");
     app.add_option("--metrics", o.metricsFile,

@@ -16,6 +16,7 @@ struct Options {
     bool listScenes = false;
     bool listDevices = false;
     bool headless = false;
+    bool quiet = false;  // --quiet: no progress line (app/progress.h)
     bool validate = false;
     std::string scene = "sphere";
     std::optional<int> frames;

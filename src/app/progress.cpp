@@ -16,17 +16,26 @@ bool isTerminal(const std::ostream& stream) {
     return false;
 }
 
-Progress::Progress(bool terminal, std::ostream& out, std::string label, int total,
+ProgressMode progressMode(bool standardStream, bool terminal, bool quiet) {
+    if (quiet || !standardStream) return ProgressMode::Off;
+    return terminal ? ProgressMode::Terminal : ProgressMode::Log;
+}
+
+ProgressMode progressMode(const std::ostream& stream, bool quiet) {
+    return progressMode(&stream == &std::cerr || &stream == &std::cout, isTerminal(stream), quiet);
+}
+
+Progress::Progress(ProgressMode mode, std::ostream& out, std::string label, int total,
                    Clock::time_point start)
-    : terminal_(terminal),
+    : mode_(mode),
       out_(out),
       label_(std::move(label)),
       total_(total),
       start_(start),
       last_(start) {}
 
-Progress Progress::on(std::ostream& stream, std::string label, int total) {
-    return Progress(isTerminal(stream), stream, std::move(label), total);
+Progress Progress::on(std::ostream& stream, std::string label, int total, bool quiet) {
+    return Progress(progressMode(stream, quiet), stream, std::move(label), total);
 }
 
 Progress::~Progress() {
@@ -34,7 +43,16 @@ Progress::~Progress() {
 }
 
 void Progress::update(int done, Clock::time_point now) {
-    if (!terminal_ || done <= 0 || (printed_ && now - last_ < kInterval)) return;
+    if (mode_ == ProgressMode::Off || done <= 0) return;
+    if (mode_ == ProgressMode::Log) {
+        if (now - last_ < kLogInterval) return;
+        last_ = now;
+        printed_ = true;
+        const double ms = std::chrono::duration<double, std::milli>(now - start_).count() / done;
+        out_ << line(label_, done, total_, ms) << '\n' << std::flush;
+        return;
+    }
+    if (printed_ && now - last_ < kInterval) return;
     printed_ = true;
     last_ = now;
     const double ms = std::chrono::duration<double, std::milli>(now - start_).count() / done;

@@ -1,7 +1,8 @@
 // A progress line for long runs (clothsim headless, clothbench): "frame k of N, ms per frame,
-// time left", rewritten in place on a terminal at most four times a second, and nothing at all
-// when the stream is not a terminal (a pipe, a file, a test). The decision and the formatting
-// live here, so that tests check them without a terminal.
+// time left", rewritten in place on a terminal at most four times a second; in a log (the
+// stream a pipe or a file: CI, a render farm) a line of its own every five seconds, the first
+// after five, so that short runs print nothing; nothing with --quiet. The decision and the
+// formatting live here, so that tests check them without a terminal.
 #pragma once
 
 #include <chrono>
@@ -13,25 +14,38 @@ namespace cloth {
 // Whether `stream` is std::cout or std::cerr and that descriptor is a terminal (isatty).
 bool isTerminal(const std::ostream& stream);
 
+enum class ProgressMode {
+    Off,       // no progress (--quiet, or a stream that is neither std::cout nor std::cerr)
+    Terminal,  // one line rewritten in place
+    Log,       // a line of its own every Progress::kLogInterval
+};
+
+// The mode for `stream`: Off when quiet or when it is neither std::cout nor std::cerr, else
+// Terminal or Log as its descriptor is a terminal or not.
+ProgressMode progressMode(const std::ostream& stream, bool quiet);
+ProgressMode progressMode(bool standardStream, bool terminal, bool quiet);
+
 class Progress {
   public:
     using Clock = std::chrono::steady_clock;
     static constexpr std::chrono::milliseconds kInterval{250};
+    static constexpr std::chrono::milliseconds kLogInterval{5000};
 
-    // `terminal`: whether to print at all. `label` starts the line ("clothsim"). `total`: the
+    // `mode`: how to print, if at all. `label` starts the line ("clothsim"). `total`: the
     // frames to come. Times count from `start`.
-    Progress(bool terminal, std::ostream& out, std::string label, int total,
+    Progress(ProgressMode mode, std::ostream& out, std::string label, int total,
              Clock::time_point start = Clock::now());
-    // On `stream` when it is a terminal (isTerminal).
-    static Progress on(std::ostream& stream, std::string label, int total);
+    // On `stream` in its progressMode.
+    static Progress on(std::ostream& stream, std::string label, int total, bool quiet = false);
     ~Progress();
     Progress(const Progress&) = delete;
     Progress& operator=(const Progress&) = delete;
 
-    // `done` of the total frames are done at `now`: prints the line the first time, then
-    // rewrites it when the last one is at least kInterval old.
+    // `done` of the total frames are done at `now`. On a terminal: prints the line the first
+    // time, then rewrites it when the last one is at least kInterval old. In a log: a line
+    // ending in a newline once the last one (or the start) is at least kLogInterval old.
     void update(int done, Clock::time_point now = Clock::now());
-    // Erases the line, if one was printed (also done by the destructor).
+    // On a terminal, erases the line if one was printed (also done by the destructor).
     void finish();
 
     // "clothsim: frame 120 of 300, 12.5 ms/frame, 2 s left"
@@ -40,7 +54,7 @@ class Progress {
     static std::string duration(double seconds);
 
   private:
-    bool terminal_;
+    ProgressMode mode_;
     std::ostream& out_;
     std::string label_;
     int total_;

@@ -146,7 +146,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     }
     FrameStats stats;
     StretchCheck stretch;  // from the metrics when they are on, else every 10th frame
-    Progress progress = Progress::on(notices, "clothsim", frames);
+    Progress progress = Progress::on(notices, "clothsim", frames, options.quiet);
     int lastMergeFrame = 0;
     double sewingMs = 0.0;  // finding the pairs to merge, merging and re-creating the solver
     for (int frame = 1; frame <= frames; ++frame) {

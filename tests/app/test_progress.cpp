@@ -15,15 +15,48 @@ namespace {
 
 using std::chrono::milliseconds;
 
-TEST(Progress, PrintsNothingWhenNotATerminal) {
+TEST(Progress, PrintsNothingWhenOff) {
     std::ostringstream out;
     const auto t0 = Progress::Clock::now();
     {
-        Progress p(false, out, "clothsim", 10, t0);
-        for (int f = 1; f <= 10; ++f) p.update(f, t0 + milliseconds(400 * f));
+        Progress p(ProgressMode::Off, out, "clothsim", 10, t0);
+        for (int f = 1; f <= 10; ++f) p.update(f, t0 + milliseconds(4000 * f));
         p.finish();
     }
     EXPECT_EQ(out.str(), "");
+}
+
+// --quiet, and any stream but std::cout and std::cerr, print nothing; the standard streams
+// print in place on a terminal and a line at a time in a log (a pipe, a file).
+TEST(Progress, ModeFromTheStreamAndQuiet) {
+    EXPECT_EQ(progressMode(true, true, false), ProgressMode::Terminal);
+    EXPECT_EQ(progressMode(true, false, false), ProgressMode::Log);
+    EXPECT_EQ(progressMode(true, true, true), ProgressMode::Off);
+    EXPECT_EQ(progressMode(true, false, true), ProgressMode::Off);
+    EXPECT_EQ(progressMode(false, false, false), ProgressMode::Off);
+    std::ostringstream out;
+    EXPECT_EQ(progressMode(out, false), ProgressMode::Off);
+}
+
+// In a log: nothing for the first 5 s (a short run prints nothing), then a whole line at most
+// every 5 s, never a carriage return or an escape; finish() adds nothing.
+TEST(Progress, InALogALineEveryFiveSeconds) {
+    std::ostringstream out;
+    const auto t0 = Progress::Clock::now();
+    Progress p(ProgressMode::Log, out, "clothsim", 100, t0);
+    p.update(1, t0 + milliseconds(100));
+    p.update(40, t0 + milliseconds(4999));
+    EXPECT_EQ(out.str(), "");
+    p.update(41, t0 + milliseconds(5125));  // 125 ms per frame, 59 to go: 7.4 s
+    const std::string first = "clothsim: frame 41 of 100, 125 ms/frame, 7 s left\n";
+    EXPECT_EQ(out.str(), first);
+    p.update(60, t0 + milliseconds(10000));  // 4875 ms after the last line: too soon
+    EXPECT_EQ(out.str(), first);
+    p.update(80, t0 + milliseconds(10125));  // 126.6 ms per frame, 20 to go: 2.5 s
+    const std::string second = "clothsim: frame 80 of 100, 127 ms/frame, 3 s left\n";
+    EXPECT_EQ(out.str(), first + second);
+    p.finish();
+    EXPECT_EQ(out.str(), first + second);
 }
 
 // A line at the first update, then at most one per 250 ms, each rewriting the last in place; ms
@@ -32,7 +65,7 @@ TEST(Progress, PrintsNothingWhenNotATerminal) {
 TEST(Progress, RewritesOneLineInPlaceAtMostFourTimesASecond) {
     std::ostringstream out;
     const auto t0 = Progress::Clock::now();
-    Progress p(true, out, "clothsim", 10, t0);
+    Progress p(ProgressMode::Terminal, out, "clothsim", 10, t0);
     p.update(0, t0 + milliseconds(50));  // nothing done yet: no rate to tell
     EXPECT_EQ(out.str(), "");
     p.update(1, t0 + milliseconds(100));  // 100 ms per frame, 9 frames to go: 0.9 s

@@ -35,7 +35,8 @@ test::ProgramResult runOnTerminal(const std::string& program, const std::string&
 constexpr const char* kStretchWarning = "warning: edges stretched by up to";
 
 // The same run prints its progress on a terminal (the first update at once, then erased) and
-// nothing extra when stderr is a pipe.
+// nothing extra when stderr is a pipe and the run ends within 5 s (a log's first line comes
+// after 5 s: test_progress.cpp); --quiet prints nothing on a terminal either.
 TEST(RunReports, ProgressOnATerminalOnly) {
     const fs::path dir = test::scratchDir("reports", "progress");
     const std::string run = "--headless --backend cpu --threads 1 --scene curtain --frames 5";
@@ -44,6 +45,12 @@ TEST(RunReports, ProgressOnATerminalOnly) {
     EXPECT_NE(tty.output.find("\rclothsim: frame 1 of 5, "), std::string::npos) << tty.output;
     EXPECT_NE(tty.output.find(" ms/frame, "), std::string::npos) << tty.output;
     EXPECT_NE(tty.output.find("\r\x1b[K"), std::string::npos) << "the line is not erased";
+
+    const auto quiet = runOnTerminal("clothsim", run + " --quiet", dir);
+    ASSERT_EQ(quiet.exitCode, 0) << quiet.output;
+    EXPECT_EQ(quiet.output.find("frame 1 of 5"), std::string::npos) << quiet.output;
+    EXPECT_EQ(quiet.output.find("\rclothsim:"), std::string::npos) << quiet.output;
+    EXPECT_NE(quiet.output.find("scene curtain"), std::string::npos) << quiet.output;
 
     const auto piped = runProgramIn("clothsim", run, dir);
     ASSERT_EQ(piped.exitCode, 0) << piped.err;
@@ -57,6 +64,10 @@ TEST(RunReports, ProgressOnATerminalOnly) {
     ASSERT_EQ(benchTty.exitCode, 0) << benchTty.output;
     EXPECT_NE(benchTty.output.find("\rclothbench: cpu 4x4, 1 threads, "), std::string::npos)
         << benchTty.output;
+    const auto benchQuiet = runOnTerminal("clothbench", bench + " --quiet", dir);
+    ASSERT_EQ(benchQuiet.exitCode, 0) << benchQuiet.output;
+    EXPECT_EQ(benchQuiet.output.find("\rclothbench:"), std::string::npos) << benchQuiet.output;
+    EXPECT_NE(benchQuiet.output.find("cpu       4x4"), std::string::npos) << benchQuiet.output;
     const auto benchPiped = runProgramIn("clothbench", bench, dir);
     ASSERT_EQ(benchPiped.exitCode, 0) << benchPiped.err;
     EXPECT_EQ(benchPiped.err, "");
