@@ -188,7 +188,7 @@ TEST(MassSpringFixedAngle, EveryThreadCountGivesTheSameBits) {
 // degrees). The strip's plate-like override (bend_compliance 1e-3, and down to 0.1) makes the
 // crease, released flat, blow up within two frames under one linearised step per substep: it
 // turns a whole half at once (measured when the FEM gained bending). 1 and 3 threads agree bit
-// for bit.
+// for bit over the first 30 frames.
 TEST(FemFixedAngle, TheCreaseReachesItsTargetOnTheSideItsSignSays) {
     for (float degrees : {60.0f, -60.0f}) {
         for (float compliance : {0.0f, 1e-3f}) {
@@ -208,8 +208,11 @@ TEST(FemFixedAngle, TheCreaseReachesItsTargetOnTheSideItsSignSays) {
                         "other edge %.1f\n", degrees, compliance, c.degrees[0], c.degrees[1],
                         c.degrees[2], c.degrees[3], c.otherLargest);
             if (degrees > 0.0f && compliance == 0.0f) {
-                const std::vector<glm::vec4> three = runFrames(p, 120, 3);
-                EXPECT_EQ(std::memcmp(x.data(), three.data(), x.size() * sizeof(glm::vec4)), 0);
+                // Over the first half second, when the halves move the most (other edges at up
+                // to 7 degrees at frame 30, 0.15 at frame 120): three members on two cores sleep
+                // at each barrier, and 120 frames of them took 5.0 of the test's 8.6 s (Release).
+                const std::vector<glm::vec4> one = runFrames(p, 30, 1), three = runFrames(p, 30, 3);
+                EXPECT_EQ(std::memcmp(one.data(), three.data(), one.size() * sizeof(glm::vec4)), 0);
             }
         }
     }

@@ -41,8 +41,11 @@ std::string spherePath() {
     return std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/meshes/bumpy_sphere.obj";
 }
 
-std::unique_ptr<Solver> makeSolver(const PreparedCloth& p, int threads) {
-    return test::makeModelSolver(p, threads);
+// One thread: a 15 x 15 cloth is too small to share (on two, the team's barrier waits were 62%
+// of the run, measured in Release), and any thread count gives the same bits (each model's
+// AnyThreadCountGivesTheSameBits, contacts included).
+std::unique_ptr<Solver> makeSolver(const PreparedCloth& p) {
+    return test::makeModelSolver(p, 1);
 }
 
 // A 1.2 m cloth of 14 x 14 cells, horizontal, 0.15 m above the sphere's top, falling on it.
@@ -138,7 +141,7 @@ TEST(ModelsMeshColliders, AClothDroppedOnAClosedMeshNeverGetsCloserThanItsThickn
         smallestInner = std::min(smallestInner, double(glm::length(p)));
     for (Variant v : kVariants) {
         const PreparedCloth p = prepareScene(drop(v));
-        auto solver = makeSolver(p, 2);
+        auto solver = makeSolver(p);
         std::vector<glm::vec4> x;
         Closest worst;
         int contacts = 0;
