@@ -18,8 +18,13 @@ namespace cloth {
 
 const char* teamReasonName(TeamReason reason) {
     static constexpr std::array<const char*, kTeamReasonCount> names = {
-        "all threads",          "fixed",        "small cloth", "one core",
-        "more threads than cores", "other processes busy", "steal time",
+        "all threads",
+        "fixed",
+        "small cloth",
+        "one core",
+        "more threads than cores",
+        "other processes busy",
+        "steal time",
         "load unknown (no /proc/stat)"};
     return names[static_cast<int>(reason)];
 }
@@ -58,8 +63,8 @@ std::optional<MachineTimes> readProcStat() {
 
 LoadSample sampleLoad(double teamCpuSeconds) {
     LoadSample s;
-    s.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-                  .count();
+    s.wallS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     s.selfS = teamCpuSeconds;
     s.machine = readProcStat();
     return s;
@@ -73,7 +78,9 @@ double clockTicksPerSecond() {
     return 100.0;
 }
 
-int machineCores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int machineCores() {
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 namespace {
 

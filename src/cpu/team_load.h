@@ -19,14 +19,14 @@ namespace cloth {
 // Why a frame ran on the members it did. Names (teamReasonName) go into --stats and clothbench's
 // JSON.
 enum class TeamReason : int {
-    AllThreads,       // every thread asked for, on a machine with cores for them
-    Fixed,            // --team fixed: every thread asked for, whatever the load
-    SmallCloth,       // too little work per barrier for more (cpuTeamSize)
-    OneCore,          // the machine has one core
-    FewerCores,       // more threads asked for than the machine has cores
-    OthersBusy,       // other processes use the cores the team would take
-    Steal,            // a hypervisor takes the cores (steal time) more than other processes do
-    NoLoadData,       // all threads: /proc/stat is not readable here, so the load is unknown
+    AllThreads,  // every thread asked for, on a machine with cores for them
+    Fixed,       // --team fixed: every thread asked for, whatever the load
+    SmallCloth,  // too little work per barrier for more (cpuTeamSize)
+    OneCore,     // the machine has one core
+    FewerCores,  // more threads asked for than the machine has cores
+    OthersBusy,  // other processes use the cores the team would take
+    Steal,       // a hypervisor takes the cores (steal time) more than other processes do
+    NoLoadData,  // all threads: /proc/stat is not readable here, so the load is unknown
     Count
 };
 inline constexpr int kTeamReasonCount = static_cast<int>(TeamReason::Count);

@@ -48,8 +48,9 @@ TeamDecision decide(const std::pair<LoadSample, LoadSample>& w, int team, int th
 
 TEST(TeamLoad, ReadsTheMachinesBusyAndStealTimeFromProcStat) {
     // user nice system idle iowait irq softirq steal guest guest_nice
-    const auto t = parseProcStat("cpu  4133 1739 323 953772 2832 7 730 14979 0 0\n"
-                                 "cpu0 2066 817 162 530098 732 0 126 7517 0 0\n");
+    const auto t = parseProcStat(
+        "cpu  4133 1739 323 953772 2832 7 730 14979 0 0\n"
+        "cpu0 2066 817 162 530098 732 0 126 7517 0 0\n");
     ASSERT_TRUE(t);
     EXPECT_EQ(t->busy, 4133u + 1739 + 323 + 7 + 730) << "idle and iowait are not busy";
     EXPECT_EQ(t->steal, 14979u);
@@ -234,8 +235,8 @@ TEST(CpuTeam, TheTeamFlagTakesAdaptiveOrFixed) {
             parseTeamMode(bad);
             ADD_FAILURE() << "accepted '" << bad << "'";
         } catch (const Error& e) {
-            EXPECT_EQ(std::string(e.what()), "expected adaptive or fixed, got '" +
-                                                 std::string(bad) + "'");
+            EXPECT_EQ(std::string(e.what()),
+                      "expected adaptive or fixed, got '" + std::string(bad) + "'");
         }
     }
     EXPECT_STREQ(teamModeName(TeamMode::Fixed), "fixed");
