@@ -77,9 +77,22 @@ void CpuTeam::endFrame() {
     }
     if (source_.now() - windowStart_->wallS < kWindowS) return;
     const LoadSample now = source_.sample();
-    decision_ = decideTeam(*windowStart_, now, source_.ticksPerSecond, team_, threads_,
-                           source_.cores);
+    const TeamDecision d =
+        decideTeam(*windowStart_, now, source_.ticksPerSecond, team_, threads_, source_.cores);
     windowStart_ = now;
+    const int whole = std::min(team_, source_.cores);
+    const bool onFewer = decision_.members < whole;  // this window's frames (not a try)
+    decision_ = d;
+    if (d.members >= whole) {
+        backoff_ = kMinProbe;
+    } else if (!onFewer) {  // contended on the whole team: fewer, and a later try
+        probeIn_ = backoff_;
+        backoff_ = std::min(2 * backoff_, kMaxProbe);
+    } else if (--probeIn_ <= 0) {  // a try: the next window on the whole team
+        decision_ = quietTeam(team_, threads_, source_.cores);
+        decision_.otherCores = d.otherCores;
+        decision_.stealCores = d.stealCores;
+    }
 }
 
 Solver::TeamReport cpuTeamReport(const CpuTeam& team) {

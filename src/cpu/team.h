@@ -46,7 +46,12 @@ struct TeamLoadSource {
 // evidence shows that other processes use the cores: after each window of at least kWindowS
 // seconds of frames, decideTeam over the window picks the members of the next frames (a
 // lockstep team whose members wait for a core runs slower than one thread). Barrier waits play
-// no part. Fixed: every frame on the whole team. Any number of members gives the same bits.
+// no part. On fewer members the team cannot tell a neighbour that competes for the cores from
+// one that only takes the idle ones (a build at nice 15 fills the core the team left, and gives
+// it back when asked): after kMinProbe windows it runs one window on the whole team again and
+// keeps it if the evidence then allows, else it waits twice as many windows before the next
+// try (up to kMaxProbe). Fixed: every frame on the whole team. Any number of members gives the
+// same bits.
 class CpuTeam {
 public:
     // team: the members a frame may run on (cpuTeamSize); threads: those asked for.
@@ -66,6 +71,7 @@ public:
     const TeamDecision& lastDecision() const { return decision_; }
 
     static constexpr double kWindowS = 0.1;  // 10 ticks of /proc/stat at 100 Hz
+    static constexpr int kMinProbe = 2, kMaxProbe = 32;  // windows on fewer members before a try
 
 private:
     int team_, threads_;
@@ -73,6 +79,7 @@ private:
     TeamLoadSource source_;
     TeamDecision decision_, last_;
     std::optional<LoadSample> windowStart_;
+    int probeIn_ = 0, backoff_ = kMinProbe;  // windows to the next try of the whole team
     std::array<std::uint64_t, kTeamReasonCount> frames_{};
 };
 
