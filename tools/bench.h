@@ -11,6 +11,7 @@
 #include "core/scene.h"
 #include "fixtures/folded_grid.h"
 #include "cpu/batch_kernels.h"
+#include "cpu/team.h"
 #include "prep/phantoms.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
@@ -24,6 +25,7 @@ struct BenchOptions {
     std::vector<int> grids = {32, 64, 128, 256};
     std::vector<int> threads;          // default: 1 and all hardware threads
     long long workPerThread = -1;      // the CPU team's rule (-1: kCpuWorkPerThread; 0: all)
+    TeamMode team = TeamMode::Adaptive;  // --team (fixed: workPerThread 0)
     int busyThreads = 0;               // threads that spin beside the measured runs
     std::vector<BatchIsa> cpuKernels;  // default: bestBatchIsa()
     int substeps = 10;  // per 1/60 s (core/frame_rate.h)

@@ -82,6 +82,10 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
                 "(default: " + std::to_string(kCpuWorkPerThread) +
                     "; 0: every run on all of --threads); the threads a run used are reported "
                     "beside the threads asked for");
+    cli::addTeam(app, o.team,
+                 "CPU thread team: adaptive (default) runs each frame on the threads the cloth "
+                 "and the machine's load allow (fewer while other processes use the cores; the "
+                 "JSON's team object says why); fixed runs every frame on all of --threads");
     cli::addInt(app, "--busy-threads", o.busyThreads, 0, cli::kMaxThreads,
                 "threads that spin beside the runs, competing for the cores as another busy "
                 "process would (default: 0); see each run's slowest frame against its median");
@@ -309,6 +313,12 @@ BenchOptions parseBenchOptions(const std::vector<std::string>& args) {
                             std::to_string(n));
     if (o.threads.empty()) o.threads = {1, defaultThreadCount()};
     if (o.cpuKernels.empty()) o.cpuKernels = {bestBatchIsa()};
+    if (o.team == TeamMode::Fixed) {
+        if (o.workPerThread > 0)
+            throw Error("--team fixed runs every frame on all of --threads: --work-per-thread " +
+                        std::to_string(o.workPerThread) + " does not apply");
+        o.workPerThread = 0;
+    }
     if (o.workPerThread < 0) o.workPerThread = kCpuWorkPerThread;
     std::sort(o.threads.begin(), o.threads.end());
     o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());

@@ -187,6 +187,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             {"constraints", constraintCounts(p)},
             {"threads", solver.threadCount()},
             {"threads_used", solver.threadsUsed()},
+            {"team", teamJson(solver)},
             {"colors", p.colorCount},
             {"colors_before_phantoms", p.stats.colorsBeforePhantoms},
             {"phantom_vertices", p.stats.phantomVertices},

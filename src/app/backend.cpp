@@ -140,7 +140,8 @@ std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& req
             fallBack(backend, e.what(), notices);
         }
     }
-    return makeCpuSolver(prepared, request.threads.value_or(defaultThreadCount()));
+    return makeCpuSolver(prepared, request.threads.value_or(defaultThreadCount()), std::nullopt,
+                         request.fixedTeam ? 0u : kCpuWorkPerThread);
 }
 
 std::unique_ptr<Solver> createSolver(const BackendRequest& request, const PreparedCloth& prepared,

@@ -17,6 +17,7 @@ namespace cloth {
 struct BackendRequest {
     std::string backend = "auto";         // cpu | gpu | auto
     std::optional<int> threads;           // CPU threads (default: all hardware threads)
+    bool fixedTeam = false;               // --team fixed: every frame on all the threads
     std::optional<int> device;            // Vulkan device index
     bool validate = false;                // Vulkan validation layer
     std::uint32_t workgroupSize = 64;     // GPU compute workgroup size

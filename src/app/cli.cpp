@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/frame_rate.h"
+#include "cpu/team.h"
 #include "core/limits.h"
 
 namespace cloth::cli {
@@ -250,6 +251,17 @@ CLI::Option* addThreads(CLI::App& app, std::optional<int>& target, const std::st
                   description.empty() ? "CPU worker threads, at most 1024 (default: all hardware "
                                         "threads)"
                                       : description);
+}
+
+CLI::Option* addTeam(CLI::App& app, TeamMode& target, const std::string& description) {
+    return addParsed(app, "--team", target, parseTeamMode,
+                     description.empty()
+                         ? "CPU thread team: adaptive (default) runs each frame on the threads "
+                           "the cloth and the machine's load allow, fewer while other processes "
+                           "use the cores; fixed runs every frame on all of --threads "
+                           "(benchmarks)"
+                         : description)
+        ->type_name("adaptive|fixed");
 }
 
 CLI::Option* addValidate(CLI::App& app, bool& target, const std::string& description) {

@@ -18,6 +18,10 @@
 #include "core/scene.h"
 #include "prep/phantoms.h"
 
+namespace cloth {
+enum class TeamMode;  // cpu/team.h
+}
+
 namespace cloth::cli {
 
 inline constexpr int kMaxThreads = 1024;  // --threads of every program
@@ -101,6 +105,9 @@ CLI::Option* addDevice(CLI::App& app, std::optional<int>& target,
 // --threads N: CPU worker threads, 1 to kMaxThreads.
 CLI::Option* addThreads(CLI::App& app, std::optional<int>& target,
                         const std::string& description = "");
+// --team adaptive|fixed: how the CPU reference's thread team picks each frame's threads
+// (cpu/team.h).
+CLI::Option* addTeam(CLI::App& app, TeamMode& target, const std::string& description = "");
 // --validate: the Vulkan validation layer.
 CLI::Option* addValidate(CLI::App& app, bool& target, const std::string& description = "");
 // --tuning FILE: where --phantoms auto finds its target (app/phantom_tuning.h).

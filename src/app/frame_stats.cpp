@@ -66,6 +66,31 @@ nlohmann::json sewingJson(const PreparedCloth& p) {
     return j;
 }
 
+nlohmann::json teamJson(const Solver& solver) {
+    const auto r = solver.teamReport();
+    if (!r) return nullptr;
+    nlohmann::json frames = nlohmann::json::object();
+    for (const auto& [reason, count] : r->frames) frames[reason] = count;
+    const auto cores = [](double c) { return c < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(c); };
+    return {{"mode", r->mode},
+            {"threads_used", r->threadsUsed},
+            {"reason", r->reason},
+            {"frames", frames},
+            {"other_cores", cores(r->otherCores)},
+            {"steal_cores", cores(r->stealCores)}};
+}
+
+std::string teamSummary(const Solver& solver) {
+    const auto r = solver.teamReport();
+    if (!r) return "";
+    std::string s = "team " + r->mode + ", " + std::to_string(r->threadsUsed) + " of " +
+                    std::to_string(solver.threadCount()) + " threads (";
+    for (std::size_t i = 0; i < r->frames.size(); ++i)
+        s += (i ? ", " : "") + r->frames[i].first + ": " + std::to_string(r->frames[i].second) +
+             " frames";
+    return s + ")";
+}
+
 nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
                          const Solver& solver, const FrameStats& stats) {
     nlohmann::json stages = nlohmann::json::object();
@@ -76,6 +101,7 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"device", solver.deviceName()},
         {"threads", solver.threadCount()},
         {"threads_used", solver.threadsUsed()},
+        {"team", teamJson(solver)},
         {"solver", solverModeName(p.sim.mode)},
         {"substeps", p.sim.substeps},  // per frame: ceil(the scene's per 1/60 s x 60 / fps)
         {"fps", p.sim.fps},

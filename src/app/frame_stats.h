@@ -33,6 +33,14 @@ nlohmann::json constraintCounts(const PreparedCloth& prepared);
 // Seam pairs, how many merged, and the frames of the first and last merge (null before any).
 nlohmann::json sewingJson(const PreparedCloth& prepared);
 
+// The CPU team's report (Solver::teamReport): {"mode", "threads_used", "reason", "frames": {reason:
+// count}, "other_cores", "steal_cores"} (the cores are null before the first window); null for a
+// solver without a team.
+nlohmann::json teamJson(const Solver& solver);
+// One line for --stats' summary: "team adaptive, 1 of 2 threads (other processes busy: 40 frames,
+// all threads: 20)"; empty for a solver without a team.
+std::string teamSummary(const Solver& solver);
+
 nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& prepared,
                          const Solver& solver, const FrameStats& stats);
 

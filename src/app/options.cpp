@@ -153,6 +153,7 @@ void defineOptions(CLI::App& app, Options& o) {
     addInt(app, "--iterations", o.iterations, 1, kMaxSteps,
            "constraint iterations per substep (at most 10000)");
     cli::addThreads(app, o.threads);
+    cli::addTeam(app, o.team);
     app.add_option("--stretch-compliance", o.stretchCompliance,
                    "override every cloth's stretch compliance (m/N, 0 to 1e6)")
         ->check(cli::compliance())

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/scene.h"
+#include "cpu/team.h"
 #include "prep/phantoms.h"
 
 namespace cloth {
@@ -35,6 +36,7 @@ struct Options {
     std::optional<float> relaxation, rho;            // --relaxation, --rho
     std::optional<int> warmup;                       // --warmup
     std::optional<int> threads;
+    TeamMode team = TeamMode::Adaptive;  // --team adaptive|fixed
     std::optional<float> stretchCompliance;
     std::optional<float> bendRigidity;
     std::optional<float> bendCompliance;

@@ -85,6 +85,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     BackendRequest& request = sim.request;
     request.backend = options.backend;
     request.threads = options.threads;
+    request.fixedTeam = options.team == TeamMode::Fixed;
     request.device = options.device;
     request.validate = options.validate;
     // GPU stage timestamps cost a little on every timed frame: take them for --stats only,
@@ -183,6 +184,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
                 : std::string())
         << "): " << frames << " frames, "
         << stats.meanMs() << " ms/frame mean\n";
+    if (const std::string team = teamSummary(*sim.solver); !team.empty()) out << team << "\n";
     if (!p.seamPairs.empty())
         out << "sewing: " << mergedSeamPairCount(p) << " of " << p.seamPairs.size()
             << " seam pairs merged" << (lastMergeFrame > 0 ? ", the last at frame " : "")

@@ -41,7 +41,7 @@ void carryState(const State& from, std::uint32_t originals, PreparedCloth& to) {
 
 std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const PreparedCloth& prepared,
                                          const std::shared_ptr<vk::Context>& ctx,
-                                         std::optional<int> threads) {
+                                         std::optional<int> threads, bool fixedTeam) {
     if (backend == "gpu") {
         if (!ctx) throw Error("--backend gpu: no Vulkan device to run the GPU solver on");
         vk::GpuSolverOptions o;
@@ -51,7 +51,8 @@ std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const Prepa
         o.timestampInterval = 30;
         return vk::makeGpuSolver(prepared, o);
     }
-    return makeCpuSolver(prepared, threads.value_or(defaultThreadCount()));
+    return makeCpuSolver(prepared, threads.value_or(defaultThreadCount()), std::nullopt,
+                         fixedTeam ? 0u : kCpuWorkPerThread);
 }
 
 ViewerSim::ViewerSim(const Options& options, std::shared_ptr<vk::Context> ctx,
@@ -133,9 +134,11 @@ void ViewerSim::prepare(bool keepState) {
             start = mergeSeamPairs(start, merged, {start.positions, start.velocities, 0.0});
             prepared_ = start;
         }
-        solver_ = makeViewerSolver(backend_, start, ctx_, options_.threads);
+        solver_ = makeViewerSolver(backend_, start, ctx_, options_.threads,
+                                   options_.team == TeamMode::Fixed);
     } else {
-        solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
+        solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads,
+                                   options_.team == TeamMode::Fixed);
         frame_ = 0;
     }
     ++generation_;
@@ -148,7 +151,8 @@ void ViewerSim::reset() {
         return;
     }
     solver_.reset();
-    solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
+    solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads,
+                               options_.team == TeamMode::Fixed);
     frame_ = 0;
     ++generation_;
 }
@@ -180,7 +184,8 @@ void ViewerSim::setBackend(const std::string& backend) {
     }
     solver_.reset();
     backend_ = backend;
-    solver_ = makeViewerSolver(backend_, start, ctx_, options_.threads);
+    solver_ =
+        makeViewerSolver(backend_, start, ctx_, options_.threads, options_.team == TeamMode::Fixed);
     ++generation_;
 }
 
@@ -252,7 +257,8 @@ void ViewerSim::step() {
     if (std::optional<PreparedCloth> sewn = sewCloseSeams(prepared_, *solver_)) {
         solver_.reset();
         prepared_ = std::move(*sewn);
-        solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads);
+        solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads,
+                                   options_.team == TeamMode::Fixed);
         if (grab_) setGrab(grab_);
         ++generation_;
     }

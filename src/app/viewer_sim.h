@@ -109,6 +109,6 @@ class ViewerSim {
 // The solver for `backend` ("cpu" or "gpu"); the GPU one runs on `ctx` (shared with rendering).
 std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const PreparedCloth& prepared,
                                          const std::shared_ptr<vk::Context>& ctx,
-                                         std::optional<int> threads);
+                                         std::optional<int> threads, bool fixedTeam = false);
 
 }  // namespace cloth

@@ -67,6 +67,7 @@ public:
     std::string deviceName() const override { return cpuModelName(); }
     int threadCount() const override { return pool_.size(); }
     int threadsUsed() const override { return team_.used(); }
+    std::optional<TeamReport> teamReport() const override { return cpuTeamReport(team_); }
     void stepFrame() override;
     double simTime() const override { return time_; }
     void readPositions(std::vector<glm::vec4>& out) override { out = pos_; }
@@ -143,7 +144,8 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa,
     : p_(prepared),
       isa_(isa),
       pool_(threads),
-      team_(cpuTeamSize(prepared, threads, workPerThread), workPerThread != 0) {
+      team_(cpuTeamSize(prepared, threads, workPerThread), threads, workPerThread != 0,
+            TeamLoadSource::system(pool_)) {
     CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
     CLOTH_ASSERT(!p_.sim.wind || p_.windVertices.size() == p_.positions.size());
     gpu::forEachConstraintType([&](auto t) {
@@ -192,9 +194,9 @@ CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa,
 
 void CpuSolver::stepFrame() {
     stageMs_.fill(0.0);
-    pool_.run([this](int member, int size) { runFrame(member, size); }, team_.beginFrame(pool_));
+    pool_.run([this](int member, int size) { runFrame(member, size); }, team_.beginFrame());
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
-    team_.endFrame(pool_);
+    team_.endFrame();
     if (self_) self_->throwIfColorsFailed();
 }
 
@@ -202,24 +204,7 @@ void CpuSolver::stepFrame() {
 void CpuSolver::runFrame(int member, int size) {
     const FlushSubnormals flush;  // on every member's thread, for the frame
     Clock::time_point last = Clock::now();
-    bool checked = false, out = false;
     forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) {
-        if (out) return;  // this member left the rest of the frame to member 0
-        if (!checked && c.substep == 1 && size > 1 && team_.adaptive()) {
-            // After the first substep: if other processes hold the cores (cpu/team.h), member 0
-            // finishes the frame alone, so that a contended frame costs one substep on the team.
-            checked = true;
-            if (member == 0) team_.checkFirstSubstep(pool_);
-            pool_.barrier();  // the last barrier of the team in this frame if it leaves
-            if (team_.leave()) {
-                if (member != 0) {
-                    out = true;
-                    return;
-                }
-                pool_.continueAlone();
-                size = 1;
-            }
-        }
         runStep(member, size, e, c, last);
     });
 }

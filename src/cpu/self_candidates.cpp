@@ -53,8 +53,9 @@ bool SelfCollision::boundExceeded(ThreadPool& pool, int member, int size, const 
     if (member == 0) {
         ranges_.resize(size);
         exceeded_.assign(size, 0);
-        // The team may be larger than at the last detection (CpuTeam runs contended frames on
-        // one thread): every member needs its work, now, before any touches it.
+        // The team may be larger than at the last detection (CpuTeam runs frames on fewer
+        // members while other processes use the cores): every member needs its work, now,
+        // before any touches it.
         if (work_.size() < std::size_t(size)) work_.resize(size);
         for (MemberWork& w : work_) w.evaluated = 0;
     }

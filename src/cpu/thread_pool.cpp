@@ -2,6 +2,14 @@
 
 #include <chrono>
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <time.h>
+#endif
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/resource.h>
+#endif
+
 #include "core/error.h"
 
 namespace cloth {
@@ -111,6 +119,29 @@ void ThreadPool::workerLoop(int member) {
             if (--pending_ == 0) done_.notify_one();
         }
     }
+}
+
+double ThreadPool::teamCpuSeconds() const {
+#if defined(__linux__)
+    const auto seconds = [](clockid_t id) {
+        timespec t{};
+        return clock_gettime(id, &t) == 0 ? double(t.tv_sec) + 1e-9 * double(t.tv_nsec) : 0.0;
+    };
+    double s = seconds(CLOCK_THREAD_CPUTIME_ID);
+    for (const std::thread& w : workers_) {
+        clockid_t id;
+        if (pthread_getcpuclockid(const_cast<std::thread&>(w).native_handle(), &id) == 0)
+            s += seconds(id);
+    }
+    return s;
+#elif defined(__unix__) || defined(__APPLE__)
+    rusage u{};
+    if (getrusage(RUSAGE_SELF, &u) != 0) return 0.0;
+    const auto s = [](const timeval& t) { return double(t.tv_sec) + 1e-6 * double(t.tv_usec); };
+    return s(u.ru_utime) + s(u.ru_stime);
+#else
+    return 0.0;
+#endif
 }
 
 void ThreadPool::split(std::uint32_t n, int member, int size, std::uint32_t& begin,

@@ -54,13 +54,14 @@ public:
     void barrier() {
         if (active_ > 1) barrier_.wait();
     }
-    // Member 0 goes on alone for the rest of the run (the others have passed their last
-    // barrier and return): from here barrier() costs nothing.
-    void continueAlone() { active_ = 1; }
     // Barrier waits so far, and those that went to sleep (SpinBarrier): on cores of its own a
     // team rarely outwaits the spin; beside other busy processes, at most barriers.
     std::uint64_t barrierWaits() const { return barrier_.waits(); }
     std::uint64_t barrierSleeps() const { return barrier_.sleeps(); }
+    // CPU seconds the team's threads have run: the calling thread's (member 0, when the caller
+    // is the thread that runs the team) and the workers'. Where threads have no CPU clocks
+    // (non-Linux): the whole process's (getrusage).
+    double teamCpuSeconds() const;
 
     // The part [begin, end) of [0, n) that `member` handles: contiguous, balanced, fixed for a
     // given (n, size).

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -87,6 +88,19 @@ public:
     // The threads a frame actually runs on: the CPU reference uses fewer than threadCount() when
     // the cloth is too small for them to pay for their synchronisation (cpu/cpu_solver.h).
     virtual int threadsUsed() const { return threadCount(); }
+    // Why frames ran on the threads they did (the CPU reference's team, cpu/team.h); none for a
+    // backend without one.
+    struct TeamReport {
+        std::string mode;    // "adaptive" | "fixed"
+        int threadsUsed = 1;  // the last frame's
+        std::string reason;  // the last frame's (cpu/team_load.h's names)
+        // Frames so far per reason, in a fixed order, only reasons seen.
+        std::vector<std::pair<std::string, std::uint64_t>> frames;
+        // The last decision's evidence over its window, in cores (-1: none yet): the machine's
+        // busy time less this process's, and steal time.
+        double otherCores = -1.0, stealCores = -1.0;
+    };
+    virtual std::optional<TeamReport> teamReport() const { return std::nullopt; }
 
     virtual void stepFrame() = 0;
     virtual double simTime() const = 0;  // seconds simulated so far

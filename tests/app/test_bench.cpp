@@ -85,6 +85,33 @@ TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
     EXPECT_NE(r.output.find("scalar"), std::string::npos) << r.output;  // in the printed table
 }
 
+// --team fixed: every frame of every run on all of --threads, each counted as fixed; adaptive
+// (the default) says why in the same object.
+TEST(Clothbench, TheTeamObjectSaysWhyFramesRanOnTheirThreads) {
+    const auto [r, doc] = runBench(scratchDir("team") / "bench.json",
+                                   "--grids 4 --threads 1,2 --team fixed --warmup 1 --frames 2 "
+                                   "--repeats 1");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    ASSERT_EQ(doc["runs"].size(), 2u);
+    for (const auto& run : doc["runs"]) {
+        const nlohmann::json& team = run["team"];
+        EXPECT_EQ(team["mode"], "fixed");
+        EXPECT_EQ(team["threads_used"], run["threads"]);
+        EXPECT_EQ(run["threads_used"], run["threads"]);
+        EXPECT_EQ(team["reason"], "fixed");
+        ASSERT_EQ(team["frames"].size(), 1u) << team.dump();
+        EXPECT_GT(team["frames"]["fixed"].get<int>(), 0);
+    }
+    // A 4 x 4 cloth is too small for two threads: adaptive runs it on one, and says so.
+    const auto [a, adaptive] = runBench(scratchDir("team_adaptive") / "bench.json",
+                                        "--grids 4 --threads 2 --warmup 1 --frames 2 --repeats 1");
+    ASSERT_EQ(a.exitCode, 0) << a.output;
+    const nlohmann::json& team = adaptive["runs"][0]["team"];
+    EXPECT_EQ(team["mode"], "adaptive");
+    EXPECT_EQ(team["threads_used"], 1);
+    EXPECT_EQ(team["reason"], "small cloth");
+}
+
 TEST(Clothbench, BadOptionsAreRefused) {
     expectRefused("--cpu-kernels avx512", "--cpu-kernels: expected a comma-separated list");
     expectRefused("--cpu-kernels ''", "--cpu-kernels: empty list");
@@ -99,6 +126,11 @@ TEST(Clothbench, BadOptionsAreRefused) {
     expectRefused("--no-such-option 1", "unknown option '--no-such-option'");
     expectRefused("--solver gs", "--solver: expected xpbd or pbd");
     expectRefused("--tethers maybe", "--tethers: expected on or off");
+    expectRefused("--team pinned", "--team: expected adaptive or fixed, got 'pinned'");
+    expectRefused("--team", "--team: 1 required");
+    expectRefused("--team fixed --work-per-thread 5",
+                  "--team fixed runs every frame on all of --threads: --work-per-thread 5 does "
+                  "not apply");
     // The compliance check clothsim makes (app/cli.h), with its words.
     expectRefused("--stretch-compliance -1", "--stretch-compliance: must not be negative, got -1");
     expectRefused("--bend-compliance 1e7", "--bend-compliance: 1e7 is softer than any material");

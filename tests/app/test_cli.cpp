@@ -75,6 +75,9 @@ TEST(Cli, ParsesEveryFlag) {
     const Options q = parseOptions({"--phantom-method", "cliques", "--phantom-averaging", "color"});
     EXPECT_EQ(*q.phantomMethod, PhantomMethod::Cliques);
     EXPECT_TRUE(*q.phantomsEachColor);
+    EXPECT_EQ(q.team, TeamMode::Adaptive) << "the default";
+    EXPECT_EQ(parseOptions({"--team", "fixed"}).team, TeamMode::Fixed);
+    EXPECT_EQ(parseOptions({"--team", "fixed", "--team", "adaptive"}).team, TeamMode::Adaptive);
     const Options it = parseOptions(
         {"--iteration", "chebyshev", "--relaxation", "1.2", "--rho", "0.95", "--warmup", "3"});
     EXPECT_EQ(*it.iterationScheme, IterationScheme::Chebyshev);
@@ -106,6 +109,8 @@ TEST(Cli, RefusesBadFlagsInProcess) {
     EXPECT_THROW(parseOptions({"--iteration", "sor"}), Error);
     EXPECT_THROW(parseOptions({"--rho", "x"}), Error);
     EXPECT_THROW(parseOptions({"--warmup", "0"}), Error);
+    EXPECT_THROW(parseOptions({"--team", "pinned"}), Error);
+    EXPECT_THROW(parseOptions({"--team"}), Error);
     for (auto bad : {std::vector<std::string>{"--rho", "1"}, {"--relaxation", "2.5"},
                      {"--relaxation", "-1"}}) {
         Scene scene = builtinScene("hanging");
@@ -119,6 +124,7 @@ TEST(Cli, BadFlagsExitNonZeroWithAMessage) {
     expectFailure("--frames ten", "expected an integer");
     expectFailure("--substeps 0", "must be at least 1");
     expectFailure("--threads 0", "must be at least 1");
+    expectFailure("--team 2", "--team: expected adaptive or fixed, got '2'");
     expectFailure("--stretch-compliance -3", "must not be negative");
     expectFailure("--bend-compliance nan", "expected a finite number");
     expectFailure("--headless --frames 1 --iteration chebyshev --rho 1.5", "rho 1.500000 is outside");
@@ -218,7 +224,7 @@ TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
     const fs::path dir = scratchDir("export");
     const fs::path stats = dir / "stats.json";
     const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 6 --threads 2 "
-                                          "--export-obj " + (dir / "obj").string() +
+                                          "--team fixed --export-obj " + (dir / "obj").string() +
                                           " --export-every 3 --stats " + stats.string());
     ASSERT_EQ(r.exitCode, 0) << r.output;
     // Frames 0, 3 and 6 were written, with every vertex and triangle of the scene.
@@ -237,6 +243,12 @@ TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
     EXPECT_EQ(j["frames"], 6);
     EXPECT_EQ(j["backend"], "cpu");
     EXPECT_EQ(j["threads"], 2);
+    // --team fixed: every frame on both threads, and the reason counted (cpu/team.h).
+    EXPECT_EQ(j["threads_used"], 2);
+    EXPECT_EQ(j["team"]["mode"], "fixed");
+    EXPECT_EQ(j["team"]["frames"], nlohmann::json({{"fixed", 6}}));
+    EXPECT_NE(r.output.find("team fixed, 2 of 2 threads (fixed: 6 frames)"), std::string::npos)
+        << r.output;
     EXPECT_GT(j["colors"].get<int>(), 1);
     EXPECT_GT(j["constraints"]["distance"].get<int>(), 0);
     EXPECT_GT(j["constraints"]["bending"].get<int>(), 0);

@@ -113,32 +113,3 @@ TEST(CpuTeam, SmallClothsRunOnOneThreadLargeOnesOnAll) {
     EXPECT_EQ(solver->threadsUsed(), 1);
     EXPECT_EQ(makeCpuSolver(small, 2, std::nullopt, 0)->threadsUsed(), 2);
 }
-
-TEST(CpuTeam, AContendedTeamLeavesTheFrameToOneThreadWithTheSameBits) {
-    // More members than hardware threads: every barrier wait sleeps at once, which is what a team
-    // beside other busy processes sees. The first frame's team hands the rest of the frame to
-    // member 0 after its first substep, the next frames run on one thread, a retry of the team
-    // does the same again; and the positions stay those of one thread, bit for bit.
-    Scene scene = fixtures::hangingScene(16);
-    scene.sim.substeps = 4;
-    const PreparedCloth p = prepareScene(scene);
-    const int threads = std::min(1024, 4 * static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-    ASSERT_GT(cpuTeamSize(p, threads, 1), static_cast<int>(std::thread::hardware_concurrency()));
-    auto team = makeCpuSolver(p, threads, std::nullopt, 1);
-    auto one = makeCpuSolver(p, 1);
-    EXPECT_GT(team->threadsUsed(), 1);
-    std::vector<int> used;
-    for (int f = 0; f < 12; ++f) {
-        team->stepFrame();
-        one->stepFrame();
-        used.push_back(team->threadsUsed());
-    }
-    // Frame 1 contended (left to one thread), frames 2-5 alone, frame 6 a retry, contended
-    // again, then 8 frames alone.
-    EXPECT_EQ(used, std::vector<int>(12, 1));
-    std::vector<glm::vec4> x, y;
-    team->readPositions(x);
-    one->readPositions(y);
-    ASSERT_EQ(x.size(), y.size());
-    EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(glm::vec4)), 0);
-}
