@@ -67,34 +67,6 @@ CLOTH_CHECK_SIZE(SelfCandidate, 32)
 const uint SELF_VERTEX_TRIANGLE = 0u;
 const uint SELF_EDGE_EDGE = 1u;
 
-// The coloured Gauss-Seidel order (SelfCollisionSettings::Order::Colored): each substep the
-// contacts are coloured so that no two contacts of a colour share a vertex, and each colour is
-// solved in parallel. The colouring is greedy in the order of decreasing priority
-// (selfColorPriority): each contact takes the lowest of SELF_COLORS colours none of its
-// vertices has yet (a bit per colour and vertex). That is the colouring Jones-Plassmann-Luby
-// rounds compute in parallel (docs/collisions.md): in round r every uncoloured contact whose
-// priority is the highest among the uncoloured contacts at each of its vertices takes its
-// colour, so its neighbours of higher priority all have theirs. A contact whose vertices have
-// all SELF_COLORS taken takes colour SELF_COLORS + r instead: the contacts of one round share no
-// vertex either. SELF_COLOR_ROUNDS rounds at most (a longer chain of contacts, each sharing a
-// vertex with the next and of lower priority, is an error on both backends).
-const uint SELF_COLORS = 128u;
-const uint SELF_COLOR_ROUNDS = 896u;
-const uint SELF_COLOR_SLOTS = SELF_COLORS + SELF_COLOR_ROUNDS;
-
-// Contact i's priority: i's bits reversed. Distinct for distinct i, and contacts close in the
-// contacts' order (which are close in space) far apart in priority, so chains of decreasing
-// priority stay short (measured on the folded cloth: 166 rounds at 128^2 against 4680 by index;
-// a hash gave 197). In decreasing priority the contacts below 2^k are i = reverse(j) >> (32 - k)
-// for j from 2^k - 1 down to 0.
-CLOTH_FN uint selfColorPriority(uint i) {
-    i = ((i >> 1u) & 0x55555555u) | ((i & 0x55555555u) << 1u);
-    i = ((i >> 2u) & 0x33333333u) | ((i & 0x33333333u) << 2u);
-    i = ((i >> 4u) & 0x0F0F0F0Fu) | ((i & 0x0F0F0F0Fu) << 4u);
-    i = ((i >> 8u) & 0x00FF00FFu) | ((i & 0x00FF00FFu) << 8u);
-    return (i >> 16u) | (i << 16u);
-}
-
 // Per cloth triangle (PreparedCloth::triangleFeatureInfo): bit 3 + k set when it owns its corner
 // k (each vertex belongs to its lowest-indexed triangle: representative triangles, Anon. 2023 §6.4);
 // bits 0-2 its edges (feature_contacts.h).
@@ -238,27 +210,63 @@ CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec
     return true;
 }
 
+// One contact's projection from positions x (w = inverse mass) with s the positions at the
+// substep's start: D / W, the change D of its relative point r = sum_k g_k x_k that lands it on
+// C = 0 with friction (featureCorrection), over W = sum_k w_k g_k^2; vertex k moves by
+// w_k g_k D / W (its share of the XPBD step). w = 1 when the contact acts (C < 0, W > 0), 0
+// otherwise (and xyz = 0).
+CLOTH_FN vec4 selfContactStep(vec4 g, vec4 normal, vec4 x0, vec4 x1, vec4 x2, vec4 x3, vec3 s0,
+                              vec3 s1, vec3 s2, vec3 s3, float muS, float muK) {
+    vec3 n = vec3(normal);
+    vec3 r = vec3(x0) * g.x + vec3(x1) * g.y + vec3(x2) * g.z + vec3(x3) * g.w;
+    float C = meshDot(n, r) - normal.w;
+    if (!(C < 0.0f)) return vec4(0.0f);
+    float W = x0.w * g.x * g.x + x1.w * g.y * g.y + x2.w * g.z * g.z + x3.w * g.w * g.w;
+    if (!(W > 0.0f)) return vec4(0.0f);
+    vec3 rel = (vec3(x0) - s0) * g.x + (vec3(x1) - s1) * g.y + (vec3(x2) - s2) * g.z +
+               (vec3(x3) - s3) * g.w;
+    return vec4(featureCorrection(n, -C, rel, muS, muK) * (1.0f / W), 1.0f);
+}
+
+// Vertex k's move in the vertex order (SelfCollisionSettings::Order::Vertex; docs/collisions.md):
+// the vertices are coloured so that no two of a triangle share a colour, a pass moves them
+// colour by colour, and vertex k of colour c sees its contact's other vertices where the colours
+// before c left them. It takes its share of the change D of the contact's relative point over
+// the vertices that have yet to move in this pass (`later`: bit j set when vertex j's colour is
+// c or after), w_k g_k D / max(W_later, W / 2): an isolated contact lands on C = 0 once its last
+// colour has moved (the shares of the XPBD step one after another), and no vertex takes more
+// than twice its XPBD share (a triangle corner with a small weight g, last to move, would
+// otherwise be asked for the whole of the contact).
+CLOTH_FN vec3 selfVertexMove(vec4 g, vec4 normal, vec4 x0, vec4 x1, vec4 x2, vec4 x3, vec3 s0,
+                             vec3 s1, vec3 s2, vec3 s3, uint k, uint later, float muS,
+                             float muK) {
+    vec3 n = vec3(normal);
+    vec3 r = vec3(x0) * g.x + vec3(x1) * g.y + vec3(x2) * g.z + vec3(x3) * g.w;
+    float C = meshDot(n, r) - normal.w;
+    if (!(C < 0.0f)) return vec3(0.0f);
+    vec4 wg2 = vec4(x0.w * g.x * g.x, x1.w * g.y * g.y, x2.w * g.z * g.z, x3.w * g.w * g.w);
+    float W = wg2.x + wg2.y + wg2.z + wg2.w;
+    if (!(W > 0.0f)) return vec3(0.0f);
+    float Wl = ((later & 1u) != 0u ? wg2.x : 0.0f) + ((later & 2u) != 0u ? wg2.y : 0.0f) +
+               ((later & 4u) != 0u ? wg2.z : 0.0f) + ((later & 8u) != 0u ? wg2.w : 0.0f);
+    vec3 rel = (vec3(x0) - s0) * g.x + (vec3(x1) - s1) * g.y + (vec3(x2) - s2) * g.z +
+               (vec3(x3) - s3) * g.w;
+    float wk = k == 0u ? x0.w : (k == 1u ? x1.w : (k == 2u ? x2.w : x3.w));
+    float gk = k == 0u ? g.x : (k == 1u ? g.y : (k == 2u ? g.z : g.w));
+    return featureCorrection(n, -C, rel, muS, muK) * (wk * gk / max(Wl, 0.5f * W));
+}
+
 // One contact's projection: the corrections of its four vertices (x: now, w = inverse mass;
-// s: at the substep's start), with w = 1 when the contact acts (C < 0) and 0 otherwise.
+// s: at the substep's start) for a |g|-weighted mean (featureMean), w = |g_k| when the contact
+// acts and 0 otherwise.
 CLOTH_FN void selfContactCorrections(CLOTH_IN(SelfContact) c, vec4 x0, vec4 x1, vec4 x2, vec4 x3,
                                      vec3 s0, vec3 s1, vec3 s2, vec3 s3, float muS, float muK,
                                      CLOTH_OUT(vec4) d0, CLOTH_OUT(vec4) d1, CLOTH_OUT(vec4) d2,
                                      CLOTH_OUT(vec4) d3) {
-    d0 = vec4(0.0f);
-    d1 = vec4(0.0f);
-    d2 = vec4(0.0f);
-    d3 = vec4(0.0f);
     vec4 g = c.weights;
-    vec3 n = vec3(c.normal);
-    vec3 r = vec3(x0) * g.x + vec3(x1) * g.y + vec3(x2) * g.z + vec3(x3) * g.w;
-    float C = meshDot(n, r) - c.normal.w;
-    if (!(C < 0.0f)) return;
-    float W = x0.w * g.x * g.x + x1.w * g.y * g.y + x2.w * g.z * g.z + x3.w * g.w * g.w;
-    if (!(W > 0.0f)) return;
-    vec3 rel = (vec3(x0) - s0) * g.x + (vec3(x1) - s1) * g.y + (vec3(x2) - s2) * g.z +
-               (vec3(x3) - s3) * g.w;
-    vec3 k = featureCorrection(n, -C, rel, muS, muK) * (1.0f / W);
-    vec4 a = abs(g);
+    vec4 step = selfContactStep(g, c.normal, x0, x1, x2, x3, s0, s1, s2, s3, muS, muK);
+    vec3 k = vec3(step);
+    vec4 a = abs(g) * step.w;
     d0 = vec4(k * (x0.w * g.x * a.x), a.x);
     d1 = vec4(k * (x1.w * g.y * a.y), a.y);
     d2 = vec4(k * (x2.w * g.z * a.z), a.z);
@@ -276,20 +284,19 @@ CLOTH_NAMESPACE_END
 #define CLOTH_KERNELS_SELF_PAIRS
 #ifdef __cplusplus
 // triangles: 3 per triangle; triInfo: triangleFeatureInfo; triThickness: per triangle its
-// cloth's; tight: per triangle its corners' box at the start and predicted (lo, hi); start,
-// predicted: per vertex; restVt*, restEe*, inert*: the rest-mesh neighbours (CSR, sorted:
+// cloth's; start, predicted: per vertex; restVt*, restEe*, inert*: the rest-mesh neighbours (CSR, sorted:
 // cpu/self_collision.h's RestNeighbours); memoryKeys, memoryNormals: the last substep's table.
 // (maybe_unused: each function reads only some of them.)
 #define CLOTH_SELF_PARAMS                                                                  \
     [[maybe_unused]] const uint *triangles, [[maybe_unused]] const uint *triInfo,         \
-        [[maybe_unused]] const float *triThickness, [[maybe_unused]] const vec4 *tight,   \
-        [[maybe_unused]] const vec4 *start, [[maybe_unused]] const vec4 *predicted,       \
+        [[maybe_unused]] const float *triThickness, [[maybe_unused]] const vec4 *start,   \
+        [[maybe_unused]] const vec4 *predicted,                                            \
         [[maybe_unused]] const uint *restVtOffsets, [[maybe_unused]] const uint *restVt,  \
         [[maybe_unused]] const uint *restEeOffsets, [[maybe_unused]] const uint *restEe,  \
         [[maybe_unused]] const uint *inertOffsets, [[maybe_unused]] const uint *inert,    \
         [[maybe_unused]] const uvec4 *memoryKeys, [[maybe_unused]] const vec4 *memoryNormals,
 #define CLOTH_SELF_ARGS                                                                       \
-    triangles, triInfo, triThickness, tight, start, predicted, restVtOffsets, restVt,         \
+    triangles, triInfo, triThickness, start, predicted, restVtOffsets, restVt,                \
         restEeOffsets, restEe, inertOffsets, inert, memoryKeys, memoryNormals,
 #else
 #define CLOTH_SELF_PARAMS
@@ -343,6 +350,15 @@ CLOTH_FN uint selfMemorySlot(uint kind, uint y, uint z, uint bits) {
 
 CLOTH_FN vec3 selfKeyNormal(CLOTH_IN(SelfContact) c) {
     return c.info.w != 0u ? vec3(c.normal) : -vec3(c.normal);
+}
+
+// A candidate's contact c, found again in this substep, keeps the side `side` remembered from
+// the last (its direction as the key reads it; w 1 when it was a contact then): n flipped when
+// the two disagree. Returns what to remember for the next substep.
+CLOTH_FN vec4 selfKeepSide(vec4 side, CLOTH_INOUT(SelfContact) c) {
+    if (side.w != 0.0f && meshDot(vec3(side), selfKeyNormal(c)) < 0.0f)
+        c.normal = vec4(-vec3(c.normal), c.normal.w);
+    return vec4(selfKeyNormal(c), 1.0f);
 }
 
 // A pair that was a contact in the last substep keeps the side it had then: n flipped when the
@@ -418,30 +434,34 @@ CLOTH_FN bool selfPairCandidate(CLOTH_SELF_PARAMS uint a, uint b, uint k,
     return true;
 }
 
+// The union of two boxes (min and max as std::min / std::max: the first argument unless the
+// second is strictly less or greater, so that every backend picks the same zero).
+CLOTH_FN void selfBoxUnion(vec3 lo0, vec3 hi0, vec3 lo1, vec3 hi1, CLOTH_OUT(vec3) lo,
+                           CLOTH_OUT(vec3) hi) {
+    lo = vec3(lo1.x < lo0.x ? lo1.x : lo0.x, lo1.y < lo0.y ? lo1.y : lo0.y,
+              lo1.z < lo0.z ? lo1.z : lo0.z);
+    hi = vec3(hi0.x < hi1.x ? hi1.x : hi0.x, hi0.y < hi1.y ? hi1.y : hi0.y,
+              hi0.z < hi1.z ? hi1.z : hi0.z);
+}
+
 // How far apart the candidate's two primitives' boxes (each vertex's from `start` and
-// `predicted`; a triangle's from `tight`) are along the axis where they are farthest apart
-// (negative where they overlap).
+// `predicted`) are along the axis where they are farthest apart (negative where they overlap).
 CLOTH_FN float selfCandidateGap(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
     uvec4 v = cand.vertices;
-    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
-        vec3 lo, hi;
-        selfVertexBox(CLOTH_SELF_ARGS v.x, lo, hi);
-        return selfBoxesGap(lo, hi, vec3(tight[2u * cand.keyZ]),
-                            vec3(tight[2u * cand.keyZ + 1u]));
-    }
     vec3 lo0, hi0, lo1, hi1, lo2, hi2, lo3, hi3;
     selfVertexBox(CLOTH_SELF_ARGS v.x, lo0, hi0);
     selfVertexBox(CLOTH_SELF_ARGS v.y, lo1, hi1);
     selfVertexBox(CLOTH_SELF_ARGS v.z, lo2, hi2);
     selfVertexBox(CLOTH_SELF_ARGS v.w, lo3, hi3);
-    vec3 loP = vec3(lo1.x < lo0.x ? lo1.x : lo0.x, lo1.y < lo0.y ? lo1.y : lo0.y,
-                    lo1.z < lo0.z ? lo1.z : lo0.z);
-    vec3 hiP = vec3(hi0.x < hi1.x ? hi1.x : hi0.x, hi0.y < hi1.y ? hi1.y : hi0.y,
-                    hi0.z < hi1.z ? hi1.z : hi0.z);
-    vec3 loQ = vec3(lo3.x < lo2.x ? lo3.x : lo2.x, lo3.y < lo2.y ? lo3.y : lo2.y,
-                    lo3.z < lo2.z ? lo3.z : lo2.z);
-    vec3 hiQ = vec3(hi2.x < hi3.x ? hi3.x : hi2.x, hi2.y < hi3.y ? hi3.y : hi2.y,
-                    hi2.z < hi3.z ? hi3.z : hi2.z);
+    vec3 loP, hiP, loQ, hiQ;
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
+        vec3 lo12, hi12;
+        selfBoxUnion(lo1, hi1, lo2, hi2, lo12, hi12);
+        selfBoxUnion(lo12, hi12, lo3, hi3, loQ, hiQ);
+        return selfBoxesGap(lo0, hi0, loQ, hiQ);
+    }
+    selfBoxUnion(lo0, hi0, lo1, hi1, loP, hiP);
+    selfBoxUnion(lo2, hi2, lo3, hi3, loQ, hiQ);
     return selfBoxesGap(loP, hiP, loQ, hiQ);
 }
 

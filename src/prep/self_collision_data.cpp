@@ -19,6 +19,35 @@ std::vector<float> triangleThicknesses(const PreparedCloth& p) {
     return h;
 }
 
+SelfVertexColours selfVertexColours(const PreparedCloth& p) {
+    const std::uint32_t n = p.originalVertexCount;
+    std::vector<std::vector<std::uint32_t>> neighbours(n);
+    for (const glm::uvec3& t : p.triangles)
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                if (i != j) neighbours[t[i]].push_back(t[j]);
+    SelfVertexColours c;
+    c.colourOf.assign(n, 0);
+    std::uint32_t colours = n > 0 ? 1 : 0;
+    std::vector<char> taken;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        taken.assign(neighbours[v].size() + 1, 0);
+        for (std::uint32_t u : neighbours[v])
+            if (u < v && c.colourOf[u] < taken.size()) taken[c.colourOf[u]] = 1;
+        std::uint32_t k = 0;
+        while (taken[k]) ++k;
+        c.colourOf[v] = k;
+        colours = std::max(colours, k + 1);
+    }
+    c.offsets.assign(std::size_t(colours) + 1, 0);
+    for (std::uint32_t v = 0; v < n; ++v) ++c.offsets[c.colourOf[v] + 1];
+    for (std::uint32_t k = 0; k < colours; ++k) c.offsets[k + 1] += c.offsets[k];
+    c.order.resize(n);
+    std::vector<std::uint32_t> next(c.offsets.begin(), c.offsets.end() - 1);
+    for (std::uint32_t v = 0; v < n; ++v) c.order[next[c.colourOf[v]]++] = v;
+    return c;
+}
+
 namespace {
 
 // Does the contact join primitives that the rest mesh has within its reach (neighbours)?

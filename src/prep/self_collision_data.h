@@ -22,4 +22,16 @@ RestNeighbours findRestNeighbours(const PreparedCloth& p);
 // Per triangle, its cloth's thickness.
 std::vector<float> triangleThicknesses(const PreparedCloth& p);
 
+// The vertex order's colours (SelfCollisionSettings::Order::Vertex, self_contacts.h's
+// selfVertexMove): greedy over the original vertices in index order, each taking the lowest
+// colour that none of its mesh neighbours (the vertices it shares a triangle with) has, so that
+// a triangle's corners differ. Both backends pass over the vertices colour by colour.
+struct SelfVertexColours {
+    std::vector<std::uint32_t> colourOf;  // per original vertex
+    std::vector<std::uint32_t> order;     // the original vertices by colour, ascending in one
+    std::vector<std::uint32_t> offsets;   // per colour, into order; one more at the end
+    std::uint32_t count() const { return static_cast<std::uint32_t>(offsets.size()) - 1; }
+};
+SelfVertexColours selfVertexColours(const PreparedCloth& p);
+
 }  // namespace cloth

@@ -275,7 +275,7 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
             if (self)  // before pre-stabilising
                 rec.foreign([&] {
                     self->recordStart(rec.cb());
-                    timed(kStageSelfCodes)();
+                    timed(kStageSelfMotion)();
                 });
             if (rigid) rigid->recordBegin(rec, c, stage);
             break;
@@ -292,7 +292,7 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
             if (self)
                 rec.foreign([&] {
                     self->recordDetect(rec.cb(), [&](int phase) {
-                        profiler().afterDispatch(rec.cb(), 1u << (kStageSelfCodes + phase));
+                        profiler().afterDispatch(rec.cb(), 1u << (kStageSelfMotion + phase));
                     });
                 });
             break;

@@ -100,7 +100,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     muS_ = p.sim.selfCollision->staticFriction;
     muK_ = p.sim.selfCollision->kineticFriction;
     CLOTH_ASSERT(p.sim.selfCollision->order != SelfCollisionSettings::Order::Sequential);
-    colored_ = p.sim.selfCollision->order == SelfCollisionSettings::Order::Colored;
+    colored_ = p.sim.selfCollision->order == SelfCollisionSettings::Order::Vertex;
     const std::uint64_t nodes = 2ull * n - 1;
     OneShot once(ctx, "self-collision upload");
     start_ = deviceBuffer(ctx, 16ull * allVertices_, "self start");

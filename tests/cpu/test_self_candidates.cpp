@@ -20,7 +20,7 @@
 
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
-#include "cpu/self_collision.h"
+#include "cpu/self/self_collision.h"
 #include "fixtures/folded_grid.h"
 #include "fixtures/triangle_intersections.h"
 #include "kernels/self_contacts.h"
@@ -252,7 +252,7 @@ TEST(BoundedDetection, TheTwistedSceneTurnedTwiceAsFastNeverPassesThroughItself)
 
 TEST(BoundedDetection, AnyThreadCountGivesTheSameBits) {
     for (SelfCollisionSettings::Order order :
-         {SelfCollisionSettings::Order::Colored, SelfCollisionSettings::Order::Jacobi}) {
+         {SelfCollisionSettings::Order::Vertex, SelfCollisionSettings::Order::Jacobi}) {
         SCOPED_TRACE(selfContactOrderName(order));
         Scene s = stack(3, 10);
         s.sim.selfCollision->order = order;
@@ -271,4 +271,3 @@ TEST(BoundedDetection, AnyThreadCountGivesTheSameBits) {
                                  results[0].size() * sizeof(glm::vec4)));
     }
 }
-
