@@ -387,6 +387,35 @@ CLOTH_FN void selfVertexBox(CLOTH_SELF_PARAMS uint v, CLOTH_OUT(vec3) lo, CLOTH_
     hi = vec3(s.x < p.x ? p.x : s.x, s.y < p.y ? p.y : s.y, s.z < p.z ? p.z : s.z);
 }
 
+// The owned primitive pairs (k below) of close triangles a and b, as bits: 0-2 a's corners, 3-5
+// b's, 6-14 edge pairs (selfPairCandidate is false at once for the others).
+CLOTH_FN uint selfOwnedPairs(CLOTH_SELF_PARAMS uint a, uint b) {
+    uint ia = triInfo[a];
+    uint ib = triInfo[b];
+    uint live = ((ia >> TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) |
+                (((ib >> TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) << 3u);
+    for (uint ea = 0u; ea < 3u; ++ea)
+        if (((ia >> ea) & 1u) != 0u) live |= (ib & 7u) << (6u + 3u * ea);
+    return live;
+}
+
+// The side remembered for candidate `cand` in the memory table of 2^bits slots (selfRemember's
+// table): its direction and w 1, or 0 when its pair was no contact.
+CLOTH_FN vec4 selfRememberedSide(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, uint bits) {
+    if (bits == 0u) return vec4(0.0f);
+    uint kind = cand.kind & 1u;
+    uint mask = (1u << bits) - 1u;
+    uint slot = selfMemorySlot(kind, cand.keyY, cand.keyZ, bits);
+    for (uint probe = 0u; probe <= mask; ++probe) {
+        uvec4 key = memoryKeys[slot];
+        if (key.x == 0u) return vec4(0.0f);
+        if (key.x == kind + 1u && key.y == cand.keyY && key.z == cand.keyZ)
+            return vec4(vec3(memoryNormals[slot]), 1.0f);
+        slot = (slot + 1u) & mask;
+    }
+    return vec4(0.0f);
+}
+
 // Primitive pair k (0..14) of the close triangles a and b (Anon. 2023 §6.4: only what each owns):
 // k 0-2 a's corner k against triangle b, 3-5 b's corner k - 3 against a, 6-14 a's edge
 // (k - 6) / 3 against b's edge (k - 6) % 3. True when the pair can collide at all (a and b own
@@ -462,6 +491,25 @@ CLOTH_FN float selfCandidateGap(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) 
     }
     selfBoxUnion(lo0, hi0, lo1, hi1, loP, hiP);
     selfBoxUnion(lo2, hi2, lo3, hi3, loQ, hiQ);
+    return selfBoxesGap(loP, hiP, loQ, hiQ);
+}
+
+// The same with every vertex at `start` alone (a detection's boxes).
+CLOTH_FN float selfCandidateGapAt(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    uvec4 v = cand.vertices;
+    vec3 a = vec3(start[v.x]);
+    vec3 b = vec3(start[v.y]);
+    vec3 c = vec3(start[v.z]);
+    vec3 d = vec3(start[v.w]);
+    vec3 loP, hiP, loQ, hiQ;
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
+        vec3 lo12, hi12;
+        selfBoxUnion(b, b, c, c, lo12, hi12);
+        selfBoxUnion(lo12, hi12, d, d, loQ, hiQ);
+        return selfBoxesGap(a, a, loQ, hiQ);
+    }
+    selfBoxUnion(a, a, b, b, loP, hiP);
+    selfBoxUnion(c, c, d, d, loQ, hiQ);
     return selfBoxesGap(loP, hiP, loQ, hiQ);
 }
 

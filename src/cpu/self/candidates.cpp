@@ -134,14 +134,14 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
             ++pairs;
             const std::uint32_t other = tree.order[j];
             if (gpu::selfInertPair(SELF_ARGS a, other)) return;
-            std::uint32_t live = selfOwnedPairs(p_, a, other);
+            std::uint32_t live = gpu::selfOwnedPairs(SELF_ARGS a, other);
             while (live != 0) {
                 const auto k = static_cast<std::uint32_t>(std::countr_zero(live));
                 live &= live - 1;
                 gpu::SelfCandidate c;
                 if (!gpu::selfPairCandidate(SELF_ARGS a, other, k, c)) continue;
                 ++tested;
-                const float gap = gpu::selfCandidateGap(SELF_ARGS c);
+                const float gap = gpu::selfCandidateGapAt(SELF_ARGS c);
                 if (gap <= c.keep + s_.margin + 2.0f * bound_) {
                     work.gathered.push_back(c);
                     work.gatheredGap.push_back(
@@ -181,10 +181,7 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
               gaps_.begin() + std::ptrdiff_t(first));
     for (std::size_t i = first; i < first + work.gathered.size(); ++i) {
         const gpu::SelfCandidate& c = candidates_[i];
-        glm::vec4 normal(0.0f);
-        sides_[i] = memory_.find(c.kind & 1u, c.keyY, c.keyZ, normal)
-                        ? glm::vec4(xyz(normal), 1.0f)
-                        : glm::vec4(0.0f);
+        sides_[i] = gpu::selfRememberedSide(SELF_ARGS c, memory_.bits);
     }
 }
 

@@ -8,15 +8,6 @@
 
 namespace cloth {
 
-std::uint32_t selfOwnedPairs(const PreparedCloth& p, std::uint32_t a, std::uint32_t b) {
-    const std::uint32_t ia = p.triangleFeatureInfo[a], ib = p.triangleFeatureInfo[b];
-    std::uint32_t live = ((ia >> gpu::TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) |
-                         (((ib >> gpu::TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) << 3);
-    for (std::uint32_t ea = 0; ea < 3; ++ea)
-        if ((ia >> ea) & 1u) live |= (ib & 7u) << (6 + 3 * ea);
-    return live;
-}
-
 FullDetection::FullDetection(const PreparedCloth& p)
     : p_(p),
       margin_(p.sim.selfCollision->margin),
@@ -89,7 +80,7 @@ void FullDetection::narrowPhase(std::uint32_t a, std::uint32_t b, const glm::vec
                                 const glm::vec4* pred, std::vector<gpu::SelfContact>& out,
                                 std::uint64_t& tested) const {
     const glm::vec4* predicted = pred;
-    std::uint32_t live = selfOwnedPairs(p_, a, b);
+    std::uint32_t live = gpu::selfOwnedPairs(SELF_ARGS a, b);
     std::uint32_t count = 0;
     while (live != 0) {
         const auto k = static_cast<std::uint32_t>(std::countr_zero(live));

@@ -66,8 +66,4 @@ std::vector<gpu::SelfContact> findSelfContacts(const PreparedCloth& p,
                                                const std::vector<glm::vec4>& pred,
                                                int threads = 1);
 
-// The owned primitive pairs (self_contacts.h's k) of close triangles a and b, as bits: 0-2 a's
-// corners, 3-5 b's, 6-14 edge pairs (selfPairCandidate is false at once for the others).
-std::uint32_t selfOwnedPairs(const PreparedCloth& p, std::uint32_t a, std::uint32_t b);
-
 }  // namespace cloth

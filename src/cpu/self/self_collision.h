@@ -72,6 +72,9 @@ public:
     std::vector<gpu::SelfContact> contacts() const;
     const std::vector<gpu::SelfCandidate>& candidates() const { return candidates_; }
     const SelfVertexColours& colours() const { return colours_; }
+    // Per original vertex its candidates' slots (4 c + k), ascending, from offsets (+ 1).
+    const std::vector<std::uint32_t>& listOffsets() const { return listOffsets_; }
+    const std::vector<std::uint32_t>& listSlots() const { return listSlots_; }
     // The last detection's bound B (m) and per original vertex where it saw it (xyz) and its
     // own bound beta (w); the substep's common translation T.
     float detectionBound() const { return bound_; }

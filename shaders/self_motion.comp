@@ -1,0 +1,171 @@
+// Self-collision's motion check (sim/self_phases.h's Motion; src/vk/self/): the substep's
+// start, the ranges of the vertices' displacements since the detection and of their steps, T and
+// a fresh bound, each vertex against its bounds, and the decision: a detection or not, with the
+// sizes of its dispatches. The same values as src/cpu/self/candidates.cpp's motion().
+#version 450
+#extension GL_GOOGLE_include_directive : require
+
+#include "self/buffers.glsl"
+#include "kernels/self_motion.h"
+
+// The ranges of one item: displacement since the detection (lo, hi), step (lo, hi), and the
+// largest coordinate (vec4 each, w unused).
+const uint RANGE = 5u;
+shared vec4 sharedRange[gl_WorkGroupSize.x * RANGE];
+
+uint levelItems(uint k) { return levelItemsOf(state.partials, k); }
+uint motionBase(uint k) { return motionLevelBase(k); }
+
+void identity(out vec4 r[RANGE]) {
+    const float inf = 1.0 / 0.0;
+    r[0] = vec4(inf);
+    r[1] = vec4(-inf);
+    r[2] = vec4(inf);
+    r[3] = vec4(-inf);
+    r[4] = vec4(0.0);
+}
+
+void combine(inout vec4 r[RANGE], vec4 o[RANGE]) {
+    r[0] = vec4(lessOf(vec3(r[0]), vec3(o[0])), 0.0);
+    r[1] = vec4(moreOf(vec3(r[1]), vec3(o[1])), 0.0);
+    r[2] = vec4(lessOf(vec3(r[2]), vec3(o[2])), 0.0);
+    r[3] = vec4(moreOf(vec3(r[3]), vec3(o[3])), 0.0);
+    r[4] = vec4(moreOf(vec3(r[4]), vec3(o[4])), 0.0);
+}
+
+// The workgroup's ranges folded by its first invocation, in invocation order (exact min and
+// max: the same as any order), written at `at` unless `top`; returned to the first invocation.
+void foldWorkgroup(vec4 r[RANGE], uint at, bool write, out vec4 all[RANGE]) {
+    uint l = gl_LocalInvocationID.x;
+    for (uint k = 0u; k < RANGE; ++k) sharedRange[l * RANGE + k] = r[k];
+    barrier();
+    identity(all);
+    if (l != 0u) return;
+    for (uint i = 0u; i < gl_WorkGroupSize.x; ++i) {
+        vec4 o[RANGE];
+        for (uint k = 0u; k < RANGE; ++k) o[k] = sharedRange[i * RANGE + k];
+        combine(all, o);
+    }
+    if (write)
+        for (uint k = 0u; k < RANGE; ++k) work[at + k] = all[k];
+}
+
+void jobStart() {
+    uint v = linearIndex();
+    if (v < state.allVertices) start[v] = positions[v];
+}
+
+void jobFold() {
+    uint v = gl_GlobalInvocationID.x;
+    vec4 r[RANGE];
+    identity(r);
+    if (v < state.vertices) {
+        vec3 s = vec3(start[v]);
+        vec3 q = vec3(predicted[v]);
+        if (state.detections != 0u) {
+            vec3 d = vec3(detectedOf(v));
+            r[0] = vec4(lessOf(s - d, q - d), 0.0);
+            r[1] = vec4(moreOf(s - d, q - d), 0.0);
+        }
+        r[2] = vec4(q - s, 0.0);
+        r[3] = vec4(q - s, 0.0);
+        r[4] = vec4(moreOf(abs(s), abs(q)), 0.0);
+    }
+    vec4 all[RANGE];
+    foldWorkgroup(r, motionBase(0u) + RANGE * gl_WorkGroupID.x, true, all);
+}
+
+// Level pc.level's blocks of SELF_SCAN_BLOCK into level pc.level + 1; at the top (pc.array 1,
+// one workgroup) the whole union, then T, the slack and a fresh detection's T and B.
+void jobReduce() {
+    uint k = pc.level;
+    bool top = pc.array != 0u;
+    uint b = gl_WorkGroupID.x;
+    uint n = levelItems(k);
+    if (b * SELF_SCAN_BLOCK >= n && !top) return;  // (the whole workgroup)
+    uint per = (SELF_SCAN_BLOCK + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+    uint blockEnd = min(n, (b + 1u) * SELF_SCAN_BLOCK);
+    uint first = min(blockEnd, b * SELF_SCAN_BLOCK + gl_LocalInvocationID.x * per);
+    uint end = min(blockEnd, first + per);
+    vec4 r[RANGE];
+    identity(r);
+    uint base = motionBase(k);
+    for (uint i = first; i < end; ++i) {
+        vec4 o[RANGE];
+        for (uint j = 0u; j < RANGE; ++j) o[j] = work[base + RANGE * i + j];
+        combine(r, o);
+    }
+    vec4 all[RANGE];
+    foldWorkgroup(r, motionBase(k + 1u) + RANGE * b, !top, all);
+    if (!top || gl_LocalInvocationID.x != 0u) return;
+    vec3 lo = vec3(all[0]);
+    vec3 hi = vec3(all[1]);
+    vec3 slo = lessOf(vec3(0.0), vec3(all[2]));  // a fresh detection's start: displacement 0
+    vec3 shi = moreOf(vec3(0.0), vec3(all[3]));
+    float slack = selfSlack(vec3(all[4]));
+    state.translation = vec4(selfTranslation(lo, hi), slack);
+    state.fresh = vec4(selfTranslation(slo, shi), selfFreshBound(slo, shi, state.minBound));
+    state.outside = uvec4(0u);
+}
+
+// Each vertex against its bounds (counted), and its moves for the candidates' test, from the
+// detection that holds (xy) and from a fresh one at this substep's start (zw).
+void jobCheck() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= state.vertices) return;
+    vec3 s = vec3(start[v]);
+    vec3 q = vec3(predicted[v]);
+    vec4 x = detectedOf(v);
+    vec3 t = vec3(state.translation);
+    float slack = state.translation.w;
+    if (state.detections != 0u) {
+        uint bits = selfOutsideBits(s, q, vec3(x), x.w, t, state.bound);
+        if ((bits & SELF_OUT_CUBE) != 0u) atomicAdd(state.outside.x, 1u);
+        if ((bits & SELF_OUT_BALL) != 0u) atomicAdd(state.outside.y, 1u);
+        if ((bits & SELF_OUT_BALL_T) != 0u) atomicAdd(state.outside.z, 1u);
+        if ((bits & SELF_OUT_START_T) != 0u) atomicAdd(state.outside.w, 1u);
+    }
+    movesOf(v) = vec4(selfVertexMoves(s, q, vec3(x), t, slack),
+                      selfVertexMoves(s, q, s, vec3(state.fresh), slack));
+}
+
+// One invocation: a detection when there has been none, with EverySubstep, after a substep that
+// clamped a vertex, or when a vertex left its bounds; then its gated dispatches' sizes.
+void jobDecide() {
+    if (gl_LocalInvocationID.x != 0u) return;
+    uvec4 o = state.outside;
+    bool detect = state.detections == 0u || state.clamped > 0u || o.x > 0u ||
+                  selfBallOutside(o.y, o.z, o.w) > 0u || state.everySubstep != 0u;
+    state.clampedTotal += state.clamped;
+    state.clamped = 0u;
+    state.detect = detect ? 1u : 0u;
+    state.contacts = 0u;
+    state.evaluated = 0u;
+    for (uint k = 0u; k < SELF_GATES; ++k) state.gate[k] = detect ? state.gateSizes[k] : uvec4(0u);
+    state.detectCandidateGroups = uvec4(0u);
+    state.longListGroups = uvec4(0u, 1u, 1u, 0u);
+    if (!detect) {
+        state.ballTranslation = vec4(selfBallTranslation(o.y, o.z, o.w, vec3(state.translation)), 0.0);
+        state.oldCandidateGroups = uvec4(0u);
+        return;
+    }
+    state.detections += 1u;
+    state.frameDetections += 1u;
+    state.translation = vec4(vec3(state.fresh), state.translation.w);
+    state.bound = state.fresh.w;
+    state.oldCandidateGroups = selfGroups2D(state.candidates, gl_WorkGroupSize.x);
+    state.listOutside = uvec4(0u);
+    state.pairs = 0u;
+    state.tested = 0u;
+    state.walkNodes = 0u;
+}
+
+void main() {
+    switch (pc.job) {
+        case SELF_JOB_START: jobStart(); break;
+        case SELF_JOB_MOTION_FOLD: jobFold(); break;
+        case SELF_JOB_MOTION_REDUCE: jobReduce(); break;
+        case SELF_JOB_MOTION_CHECK: jobCheck(); break;
+        case SELF_JOB_MOTION_DECIDE: jobDecide(); break;
+    }
+}
