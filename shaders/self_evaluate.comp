@@ -52,6 +52,7 @@ void jobCompact() {
         }
     }
     activeCount(v) = n;
+    if (n > 0u) atomicMax(state.mostVertexContacts, n);
 }
 
 void main() {

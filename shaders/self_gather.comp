@@ -8,11 +8,6 @@
 
 #include "self/buffers.glsl"
 
-void jobMemoryClear() {
-    uint i = linearIndex();
-    if (i < (1u << state.memoryBits)) memoryKeys[i] = uvec4(0u);
-    if (i < state.vertices) listCount(i) = 0u;
-}
 
 // The memory's table (lib/hash_table.glsl): a slot's first word is its key's kind + 1.
 uint hashClaim(uint slot, uint first) { return atomicCompSwap(memoryKeys[slot].x, 0u, first); }
@@ -70,8 +65,9 @@ uint walk(uint i, bool store, uint offset) {
             overlapping += 1u;
             if (!selfInertPair(a, other)) {
                 uint live = selfOwnedPairs(a, other);
-                for (uint p = 0u; p < 15u; ++p) {
-                    if (((live >> p) & 1u) == 0u) continue;
+                while (live != 0u) {  // the owned pairs in ascending order
+                    uint p = uint(findLSB(live));
+                    live &= live - 1u;
                     SelfCandidate cand;
                     if (!selfPairCandidate(a, other, p, cand)) continue;
                     tested += 1u;
@@ -103,8 +99,12 @@ uint walk(uint i, bool store, uint offset) {
     return found;
 }
 
+// The walk's counts; and (in the same dispatch, over the larger of the three) the memory table
+// emptied and the vertices' list counts zeroed.
 void jobGatherCount() {
     uint i = linearIndex();
+    if (i < (1u << state.memoryBits)) memoryKeys[i] = uvec4(0u);
+    if (i < state.vertices) listCount(i) = 0u;
     if (i < state.triangles) walkCount(i) = walk(i, false, 0u);
 }
 
@@ -115,7 +115,6 @@ void jobGatherWrite() {
 
 void main() {
     switch (pc.job) {
-        case SELF_JOB_MEMORY_CLEAR: jobMemoryClear(); break;
         case SELF_JOB_MEMORY_INSERT: jobMemoryInsert(); break;
         case SELF_JOB_GATHER_COUNT: jobGatherCount(); break;
         case SELF_JOB_GATHER_WRITE: jobGatherWrite(); break;

@@ -68,6 +68,10 @@ void jobListSort() {
         uint c = listSlot(k) >> 2u;
         least = lessOf(least, selfCandidateBound(candGaps(c).y, candidates[c].keep));
     }
+    for (uint k = restPairLists[v]; k < restPairLists[v + 1u]; ++k) {
+        SelfCandidate pair = restPairs[restPairLists[state.vertices + 1u + k]];
+        least = lessOf(least, selfCandidateBound(selfCandidateDistance(pair), pair.keep));
+    }
     float beta = selfVertexBound(least, state.reach, state.bound);
     vec3 s = vec3(start[v]);
     detectedOf(v) = vec4(s, beta);

@@ -108,32 +108,12 @@ void jobReduce() {
     state.outside = uvec4(0u);
 }
 
-// Each vertex against its bounds (counted), and its moves for the candidates' test, from the
-// detection that holds (xy) and from a fresh one at this substep's start (zw).
-void jobCheck() {
-    uint v = gl_GlobalInvocationID.x;
-    if (v >= state.vertices) return;
-    vec3 s = vec3(start[v]);
-    vec3 q = vec3(predicted[v]);
-    vec4 x = detectedOf(v);
-    vec3 t = vec3(state.translation);
-    float slack = state.translation.w;
-    if (state.detections != 0u) {
-        uint bits = selfOutsideBits(s, q, vec3(x), x.w, t, state.bound);
-        if ((bits & SELF_OUT_CUBE) != 0u) atomicAdd(state.outside.x, 1u);
-        if ((bits & SELF_OUT_BALL) != 0u) atomicAdd(state.outside.y, 1u);
-        if ((bits & SELF_OUT_BALL_T) != 0u) atomicAdd(state.outside.z, 1u);
-        if ((bits & SELF_OUT_START_T) != 0u) atomicAdd(state.outside.w, 1u);
-    }
-    movesOf(v) = vec4(selfVertexMoves(s, q, vec3(x), t, slack),
-                      selfVertexMoves(s, q, s, vec3(state.fresh), slack));
-}
-
-// One invocation: a detection when there has been none, with EverySubstep, after a substep that
-// clamped a vertex, or when a vertex left its bounds; then its gated dispatches' sizes.
-void jobDecide() {
-    if (gl_LocalInvocationID.x != 0u) return;
-    uvec4 o = state.outside;
+// A detection when there has been none, with EverySubstep, after a substep that clamped a
+// vertex, or when a vertex left its bounds (MOTION_CHECK's counts); then its gated dispatches'
+// sizes. One invocation, after every vertex's check.
+void decide() {
+    uvec4 o = uvec4(atomicOr(state.outside.x, 0u), atomicOr(state.outside.y, 0u),
+                    atomicOr(state.outside.z, 0u), atomicOr(state.outside.w, 0u));
     bool detect = state.detections == 0u || state.clamped > 0u || o.x > 0u ||
                   selfBallOutside(o.y, o.z, o.w) > 0u || state.everySubstep != 0u;
     state.clampedTotal += state.clamped;
@@ -141,6 +121,7 @@ void jobDecide() {
     state.detect = detect ? 1u : 0u;
     state.contacts = 0u;
     state.evaluated = 0u;
+    state.mostVertexContacts = 0u;
     for (uint k = 0u; k < SELF_GATES; ++k) state.gate[k] = detect ? state.gateSizes[k] : uvec4(0u);
     state.detectCandidateGroups = uvec4(0u);
     state.longListGroups = uvec4(0u, 1u, 1u, 0u);
@@ -160,12 +141,48 @@ void jobDecide() {
     state.walkNodes = 0u;
 }
 
+shared bool lastGroup;
+
+// Each vertex against its bounds (counted), and its moves for the candidates' test, from the
+// detection that holds (xy) and from a fresh one at this substep's start (zw). The workgroup
+// that finishes last (a counter of finished workgroups, each after its own counts) decides:
+// the same decision whichever it is.
+void jobCheck() {
+    uint v = linearIndex();
+    if (v < state.vertices) {
+        vec3 s = vec3(start[v]);
+        vec3 q = vec3(predicted[v]);
+        vec4 x = detectedOf(v);
+        vec3 t = vec3(state.translation);
+        float slack = state.translation.w;
+        if (state.detections != 0u) {
+            uint bits = selfOutsideBits(s, q, vec3(x), x.w, t, state.bound);
+            if ((bits & SELF_OUT_CUBE) != 0u) atomicAdd(state.outside.x, 1u);
+            if ((bits & SELF_OUT_BALL) != 0u) atomicAdd(state.outside.y, 1u);
+            if ((bits & SELF_OUT_BALL_T) != 0u) atomicAdd(state.outside.z, 1u);
+            if ((bits & SELF_OUT_START_T) != 0u) atomicAdd(state.outside.w, 1u);
+        }
+        movesOf(v) = vec4(selfVertexMoves(s, q, vec3(x), t, slack),
+                          selfVertexMoves(s, q, s, vec3(state.fresh), slack));
+    }
+    memoryBarrierBuffer();
+    barrier();
+    if (gl_LocalInvocationID.x == 0u) {
+        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+        lastGroup = atomicAdd(state.checkDone, 1u) == groups - 1u;
+    }
+    barrier();
+    if (!lastGroup || gl_LocalInvocationID.x != 0u) return;
+    memoryBarrierBuffer();
+    state.checkDone = 0u;
+    decide();
+}
+
 void main() {
     switch (pc.job) {
         case SELF_JOB_START: jobStart(); break;
         case SELF_JOB_MOTION_FOLD: jobFold(); break;
         case SELF_JOB_MOTION_REDUCE: jobReduce(); break;
         case SELF_JOB_MOTION_CHECK: jobCheck(); break;
-        case SELF_JOB_MOTION_DECIDE: jobDecide(); break;
     }
 }

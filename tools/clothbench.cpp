@@ -68,6 +68,8 @@ Scene gridScene(int n, const BenchOptions& o) {
         s.sim.selfCollision->margin = 0.25f * edge;
         s.sim.selfCollision->detection = o.selfDetection;
         s.sim.selfCollision->bound = o.selfBoundEdges * edge;
+        s.sim.selfCollision->passes = o.selfPasses;
+        s.sim.selfCollision->order = o.selfOrder;
         // The folds creased where foldGrid folds them (fixtures/folded_grid.h).
         c.fixedAngles = fixtures::foldCreases(n, c.material.bendCompliance);
     } else if (o.collider != "none") {

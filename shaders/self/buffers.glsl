@@ -65,6 +65,11 @@ layout(std430, set = 0, binding = 25) buffer Ints { uint ints[]; };
 // Per candidate 4 slots in the lists of its vertices, then as many for the contacts' lists.
 layout(std430, set = 0, binding = 26) coherent buffer Slots { uint slots[]; };
 
+// The rest neighbours as pairs (prep/self_collision_data.h RestPairs), and per original vertex
+// its pairs (offsets, vertices + 1, then pair indices).
+layout(std430, set = 0, binding = 27) readonly buffer RestPairs { SelfCandidate restPairs[]; };
+layout(std430, set = 0, binding = 28) readonly buffer RestPairLists { uint restPairLists[]; };
+
 #define CLOTH_HAS_SELF_ARRAYS
 #include "kernels/self_contacts.h"
 

@@ -532,6 +532,7 @@ Solver::SelfCounts CpuSolver::selfCounts() const {
     out.walkNodes = c.walkNodes;
     out.rebuilds = c.rebuilds;
     out.clamped = c.clamped;
+    out.mostVertexContacts = c.mostVertexContacts;
     return out;
 }
 

@@ -13,42 +13,42 @@ const uint SELF_JOB_START = 0u;          // per vertex: its position at the subs
 const uint SELF_JOB_MOTION_FOLD = 1u;    // per original vertex: displacement and step ranges,
                                          // folded per workgroup
 const uint SELF_JOB_MOTION_REDUCE = 2u;  // the ranges' union by levels; the top: T and the rest
-const uint SELF_JOB_MOTION_CHECK = 3u;   // per original vertex: its bounds, its moves
-const uint SELF_JOB_MOTION_DECIDE = 4u;  // one invocation: a detection or not, and its
-                                         // dispatches' sizes
+const uint SELF_JOB_MOTION_CHECK = 3u;   // per original vertex: its bounds, its moves; the
+                                         // last workgroup to finish decides: a detection or
+                                         // not, and its dispatches' sizes
 // ---- shaders/self_tree.comp (Rebuild, Refit) ----
-const uint SELF_JOB_BOXES = 5u;       // per triangle: its box at the start, grown
-const uint SELF_JOB_BOX_REDUCE = 6u;  // the boxes' union by levels; the top: the Morton grid
-const uint SELF_JOB_CODES = 7u;       // per triangle: its Morton code
-const uint SELF_JOB_NODES = 8u;       // per node: Karras' hierarchy from the sorted codes
-const uint SELF_JOB_FIT = 9u;         // per leaf (workgroups of one): bounds bottom-up
-const uint SELF_JOB_SORT_COUNT = 10u;    // shaders/self_sort.comp: per block, digit counts
-const uint SELF_JOB_SORT_SCATTER = 11u;  // per block, items to their places
+const uint SELF_JOB_BOXES = 4u;       // per triangle: its box at the start, grown
+const uint SELF_JOB_BOX_REDUCE = 5u;  // the boxes' union by levels; the top: the Morton grid
+const uint SELF_JOB_CODES = 6u;       // per triangle: its Morton code
+const uint SELF_JOB_NODES = 7u;       // per node: Karras' hierarchy from the sorted codes
+const uint SELF_JOB_FIT = 8u;         // per leaf (workgroups of one): bounds bottom-up
+const uint SELF_JOB_SORT_COUNT = 9u;     // shaders/self_sort.comp: per block, digit counts
+const uint SELF_JOB_SORT_SCATTER = 10u;  // per block, items to their places
 // ---- shaders/self_gather.comp (Gather) ----
-const uint SELF_JOB_MEMORY_CLEAR = 12u;   // per slot of the memory table (and per vertex its
-                                          // list count)
-const uint SELF_JOB_MEMORY_INSERT = 13u;  // per old candidate that was a contact: its side
-const uint SELF_JOB_GATHER_COUNT = 14u;   // per sorted triangle: the walk, its candidates counted
-const uint SELF_JOB_GATHER_WRITE = 15u;   // per sorted triangle: the walk, its candidates stored
+const uint SELF_JOB_GATHER_COUNT = 11u;   // per sorted triangle: the walk, its candidates
+                                          // counted; and per slot of the memory table (and per
+                                          // vertex its list count) a fresh start
+const uint SELF_JOB_MEMORY_INSERT = 12u;  // per old candidate that was a contact: its side
+const uint SELF_JOB_GATHER_WRITE = 13u;   // per sorted triangle: the walk, its candidates stored
 // ---- shaders/self_lists.comp (Lists) ----
-const uint SELF_JOB_LIST_COUNT = 16u;  // per candidate: its vertices' counts
-const uint SELF_JOB_LIST_FILL = 17u;   // per candidate: its slots into its vertices' lists
-const uint SELF_JOB_LIST_SORT = 18u;   // per original vertex: its list in slot order (when
-                                       // short), beta
-const uint SELF_JOB_LIST_SORT_LONG = 28u;  // per long list, a workgroup: its bitonic sort
+const uint SELF_JOB_LIST_COUNT = 14u;      // per candidate: its vertices' counts
+const uint SELF_JOB_LIST_FILL = 15u;       // per candidate: its slots into its vertices' lists
+const uint SELF_JOB_LIST_SORT = 16u;       // per original vertex: its list in slot order (when
+                                           // short), beta
+const uint SELF_JOB_LIST_SORT_LONG = 17u;  // per long list, a workgroup: its bitonic sort
 // ---- shaders/self_evaluate.comp (Evaluate, Compact) ----
-const uint SELF_JOB_EVALUATE = 19u;  // per candidate: a contact this substep or not
-const uint SELF_JOB_COMPACT = 20u;   // per original vertex: its contacts' slots
+const uint SELF_JOB_EVALUATE = 18u;  // per candidate: a contact this substep or not
+const uint SELF_JOB_COMPACT = 19u;   // per original vertex: its contacts' slots
 // ---- shaders/self_solve.comp (Pass, Clamp) ----
-const uint SELF_JOB_KEEP = 21u;    // per original vertex: where the passes start
-const uint SELF_JOB_PASS = 22u;    // per vertex of colour pc.colour: the vertex order
-const uint SELF_JOB_JACOBI = 23u;  // per original vertex: the Jacobi order
-const uint SELF_JOB_CLAMP = 24u;   // per vertex: into its bounds
+const uint SELF_JOB_KEEP = 20u;    // per original vertex: where the passes start
+const uint SELF_JOB_PASS = 21u;    // per vertex of colour pc.colour: the vertex order
+const uint SELF_JOB_JACOBI = 22u;  // per original vertex: the Jacobi order
+const uint SELF_JOB_CLAMP = 23u;   // per vertex: into its bounds
 // ---- shaders/self_scan.comp: prefix sums by levels (shaders/lib/block_scan.glsl) ----
-const uint SELF_JOB_SCAN_BLOCKS = 25u;  // per block of level pc.level: its sum
-const uint SELF_JOB_SCAN_TOP = 26u;     // one workgroup: the top level to offsets, the total
-const uint SELF_JOB_SCAN_APPLY = 27u;   // per block of level pc.level: its items' offsets
-const uint SELF_JOB_COUNT = 29u;
+const uint SELF_JOB_SCAN_BLOCKS = 24u;  // per block of level pc.level: its sum
+const uint SELF_JOB_SCAN_TOP = 25u;     // one workgroup: the top level to offsets, the total
+const uint SELF_JOB_SCAN_APPLY = 26u;   // per block of level pc.level: its items' offsets
+const uint SELF_JOB_COUNT = 27u;
 
 // A vertex's list longer than this is sorted by a workgroup of SELF_LIST_LONG_WORKGROUP
 // (LIST_SORT_LONG: a bitonic network, each invocation a share of each step) rather than by one
@@ -75,7 +75,7 @@ const uint SELF_SORT_BLOCK = 256u;    // the radix sort's items per invocation
 const uint SELF_SORT_BUCKETS = 256u;  // (lib/radix_sort.glsl's RADIX_BUCKETS)
 
 // The detection's dispatches of a fixed size, run only when a detection happens
-// (SelfState::gate: the host writes their sizes into gateSizes, MOTION_DECIDE copies them or 0).
+// (SelfState::gate: the host writes their sizes into gateSizes, the last MOTION_CHECK workgroup copies them or 0).
 const uint SELF_GATES = 32u;
 
 // The state the self-collision kernels share with the host (a host-visible buffer).
@@ -109,7 +109,9 @@ struct SelfState {
     uint truncated;        // nonzero: a loop stopped before its end
     uint frameDetections;  // detections in this frame (the host zeroes it)
     float bound;           // B: the cube's half-side, of the detection that holds
-    uint padding;
+    uint mostVertexContacts;  // COMPACT: the most contacts of one vertex in this substep
+    uint checkDone;           // MOTION_CHECK: its workgroups done (the last one decides)
+    uint padding0, padding1, padding2;
     // Indirect dispatches (x, y, z, unused), 2D where a count may pass the device's limit.
     uvec4 candidateGroups;        // over the candidates
     uvec4 detectCandidateGroups;  // the same at a detection, else 0
@@ -118,7 +120,7 @@ struct SelfState {
     uvec4 gate[SELF_GATES];       // the gated dispatches: gateSizes[k] or 0
     uvec4 gateSizes[SELF_GATES];
 };
-CLOTH_CHECK_SIZE(SelfState, 272 + 16 * SELF_GATES * 2)
+CLOTH_CHECK_SIZE(SelfState, 288 + 16 * SELF_GATES * 2)
 
 // The push constant of every self-collision kernel.
 struct SelfPush {

@@ -36,7 +36,7 @@
 CLOTH_NAMESPACE_BEGIN
 
 const float SELF_BOUND_GAMMA = 0.4f;  // gamma < 1/2: what a pair's two sides may each take
-const float SELF_BOUND_FLOOR = 0.05f;  // phi, of the candidate's distance to keep
+const float SELF_BOUND_FLOOR = 0.001f;  // phi, of the candidate's distance to keep
 // A new detection's B covers twice the largest move of a vertex in the substep (relative to the
 // others), so that vertices that keep their speed stay within it for the next substep too.
 const float SELF_MOTION_COVER = 2.0f;

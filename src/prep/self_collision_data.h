@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/self_contacts.h"
 #include "prep/prepared.h"
 
 namespace cloth {
@@ -18,6 +19,17 @@ struct RestNeighbours {
     std::vector<std::uint32_t> vtOffsets, vt, eeOffsets, ee, inertOffsets, inert;
 };
 RestNeighbours findRestNeighbours(const PreparedCloth& p);
+
+// The rest mesh's neighbours as pairs, for the bounds (kernels/self_motion.h): they never become
+// contacts, but no vertex may carry one through the other either, so each vertex's bound also
+// takes the least over its rest neighbours' pairs. Each pair as a SelfCandidate (vertex-triangle:
+// the vertex and the triangle's corners; edge-edge: the two edges' ends), and per original
+// vertex the pairs it belongs to (CSR: offsets, one more than the vertices; then the pairs).
+struct RestPairs {
+    std::vector<gpu::SelfCandidate> pairs;
+    std::vector<std::uint32_t> lists;  // offsets (vertices + 1), then pair indices
+};
+RestPairs restPairs(const PreparedCloth& p, const RestNeighbours& rest);
 
 // Per triangle, its cloth's thickness.
 std::vector<float> triangleThicknesses(const PreparedCloth& p);

@@ -139,6 +139,7 @@ public:
         // the tree's rebuilds and the vertices clamped into their bounds.
         std::uint64_t candidates = 0, detections = 0, rebuilds = 0, clamped = 0;
         std::uint64_t evaluated = 0;  // candidates the substep's moves did not rule out
+        std::uint64_t mostVertexContacts = 0;  // the most contacts of one vertex (last substep)
         // SelfCollisionSettings::checkCandidates (CPU): the full detections' contacts, and the
         // contacts in which the candidates' differ from them.
         std::uint64_t checkedContacts = 0, missed = 0;

@@ -103,6 +103,7 @@ Solver::SelfCounts GpuSolver::selfCounts() const {
     c.rebuilds = impl_->self->rebuilds();
     c.clamped = std::uint64_t(st.clampedTotal) + st.clamped;
     c.evaluated = st.evaluated;
+    c.mostVertexContacts = st.mostVertexContacts;
     return c;
 }
 

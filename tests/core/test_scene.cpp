@@ -490,7 +490,7 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
         {R"({"self_collision": {"friction": 0.5, "static_friction": 0.5},
              "cloths": [{"grid": {}}]})", "self_collision.friction: give either"},
         {R"({"self_collision": {"order": "coloured"}, "cloths": [{"grid": {}}]})",
-         "self_collision.order: unknown self-contact order 'coloured' (expected colored, jacobi"},
+         "self_collision.order: unknown self-contact order 'coloured' (expected vertex, jacobi"},
         {R"({"self_collision": {"detection": "sometimes"}, "cloths": [{"grid": {}}]})",
          "self_collision.detection: unknown self-collision detection 'sometimes' (expected "
          "every_substep or bounded)"},

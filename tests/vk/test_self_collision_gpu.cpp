@@ -346,8 +346,8 @@ std::map<std::uint32_t, std::uint64_t> workgroupsPerJob(const vk::GpuSelfCollisi
 // cloth: the same folded cloth at 8^2 and 32^2 (16 times the vertices and triangles), in
 // workgroups of one invocation so that workgroups count invocations; every job of the small
 // frame is in the large one, and its invocations in the frame grow at least 4 times, but for the
-// jobs made to take one workgroup over what levels have reduced to one block (the decision, the
-// scans' and unions' tops). (Jobs that only the large cloth needs, the levels of longer scans,
+// jobs made to take one workgroup over what levels have reduced to one block (the scans' and
+// unions' tops). (Jobs that only the large cloth needs, the levels of longer scans,
 // come on top.)
 TEST_F(SelfCollisionGpuTest, EveryDispatchsWorkgroupsGrowWithTheCloth) {
     std::map<std::uint32_t, std::uint64_t> jobs[2];
@@ -381,8 +381,8 @@ TEST_F(SelfCollisionGpuTest, EveryDispatchsWorkgroupsGrowWithTheCloth) {
         ASSERT_GT(gpu.state().candidates, 0u);
         jobs[k++] = workgroupsPerJob(gpu);
     }
-    const std::set<std::uint32_t> once = {gpu::SELF_JOB_MOTION_DECIDE, gpu::SELF_JOB_SCAN_TOP,
-                                          gpu::SELF_JOB_MOTION_REDUCE, gpu::SELF_JOB_BOX_REDUCE};
+    const std::set<std::uint32_t> once = {gpu::SELF_JOB_SCAN_TOP, gpu::SELF_JOB_MOTION_REDUCE,
+                                          gpu::SELF_JOB_BOX_REDUCE};
     EXPECT_GT(jobs[0].size(), 20u);
     for (const auto& [job, groups] : jobs[0]) {
         ASSERT_TRUE(jobs[1].count(job)) << "job " << job;

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <bit>
 #include <limits>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/error.h"
 #include "cpu/self/args.h"
@@ -77,6 +79,10 @@ void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::ve
     const bool detect = !detected || clampedLast_ > 0 || total[0] > 0 ||
                         gpu::selfBallOutside(total[1], total[2], total[3]) > 0 ||
                         s_.detection == SelfCollisionSettings::Detection::EverySubstep;
+    if (member == 0 && std::getenv("SELFDBG"))
+        std::fprintf(stderr, "motion: detected %d clampedLast %llu cube %u ball %u ballT %u startT %u -> detect %d; B %g fresh %g T %g %g %g\n",
+                     int(detected), (unsigned long long)clampedLast_, total[0], total[1], total[2], total[3], int(detect), bound_,
+                     gpu::selfFreshBound(slo, shi, s_.bound), t.x, t.y, t.z);
     float bound = bound_;
     if (detect) {
         t = gpu::selfTranslation(slo, shi);
@@ -187,7 +193,8 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
 
 // Per original vertex its candidates' slots (4 c + k, counted with atomic increments, placed by
 // atomic cursors, each list then sorted: the same lists for any thread count); its bound beta,
-// the least of its candidates' (selfCandidateBound), and where the detection saw it.
+// the least of its candidates' and its rest neighbours' pairs' (selfCandidateBound), and where
+// the detection saw it.
 void SelfCollision::lists(ThreadPool& pool, int member, int size, const glm::vec4* start,
                           const glm::vec4* pred) {
     const auto count = static_cast<std::uint32_t>(candidates_.size());
@@ -217,6 +224,7 @@ void SelfCollision::lists(ThreadPool& pool, int member, int size, const glm::vec
     pool.barrier();
     ThreadPool::split(vertices, member, size, b, e);
     const float reach = 2.0f * leastThickness_ + s_.margin;
+    const glm::vec4* predicted = start;
     std::uint32_t counts[4] = {0, 0, 0, 0};
     for (std::uint32_t v = b; v < e; ++v) {
         const auto first = listSlots_.begin() + listOffsets_[v];
@@ -226,6 +234,11 @@ void SelfCollision::lists(ThreadPool& pool, int member, int size, const glm::vec
         for (auto it = first; it != last; ++it) {
             const std::uint32_t c = *it >> 2;
             least = std::min(least, gpu::selfCandidateBound(gaps_[c].y, candidates_[c].keep));
+        }
+        for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k) {
+            const gpu::SelfCandidate& pair = restPairs_.pairs[restPairs_.lists[vertices + 1 + k]];
+            least = std::min(least, gpu::selfCandidateBound(
+                                        gpu::selfCandidateDistance(SELF_ARGS pair), pair.keep));
         }
         const float beta = gpu::selfVertexBound(least, reach, bound_);
         detected_[v] = glm::vec4(xyz(start[v]), beta);

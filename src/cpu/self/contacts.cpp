@@ -50,6 +50,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
 void SelfCollision::compact(int member, int size) {
     std::uint32_t b, e;
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
+    std::uint32_t most = 0;
     for (std::uint32_t v = b; v < e; ++v) {
         std::uint32_t n = 0;
         const std::uint32_t first = listOffsets_[v];
@@ -58,7 +59,11 @@ void SelfCollision::compact(int member, int size) {
             if (slotWeights_[slot >> 2].x > 0.0f) activeSlots_[first + n++] = slot;
         }
         activeCount_[v] = n;
+        most = std::max(most, n);
     }
+    work_[member].mostContacts = most;
+    if (member == 0)
+        for (std::size_t m = std::size_t(size); m < work_.size(); ++m) work_[m].mostContacts = 0;
 }
 
 }  // namespace cloth

@@ -25,6 +25,7 @@ SelfCollision::SelfCollision(const PreparedCloth& p)
       s_(*p.sim.selfCollision),
       triThickness_(triangleThicknesses(p)),
       rest_(findRestNeighbours(p)),
+      restPairs_(restPairs(p, rest_)),
       colours_(selfVertexColours(p)),
       tree_(static_cast<std::uint32_t>(p.triangles.size())),
       boxes_(p.triangles.size()) {
@@ -175,6 +176,7 @@ SelfCollisionCounts SelfCollision::counts() const {
         c.walkNodes += w.nodes;
         c.evaluated += w.evaluated;
         c.contacts += w.contacts;
+        c.mostVertexContacts = std::max<std::uint64_t>(c.mostVertexContacts, w.mostContacts);
     }
     c.candidates = candidates_.size();
     c.detections = detections_;

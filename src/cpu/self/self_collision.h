@@ -41,6 +41,7 @@ struct SelfCollisionCounts {
     std::uint64_t candidates = 0;  // kept by the last detection
     std::uint64_t evaluated = 0;   // candidates this substep's moves did not rule out
     std::uint64_t contacts = 0;    // this substep's
+    std::uint64_t mostVertexContacts = 0;  // this substep's most at one vertex
     std::uint64_t detections = 0, rebuilds = 0;  // since the start
     std::uint64_t clamped = 0;     // vertices clamped into their bounds, since the start
     // SelfCollisionSettings::checkCandidates: the contacts of full detections (one per substep)
@@ -107,6 +108,7 @@ private:
     std::vector<float> triThickness_;
     float leastThickness_ = 0.0f;
     RestNeighbours rest_;
+    RestPairs restPairs_;  // the rest neighbours as pairs, for the bounds
     std::vector<std::uint32_t> originalOf_;  // per vertex: its original (itself for originals)
     std::vector<std::uint32_t> groupOf_;     // per original vertex: its phantom group, or ~0u
     SelfVertexColours colours_;              // the vertex order's
@@ -150,6 +152,7 @@ private:
         std::vector<glm::vec2> gatheredGap;
         std::vector<std::uint32_t> stack;
         std::uint64_t pairs = 0, tested = 0, nodes = 0, evaluated = 0, contacts = 0, clamped = 0;
+        std::uint32_t mostContacts = 0;  // of one vertex (compact)
         glm::vec3 lo{0.0f}, hi{0.0f}, stepLo{0.0f}, stepHi{0.0f}, far{0.0f};
         std::uint32_t outside[4] = {0, 0, 0, 0};  // selfOutsideBits' counts
     };

@@ -60,7 +60,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
                                    const Buffer& triangles, std::uint32_t capacity,
                                    std::uint32_t workgroup)
     : ctx_(&ctx),
-      p_(&p),
+      settings_(*p.sim.selfCollision),
       workgroup_(workgroup ? workgroup : selfWorkgroupSize(ctx)),
       positions_(&positions),
       predicted_(&predicted),
@@ -84,7 +84,9 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     const std::uint64_t n = triangles_, v = vertices_;
     start_ = deviceBuffer(ctx, 16ull * allVertices_, "self start");
     triInfo_ = uploaded(ctx, once, p.triangleFeatureInfo, "self triangle info");
-    triThickness_ = uploaded(ctx, once, triangleThicknesses(p), "self triangle thickness");
+    const std::vector<float> thickness = triangleThicknesses(p);
+    leastThickness_ = *std::min_element(thickness.begin(), thickness.end());
+    triThickness_ = uploaded(ctx, once, thickness, "self triangle thickness");
     const RestNeighbours rest = findRestNeighbours(p);
     restVtOffsets_ = uploaded(ctx, once, rest.vtOffsets, "self rest vt offsets");
     restVt_ = uploaded(ctx, once, rest.vt, "self rest vt");
@@ -92,6 +94,9 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     restEe_ = uploaded(ctx, once, rest.ee, "self rest ee");
     inertOffsets_ = uploaded(ctx, once, rest.inertOffsets, "self inert offsets");
     inert_ = uploaded(ctx, once, rest.inert, "self inert");
+    const RestPairs pairs = restPairs(p, rest);
+    restPairs_ = uploaded(ctx, once, pairs.pairs, "self rest pairs");
+    restPairLists_ = uploaded(ctx, once, pairs.lists, "self rest pair lists");
     work_ = deviceBuffer(ctx,
                          16ull * (2 * n + 2 + selfLevelsTotal(boxPartials_, 2) +
                                   selfLevelsTotal(partials_, 5)),
@@ -188,7 +193,7 @@ void GpuSelfCollision::allocateCandidates(std::uint32_t capacity) {
 void GpuSelfCollision::writeStaticState() {
     gpu::SelfState s;
     std::memcpy(&s, state_.mapped(), sizeof s);
-    const SelfCollisionSettings& c = *p_->sim.selfCollision;
+    const SelfCollisionSettings& c = settings_;
     s.triangles = triangles_;
     s.vertices = vertices_;
     s.allVertices = allVertices_;
@@ -201,8 +206,7 @@ void GpuSelfCollision::writeStaticState() {
     s.muS = c.staticFriction;
     s.muK = c.kineticFriction;
     s.minBound = c.bound;
-    const std::vector<float> h = triangleThicknesses(*p_);
-    s.reach = 2.0f * *std::min_element(h.begin(), h.end()) + c.margin;
+    s.reach = 2.0f * leastThickness_ + c.margin;
     s.everySubstep = c.detection == SelfCollisionSettings::Detection::EverySubstep ? 1u : 0u;
     planGates();
     s.gates = static_cast<std::uint32_t>(gateSizes_.size());
@@ -226,10 +230,9 @@ void GpuSelfCollision::planGates() {
     addGate(over(triangles_));
     gates_.fit = static_cast<std::uint32_t>(gateSizes_.size());
     addGate(gpu::selfGroups2D(triangles_, 1));
-    gates_.memoryClear = static_cast<std::uint32_t>(gateSizes_.size());
-    addGate(over(std::max<std::uint64_t>(std::uint64_t(1) << memoryBits_, vertices_)));
     gates_.gatherCount = static_cast<std::uint32_t>(gateSizes_.size());
-    addGate(over(triangles_));
+    addGate(over(std::max<std::uint64_t>(
+        {std::uint64_t(1) << memoryBits_, std::uint64_t(vertices_), std::uint64_t(triangles_)})));
     const auto scanGates = [&](std::uint64_t n, std::uint32_t* out) {
         const std::vector<std::uint32_t> blocks = selfLevelBlocks(n);
         std::uint32_t k = 0;
@@ -259,7 +262,7 @@ void GpuSelfCollision::bindAll() {
         &inertOffsets_, &inert_,    &work_,         &codes_,           &order_,
         &scratch_,      &nodes_,    &nodeInts_,     &memoryKeys_,      &memoryNormals_,
         &state_,        &candidates_, &candData_,   &slotContacts_,    &vertexData_,
-        &ints_,         &slots_};
+        &ints_,         &slots_,    &restPairs_,    &restPairLists_};
     CLOTH_ASSERT(all.size() == kSelfBindings);
     for (ComputeKernel& k : kernels_) k.bind(all);
 }

@@ -149,7 +149,6 @@ void GpuSelfCollision::recordCollide(VkCommandBuffer cb, bool frameStart,
                         dispatch(cb, kSelfMotion, p, k == top ? 1u : levels[k]);
                     }
                     over(gpu::SELF_JOB_MOTION_CHECK, vertices_);
-                    dispatch(cb, kSelfMotion, pushOf(gpu::SELF_JOB_MOTION_DECIDE), 1);
                     break;
                 }
                 case SelfPhase::Refit:
@@ -157,12 +156,10 @@ void GpuSelfCollision::recordCollide(VkCommandBuffer cb, bool frameStart,
                     dispatchGated(cb, kSelfFit, pushOf(gpu::SELF_JOB_FIT), gates_.fit);
                     break;
                 case SelfPhase::Gather:
-                    dispatchGated(cb, kSelfGather, pushOf(gpu::SELF_JOB_MEMORY_CLEAR),
-                                  gates_.memoryClear);
-                    dispatchIndirect(cb, kSelfGather, pushOf(gpu::SELF_JOB_MEMORY_INSERT),
-                                     kOldCandidateGroups);
                     dispatchGated(cb, kSelfGather, pushOf(gpu::SELF_JOB_GATHER_COUNT),
                                   gates_.gatherCount);
+                    dispatchIndirect(cb, kSelfGather, pushOf(gpu::SELF_JOB_MEMORY_INSERT),
+                                     kOldCandidateGroups);
                     scan(cb, gpu::SELF_SCAN_GATHER, triangles_, 0, gates_.scanGather);
                     dispatchGated(cb, kSelfGather, pushOf(gpu::SELF_JOB_GATHER_WRITE),
                                   gates_.gatherWrite);
@@ -190,7 +187,7 @@ void GpuSelfCollision::recordCollide(VkCommandBuffer cb, bool frameStart,
             }
             if (stageDone) stageDone(e.stage);
         },
-        [] { return true; });  // the detection's dispatches every substep, sized by DECIDE
+        [] { return true; });  // the detection's dispatches every substep, sized by MOTION_CHECK
 }
 
 void GpuSelfCollision::recordSolve(VkCommandBuffer cb) {

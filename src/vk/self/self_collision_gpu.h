@@ -131,7 +131,8 @@ class GpuSelfCollision {
     void snapshotCopies(VkCommandBuffer cb, bool restore);
 
     const Context* ctx_;
-    const PreparedCloth* p_;
+    SelfCollisionSettings settings_;
+    float leastThickness_ = 0.0f;
     std::uint32_t triangles_ = 0, vertices_ = 0, allVertices_ = 0, phantomGroups_ = 0;
     std::uint32_t phantomMembers_ = 0;
     std::uint32_t workgroup_ = 64;
@@ -152,12 +153,13 @@ class GpuSelfCollision {
     // Gated dispatches: their gate indices.
     std::vector<glm::uvec4> gateSizes_;
     struct Gates {
-        std::uint32_t boxes, fit, memoryClear, gatherCount, gatherWrite, listSort;
+        std::uint32_t boxes, fit, gatherCount, gatherWrite, listSort;
         std::uint32_t scanGather[16], scanLists[16];
     } gates_{};
     const Buffer *positions_, *predicted_, *triangles_buffer_;
     Buffer start_, triInfo_, triThickness_;
     Buffer restVtOffsets_, restVt_, restEeOffsets_, restEe_, inertOffsets_, inert_;
+    Buffer restPairs_, restPairLists_;
     Buffer work_, codes_, order_, scratch_, nodes_, nodeInts_;
     Buffer memoryKeys_, memoryNormals_, state_;
     Buffer candidates_, candData_, slotContacts_, vertexData_, ints_, slots_;
