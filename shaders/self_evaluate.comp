@@ -23,7 +23,7 @@ void jobEvaluate() {
     vec4 gaps = candGaps(c);
     if (selfCandidateSkipped(cand.kind, vec2(gaps.x, gaps.y), moveOf(v.x, fresh),
                              moveOf(v.y, fresh), moveOf(v.z, fresh), moveOf(v.w, fresh),
-                             cand.keep, state.margin, state.translation.w)) {
+                             cand.keep, state.margin, state.shift, state.startShift.w)) {
         candSide(c) = vec4(0.0);
         return;
     }

@@ -75,11 +75,9 @@ void jobListSort() {
     float beta = selfVertexBound(least, state.reach, state.bound);
     vec3 s = vec3(start[v]);
     detectedOf(v) = vec4(s, beta);
-    uint bits = selfOutsideBits(s, vec3(predicted[v]), s, beta, vec3(state.translation),
-                                state.bound);
-    if ((bits & SELF_OUT_BALL) != 0u) atomicAdd(state.listOutside.y, 1u);
-    if ((bits & SELF_OUT_BALL_T) != 0u) atomicAdd(state.listOutside.z, 1u);
-    if ((bits & SELF_OUT_START_T) != 0u) atomicAdd(state.listOutside.w, 1u);
+    uint bits = selfOutsideBalls(s, vec3(predicted[v]), s, beta, vec3(0.0), vec3(state.fresh));
+    if ((bits & SELF_OUT_STILL) != 0u) atomicAdd(state.listOutside.z, 1u);
+    if ((bits & SELF_OUT_MOVED) != 0u) atomicAdd(state.listOutside.w, 1u);
 }
 
 // Workgroup g sorts long list g (LIST_SORT's queue) by a bitonic network over the next power of

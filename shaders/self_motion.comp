@@ -8,9 +8,9 @@
 #include "self/buffers.glsl"
 #include "kernels/self_motion.h"
 
-// The ranges of one item: displacement since the detection (lo, hi), step (lo, hi), and the
-// largest coordinate (vec4 each, w unused).
-const uint RANGE = 5u;
+// The ranges of one item (vec4 each, w unused): the starts' displacements since the detection
+// (lo, hi), the predictions', the steps (lo, hi), and the largest coordinate.
+const uint RANGE = SELF_MOTION_RANGES;
 shared vec4 sharedRange[gl_WorkGroupSize.x * RANGE];
 
 uint levelItems(uint k) { return levelItemsOf(state.partials, k); }
@@ -18,19 +18,19 @@ uint motionBase(uint k) { return motionLevelBase(k); }
 
 void identity(out vec4 r[RANGE]) {
     const float inf = 1.0 / 0.0;
-    r[0] = vec4(inf);
-    r[1] = vec4(-inf);
-    r[2] = vec4(inf);
-    r[3] = vec4(-inf);
-    r[4] = vec4(0.0);
+    for (uint k = 0u; k < 6u; k += 2u) {
+        r[k] = vec4(inf);
+        r[k + 1u] = vec4(-inf);
+    }
+    r[6] = vec4(0.0);
 }
 
 void combine(inout vec4 r[RANGE], vec4 o[RANGE]) {
-    r[0] = vec4(lessOf(vec3(r[0]), vec3(o[0])), 0.0);
-    r[1] = vec4(moreOf(vec3(r[1]), vec3(o[1])), 0.0);
-    r[2] = vec4(lessOf(vec3(r[2]), vec3(o[2])), 0.0);
-    r[3] = vec4(moreOf(vec3(r[3]), vec3(o[3])), 0.0);
-    r[4] = vec4(moreOf(vec3(r[4]), vec3(o[4])), 0.0);
+    for (uint k = 0u; k < 6u; k += 2u) {
+        r[k] = vec4(lessOf(vec3(r[k]), vec3(o[k])), 0.0);
+        r[k + 1u] = vec4(moreOf(vec3(r[k + 1u]), vec3(o[k + 1u])), 0.0);
+    }
+    r[6] = vec4(moreOf(vec3(r[6]), vec3(o[6])), 0.0);
 }
 
 // The workgroup's ranges folded by its first invocation, in invocation order (exact min and
@@ -64,19 +64,22 @@ void jobFold() {
         vec3 q = vec3(predicted[v]);
         if (state.detections != 0u) {
             vec3 d = vec3(detectedOf(v));
-            r[0] = vec4(lessOf(s - d, q - d), 0.0);
-            r[1] = vec4(moreOf(s - d, q - d), 0.0);
+            r[0] = vec4(s - d, 0.0);
+            r[1] = vec4(s - d, 0.0);
+            r[2] = vec4(q - d, 0.0);
+            r[3] = vec4(q - d, 0.0);
         }
-        r[2] = vec4(q - s, 0.0);
-        r[3] = vec4(q - s, 0.0);
-        r[4] = vec4(moreOf(abs(s), abs(q)), 0.0);
+        r[4] = vec4(q - s, 0.0);
+        r[5] = vec4(q - s, 0.0);
+        r[6] = vec4(moreOf(abs(s), abs(q)), 0.0);
     }
     vec4 all[RANGE];
     foldWorkgroup(r, motionBase(0u) + RANGE * gl_WorkGroupID.x, true, all);
 }
 
 // Level pc.level's blocks of SELF_SCAN_BLOCK into level pc.level + 1; at the top (pc.array 1,
-// one workgroup) the whole union, then T, the slack and a fresh detection's T and B.
+// one workgroup) the whole union, then the translations, the slack and a fresh detection's
+// translations and B (as src/cpu/self/candidates.cpp's motion()).
 void jobReduce() {
     uint k = pc.level;
     bool top = pc.array != 0u;
@@ -98,13 +101,25 @@ void jobReduce() {
     vec4 all[RANGE];
     foldWorkgroup(r, motionBase(k + 1u) + RANGE * b, !top, all);
     if (!top || gl_LocalInvocationID.x != 0u) return;
-    vec3 lo = vec3(all[0]);
-    vec3 hi = vec3(all[1]);
-    vec3 slo = lessOf(vec3(0.0), vec3(all[2]));  // a fresh detection's start: displacement 0
-    vec3 shi = moreOf(vec3(0.0), vec3(all[3]));
-    float slack = selfSlack(vec3(all[4]));
-    state.translation = vec4(selfTranslation(lo, hi), slack);
-    state.fresh = vec4(selfTranslation(slo, shi), selfFreshBound(slo, shi, state.minBound));
+    vec3 slo = vec3(all[0]);
+    vec3 shi = vec3(all[1]);
+    vec3 qlo = vec3(all[2]);
+    vec3 qhi = vec3(all[3]);
+    vec3 stlo = vec3(all[4]);
+    vec3 sthi = vec3(all[5]);
+    float slack = selfSlack(vec3(all[6]));
+    vec3 ts = selfTranslation(slo, shi);
+    vec3 tq = selfTranslation(qlo, qhi);
+    state.startShift = vec4(ts, slack);
+    state.predShift = vec4(tq, selfShift(ts, tq));
+    // Where the last substep left the balls (at a detection, LIST_SORT's counts chose its step;
+    // fresh still holds that substep's D).
+    vec3 last = state.detect != 0u ? selfBallStep(state.listOutside.z, state.listOutside.w,
+                                                  vec3(state.fresh))
+                                   : vec3(state.ballStep);
+    state.ballCentre = vec4(vec3(state.ballCentre) + last, 0.0);
+    // D; a fresh detection at the start: the starts' displacements 0, the predictions' the steps.
+    state.fresh = vec4(selfTranslation(stlo, sthi), selfFreshBound(stlo, sthi, state.minBound));
     state.outside = uvec4(0u);
 }
 
@@ -116,6 +131,7 @@ void decide() {
                     atomicOr(state.outside.z, 0u), atomicOr(state.outside.w, 0u));
     bool detect = state.detections == 0u || state.clamped > 0u || o.x > 0u ||
                   selfBallOutside(o.y, o.z, o.w) > 0u || state.everySubstep != 0u;
+    vec3 D = vec3(state.fresh);
     state.clampedTotal += state.clamped;
     state.clamped = 0u;
     state.detect = detect ? 1u : 0u;
@@ -125,14 +141,15 @@ void decide() {
     for (uint k = 0u; k < SELF_GATES; ++k) state.gate[k] = detect ? state.gateSizes[k] : uvec4(0u);
     state.detectCandidateGroups = uvec4(0u);
     state.longListGroups = uvec4(0u, 1u, 1u, 0u);
+    state.shift = detect ? selfShift(vec3(0.0), D) : state.predShift.w;
     if (!detect) {
-        state.ballTranslation = vec4(selfBallTranslation(o.y, o.z, o.w, vec3(state.translation)), 0.0);
+        state.ballStep = vec4(selfBallStep(o.z, o.w, D), 0.0);
         state.oldCandidateGroups = uvec4(0u);
         return;
     }
     state.detections += 1u;
     state.frameDetections += 1u;
-    state.translation = vec4(vec3(state.fresh), state.translation.w);
+    state.ballCentre = vec4(0.0);  // the step: LIST_SORT's counts
     state.bound = state.fresh.w;
     state.oldCandidateGroups = selfGroups2D(state.candidates, gl_WorkGroupSize.x);
     state.listOutside = uvec4(0u);
@@ -153,17 +170,19 @@ void jobCheck() {
         vec3 s = vec3(start[v]);
         vec3 q = vec3(predicted[v]);
         vec4 x = detectedOf(v);
-        vec3 t = vec3(state.translation);
-        float slack = state.translation.w;
+        vec3 ts = vec3(state.startShift);
+        vec3 tq = vec3(state.predShift);
+        float slack = state.startShift.w;
         if (state.detections != 0u) {
-            uint bits = selfOutsideBits(s, q, vec3(x), x.w, t, state.bound);
-            if ((bits & SELF_OUT_CUBE) != 0u) atomicAdd(state.outside.x, 1u);
-            if ((bits & SELF_OUT_BALL) != 0u) atomicAdd(state.outside.y, 1u);
-            if ((bits & SELF_OUT_BALL_T) != 0u) atomicAdd(state.outside.z, 1u);
-            if ((bits & SELF_OUT_START_T) != 0u) atomicAdd(state.outside.w, 1u);
+            if (selfOutsideCube(s, q, vec3(x), ts, tq, state.bound)) atomicAdd(state.outside.x, 1u);
+            uint bits = selfOutsideBalls(s, q, vec3(x), x.w, vec3(state.ballCentre),
+                                         vec3(state.fresh));
+            if ((bits & SELF_OUT_START) != 0u) atomicAdd(state.outside.y, 1u);
+            if ((bits & SELF_OUT_STILL) != 0u) atomicAdd(state.outside.z, 1u);
+            if ((bits & SELF_OUT_MOVED) != 0u) atomicAdd(state.outside.w, 1u);
         }
-        movesOf(v) = vec4(selfVertexMoves(s, q, vec3(x), t, slack),
-                          selfVertexMoves(s, q, s, vec3(state.fresh), slack));
+        movesOf(v) = vec4(selfVertexMoves(s, q, vec3(x), ts, tq, slack),
+                          selfVertexMoves(s, q, s, vec3(0.0), vec3(state.fresh), slack));
     }
     memoryBarrierBuffer();
     barrier();

@@ -96,8 +96,8 @@ void jobJacobi() {
     moveCopies(v, moved);
 }
 
-// Every vertex that can move, phantom copies with their original, into the bounds of its
-// original: the ball round where the detection saw it plus the balls' translation, along the
+// Every vertex that can move, phantom copies with their original, into the ball of its original
+// round where the detection saw it plus C, moving on by the substep's ball step, along the
 // straight line from its start (kernels/self_motion.h).
 void jobClamp() {
     uint v = linearIndex();
@@ -106,13 +106,13 @@ void jobClamp() {
     vec4 p = positions[v];
     if (!(p.w > 0.0) || !(positions[o].w > 0.0)) return;
     vec4 x = detectedOf(o);
-    vec3 t = state.detect != 0u
-                 ? selfBallTranslation(state.listOutside.y, state.listOutside.z,
-                                       state.listOutside.w, vec3(state.translation))
-                 : vec3(state.ballTranslation);
-    vec3 c = vec3(x) + t;
-    if (!selfBeyond(vec3(p), c, x.w)) return;
-    positions[v] = vec4(selfClamp(vec3(start[v]), vec3(p), c, x.w), p.w);
+    vec3 step = state.detect != 0u
+                    ? selfBallStep(state.listOutside.z, state.listOutside.w, vec3(state.fresh))
+                    : vec3(state.ballStep);
+    vec3 cs = vec3(x) + vec3(state.ballCentre);
+    vec3 ce = cs + step;
+    if (!selfBeyond(vec3(p), ce, x.w)) return;
+    positions[v] = vec4(selfClamp(vec3(start[v]), vec3(p), cs, ce, x.w), p.w);
     atomicAdd(state.clamped, 1u);
 }
 

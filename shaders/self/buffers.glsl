@@ -136,7 +136,7 @@ uint sceneBase() { return 2u * state.triangles; }
 uint boxLevelBase(uint k) { return sceneBase() + 2u + levelsBefore(state.boxPartials, k, 2u); }
 uint motionLevelBase(uint k) {
     return sceneBase() + 2u + levelsTotal(state.boxPartials, 2u) +
-           levelsBefore(state.partials, k, 5u);
+           levelsBefore(state.partials, k, SELF_MOTION_RANGES);
 }
 
 // The invocation's index in a dispatch of 2D workgroups (selfGroups2D).

@@ -71,6 +71,9 @@ const uint SELF_SCAN_LISTS = 2u;   // per original vertex its candidates' slots
 // items, level by level; loops whose length the data decides set SelfState::truncated when they
 // stop short, and the host refuses the frame.
 const uint SELF_SCAN_BLOCK = 256u;
+// MOTION_FOLD's ranges per item (vec4 each): the starts' displacements (lo, hi), the
+// predictions', the steps', and the largest coordinate.
+const uint SELF_MOTION_RANGES = 7u;
 const uint SELF_SORT_BLOCK = 256u;    // the radix sort's items per invocation
 const uint SELF_SORT_BUCKETS = 256u;  // (lib/radix_sort.glsl's RADIX_BUCKETS)
 
@@ -92,10 +95,12 @@ struct SelfState {
     uint gates;         // entries of gateSizes used
     uint frameCandidates;  // the candidates at the frame's start (the host's snapshot)
     // Each substep (MOTION_*).
-    vec4 translation;      // xyz: T; w: the slack
-    vec4 ballTranslation;  // xyz: the balls' (selfBallTranslation)
-    vec4 fresh;            // xyz: a fresh detection's T; w: its B
-    uvec4 outside;         // MOTION_CHECK: selfOutsideBits' counts
+    vec4 startShift;  // xyz: Ts, the starts' translation; w: the slack
+    vec4 predShift;   // xyz: Tq, the predictions'; w: selfShift(Ts, Tq)
+    vec4 fresh;       // xyz: D, the steps' middle (a fresh detection's Tq); w: a fresh B
+    vec4 ballCentre;  // xyz: C, the balls' translation at the substep's start
+    vec4 ballStep;    // xyz: its step over the substep (selfBallStep)
+    uvec4 outside;    // MOTION_CHECK: the cube's count, then selfOutsideBalls' counts
     uvec4 listOutside;     // LIST_SORT: the same at a detection
     uint detect;           // 1 when this substep detects
     uint detections;       // since the start
@@ -111,7 +116,8 @@ struct SelfState {
     float bound;           // B: the cube's half-side, of the detection that holds
     uint mostVertexContacts;  // COMPACT: the most contacts of one vertex in this substep
     uint checkDone;           // MOTION_CHECK: its workgroups done (the last one decides)
-    uint padding0, padding1, padding2;
+    float shift;              // the substep's selfShift (of the detection that holds)
+    uint padding1, padding2;
     // Indirect dispatches (x, y, z, unused), 2D where a count may pass the device's limit.
     uvec4 candidateGroups;        // over the candidates
     uvec4 detectCandidateGroups;  // the same at a detection, else 0
@@ -120,7 +126,7 @@ struct SelfState {
     uvec4 gate[SELF_GATES];       // the gated dispatches: gateSizes[k] or 0
     uvec4 gateSizes[SELF_GATES];
 };
-CLOTH_CHECK_SIZE(SelfState, 288 + 16 * SELF_GATES * 2)
+CLOTH_CHECK_SIZE(SelfState, 320 + 16 * SELF_GATES * 2)
 
 // The push constant of every self-collision kernel.
 struct SelfPush {

@@ -4,8 +4,6 @@
 #include <atomic>
 #include <bit>
 #include <limits>
-#include <cstdio>
-#include <cstdlib>
 
 #include "core/error.h"
 #include "cpu/self/args.h"
@@ -20,12 +18,13 @@ glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 }  // namespace
 
-// Per original vertex its displacement since the detection (at the start and predicted) and its
-// step (predicted less start); their ranges over all vertices give the common translation T,
-// the slack, and a fresh detection's T and B. A detection is needed before the first, every
-// substep with EverySubstep, after a substep that clamped a vertex, or when some vertex (or a
-// position that is not finite) left the cube of its bounds, or the balls of their translation
-// (selfBallTranslation). Then every vertex's moves for the candidates' test
+// Per original vertex its displacements since the detection, at the start and predicted, and
+// its step (predicted less start); their ranges over all vertices give each configuration's
+// translation (Ts, Tq), the substep's common step D, the slack, and a fresh detection's
+// translations and B. A detection is needed before the first, every substep with
+// EverySubstep, after a substep that clamped a vertex, or when some vertex (or a position that
+// is not finite) left its cube (selfOutsideCube) or its ball (selfOutsideBalls, moving on by 0
+// or D: selfBallStep). Then every vertex's moves for the candidates' test
 // (selfVertexMoves), from the detection that holds in this substep. The same answer on every
 // member.
 void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::vec4* start,
@@ -35,41 +34,50 @@ void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::ve
     std::uint32_t b, e;
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
     MemberWork& work = work_[member];
-    glm::vec3 lo(inf), hi(-inf), slo(inf), shi(-inf), far(0.0f);
+    glm::vec3 slo(inf), shi(-inf), qlo(inf), qhi(-inf), stlo(inf), sthi(-inf), far(0.0f);
     for (std::uint32_t v = b; v < e; ++v) {
         const glm::vec3 s = xyz(start[v]), q = xyz(pred[v]);
         if (detected) {
             const glm::vec3 d = xyz(detected_[v]);
-            lo = glm::min(lo, glm::min(s - d, q - d));
-            hi = glm::max(hi, glm::max(s - d, q - d));
+            slo = glm::min(slo, s - d);
+            shi = glm::max(shi, s - d);
+            qlo = glm::min(qlo, q - d);
+            qhi = glm::max(qhi, q - d);
         }
-        slo = glm::min(slo, q - s);
-        shi = glm::max(shi, q - s);
+        stlo = glm::min(stlo, q - s);
+        sthi = glm::max(sthi, q - s);
         far = glm::max(far, glm::max(glm::abs(s), glm::abs(q)));
     }
-    work.lo = lo;
-    work.hi = hi;
-    work.stepLo = slo;
-    work.stepHi = shi;
-    work.far = far;
+    work.range[0] = slo;
+    work.range[1] = shi;
+    work.range[2] = qlo;
+    work.range[3] = qhi;
+    work.range[4] = stlo;
+    work.range[5] = sthi;
+    work.range[6] = far;
     pool.barrier();
-    slo = shi = glm::vec3(0.0f);  // a fresh detection's start: displacement 0
     for (int m = 0; m < size; ++m) {
-        const MemberWork& w = work_[m];
-        lo = glm::min(lo, w.lo);
-        hi = glm::max(hi, w.hi);
-        slo = glm::min(slo, w.stepLo);
-        shi = glm::max(shi, w.stepHi);
-        far = glm::max(far, w.far);
+        const glm::vec3* r = work_[m].range;
+        slo = glm::min(slo, r[0]);
+        shi = glm::max(shi, r[1]);
+        qlo = glm::min(qlo, r[2]);
+        qhi = glm::max(qhi, r[3]);
+        stlo = glm::min(stlo, r[4]);
+        sthi = glm::max(sthi, r[5]);
+        far = glm::max(far, r[6]);
     }
     const float slack = gpu::selfSlack(far);
-    glm::vec3 t = gpu::selfTranslation(lo, hi);
-    std::uint32_t counts[4] = {0, 0, 0, 0};  // cube, ball, ball T, start T
+    glm::vec3 ts = gpu::selfTranslation(slo, shi), tq = gpu::selfTranslation(qlo, qhi);
+    const glm::vec3 step = gpu::selfTranslation(stlo, sthi);  // D
+    const glm::vec3 centre = ballCentre_ + ballStep_;          // where the last substep left C
+    std::uint32_t counts[4] = {0, 0, 0, 0};  // cube, then selfOutsideBalls' bits
     if (detected)
         for (std::uint32_t v = b; v < e; ++v) {
-            const std::uint32_t bits = gpu::selfOutsideBits(
-                xyz(start[v]), xyz(pred[v]), xyz(detected_[v]), detected_[v].w, t, bound_);
-            for (int k = 0; k < 4; ++k) counts[k] += (bits >> k) & 1u;
+            const glm::vec3 s = xyz(start[v]), q = xyz(pred[v]), x = xyz(detected_[v]);
+            counts[0] += gpu::selfOutsideCube(s, q, x, ts, tq, bound_) ? 1u : 0u;
+            const std::uint32_t bits =
+                gpu::selfOutsideBalls(s, q, x, detected_[v].w, centre, step);
+            for (int k = 0; k < 3; ++k) counts[k + 1] += (bits >> k) & 1u;
         }
     std::copy(counts, counts + 4, work.outside);
     pool.barrier();
@@ -79,30 +87,32 @@ void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::ve
     const bool detect = !detected || clampedLast_ > 0 || total[0] > 0 ||
                         gpu::selfBallOutside(total[1], total[2], total[3]) > 0 ||
                         s_.detection == SelfCollisionSettings::Detection::EverySubstep;
-    if (member == 0 && std::getenv("SELFDBG"))
-        std::fprintf(stderr, "motion: detected %d clampedLast %llu cube %u ball %u ballT %u startT %u -> detect %d; B %g fresh %g T %g %g %g\n",
-                     int(detected), (unsigned long long)clampedLast_, total[0], total[1], total[2], total[3], int(detect), bound_,
-                     gpu::selfFreshBound(slo, shi, s_.bound), t.x, t.y, t.z);
     float bound = bound_;
     if (detect) {
-        t = gpu::selfTranslation(slo, shi);
-        bound = gpu::selfFreshBound(slo, shi, s_.bound);
+        // A fresh detection at the start: the starts' displacements 0, the predictions' the steps.
+        ts = glm::vec3(0.0f);
+        tq = step;
+        bound = gpu::selfFreshBound(stlo, sthi, s_.bound);
     }
     for (std::uint32_t v = b; v < e; ++v) {
         const glm::vec3 s = xyz(start[v]);
-        moves_[v] = gpu::selfVertexMoves(s, xyz(pred[v]), detect ? s : xyz(detected_[v]), t, slack);
+        moves_[v] = gpu::selfVertexMoves(s, xyz(pred[v]), detect ? s : xyz(detected_[v]), ts, tq,
+                                         slack);
     }
     pool.barrier();
     if (member == 0) {
         detect_ = detect;
-        translation_ = t;
+        commonStep_ = step;
+        shift_ = gpu::selfShift(ts, tq);
         bound_ = bound;
         slack_ = slack;
         if (detect) {
             ++detections_;
             detectedThisFrame_ = true;
+            ballCentre_ = glm::vec3(0.0f);  // the step: lists()
         } else {
-            ballTranslation_ = gpu::selfBallTranslation(total[1], total[2], total[3], t);
+            ballCentre_ = centre;
+            ballStep_ = gpu::selfBallStep(total[2], total[3], step);
         }
     }
 }
@@ -172,6 +182,7 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
             work_[m].pairs = work_[m].tested = work_[m].nodes = 0;
         candidates_.resize(total);
         gaps_.resize(total);
+        bounds_.resize(total);
         sides_.resize(total);
         slotWeights_.resize(total);
         slotNormals_.resize(total);
@@ -188,64 +199,73 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
     for (std::size_t i = first; i < first + work.gathered.size(); ++i) {
         const gpu::SelfCandidate& c = candidates_[i];
         sides_[i] = gpu::selfRememberedSide(SELF_ARGS c, memory_.bits);
+        bounds_[i] = gpu::selfCandidateBound(gaps_[i].y, c.keep);
     }
 }
 
-// Per original vertex its candidates' slots (4 c + k, counted with atomic increments, placed by
-// atomic cursors, each list then sorted: the same lists for any thread count); its bound beta,
-// the least of its candidates' and its rest neighbours' pairs' (selfCandidateBound), and where
-// the detection saw it.
+// Per original vertex its candidates' slots (4 c + k), ascending; its bound beta, the least of
+// its candidates' and its rest neighbours' pairs' (selfCandidateBound), and where the detection
+// saw it. Each member owns a range of vertices and reads every candidate's vertices for its own
+// (counts, then places them in candidate order): no atomics, no sorting, the same lists for any
+// thread count.
 void SelfCollision::lists(ThreadPool& pool, int member, int size, const glm::vec4* start,
                           const glm::vec4* pred) {
     const auto count = static_cast<std::uint32_t>(candidates_.size());
-    std::uint32_t b, e;
-    ThreadPool::split(count, member, size, b, e);
-    for (std::uint32_t i = b; i < e; ++i)
-        for (int k = 0; k < 4; ++k)
-            std::atomic_ref<std::uint32_t>(fill_[candidates_[i].vertices[k]])
-                .fetch_add(1, std::memory_order_relaxed);
-    pool.barrier();
     const std::uint32_t vertices = p_.originalVertexCount;
-    if (member == 0) {
-        listOffsets_[0] = 0;
-        for (std::uint32_t v = 0; v < vertices; ++v) {
-            listOffsets_[v + 1] = listOffsets_[v] + fill_[v];
-            fill_[v] = listOffsets_[v];  // now the next free slot
+    std::uint32_t b, e;
+    ThreadPool::split(vertices, member, size, b, e);
+    const std::uint32_t owned = e - b;
+    for (std::uint32_t v = b; v < e; ++v) fill_[v] = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const glm::uvec4 u = candidates_[i].vertices;
+        for (int k = 0; k < 4; ++k)
+            if (u[k] - b < owned) ++fill_[u[k]];
+    }
+    std::uint32_t total = 0;
+    for (std::uint32_t v = b; v < e; ++v) {
+        const std::uint32_t n = fill_[v];
+        fill_[v] = total;  // this member's offset, then the next free slot
+        total += n;
+    }
+    work_[member].listTotal = total;
+    pool.barrier();
+    std::uint32_t base = 0;
+    for (int m = 0; m < member; ++m) base += work_[m].listTotal;
+    for (std::uint32_t v = b; v < e; ++v) listOffsets_[v] = fill_[v] += base;
+    if (member == size - 1) listOffsets_[vertices] = base + total;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const glm::uvec4 u = candidates_[i].vertices;
+        for (std::uint32_t k = 0; k < 4; ++k)
+            if (u[k] - b < owned) listSlots_[fill_[u[k]]++] = 4 * i + k;
+    }
+    pool.barrier();
+    const float reach = 2.0f * leastThickness_ + s_.margin;
+    const glm::vec4* predicted = start;
+    {
+        // Each rest pair's bound once (a pair has four vertices).
+        std::uint32_t pb, pe;
+        ThreadPool::split(static_cast<std::uint32_t>(restPairs_.pairs.size()), member, size, pb, pe);
+        for (std::uint32_t k = pb; k < pe; ++k) {
+            const gpu::SelfCandidate& pair = restPairs_.pairs[k];
+            restBounds_[k] =
+                gpu::selfCandidateBound(gpu::selfCandidateDistance(SELF_ARGS pair), pair.keep);
         }
     }
     pool.barrier();
-    for (std::uint32_t i = b; i < e; ++i)
-        for (std::uint32_t k = 0; k < 4; ++k) {
-            const std::uint32_t slot =
-                std::atomic_ref<std::uint32_t>(fill_[candidates_[i].vertices[k]])
-                    .fetch_add(1, std::memory_order_relaxed);
-            listSlots_[slot] = 4 * i + k;
-        }
-    pool.barrier();
-    ThreadPool::split(vertices, member, size, b, e);
-    const float reach = 2.0f * leastThickness_ + s_.margin;
-    const glm::vec4* predicted = start;
     std::uint32_t counts[4] = {0, 0, 0, 0};
     for (std::uint32_t v = b; v < e; ++v) {
         const auto first = listSlots_.begin() + listOffsets_[v];
         const auto last = listSlots_.begin() + listOffsets_[v + 1];
-        std::sort(first, last);
         float least = gpu::SELF_NO_BOUND;
-        for (auto it = first; it != last; ++it) {
-            const std::uint32_t c = *it >> 2;
-            least = std::min(least, gpu::selfCandidateBound(gaps_[c].y, candidates_[c].keep));
-        }
-        for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k) {
-            const gpu::SelfCandidate& pair = restPairs_.pairs[restPairs_.lists[vertices + 1 + k]];
-            least = std::min(least, gpu::selfCandidateBound(
-                                        gpu::selfCandidateDistance(SELF_ARGS pair), pair.keep));
-        }
+        for (auto it = first; it != last; ++it) least = std::min(least, bounds_[*it >> 2]);
+        for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k)
+            least = std::min(least, restBounds_[restPairs_.lists[vertices + 1 + k]]);
         const float beta = gpu::selfVertexBound(least, reach, bound_);
         detected_[v] = glm::vec4(xyz(start[v]), beta);
-        fill_[v] = 0;
-        const std::uint32_t bits = gpu::selfOutsideBits(xyz(start[v]), xyz(pred[v]),
-                                                        xyz(start[v]), beta, translation_, bound_);
-        for (int k = 0; k < 4; ++k) counts[k] += (bits >> k) & 1u;
+        const std::uint32_t bits = gpu::selfOutsideBalls(xyz(start[v]), xyz(pred[v]),
+                                                         xyz(start[v]), beta, glm::vec3(0.0f),
+                                                         commonStep_);
+        for (int k = 0; k < 3; ++k) counts[k + 1] += (bits >> k) & 1u;
     }
     std::copy(counts, counts + 4, work_[member].outside);
     pool.barrier();
@@ -253,7 +273,7 @@ void SelfCollision::lists(ThreadPool& pool, int member, int size, const glm::vec
         std::uint32_t total[4] = {0, 0, 0, 0};
         for (int m = 0; m < size; ++m)
             for (int k = 0; k < 4; ++k) total[k] += work_[m].outside[k];
-        ballTranslation_ = gpu::selfBallTranslation(total[1], total[2], total[3], translation_);
+        ballStep_ = gpu::selfBallStep(total[2], total[3], commonStep_);
     }
 }
 

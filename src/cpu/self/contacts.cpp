@@ -23,7 +23,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         const glm::uvec4 v = cand.vertices;
         slotWeights_[i] = glm::vec4(0.0f);
         if (gpu::selfCandidateSkipped(cand.kind, gaps_[i], moves_[v.x], moves_[v.y], moves_[v.z],
-                                      moves_[v.w], cand.keep, s_.margin, slack_)) {
+                                      moves_[v.w], cand.keep, s_.margin, shift_, slack_)) {
             sides_[i] = glm::vec4(0.0f);
             continue;
         }

@@ -26,6 +26,7 @@ SelfCollision::SelfCollision(const PreparedCloth& p)
       triThickness_(triangleThicknesses(p)),
       rest_(findRestNeighbours(p)),
       restPairs_(restPairs(p, rest_)),
+      restBounds_(restPairs_.pairs.size()),
       colours_(selfVertexColours(p)),
       tree_(static_cast<std::uint32_t>(p.triangles.size())),
       boxes_(p.triangles.size()) {

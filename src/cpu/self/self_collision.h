@@ -77,10 +77,9 @@ public:
     const std::vector<std::uint32_t>& listOffsets() const { return listOffsets_; }
     const std::vector<std::uint32_t>& listSlots() const { return listSlots_; }
     // The last detection's bound B (m) and per original vertex where it saw it (xyz) and its
-    // own bound beta (w); the substep's common translation T.
+    // own bound beta (w).
     float detectionBound() const { return bound_; }
     const std::vector<glm::vec4>& detected() const { return detected_; }
-    glm::vec3 translation() const { return translation_; }
     SelfCollisionCounts counts() const;
     const Lbvh& tree() const { return tree_.tree(); }
     bool rebuildDue() const { return rebuildDue_; }
@@ -109,6 +108,7 @@ private:
     float leastThickness_ = 0.0f;
     RestNeighbours rest_;
     RestPairs restPairs_;  // the rest neighbours as pairs, for the bounds
+    std::vector<float> restBounds_;  // per rest pair, its selfCandidateBound at the detection
     std::vector<std::uint32_t> originalOf_;  // per vertex: its original (itself for originals)
     std::vector<std::uint32_t> groupOf_;     // per original vertex: its phantom group, or ~0u
     SelfVertexColours colours_;              // the vertex order's
@@ -126,8 +126,10 @@ private:
     // Motion (kernels/self_motion.h).
     std::vector<glm::vec4> detected_;  // per original vertex: x^ and beta
     std::vector<glm::vec2> moves_;     // per original vertex: selfVertexMoves
-    glm::vec3 translation_{0.0f};      // T: the cube's
-    glm::vec3 ballTranslation_{0.0f};  // the balls' (selfBallTranslation)
+    glm::vec3 commonStep_{0.0f};       // D: the middle of the substep's steps' range
+    float shift_ = 0.0f;               // selfShift of the substep
+    glm::vec3 ballCentre_{0.0f};       // C: the balls' translation at the substep's start
+    glm::vec3 ballStep_{0.0f};         // and its step over the substep (selfBallStep)
     float bound_ = 0.0f, slack_ = 0.0f;
     bool detect_ = false;
     std::uint64_t detections_ = 0;
@@ -135,6 +137,7 @@ private:
     // Candidates (in gathering order) and their slots.
     std::vector<gpu::SelfCandidate> candidates_;
     std::vector<glm::vec2> gaps_;          // at the detection: boxes' gap, primitives' distance
+    std::vector<float> bounds_;            // selfCandidateBound of each
     std::vector<glm::vec4> sides_;         // the last substep's direction (as the key reads
                                            // it); w: 1 when it was a contact
     std::vector<glm::vec4> slotWeights_;   // this substep: g (0 when no contact)
@@ -153,8 +156,9 @@ private:
         std::vector<std::uint32_t> stack;
         std::uint64_t pairs = 0, tested = 0, nodes = 0, evaluated = 0, contacts = 0, clamped = 0;
         std::uint32_t mostContacts = 0;  // of one vertex (compact)
-        glm::vec3 lo{0.0f}, hi{0.0f}, stepLo{0.0f}, stepHi{0.0f}, far{0.0f};
-        std::uint32_t outside[4] = {0, 0, 0, 0};  // selfOutsideBits' counts
+        std::uint32_t listTotal = 0;     // lists: the slots of the member's vertices
+        glm::vec3 range[7];  // motion: starts', predictions' and steps' ranges; the largest
+        std::uint32_t outside[4] = {0, 0, 0, 0};  // cube, then selfOutsideBalls' counts
     };
     std::vector<MemberWork> work_;
     std::uint64_t clampedTotal_ = 0, clampedLast_ = 0;

@@ -156,8 +156,9 @@ void SelfCollision::passSequential(glm::vec4* pos, const glm::vec4* start) {
         if (groupOf_[v] != ~0u) moveCopies(v, pos, xyz(pos[v]) - xyz(snap_[0][v]));
 }
 
-// Every vertex that can move, phantom copies with their original, clamped into the bounds of
-// its original round where the detection saw it plus T (kernels/self_motion.h).
+// Every vertex that can move, phantom copies with their original, clamped into the ball of its
+// original round where the detection saw it plus C, moving on by the substep's ball step
+// (kernels/self_motion.h).
 void SelfCollision::clamp(ThreadPool& pool, int member, int size, glm::vec4* pos,
                           const glm::vec4* start) {
     std::uint32_t b, e;
@@ -167,10 +168,11 @@ void SelfCollision::clamp(ThreadPool& pool, int member, int size, glm::vec4* pos
         const std::uint32_t o = originalOf_[v];
         if (!(pos[v].w > 0.0f) || !(p_.positions[o].w > 0.0f)) continue;
         const glm::vec4 x = detected_[o];
-        const glm::vec3 c = xyz(x) + ballTranslation_;
+        const glm::vec3 cs = xyz(x) + ballCentre_;
+        const glm::vec3 ce = cs + ballStep_;
         const glm::vec3 p = xyz(pos[v]);
-        if (!gpu::selfBeyond(p, c, x.w)) continue;
-        pos[v] = glm::vec4(gpu::selfClamp(xyz(start[v]), p, c, x.w), pos[v].w);
+        if (!gpu::selfBeyond(p, ce, x.w)) continue;
+        pos[v] = glm::vec4(gpu::selfClamp(xyz(start[v]), p, cs, ce, x.w), pos[v].w);
         ++clamped;
     }
     work_[member].clamped += clamped;

@@ -99,7 +99,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     restPairLists_ = uploaded(ctx, once, pairs.lists, "self rest pair lists");
     work_ = deviceBuffer(ctx,
                          16ull * (2 * n + 2 + selfLevelsTotal(boxPartials_, 2) +
-                                  selfLevelsTotal(partials_, 5)),
+                                  selfLevelsTotal(partials_, gpu::SELF_MOTION_RANGES)),
                          "self boxes and unions");
     codes_ = deviceBuffer(ctx, 4 * n, "lbvh codes");
     order_ = deviceBuffer(ctx, 4 * n, "lbvh order");
