@@ -95,6 +95,10 @@ struct BenchOptions {
     std::vector<std::string> modelScenes = {"hanging", "square5", "drape"};
     std::vector<std::string> modelRows;  // empty: every row (tools/models_bench.cpp kConfigs)
     int modelFrames = 60;
+    // --textile (tools/textile_bench.cpp): the Cusick drape and cantilever tests of the presets.
+    bool textile = false;
+    std::vector<std::string> textilePresets;  // empty: every preset
+    int textileFrames = 180, textileSubsteps = 20, textileIterations = 4;
 };
 
 // clothbench's command line (bench_options.cpp, on app/cli.h), without the program's name.
@@ -140,5 +144,6 @@ int tunePhantoms(const BenchOptions& o);
 int convergenceBench(const BenchOptions& o);
 int stableStepBench(const BenchOptions& o);
 int modelsBench(const BenchOptions& o);
+int textileBench(const BenchOptions& o);
 
 }  // namespace cloth::bench

@@ -187,6 +187,28 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->check(CLI::Range(0.01, 1000.0))
         ->type_name("S");
 
+    app.option_defaults()->group("Textile");
+    app.add_flag("--textile", o.textile,
+                 "the textile lab's tests of every material preset on the CPU reference: the "
+                 "Cusick drape coefficient and folds (grid and irregular discs, three resolutions "
+                 "each) and the cantilever bending length along weft and warp "
+                 "(docs/model.md#the-textile-tests); --json writes the rows");
+    app.add_option("--textile-presets", o.textilePresets, "with --textile: the presets to test")
+        ->delimiter(',')
+        ->type_name("NAME,...");
+    app.add_option("--textile-frames", o.textileFrames,
+                   "with --textile: frames each test settles for (default 180)")
+        ->check(CLI::Range(1, 100000))
+        ->type_name("N");
+    app.add_option("--textile-substeps", o.textileSubsteps,
+                   "with --textile: substeps per 1/60 s (default 20)")
+        ->check(CLI::Range(1, 10000))
+        ->type_name("N");
+    app.add_option("--textile-iterations", o.textileIterations,
+                   "with --textile: iterations per substep (default 4)")
+        ->check(CLI::Range(1, 10000))
+        ->type_name("N");
+
     app.option_defaults()->group("Models");
     app.add_flag("--models", o.models,
                  "every cloth model (XPBD by Gauss-Seidel, Jacobi and Chebyshev, PD, FEM, "
@@ -251,7 +273,8 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->check(cli::compliance())
         ->type_name("X");
     app.add_option("--bend-compliance", o.bendCompliance,
-                   "the grid's bending compliance in 1/(N m), 0 to 1e6 (default: 1e-3)")
+                   "expert: the grid's hinges' bending compliance in 1/(N m), 0 to 1e6 (default: each "
+                   "hinge's from the bending rigidity, the preset cotton's)")
         ->check(cli::compliance())
         ->type_name("X");
 

@@ -517,6 +517,7 @@ int benchMain(int argc, char** argv) {
     if (o.convergence) return convergenceBench(o);
     if (o.stableStep) return stableStepBench(o);
     if (o.models) return modelsBench(o);
+    if (o.textile) return textileBench(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
     // --busy-threads: other work competing for the cores (as a game's render thread would),
     // spinning from here to the end.

@@ -172,7 +172,7 @@ void controlsSection(HudState& st, HudActions& out, render::ShadingSettings& sha
     const ImGuiSliderFlags log = ImGuiSliderFlags_Logarithmic;
     ImGui::SliderFloat("stretch compliance", &c.stretchCompliance, 1e-10f, 1e-2f, "%.1e", log);
     applyAfterEdit(out, c);
-    ImGui::SliderFloat("bend compliance", &c.bendCompliance, 1e-6f, 1e1f, "%.1e", log);
+    ImGui::SliderFloat("bend rigidity", &c.bendRigidity, 1e-8f, 1e-2f, "%.1e N m", log);
     applyAfterEdit(out, c);
     ImGui::SliderFloat("linear damping", &c.linearDamping, 0.0f, 5.0f, "%.2f /s");
     applyAfterEdit(out, c);

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/frame_rate.h"
 #include "core/limits.h"
+#include "core/limits.h"
 #include "render/image_file.h"
 
 namespace cloth {
@@ -156,8 +157,14 @@ void defineOptions(CLI::App& app, Options& o) {
                    "override every cloth's stretch compliance (m/N, 0 to 1e6)")
         ->check(cli::compliance())
         ->type_name("X");
+    app.add_option("--bend-rigidity", o.bendRigidity,
+                   "override every cloth's bending rigidity (N m, 1e-12 to 1000; the same along "
+                   "weft and warp; drops a bend_compliance override)")
+        ->check(CLI::Range(double(limits::kMinBendRigidity), double(limits::kMaxBendRigidity)))
+        ->type_name("B");
     app.add_option("--bend-compliance", o.bendCompliance,
-                   "override every cloth's bending compliance (1/(N m), 0 to 1e6)")
+                   "expert: every dihedral hinge's compliance (1/(N m), 0 to 1e6), the same on "
+                   "each hinge whatever its size (so it bends differently on another mesh)")
         ->check(cli::compliance())
         ->type_name("X");
 
@@ -301,6 +308,11 @@ void applyOverrides(const Options& o, Scene& scene) {
             cloth.objPath = o.mesh;
         }
         if (o.stretchCompliance) cloth.material.stretchCompliance = *o.stretchCompliance;
+        if (o.bendRigidity) {
+            cloth.material.bendRigidity = *o.bendRigidity;
+            cloth.material.bendRigidityWarp.reset();
+            cloth.material.bendCompliance.reset();
+        }
         if (o.bendCompliance) cloth.material.bendCompliance = *o.bendCompliance;
     }
 }

@@ -35,6 +35,7 @@ struct Options {
     std::optional<int> warmup;                       // --warmup
     std::optional<int> threads;
     std::optional<float> stretchCompliance;
+    std::optional<float> bendRigidity;
     std::optional<float> bendCompliance;
     std::optional<PhantomSetting> phantoms;
     std::optional<PhantomMethod> phantomMethod;

@@ -198,7 +198,7 @@ SimControls ViewerSim::controls() const {
     if (!scene_.cloths.empty()) {
         const Material& m = scene_.cloths.front().material;
         c.stretchCompliance = m.stretchCompliance;
-        c.bendCompliance = m.bendCompliance;
+        c.bendRigidity = m.bendRigidity;
         c.linearDamping = m.linearDamping;
         c.rigidDamping = m.rigidDamping;
     }
@@ -215,7 +215,13 @@ void ViewerSim::apply(const SimControls& c) {
     scene_.sim.iteration = c.iteration;
     for (ClothDesc& cloth : scene_.cloths) {
         cloth.material.stretchCompliance = c.stretchCompliance;
-        cloth.material.bendCompliance = c.bendCompliance;
+        Material& m = cloth.material;
+        if (c.bendRigidity != before.cloths.front().material.bendRigidity) {
+            // A new rigidity replaces the expert override (which would hide it).
+            if (m.bendRigidityWarp) *m.bendRigidityWarp *= c.bendRigidity / m.bendRigidity;
+            m.bendRigidity = c.bendRigidity;
+            m.bendCompliance.reset();
+        }
         cloth.material.linearDamping = c.linearDamping;
         cloth.material.rigidDamping = c.rigidDamping;
     }

@@ -34,7 +34,7 @@ struct SimControls {
     int substeps = 10;
     int iterations = 1;
     float stretchCompliance = 0.0f;
-    float bendCompliance = 0.0f;
+    float bendRigidity = 0.0f;  // N m, along the weft (the warp keeps its ratio to it)
     float linearDamping = 0.0f;
     float rigidDamping = 0.0f;
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};

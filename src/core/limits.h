@@ -17,6 +17,9 @@ constexpr float kMaxCoordinate = 1e4f;  // m, any vertex after its transform (fl
 constexpr float kMinDensity = 1e-6f;    // kg/m^2 (household foil is about 0.04)
 constexpr float kMaxDensity = 1e4f;     // kg/m^2 (a metre of steel is 7850)
 constexpr float kMaxCompliance = 1e6f;  // m/N and 1/(N m): softer than any material
+// N m, a bending rigidity: fabrics are 1e-7 to 1e-4, a sheet of 1 mm steel about 20.
+constexpr float kMinBendRigidity = 1e-12f;
+constexpr float kMaxBendRigidity = 1e3f;
 constexpr float kMinPeriod = 1e-3f;     // s per turn of a circle motion
 constexpr float kMaxSpeed = 1e4f;       // m/s, a linear motion's velocity and the wind's
 constexpr float kMaxAirDensity = 1e4f;  // kg/m^3 of the wind's medium (water is 1000)

@@ -1,5 +1,5 @@
-// Named cloth materials with values from the source documents (shared/seeds). The bending
-// stiffness is in none of them: scenes give it.
+// Named cloth materials from measured fabrics (docs/model.md#presets): areal density, the
+// orthotropic membrane (StVK) and the bending rigidity along weft and warp, each with its source.
 #pragma once
 
 #include <optional>
@@ -14,10 +14,14 @@ struct MaterialPreset {
     std::string_view name;
     float density = 0.0f;  // kg/m^2
     OrthotropicMaterial membrane;
-    std::string_view source;  // document and table the values come from
+    float bendWeft = 0.0f;  // N m, curvature along the weft
+    float bendWarp = 0.0f;  // N m, curvature along the warp
+    std::string_view fabric;  // what it is (use, fibres)
+    std::string_view source;  // where the numbers come from
 };
 
 std::optional<MaterialPreset> findMaterialPreset(std::string_view name);
 std::span<const std::string_view> materialPresetNames();
+std::span<const MaterialPreset> materialPresets();
 
 }  // namespace cloth

@@ -195,19 +195,24 @@ struct SimSettings {
 enum class StretchModel { Distance, Stvk };
 const char* stretchModelName(StretchModel m);    // "distance" | "stvk"
 StretchModel parseStretchModel(const std::string& name);
-// How it resists bending: dihedral angles (compliance), or isometric bending (Bergou 2006) with
-// a bending rigidity in N m (constraint/iso_bending.h; flat rest state).
+// How it resists bending: dihedral angles, or isometric bending (Bergou 2006; flat rest state);
+// both from the material's bending rigidity in N m (prep/hinge_bending.h).
 enum class BendModel { Dihedral, Isometric };
 const char* bendModelName(BendModel m);          // "dihedral" | "isometric"
 BendModel parseBendModel(const std::string& name);
 
 // Contact distance when a material gives none: 5 mm (Anon. 2023 leaves it open).
 inline constexpr float kDefaultThickness = 0.005f;
+// The default bending rigidity, N m: the preset "cotton" (core/material_presets.cpp).
+inline constexpr float kDefaultBendRigidity = 4.75e-5f;
 
 struct Material {
     float density = 0.2f;               // kg/m^2, areal; lumped onto vertices by triangle area
     float stretchCompliance = 1e-8f;    // m/N, distance constraints on mesh edges
-    float bendCompliance = 1e-3f;       // 1/(N m), dihedral angle constraints
+    // 1/(N m): an expert override, the same compliance on every dihedral hinge. A compliance per
+    // hinge is not a material property: the cloth it gives bends differently on another mesh.
+    // None: each hinge's compliance from bendRigidity and its geometry (prep/hinge_bending.h).
+    std::optional<float> bendCompliance;
     float stretchStiffness = 1.0f;      // PBD k
     float bendStiffness = 0.1f;         // PBD k
     float linearDamping = 0.0f;         // 1/s, global velocity damping
@@ -216,7 +221,10 @@ struct Material {
     OrthotropicMaterial membrane;       // N/m, StretchModel::Stvk (weft = x, warp = y)
     float weftAngleDegrees = 0.0f;      // weft: the mesh's +u direction turned by this angle
     BendModel bendModel = BendModel::Dihedral;
-    float bendRigidity = 1e-5f;         // N m, BendModel::Isometric
+    // N m: the bending rigidity B (moment per width per curvature) for curvature along the weft,
+    // and along the warp (none: the same), for both bending models.
+    float bendRigidity = kDefaultBendRigidity;
+    std::optional<float> bendRigidityWarp;
     // Contacts hold the cloth's vertices this far from a collider's surface (m); cloth-cloth
     // contacts keep twice this between two layers (Anon. 2023 §4.5: r is the thickness).
     float thickness = kDefaultThickness;

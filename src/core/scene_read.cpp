@@ -209,6 +209,26 @@ OrthotropicMaterial readMembrane(const JsonNode& n, OrthotropicMaterial m) {
     return m;
 }
 
+// A number (N m, the same along weft and warp) or {"weft": B, "warp": B}, each positive and
+// within the sane range (core/limits.h).
+void readBendRigidity(const JsonNode& n, Material& m) {
+    auto one = [](const JsonNode& v) {
+        v.positive();
+        return v.inRange(limits::kMinBendRigidity, limits::kMaxBendRigidity,
+                         "N m is beyond the sane range of a bending rigidity");
+    };
+    if (n.isNumber()) {
+        m.bendRigidity = one(n);
+        m.bendRigidityWarp.reset();
+        return;
+    }
+    n.allowOnly({"weft", "warp"});
+    if (!n.has("weft") || !n.has("warp"))
+        n.fail("needs a number (N m) or both \"weft\" and \"warp\" (N m)");
+    m.bendRigidity = one(n["weft"]);
+    m.bendRigidityWarp = one(n["warp"]);
+}
+
 float compliance(const JsonNode& n) {
     n.atLeast(0);
     return n.inRange(0.0f, limits::kMaxCompliance, "is softer than any material");
@@ -219,7 +239,8 @@ Material readMaterial(const JsonNode& n) {
                  "bending", "bend_rigidity", "bend_compliance", "stretch_stiffness",
                  "bend_stiffness", "damping", "rigid_damping", "thickness", "color"});
     Material m;
-    // A preset first (density, membrane moduli, StVK stretch); the keys below override it.
+    // A preset first (density, membrane moduli, StVK stretch, bending rigidity); the keys below
+    // override it.
     if (n.has("preset")) {
         const JsonNode p = n["preset"];
         const std::string name = p.string();
@@ -233,6 +254,8 @@ Material readMaterial(const JsonNode& n) {
         m.preset = name;
         m.density = preset->density;
         m.membrane = preset->membrane;
+        m.bendRigidity = preset->bendWeft;
+        if (preset->bendWarp != preset->bendWeft) m.bendRigidityWarp = preset->bendWarp;
         m.stretchModel = StretchModel::Stvk;
     }
     if (n.has("stretch")) m.stretchModel = readName(n["stretch"], parseStretchModel);
@@ -241,12 +264,17 @@ Material readMaterial(const JsonNode& n) {
     if (m.stretchModel == StretchModel::Stvk && !n.has("membrane") && m.preset.empty())
         n.fail("\"stretch\": \"stvk\" needs \"membrane\" moduli or a \"preset\"");
     if (n.has("bending")) m.bendModel = readName(n["bending"], parseBendModel);
-    if (n.has("bend_rigidity")) m.bendRigidity = n["bend_rigidity"].positive();
+    if (n.has("bend_rigidity")) readBendRigidity(n["bend_rigidity"], m);
     if (n.has("density"))
         m.density = positiveInRange(n["density"], limits::kMinDensity, limits::kMaxDensity,
                                     "is beyond the sane range of an areal density (kg/m^2)");
     if (n.has("stretch_compliance")) m.stretchCompliance = compliance(n["stretch_compliance"]);
-    if (n.has("bend_compliance")) m.bendCompliance = compliance(n["bend_compliance"]);
+    if (n.has("bend_compliance")) {
+        if (m.bendModel == BendModel::Isometric)
+            n["bend_compliance"].fail("applies to dihedral bending only (isometric bending takes "
+                                      "bend_rigidity)");
+        m.bendCompliance = compliance(n["bend_compliance"]);
+    }
     if (n.has("stretch_stiffness")) m.stretchStiffness = n["stretch_stiffness"].inUnitRange();
     if (n.has("bend_stiffness")) m.bendStiffness = n["bend_stiffness"].inUnitRange();
     if (n.has("damping")) m.linearDamping = n["damping"].atLeast(0);

@@ -62,7 +62,6 @@ Json motion(const MotionDesc& m) {
 Json material(const Material& m) {
     Json j = {{"density", num(m.density)},
               {"stretch_compliance", num(m.stretchCompliance)},
-              {"bend_compliance", num(m.bendCompliance)},
               {"stretch_stiffness", num(m.stretchStiffness)},
               {"bend_stiffness", num(m.bendStiffness)},
               {"damping", num(m.linearDamping)},
@@ -82,9 +81,12 @@ Json material(const Material& m) {
                          {"g", num(m.membrane.g)}};
     if (continuum || m.weftAngleDegrees != 0.0f) j["weft_angle"] = num(m.weftAngleDegrees);
     if (m.bendModel != BendModel::Dihedral) j["bending"] = bendModelName(m.bendModel);
-    // Also when set without isometric bending (it is read, so it must survive the round trip).
-    if (m.bendModel != BendModel::Dihedral || m.bendRigidity != Material{}.bendRigidity)
+    if (m.bendRigidityWarp)
+        j["bend_rigidity"] = {{"weft", num(m.bendRigidity)}, {"warp", num(*m.bendRigidityWarp)}};
+    else
         j["bend_rigidity"] = num(m.bendRigidity);
+    // The expert override only when given: without it each hinge's compliance is derived.
+    if (m.bendCompliance) j["bend_compliance"] = num(*m.bendCompliance);
     if (m.color) j["color"] = vec(*m.color);
     return j;
 }

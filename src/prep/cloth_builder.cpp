@@ -10,6 +10,7 @@
 #include "core/frame_rate.h"
 #include "core/limits.h"
 #include "prep/continuum.h"
+#include "prep/hinge_bending.h"
 #include "prep/motion.h"
 #include "prep/nearest.h"
 #include "prep/prepare.h"
@@ -66,13 +67,18 @@ void validateMaterial(const Material& m, const std::string& source) {
         throw Error(source + ": density must be positive and finite");
     requireRange(m.density, limits::kMinDensity, limits::kMaxDensity, source, "density (kg/m^2)");
     requireRange(m.stretchCompliance, 0.0f, limits::kMaxCompliance, source, "stretch compliance");
-    requireRange(m.bendCompliance, 0.0f, limits::kMaxCompliance, source, "bend compliance");
+    if (m.bendCompliance)
+        requireRange(*m.bendCompliance, 0.0f, limits::kMaxCompliance, source, "bend compliance");
     requireRange(m.stretchStiffness, 0.0f, 1.0f, source, "stretch stiffness");
     requireRange(m.bendStiffness, 0.0f, 1.0f, source, "bend stiffness");
     requireRange(m.linearDamping, 0.0f, inf, source, "linear damping");
     requireRange(m.rigidDamping, 0.0f, 1.0f, source, "rigid damping");
     if (m.stretchModel == StretchModel::Stvk) validateOrthotropic(m.membrane, source + ": membrane");
-    if (m.bendModel == BendModel::Isometric) requireRange(m.bendRigidity, 1e-30f, inf, source, "bend rigidity");
+    requireRange(m.bendRigidity, limits::kMinBendRigidity, limits::kMaxBendRigidity, source,
+                 "bend rigidity (N m)");
+    if (m.bendRigidityWarp)
+        requireRange(*m.bendRigidityWarp, limits::kMinBendRigidity, limits::kMaxBendRigidity,
+                     source, "warp bend rigidity (N m)");
     requireRange(m.weftAngleDegrees, -1e6f, 1e6f, source, "weft angle");
 }
 
@@ -262,10 +268,56 @@ FixedAngles selectFixedAngles(const ClothDesc& desc, const Mesh& mesh, const Top
     return f;
 }
 
+// Each hinge's k (N m) from the material's bending rigidity (prep/hinge_bending.h), fixed
+// angles' hinges included (they share their triangles' area with the others).
+std::vector<double> hingeWeights(const Mesh& mesh, const Topology& topo,
+                                 const std::vector<glm::vec3>& world, const RestShapeData& rest,
+                                 const glm::mat4& transform, const Material& mat) {
+    const double weft = mat.bendRigidity;
+    const double warp = mat.bendRigidityWarp ? *mat.bendRigidityWarp : weft;
+    const bool haveUvs = rest.fromPattern || mesh.uvs.size() == mesh.positions.size();
+    const glm::vec3 fallback = glm::vec3(transform * glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+    std::vector<HingeInput> hinges(topo.bendingPairs.size());
+    for (std::size_t e = 0; e < topo.bendingPairs.size(); ++e) {
+        const BendingPair& p = topo.bendingPairs[e];
+        HingeInput& h = hinges[e];
+        h.v0 = p.v0;
+        h.v1 = p.v1;
+        h.rest = restStencil(mesh, topo, rest, world, e);
+        h.triangleA = triangleOf(mesh, topo, p.v0, p.v1, p.v2);
+        h.triangleB = triangleOf(mesh, topo, p.v0, p.v1, p.v3);
+        if (weft == warp) continue;
+        const glm::uvec3 tri = mesh.triangles[h.triangleA];
+        glm::vec3 x[3] = {world[tri.x], world[tri.y], world[tri.z]};
+        glm::vec2 uv[3] = {};
+        if (rest.fromPattern) {  // the pattern's corners, whose u runs along x (rest_shape.h)
+            for (int k = 0; k < 3; ++k) {
+                x[k] = rest.corners[h.triangleA][k];
+                uv[k] = glm::vec2(x[k].x, -x[k].y);
+            }
+        } else if (haveUvs) {
+            uv[0] = mesh.uvs[tri.x], uv[1] = mesh.uvs[tri.y], uv[2] = mesh.uvs[tri.z];
+        }
+        h.weft = weftOf(x, uv, haveUvs, fallback, mat.weftAngleDegrees);
+    }
+    std::vector<std::array<glm::vec3, 3>> corners(mesh.triangles.size());
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+        const glm::uvec3 tri = mesh.triangles[t];
+        corners[t] = rest.fromPattern ? rest.corners[t]
+                                      : std::array<glm::vec3, 3>{world[tri.x], world[tri.y], world[tri.z]};
+    }
+    return hingeBendWeights(hinges, mesh.triangles, corners, weft, warp);
+}
+
 void addBending(const Mesh& mesh, const Topology& topo, const std::vector<glm::vec3>& world,
-                const RestShapeData& rest, const Material& mat, float param,
-                const FixedAngles& fixedAngles, std::uint32_t base, const std::string& source,
-                PreparedCloth& out) {
+                const RestShapeData& rest, const glm::mat4& transform, const Material& mat,
+                float pbdParam, bool pbd, const FixedAngles& fixedAngles, std::uint32_t base,
+                const std::string& source, PreparedCloth& out) {
+    // XPBD without the expert override: each hinge's compliance from the rigidity.
+    const bool derived =
+        !pbd && (mat.bendModel == BendModel::Isometric || !mat.bendCompliance.has_value());
+    const std::vector<double> k =
+        derived ? hingeWeights(mesh, topo, world, rest, transform, mat) : std::vector<double>{};
     for (std::size_t e = 0; e < topo.bendingPairs.size(); ++e) {
         const BendingPair& p = topo.bendingPairs[e];
         if (fixedAngles.fixed[e]) {  // in place of the edge's bending constraint
@@ -280,8 +332,12 @@ void addBending(const Mesh& mesh, const Topology& topo, const std::vector<glm::v
             continue;
         }
         const std::array<glm::vec3, 4> x = restStencil(mesh, topo, rest, world, e);
+        if (derived && !(k[e] > 0.0))
+            throw Error(source + ": bending hinge at edge (" + std::to_string(p.v0) + ", " +
+                        std::to_string(p.v1) + ") is degenerate at rest");
         if (mat.bendModel == BendModel::Isometric) {
-            IsoBendingBuild b = makeIsoBending(x[0], x[1], x[2], x[3], mat.bendRigidity, param);
+            // PBD: the weight only scales the compliance, which PBD does not read.
+            IsoBendingBuild b = makeIsoBending(x[0], x[1], x[2], x[3], pbd ? 1.0 : k[e], pbdParam);
             if (!b.ok())
                 throw Error(source + ": bending stencil at edge (" + std::to_string(p.v0) + ", " +
                             std::to_string(p.v1) + "): " + b.error);
@@ -299,7 +355,7 @@ void addBending(const Mesh& mesh, const Topology& topo, const std::vector<glm::v
         c.v3 = base + p.v3;
         // A pattern is flat (rest_shape.h).
         c.restAngle = rest.fromPattern ? 0.0f : gpu::bendingAngle(x[0], x[1], x[2], x[3]);
-        c.param = param;
+        c.param = pbd ? pbdParam : derived ? float(1.0 / k[e]) : *mat.bendCompliance;
         out.items<gpu::BendingConstraint>().push_back(c);
     }
 }
@@ -377,13 +433,13 @@ void appendCloth(const ClothDesc& desc, std::uint32_t clothIndex, const SimSetti
     const bool pbd = sim.mode == SolverMode::Pbd;
     const float stretchParam =
         pbd ? pbdIterationStiffness(mat.stretchStiffness, sim.iterations) : mat.stretchCompliance;
-    const float bendParam =
-        pbd ? pbdIterationStiffness(mat.bendStiffness, sim.iterations) : mat.bendCompliance;
+    const float bendPbd = pbdIterationStiffness(mat.bendStiffness, sim.iterations);
     addStretch(mesh, topo, world, rest, desc.transform.matrix(), mat, stretchParam, base, source,
                out);
     const FixedAngles fixedAngles =
         selectFixedAngles(desc, mesh, topo, pbd, sim.iterations, source);
-    addBending(mesh, topo, world, rest, mat, bendParam, fixedAngles, base, source, out);
+    addBending(mesh, topo, world, rest, desc.transform.matrix(), mat, bendPbd, pbd, fixedAngles,
+               base, source, out);
 
     for (std::uint32_t v = 0; v < n; ++v) {
         out.positions.emplace_back(world[v], invMass[v]);

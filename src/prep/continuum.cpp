@@ -76,12 +76,13 @@ StvkBuild makeStvk(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 weft,
     return makeStvk(glm::vec2(0.0f), coords(e1), coords(e2), m, pbdStiffness);
 }
 
-IsoBendingBuild makeIsoBending(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 x3, float D,
-                               float pbdStiffness) {
+IsoBendingBuild makeIsoBending(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 x3,
+                               double hingeWeight, float pbdStiffness) {
     IsoBendingBuild out;
-    if (!(D > 0.0f) || !std::isfinite(D)) {
+    if (!(hingeWeight > 0.0) || !std::isfinite(hingeWeight)) {
         std::ostringstream why;
-        why << "isometric bending stiffness must be a positive number of N m (got " << D << ")";
+        why << "isometric bending weight must be a positive number of N m (got " << hingeWeight
+            << ")";
         out.error = why.str();
         return out;
     }
@@ -100,7 +101,8 @@ IsoBendingBuild makeIsoBending(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::ve
     const double a0 = cotangent(e, p2 - p0), a1 = cotangent(-e, p2 - p1);
     const double b0 = cotangent(e, p3 - p0), b1 = cotangent(-e, p3 - p1);
     out.item.k = glm::vec4(-(a1 + b1), -(a0 + b0), a0 + a1, b0 + b1);
-    out.item.compliance = float(0.5 * (twiceA1 + twiceA2) / D);
+    // |C| = |e| theta to first order, so |C|^2 / (2 compliance) = (k / 2) theta^2.
+    out.item.compliance = float(glm::dot(e, e) / hingeWeight);
     out.item.pbdStiffness = pbdStiffness;
     return out;
 }

@@ -39,8 +39,9 @@ StvkBuild makeStvk(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 weft,
                    const OrthotropicMaterial& m, float pbdStiffness = 1.0f);
 
 // Edge x0 -> x1, x2 opposite in (x0, x1, x2), x3 opposite in (x1, x0, x3), flat rest state.
-// D: bending stiffness in N m (> 0).
-IsoBendingBuild makeIsoBending(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 x3, float D,
-                               float pbdStiffness = 1.0f);
+// hingeWeight: the hinge's k in N m (> 0; prep/hinge_bending.h), the energy (k/2) theta^2 for a
+// fold theta: compliance |e|^2 / k per component of C.
+IsoBendingBuild makeIsoBending(glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 x3,
+                               double hingeWeight, float pbdStiffness = 1.0f);
 
 }  // namespace cloth

@@ -135,7 +135,8 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
             throw Error("cloth '" + c.name + "': model pd takes its membrane modulus from the "
                         "material's stretch_compliance (4 / (3 compliance) N/m), which is 0 "
                         "(rigid); give a compliance above 0");
-        if (c.material.bendModel == BendModel::Dihedral && !(c.material.bendCompliance > 0.0f))
+        if (c.material.bendModel == BendModel::Dihedral && c.material.bendCompliance &&
+            !(*c.material.bendCompliance > 0.0f))
             throw Error("cloth '" + c.name + "': model pd takes its bending weight from the "
                         "material's bend_compliance, which is 0 (rigid); give one above 0");
     }
@@ -152,7 +153,9 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         const std::array<glm::vec3, 4> x = restHinge(p, b.v0, b.v1, b.v2, b.v3);
         gpu::PdBend t = bendTerm(x, b.v0, b.v1, b.v2, b.v3);
         const double e2 = glm::dot(x[1] - x[0], x[1] - x[0]);
-        const double alpha = scene.cloths[clothOf(clothBegin, b.v0)].material.bendCompliance;
+        // The item's compliance: the hinge's 1/k (or the expert override), so the weight is
+        // k / |e|^2 (prep/hinge_bending.h).
+        const double alpha = b.param;
         if (glm::dot(t.k, t.k) > 0.0f) t.weight = float(1.0 / (alpha * e2));
         p.pdBends.push_back(t);
     }

@@ -24,7 +24,14 @@ std::size_t edgeIndex(const Topology& topo, std::uint32_t a, std::uint32_t b) {
     return std::size_t(it - topo.edges.begin());
 }
 
-// The triangle holding the three vertices (a triangle of v0's).
+// Triangle t's rest corner at vertex v.
+glm::vec3 cornerAt(const Mesh& mesh, const RestShapeData& rest, std::uint32_t t, std::uint32_t v) {
+    const glm::uvec3 tri = mesh.triangles[t];
+    return rest.corners[t][tri.x == v ? 0 : tri.y == v ? 1 : 2];
+}
+
+}  // namespace
+
 std::uint32_t triangleOf(const Mesh& mesh, const Topology& topo, std::uint32_t v0,
                          std::uint32_t v1, std::uint32_t v2) {
     for (std::uint32_t i = topo.vertexTriangleOffsets[v0]; i < topo.vertexTriangleOffsets[v0 + 1];
@@ -36,14 +43,6 @@ std::uint32_t triangleOf(const Mesh& mesh, const Topology& topo, std::uint32_t v
     }
     throw Error("internal: a bending pair's triangle is not in the mesh");
 }
-
-// Triangle t's rest corner at vertex v.
-glm::vec3 cornerAt(const Mesh& mesh, const RestShapeData& rest, std::uint32_t t, std::uint32_t v) {
-    const glm::uvec3 tri = mesh.triangles[t];
-    return rest.corners[t][tri.x == v ? 0 : tri.y == v ? 1 : 2];
-}
-
-}  // namespace
 
 RestShapeData restShapeOf(const ClothDesc& desc, const Mesh& mesh, const std::string& source) {
     RestShapeData rest;

@@ -45,6 +45,10 @@ RestShapeData restShapeOf(const ClothDesc& desc, const Mesh& mesh, const std::st
 std::vector<float> restEdgeLengths(const Mesh& mesh, const Topology& topo,
                                    const RestShapeData& rest, const std::vector<glm::vec3>& world);
 
+// The triangle holding the three vertices (a triangle of v0's); cloth::Error if none does.
+std::uint32_t triangleOf(const Mesh& mesh, const Topology& topo, std::uint32_t v0,
+                         std::uint32_t v1, std::uint32_t v2);
+
 // The four corners of bending pair `pair` (topo.bendingPairs) at rest, in its v0..v3 order; from
 // positions, their points in `world`.
 std::array<glm::vec3, 4> restStencil(const Mesh& mesh, const Topology& topo,

@@ -545,7 +545,7 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
         {R"({"cloths": [{"grid": {}, "material": {"rigid_damping": -0.1}}]})",
          "rigid_damping: must be in [0, 1]"},
         {R"({"cloths": [{"grid": {}, "material": {"preset": "silk"}}]})",
-         "material.preset: unknown material preset 'silk' (known: viscose, wool)"},
+         "material.preset: unknown material preset 'silk' (known: cotton, denim, polyester, jersey, rib_knit, ponte, swimwear, viscose, wool)"},
         {R"({"cloths": [{"grid": {}, "material": {"stretch": "springs"}}]})",
          "material.stretch: unknown stretch model 'springs'"},
         {R"({"cloths": [{"grid": {}, "material": {"stretch": "stvk"}}]})",

@@ -34,6 +34,9 @@ inline Scene creasedStrip(float angleDegrees, BendModel bend = BendModel::Dihedr
     c.tethers = false;
     c.material.linearDamping = 2.0f;
     c.material.bendModel = bend;
+    // Dihedral: the former default's stiff hinges (1e-3 per N m), so that each half stays flat
+    // beside its crease; a fabric's soft hinges let the halves droop and curl.
+    if (bend == BendModel::Dihedral) c.material.bendCompliance = 1e-3f;
     FixedAngleDesc f;
     f.angleDegrees = angleDegrees;
     f.edges.lines.push_back({{0.0f, -1.0f, 0.0f}, {0.0f, 1.0f, 0.0f}});

@@ -33,7 +33,7 @@ TEST_F(RenderGpuTest, SettingsChangeKeepsStateAndAppliesSettings) {
     sim.read(before, normals);
     SimControls c = sim.controls();
     c.substeps = 13;
-    c.bendCompliance = 0.5f;
+    c.bendRigidity = 2e-5f;
     c.gravity = {0.0f, -5.0f, 0.0f};
     const int generation = sim.generation();
     sim.apply(c);

@@ -406,6 +406,9 @@ TEST_F(HudTest, BarButtonsAct) {
     EXPECT_TRUE(app.hudButton("view").has_value());
     click(app, "backend");
     EXPECT_EQ(std::string(app.sim().solver().backendName()), "gpu");
+    // The bar names the backend's device, so its buttons move (here from x = 345 to 366): the
+    // next click needs their places from a frame drawn after the switch.
+    app.frame();
     EXPECT_EQ(app.simFrame(), 0);  // still paused
     click(app, "pause");           // now "run"
     app.frame();

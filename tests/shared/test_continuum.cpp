@@ -322,66 +322,8 @@ TEST(IsoBending, DegenerateStencilsAreRefused) {
     EXPECT_EQ(lambda, glm::vec4(0.0f));
 }
 
-namespace {
-
-// Discrete bending energy per unit rest area of a grid (spacing a along x, b along y, quads
-// split by the diagonal (i,j)-(i+1,j+1)) wrapped on a cylinder of radius R whose axis is the
-// grid's x axis (aroundY = false) or y axis (aroundY = true).
-double cylinderEnergyPerArea(int nx, int ny, double a, double b, double R, bool aroundY, float D) {
-    auto id = [&](int i, int j) { return j * (nx + 1) + i; };
-    std::vector<glm::vec3> rest, bent;
-    for (int j = 0; j <= ny; ++j)
-        for (int i = 0; i <= nx; ++i) {
-            double x = i * a, y = j * b;
-            rest.push_back(glm::vec3(x, y, 0.0));
-            double s = aroundY ? x : y;  // arc length around the cylinder
-            double phi = s / R;
-            glm::dvec3 p = aroundY ? glm::dvec3(R * std::sin(phi), y, R * (1 - std::cos(phi)))
-                                   : glm::dvec3(x, R * std::sin(phi), R * (1 - std::cos(phi)));
-            bent.push_back(glm::vec3(p));
-        }
-    std::vector<std::array<int, 3>> tris;
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            tris.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-            tris.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-        }
-    // Interior edges: (v0, v1) from the triangle that has it in this order, v3 from the other.
-    std::map<std::pair<int, int>, int> opposite;
-    for (auto& t : tris)
-        for (int e = 0; e < 3; ++e) opposite[{t[e], t[(e + 1) % 3]}] = t[(e + 2) % 3];
-    double energy = 0.0;
-    for (auto& [edge, v2] : opposite) {
-        auto other = opposite.find({edge.second, edge.first});
-        if (other == opposite.end() || edge.first > edge.second) continue;
-        int v0 = edge.first, v1 = edge.second, v3 = other->second;
-        IsoBendingBuild c = makeIsoBending(rest[v0], rest[v1], rest[v2], rest[v3], D);
-        EXPECT_TRUE(c.ok());
-        energy += isoBendingEnergy(bent[v0], bent[v1], bent[v2], bent[v3], c.item);
-    }
-    return energy / (nx * a * ny * b);
-}
-
-}  // namespace
-
-TEST(IsoBending, CylinderEnergyPerAreaIsThePlateEnergy) {
-    const float D = 0.02f;
-    const double R = 0.3;
-    // Half a turn around, fine in that direction; the rows next to the free edges carry no
-    // hinge of their own, which costs 1 / ny of the area.
-    for (bool aroundY : {false, true}) {
-        int nAround = 160, nAlong = 20;
-        double around = M_PI * R / nAround, along = 0.015;
-        double got = aroundY ? cylinderEnergyPerArea(nAround, nAlong, around, along, R, true, D)
-                             : cylinderEnergyPerArea(nAlong, nAround, along, around, R, false, D);
-        double want = 0.5 * D / (R * R);
-        std::printf(
-            "iso bending: cylinder R %.2f m, axis along grid %s: %.5f J/m^2, "
-            "plate D / (2 R^2) = %.5f J/m^2 (ratio %.4f)\n",
-            R, aroundY ? "y" : "x", got, want, got / want);
-        EXPECT_NEAR(got / want, 1.0, 0.02);
-    }
-}
+// The isometric stencils' energy on a cylinder, from their weights derived from the bending
+// rigidity, is checked with the dihedral hinges' in tests/prep/test_hinge_bending.cpp.
 
 // ---- wind -------------------------------------------------------------------------------
 
