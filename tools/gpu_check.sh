@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The GPU check: on whatever Vulkan device is present, clothcheck (GPU against the CPU
 # reference, validation layer on) on five scenes, three without self-collision and two with it,
-# and on two scenes under the other models (PD's Jacobi step, mass-spring), clothbench at 64²-512² and clothbench --collisions at 64²-256², all written to one JSON stamped
-# with the device, driver, commit and date.
+# and on two scenes under the other models (PD's Jacobi step, mass-spring); the four
+# self-collision scenes timed by clothsim on each backend (120 frames, no validation layer, a
+# read-back every 10th frame); clothbench at 64²-512² and clothbench --collisions at 64²-256²
+# (stages and the frame's counters); all written to one JSON stamped with the device, driver,
+# commit and date.
 #
 #   tools/gpu_check.sh [--quick] [--out FILE]   build Release (clothcheck, clothbench) and run
 #   tools/gpu_check.sh --pack DIR               build Release and make DIR: the programs, every
@@ -15,7 +18,7 @@
 # --quick: tiny sizes and few frames, to test the plumbing (on lavapipe: about a minute).
 # --out FILE: where the JSON goes (default: gpu_check.json in the current directory).
 # --logs DIR: also keep each step's output there.
-# --exec PROGRAM ARGS...: run one program (clothcheck or clothbench) of the pack or build with
+# --exec PROGRAM ARGS...: run one program (clothcheck, clothbench or clothsim) of the pack or build with
 #   the pack's libraries and driver set-up, and nothing else (the last option; paths under
 #   assets/ are the pack's: DIR/assets/scenes/...).
 # --build-dir DIR: take clothcheck and clothbench from that build instead of building Release in
@@ -57,7 +60,7 @@ build_release() {
   if [ -n "$builddir" ]; then return 0; fi
   builddir="$(cd "$repo" && pwd)/build"
   cmake -S "$repo" -B "$builddir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$builddir" --target clothcheck clothbench
+  cmake --build "$builddir" --target clothcheck clothbench clothsim
 }
 
 # No pipeline here ends in a reader that quits early (awk's exit, head, grep -q): under pipefail
@@ -77,7 +80,7 @@ make_pack() {
   build_release
   rm -rf "$dir"
   mkdir -p "$dir/bin" "$dir/lib" "$dir/glibc" "$dir/cxx" "$dir/layers"
-  for prog in clothcheck clothbench; do
+  for prog in clothcheck clothbench clothsim; do
     cp "$builddir/$prog" "$dir/bin/"
     strip --strip-unneeded "$dir/bin/$prog"
     # Every library ldd lists. glibc (with its loader) and the C++ runtime go in folders of their
@@ -185,8 +188,8 @@ trap 'rm -rf "$work"' EXIT
 printf '#!/usr/bin/env bash\n%s\n' "$runner" >"$work/run"
 chmod +x "$work/run"
 if [ "${#exec_args[@]}" -gt 0 ]; then
-  case "${exec_args[0]}" in clothcheck|clothbench) ;;
-    *) echo "gpu_check: --exec runs clothcheck or clothbench, not '${exec_args[0]}'" >&2; exit 2 ;;
+  case "${exec_args[0]}" in clothcheck|clothbench|clothsim) ;;
+    *) echo "gpu_check: --exec runs clothcheck, clothbench or clothsim, not '${exec_args[0]}'" >&2; exit 2 ;;
   esac
   rc=0; "$work/run" "${exec_args[@]}" || rc=$?; exit "$rc"
 fi
@@ -227,16 +230,30 @@ step() {
 if [ "$quick" -eq 1 ]; then
   frames=1; grids=(16 32); cgrids=(12); bench=(--warmup 1 --frames 2 --repeats 1)
   cbench=(--warmup 1 --frames 2 --repeats 1); check_limit=300; bench_limit=300; deadline=900
+  scene_frames=2; scene_limit=300
 else
   # Sized for a GPU lent for minutes: a few minutes on an H200 with 16 cores, never past the
   # deadline (the JSON is written in any case).
   frames=120; grids=(64 128 256 512); cgrids=(64 128 256); bench=(--warmup 5 --frames 10 --repeats 3)
-  cbench=(--warmup 2 --frames 5 --repeats 2); check_limit=60; bench_limit=90; deadline=480
+  cbench=(--warmup 2 --frames 5 --repeats 2); check_limit=60; bench_limit=90; deadline=540
+  scene_frames=120; scene_limit=60
   # The two self-collision scenes took 41 and 49 s on an H200 (2026-11-26) and passed 60 s the
   # next day: they get longer, and report each backend's share (cpu_seconds, gpu_seconds).
   self_check_limit=150
 fi
 threads="$(nproc)"
+
+# The self-collision scenes timed on each backend: clothsim headless, 120 frames, no validation
+# layer, positions read back every 10th frame only (its stretch check); frames per second from
+# its --stats JSON (ms_per_frame). First, so that a short loan measures them.
+self_scenes=(self_collision multiple_objects dress pile)
+[ "$quick" -eq 0 ] || self_scenes=(self_collision)
+for s in "${self_scenes[@]}"; do
+  for b in gpu cpu; do
+    step "clothsim_${s}_$b" "$scene_limit" clothsim --headless --scene "$assets/scenes/$s.json" \
+      --backend "$b" --threads "$threads" --frames "$scene_frames" --stats "$work/scene_${s}_$b.json"
+  done
+done
 
 # Three scenes without self-collision (a pinned cloth, a mesh collider, wind), two with it
 # (one cloth folding on itself, three cloths on a cube).
@@ -294,6 +311,11 @@ field() {
   printf '  "failures": ['
   sep=""
   for f in "${failures[@]+"${failures[@]}"}"; do printf '%s\n    %s' "$sep" "$(json_string "$f")"; sep=","; done
+  printf '],\n  "scenes": [\n'
+  sep=""
+  for s in "${self_scenes[@]}"; do
+    for b in gpu cpu; do printf '%s' "$sep"; json_file "$work/scene_${s}_$b.json"; sep=","; done
+  done
   printf '],\n  "clothcheck": [\n'
   sep=""
   for s in "${scenes[@]}" pd_two_cloths mass_spring_pleats; do

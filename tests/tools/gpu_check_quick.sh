@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check's plumbing on whatever device this machine has (lavapipe here): tools/gpu_check.sh
-# packs this build's clothcheck and clothbench with their libraries, runs the packed folder's
+# packs this build's clothcheck, clothbench and clothsim with their libraries, runs the packed folder's
 # script with --quick from another directory, and the JSON must hold the device, the commit, the
 # seven clothcheck results (five XPBD scenes, PD and mass-spring; equal positions, no validation
-# message), the clothbench runs and no failure.
+# message), the self-collision scene timed on both backends, the clothbench runs and no failure.
 #   tests/tools/gpu_check_quick.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src="$1" build="$2"
@@ -28,6 +28,11 @@ if len(checks) != 7:
 for c in checks:
     if c is None or not c["ok"] or c["validation_messages"] != 0 or c["worst"]["max_rel"] != 0:
         problems.append(f"clothcheck: {c}")
+scenes = d["scenes"]
+if len(scenes) != 2 or any(s is None or s["ms_per_frame"]["mean"] <= 0 for s in scenes):
+    problems.append(f"scenes: {scenes}")
+elif sorted(s["backend"] for s in scenes) != ["cpu", "gpu"]:
+    problems.append(f"scenes' backends: {[s['backend'] for s in scenes]}")
 if not all(b and b["runs"] for b in d["clothbench"] + d["clothbench_collisions"]):
     problems.append("a clothbench step has no runs")
 print("gpu_check JSON:", d["device"], "|", d["commit"], "|", len(checks), "checks")
