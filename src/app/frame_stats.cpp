@@ -109,6 +109,7 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
     }
     if (p.sim.model == ClothModel::Fem) {
         nlohmann::json fem = {{"elements", p.femTriangles.size()},
+                              {"bending_terms", p.femBends.size()},
                               {"rayleigh_alpha", p.sim.fem.rayleighAlpha},
                               {"rayleigh_beta", p.sim.fem.rayleighBeta},
                               {"tolerance", p.sim.fem.tolerance},

@@ -38,7 +38,8 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
                                        ? std::string()
                                        : " and " + std::to_string(p.angleSprings.size()) +
                                              " angle springs";
-        return std::to_string(p.femTriangles.size()) + " membrane elements" + angles +
+        return std::to_string(p.femTriangles.size()) + " membrane elements, " +
+               std::to_string(p.femBends.size()) + " bending terms" + angles +
                " (model fem, backward Euler by conjugate gradients to " + tolerance + ")";
     }
     if (p.sim.model == ClothModel::Projective) {

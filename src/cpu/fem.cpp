@@ -61,6 +61,20 @@ glm::dmat3 femStiffness(const gpu::PdTriangle& t, const FemElement& e, int i, in
     return double(t.area) * k;
 }
 
+glm::dvec3 femBendResidual(const gpu::PdBend& b, glm::vec3 x0, glm::vec3 x1, glm::vec3 x2,
+                           glm::vec3 x3) {
+    const glm::dvec3 c = double(b.k.x) * glm::dvec3(x0) + double(b.k.y) * glm::dvec3(x1) +
+                         double(b.k.z) * glm::dvec3(x2) + double(b.k.w) * glm::dvec3(x3);
+    const double l = glm::length(c), rho = b.restNorm;
+    const glm::dvec3 d = rho > 0.0 && l > 0.0 ? c * (1.0 - rho / l) : c;
+    return double(b.weight) * d;
+}
+
+double femBendEnergy(const gpu::PdBend& b, glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 x3) {
+    const glm::dvec3 r = femBendResidual(b, x0, x1, x2, x3);
+    return b.weight > 0.0f ? 0.5 * glm::dot(r, r) / double(b.weight) : 0.0;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -141,6 +155,11 @@ public:
                 stencils.offsets.push_back(std::uint32_t(stencils.columns.size()));
             }
         }
+        // Per vertex, its bends' corners (4 b + c), in bend order (the force's sum).
+        const SpringIncidence bends = stencilIncidence(p.femBends, n);
+        bendOffsets_ = bends.offsets;
+        bendCorners_ = bends.springs;
+        bendResiduals_.assign(p.femBends.size(), glm::dvec3(0.0));
         std::vector<double> mass, extra;
         FemCouplings couplings;
         const double h = h_;
@@ -168,7 +187,7 @@ public:
         system_.emplace(p.femTriangles, row_, rows_, std::move(mass),
                         1.0 + h * double(p.sim.fem.rayleighAlpha),
                         h * double(p.sim.fem.rayleighBeta) + h * h, std::move(extra),
-                        std::move(couplings), std::move(stencils));
+                        std::move(couplings), std::move(stencils), p.femBends);
         if (!p.angleSprings.empty()) system_->setStencilBlocks(&stencilBlocks_);
         dv_.assign(rows_, glm::dvec3(0.0));
         rhs_ = kv_ = velocity_ = dv_;
@@ -193,8 +212,9 @@ public:
             ThreadPool::split(n, member, size, b, e);
             ThreadPool::split(elements, member, size, eb, ee);
             ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
-            std::uint32_t ab, ae;
+            std::uint32_t ab, ae, bb, be;
             ThreadPool::split(std::uint32_t(p_.angleSprings.size()), member, size, ab, ae);
+            ThreadPool::split(std::uint32_t(p_.femBends.size()), member, size, bb, be);
             auto timed = [&](int stage, auto&& work) {
                 const auto t = Clock::now();
                 work();
@@ -216,6 +236,12 @@ public:
                                                   glm::vec3(x_[t.v2]));
                     }
                     for (std::uint32_t a = ab; a < ae; ++a) angleTerm(a);
+                    for (std::uint32_t k = bb; k < be; ++k) {
+                        const gpu::PdBend& t = p_.femBends[k];
+                        bendResiduals_[k] =
+                            femBendResidual(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
+                                            glm::vec3(x_[t.v2]), glm::vec3(x_[t.v3]));
+                    }
                     pool_.barrier();
                     for (std::uint32_t v = b; v < e; ++v) {
                         glm::dvec3 f(0.0);
@@ -232,6 +258,11 @@ public:
                         for (std::uint32_t k = angleOffsets_[v]; k < angleOffsets_[v + 1]; ++k) {
                             const AngleTerm& a = angleTerms_[angleCorners_[k] / 4];
                             f += a.factor * a.g[angleCorners_[k] % 4];
+                        }
+                        // The bends' force -k_c w (C - p).
+                        for (std::uint32_t k = bendOffsets_[v]; k < bendOffsets_[v + 1]; ++k) {
+                            const gpu::PdBend& t = p_.femBends[bendCorners_[k] / 4];
+                            f -= double(t.k[int(bendCorners_[k] % 4)]) * bendResiduals_[bendCorners_[k] / 4];
                         }
                         const std::int32_t r = row_[v];
                         // A compliant attachment's spring to its target at the step's end.
@@ -387,6 +418,9 @@ private:
     std::vector<std::uint32_t> angleOffsets_, angleCorners_;
     std::vector<AngleTerm> angleTerms_;
     std::vector<glm::dmat3> stencilBlocks_;
+    // The bends (p.femBends): per vertex its corners (CSR), per bend w (C - p) at the step's start.
+    std::vector<std::uint32_t> bendOffsets_, bendCorners_;
+    std::vector<glm::dvec3> bendResiduals_;
     std::optional<FemSystem> system_;
     // Per free row: the step's velocity change, right-hand side, K v, and v.
     std::vector<glm::dvec3> dv_, rhs_, kv_, velocity_;

@@ -37,6 +37,16 @@ glm::dvec3 femForce(const gpu::PdTriangle& t, const FemElement& e, int i);
 // -dF_i/dx_j with the rotation frozen (the corotational tangent).
 glm::dmat3 femStiffness(const gpu::PdTriangle& t, const FemElement& e, int i, int j);
 
+// A hinge's bending (b: a femBend, kind PD_TERM_BEND): E = (w/2) |C - p|^2 with C = sum K_i x_i
+// (the isometric stencil) and p = rho C / |C| (rho = |C| at rest, 0 for a flat hinge), that is
+// (w/2) (|C| - rho)^2. At rho = 0 it is Bergou et al.'s quadratic energy, whose Hessian
+// w K_i K_j I is constant; the step uses that matrix for every hinge (for rho > 0 it bounds the
+// true Hessian from above). femBendResidual gives w (C - p), and the force on corner i is
+// -K_i times it.
+glm::dvec3 femBendResidual(const gpu::PdBend& b, glm::vec3 x0, glm::vec3 x1, glm::vec3 x2,
+                           glm::vec3 x3);
+double femBendEnergy(const gpu::PdBend& b, glm::vec3 x0, glm::vec3 x1, glm::vec3 x2, glm::vec3 x3);
+
 // threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most
 // (0: all of them). Throws cloth::Error for what the model does not run.
 inline constexpr std::uint32_t kVerticesPerFemThread = 2048;

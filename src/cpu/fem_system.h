@@ -1,7 +1,8 @@
 // The linear system of the FEM's backward-Euler step (cpu/fem.h), in 3x3 blocks over the free
 // vertices, and its solve by conjugate gradients on the thread team.
 //
-// The stiffness K is stored by block rows (one row per free vertex, its blocks in the order of
+// The stiffness K (the membrane's, refilled each step, plus the constant Hessian w K_c K_d I of
+// the hinges' quadratic bending, cpu/fem.h femBendResidual) is stored by block rows (one row per free vertex, its blocks in the order of
 // its free neighbours, itself included), so a member fills and multiplies its own rows only.
 // The system matrix A = d M + s K (M the lumped masses) is never formed: a product adds d m_i p_i
 // to s (K p)_i. The preconditioner is block Jacobi (the inverse of A's 3x3 diagonal blocks).
@@ -49,11 +50,12 @@ class FemSystem {
 public:
     // row[v]: the free row of vertex v, or -1 for a pinned one; rows: how many are free;
     // mass[r]: row r's lumped mass; A = d M + s K + E, E = diag(extra) (per row, times the 3x3
-    // identity: a compliant attachment's h^2 / compliance; empty: none).
+    // identity: a compliant attachment's h^2 / compliance; empty: none). bends: the hinges'
+    // bending terms (PdBend: stencil k, weight w), whose constant blocks w k_c k_d I join K.
     FemSystem(const std::vector<gpu::PdTriangle>& triangles, const std::vector<std::int32_t>& row,
               std::int32_t rows, std::vector<double> mass, double d, double s,
               std::vector<double> extra = {}, FemCouplings couplings = {},
-              FemStencils stencils = {});
+              FemStencils stencils = {}, const std::vector<gpu::PdBend>& bends = {});
     // The stencils' blocks for the next fill() and solve() (kept by pointer; none: empty).
     void setStencilBlocks(const std::vector<glm::dmat3>* blocks) { stencilBlocks_ = blocks; }
 
@@ -94,6 +96,7 @@ private:
     std::vector<std::uint32_t> offsets_;
     std::vector<std::int32_t> columns_;
     std::vector<glm::dmat3> blocks_;
+    std::vector<double> bendBlocks_;  // per block, the bends' sum of w k_c k_d (empty: none)
     FemCouplings couplings_;
     FemStencils stencils_;
     const std::vector<glm::dmat3>* stencilBlocks_ = nullptr;

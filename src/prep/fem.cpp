@@ -40,8 +40,11 @@ void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, 
         p.springs.push_back({std::min(s.a, s.b), std::max(s.a, s.b), 0.0f,
                              seamStiffness(scene, s, stiffest)});
     // Fixed angles: angle springs (prep/springs.h), a hard one as stiff as the largest modulus
-    // at its edge's length. The membrane itself has no bending (the source's).
+    // at its edge's length.
     p.angleSprings = angleSprings(p, stiffest);
+    // Bending (the source's membrane has none): every other hinge's quadratic isometric term,
+    // its weight from the material's rigidity, as PD's.
+    p.femBends = hingeBendTerms(p);
 }
 
 void refuseWhatFemLacks(const PreparedCloth& p) {

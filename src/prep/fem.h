@@ -10,7 +10,9 @@
 
 namespace cloth {
 
-// Fills p.femTriangles (after the cloths are appended): each with (C11, C22, C12, C33) in N/m,
+// Fills p.femTriangles and p.femBends (after the cloths are appended). Bending: every hinge's
+// quadratic isometric term (prep/projective.h hingeBendTerms: weight from the material's
+// rigidity B, as PD's). Each triangle with (C11, C22, C12, C33) in N/m,
 // engineering shear. A StVK material gives its orthotropic moduli in its weft/warp frame. A
 // distance material of compliance alpha gives the isotropic lattice of prep/projective.h:
 // E = 4 / (3 alpha), nu = 1/3, G = 1 / (2 alpha) (C11 = C22 = 3 / (2 alpha), C12 = C33 =

@@ -135,6 +135,9 @@ struct PreparedCloth {
     // (C11, C22, C12, C33) of its plane-stress stiffness (N/m) in `stiffness`, the weft/warp
     // frame in invRest; the CPU reference only ----
     std::vector<gpu::PdTriangle> femTriangles;
+    // Its bending: per hinge the quadratic isometric term (w/2) |C - p|^2 of PD's bends
+    // (prep/projective.h hingeBendTerms; kind PD_TERM_BEND), w from the material's rigidity.
+    std::vector<gpu::PdBend> femBends;
 
     // ---- rigid colliders (src/kernels/collider.h), in scene order ----
     std::vector<gpu::Collider> colliders;

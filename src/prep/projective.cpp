@@ -126,6 +126,30 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
     }
 }
 
+std::vector<gpu::PdBend> hingeBendTerms(const PreparedCloth& p) {
+    std::vector<gpu::PdBend> out;
+    // The dihedral items' hinges, or the isometric items' stencils.
+    for (const gpu::BendingConstraint& b : p.items<gpu::BendingConstraint>()) {
+        const std::array<glm::vec3, 4> x = restHinge(p, b.v0, b.v1, b.v2, b.v3);
+        gpu::PdBend t = bendTerm(x, b.v0, b.v1, b.v2, b.v3);
+        const double e2 = glm::dot(x[1] - x[0], x[1] - x[0]);
+        // The item's compliance: the hinge's 1/k (or the expert override), so the weight is
+        // k / |e|^2 (prep/hinge_bending.h).
+        const double alpha = b.param;
+        if (glm::dot(t.k, t.k) > 0.0f) t.weight = float(1.0 / (alpha * e2));
+        out.push_back(t);
+    }
+    for (const gpu::IsoBendingConstraint& b : p.items<gpu::IsoBendingConstraint>()) {
+        gpu::PdBend t{};
+        t.v0 = b.v0, t.v1 = b.v1, t.v2 = b.v2, t.v3 = b.v3;
+        t.k = b.k;
+        t.weight = b.compliance > 0.0f ? 1.0f / b.compliance : 0.0f;
+        t.restNorm = 0.0f;  // isometric bending's rest state is flat
+        out.push_back(t);
+    }
+    return out;
+}
+
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p) {
     p.pdTriangles.clear();
@@ -148,25 +172,7 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
                                         : glm::vec4(k, k, 0.0f, 0.0f);
         p.pdTriangles.push_back({t.v0, t.v1, t.v2, t.area, t.invRest, stiffness});
     });
-    // Bending: the dihedral items' hinges, or the isometric items' stencils.
-    for (const gpu::BendingConstraint& b : p.items<gpu::BendingConstraint>()) {
-        const std::array<glm::vec3, 4> x = restHinge(p, b.v0, b.v1, b.v2, b.v3);
-        gpu::PdBend t = bendTerm(x, b.v0, b.v1, b.v2, b.v3);
-        const double e2 = glm::dot(x[1] - x[0], x[1] - x[0]);
-        // The item's compliance: the hinge's 1/k (or the expert override), so the weight is
-        // k / |e|^2 (prep/hinge_bending.h).
-        const double alpha = b.param;
-        if (glm::dot(t.k, t.k) > 0.0f) t.weight = float(1.0 / (alpha * e2));
-        p.pdBends.push_back(t);
-    }
-    for (const gpu::IsoBendingConstraint& b : p.items<gpu::IsoBendingConstraint>()) {
-        gpu::PdBend t{};
-        t.v0 = b.v0, t.v1 = b.v1, t.v2 = b.v2, t.v3 = b.v3;
-        t.k = b.k;
-        t.weight = b.compliance > 0.0f ? 1.0f / b.compliance : 0.0f;
-        t.restNorm = 0.0f;  // isometric bending's rest state is flat
-        p.pdBends.push_back(t);
-    }
+    p.pdBends = hingeBendTerms(p);
     double stiffest = 0.0;
     for (const gpu::PdTriangle& t : p.pdTriangles)
         stiffest = std::max({stiffest, double(t.stiffness.x), double(t.stiffness.y)});

@@ -50,6 +50,13 @@ void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& c
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p);
 
+// Every hinge's bending as a term of PD's bends' form (PD_TERM_BEND: (w/2) |C - p|^2, C = sum K_i
+// x_i the isometric stencil, p = rho C / |C| with rho = |C| at rest): a dihedral item's weight
+// k / |e|^2 from its compliance 1/k (prep/hinge_bending.h, or the expert override), so that a
+// fold theta costs (k/2) theta^2 to first order as |C| = |e| theta; an isometric item's
+// 1 / compliance (rho 0). PD's bends and the FEM's (prep/fem.h), in item order.
+std::vector<gpu::PdBend> hingeBendTerms(const PreparedCloth& p);
+
 // The hinge `rest` (v0, v1 the edge, v2 and v3 opposite, as a bend's) laid flat and folded to
 // targetAngle (radians, bendingAngle's convention: negative folds towards the faces' normals):
 // the edge from the origin along +x, v2's wing at +y and v3's at -y before the fold, the normals

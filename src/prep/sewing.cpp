@@ -74,7 +74,7 @@ void rewriteTriangles(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
     p.restCorners = std::move(rest);
 }
 
-// The other models' terms (springs, PD's triangles and bends, FEM's triangles, the angle springs) with every vertex
+// The other models' terms (springs, PD's triangles and bends, FEM's triangles and bends, the angle springs) with every vertex
 // replaced by its group's; a term whose vertices are no longer distinct is dropped, and so is a
 // seam's term (a spring of rest length 0, PD's seam term) once its pair is one vertex.
 void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
@@ -97,15 +97,19 @@ void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) 
     };
     triangles(p.pdTriangles);
     triangles(p.femTriangles);
-    std::vector<gpu::PdBend> bends;
-    for (gpu::PdBend b : p.pdBends) {
-        b.v0 = rep[b.v0], b.v1 = rep[b.v1], b.v2 = rep[b.v2], b.v3 = rep[b.v3];
-        const bool distinct = b.kind == gpu::PD_TERM_SEAM ? b.v0 != b.v1
-                                           : b.v0 != b.v1 && b.v0 != b.v2 && b.v0 != b.v3 &&
-                                                 b.v1 != b.v2 && b.v1 != b.v3 && b.v2 != b.v3;
-        if (distinct) bends.push_back(b);
-    }
-    p.pdBends = std::move(bends);
+    auto bends = [&](std::vector<gpu::PdBend>& terms) {
+        std::vector<gpu::PdBend> out;
+        for (gpu::PdBend b : terms) {
+            b.v0 = rep[b.v0], b.v1 = rep[b.v1], b.v2 = rep[b.v2], b.v3 = rep[b.v3];
+            const bool distinct = b.kind == gpu::PD_TERM_SEAM ? b.v0 != b.v1
+                                               : b.v0 != b.v1 && b.v0 != b.v2 && b.v0 != b.v3 &&
+                                                     b.v1 != b.v2 && b.v1 != b.v3 && b.v2 != b.v3;
+            if (distinct) out.push_back(b);
+        }
+        terms = std::move(out);
+    };
+    bends(p.pdBends);
+    bends(p.femBends);
     std::vector<gpu::FixedAngleConstraint> angles;
     for (gpu::FixedAngleConstraint a : p.angleSprings) {
         a.v0 = rep[a.v0], a.v1 = rep[a.v1], a.v2 = rep[a.v2], a.v3 = rep[a.v3];

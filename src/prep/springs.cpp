@@ -526,6 +526,12 @@ SpringIncidence stencilIncidence(const std::vector<gpu::FixedAngleConstraint>& t
     });
 }
 
+SpringIncidence stencilIncidence(const std::vector<gpu::PdBend>& terms, std::uint32_t vertices) {
+    return incidence<4>(terms, vertices, [](const gpu::PdBend& t) {
+        return std::array<std::uint32_t, 4>{t.v0, t.v1, t.v2, t.v3};
+    });
+}
+
 glm::vec3 vertexNormalSum(const PreparedCloth& p, const std::vector<glm::vec4>& x, std::uint32_t v) {
     glm::vec3 n(0.0f);
     for (std::uint32_t k = p.vertexTriangleOffsets[v]; k < p.vertexTriangleOffsets[v + 1]; ++k) {

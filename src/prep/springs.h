@@ -102,6 +102,8 @@ inline constexpr double kAngleSpringShare = 36.0;
 // spring order.
 SpringIncidence stencilIncidence(const std::vector<gpu::FixedAngleConstraint>& terms,
                                  std::uint32_t vertices);
+// The same for four-vertex terms of PD's bends' form (the FEM's bends).
+SpringIncidence stencilIncidence(const std::vector<gpu::PdBend>& terms, std::uint32_t vertices);
 
 // Unit normals of the original vertices [begin, end) at positions x: the area-weighted normals
 // of their triangles summed in PreparedCloth's CSR order (as the XPBD solvers sum them), for the

@@ -308,7 +308,7 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
     const auto femPleated = runProgram("clothsim", "--headless --backend cpu --scene " + pleats +
                                                        " --frames 1 --model fem");
     EXPECT_EQ(femPleated.exitCode, 0) << femPleated.output;
-    EXPECT_NE(femPleated.output.find("960 membrane elements and 100 angle springs"),
+    EXPECT_NE(femPleated.output.find("960 membrane elements, 1296 bending terms and 100 angle springs"),
               std::string::npos)
         << femPleated.output;
     expectFailure("--headless --backend cpu --scene " + std::string(CLOTH_TEST_SOURCE_DIR) +
@@ -323,7 +323,8 @@ TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
                                           "--model fem --stretch-compliance 1e-3 --stats " +
                                               stats.string());
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    EXPECT_NE(r.output.find("2048 membrane elements (model fem, backward Euler by conjugate "
+    EXPECT_NE(r.output.find("2048 membrane elements, 3008 bending terms (model fem, backward "
+                            "Euler by conjugate "
                             "gradients to 1e-06)"),
               std::string::npos)
         << r.output;
@@ -331,6 +332,7 @@ TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
     std::ifstream in(stats);
     const nlohmann::json j = nlohmann::json::parse(in);
     EXPECT_EQ(j["model"], "fem");
+    EXPECT_EQ(j["fem"]["bending_terms"], 3008);
     EXPECT_EQ(j["fem"]["cg_unconverged_steps"], 0.0);
     EXPECT_GT(j["fem"]["cg_iterations_per_frame"].get<double>(), 0.0);
     fs::remove_all(dir);
