@@ -724,8 +724,8 @@ double violation(const std::vector<gpu::SelfContact>& contacts, const std::vecto
 // keep 1 cm (each pair starts 2 mm inside) and are predicted up to 3 mm further in, solved from
 // the prediction. Each pass of each order shrinks the violations' root mean square from the
 // third on (measured, rms in mm after passes 1-8: Jacobi 1.47, 1.09, 0.88, 0.74, 0.65, 0.57,
-// 0.51, 0.46; vertex 2.09, 1.34, 0.31, 0.18, 0.16, 0.11, 0.10, 0.076; sequential 1.53, 0.67,
-// 0.34, 0.20, 0.12, 0.078, 0.048, 0.029). The vertex order, where each vertex takes its
+// 0.51, 0.46; vertex 1.73, 0.75, 0.24, 0.15, 0.13, 0.093, 0.082, 0.061; sequential 1.52, 0.69,
+// 0.33, 0.20, 0.12, 0.076, 0.047, 0.029). The vertex order, where each vertex takes its
 // contacts one after another, converges as the sequential order does, far faster than Jacobi's
 // mean: from the third pass on, to less than half of Jacobi's (without friction, so only the
 // normal projections count).
