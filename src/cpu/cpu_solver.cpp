@@ -249,7 +249,7 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             break;
         case Step::SelfBounds:
             if (!self_) return;
-            self_->clamp(pool_, member, size, pos_.data(), start_.data());
+            self_->clamp(pool_, member, size, pos_.data(), start_.data(), pred_.data());
             break;
         case Step::Contacts:
             if (!rigid_) return;

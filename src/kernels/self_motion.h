@@ -172,6 +172,34 @@ CLOTH_FN vec3 selfClamp(vec3 s, vec3 p, vec3 cs, vec3 ce, float beta) {
     return s + (p - s) * t;
 }
 
+// The substep's centres: in the own mode each vertex's ball follows the vertex's own predicted
+// step w (prediction less start); a pair's primitives, so placed, come no closer than their
+// distance d at the start less the largest relative step of a corner of one and a corner of the
+// other (any point of a primitive moves by a convex combination of its corners' steps).
+CLOTH_FN float selfRelativeStep(uint kind, vec3 w0, vec3 w1, vec3 w2, vec3 w3) {
+    float r;
+    if ((kind & 1u) == 0u)
+        r = max(meshLength2(w0 - w1), max(meshLength2(w0 - w2), meshLength2(w0 - w3)));
+    else
+        r = max(max(meshLength2(w0 - w2), meshLength2(w0 - w3)),
+                max(meshLength2(w1 - w2), meshLength2(w1 - w3)));
+    return sqrt(r);
+}
+
+// A pair whose relative step is more than this share of its distance leaves the own mode no
+// room: the substep falls back to still centres.
+const float SELF_OWN_LIMIT = 0.9f;
+
+// A pair's radii (gamma of the room its centres leave it, at least phi keep): x in the own mode
+// (0 when the pair is a conflict), y with still centres.
+CLOTH_FN vec2 selfPairRadii(float d, float rel, float keep) {
+    float floorKeep = SELF_BOUND_FLOOR * keep;
+    float own = rel <= SELF_OWN_LIMIT * d ? max(SELF_BOUND_GAMMA * (d - rel), floorKeep) : 0.0f;
+    return vec2(own, max(SELF_BOUND_GAMMA * d, floorKeep));
+}
+
+CLOTH_FN bool selfPairConflict(float d, float rel) { return !(rel <= SELF_OWN_LIMIT * d); }
+
 CLOTH_NAMESPACE_END
 
 #endif  // CLOTH_KERNELS_SELF_MOTION_H

@@ -84,8 +84,7 @@ void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::ve
     std::uint32_t total[4] = {0, 0, 0, 0};
     for (int m = 0; m < size; ++m)
         for (int k = 0; k < 4; ++k) total[k] += work_[m].outside[k];
-    const bool detect = !detected || clampedLast_ > 0 || total[0] > 0 ||
-                        gpu::selfBallOutside(total[1], total[2], total[3]) > 0 ||
+    const bool detect = !detected || total[0] > 0 ||
                         s_.detection == SelfCollisionSettings::Detection::EverySubstep;
     float bound = bound_;
     if (detect) {

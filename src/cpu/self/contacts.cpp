@@ -8,6 +8,12 @@
 
 namespace cloth {
 
+namespace {
+
+glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+
+}  // namespace
+
 // Each candidate that the moves do not rule out (selfCandidateSkipped) is tested as a full
 // detection tests its pairs (selfCandidateContact: swept boxes within reach, the gap test, one
 // contact per closest point), keeping the side it had if it was a contact in the last substep;
@@ -18,16 +24,30 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
     ThreadPool::split(static_cast<std::uint32_t>(candidates_.size()), member, size, b, e);
     const glm::vec4* predicted = pred;
     std::uint64_t tested = 0, found = 0;
+    std::uint32_t conflicts = 0;
+    if (member == 0) radii_.resize(candidates_.size());
+    pool.barrier();
+    const auto pairRadii = [&](const gpu::SelfCandidate& cand) {
+        const glm::uvec4 v = cand.vertices;
+        const float d = gpu::selfCandidateDistance(SELF_ARGS cand);
+        const float rel = gpu::selfRelativeStep(
+            cand.kind, xyz(pred[v.x]) - xyz(start[v.x]), xyz(pred[v.y]) - xyz(start[v.y]),
+            xyz(pred[v.z]) - xyz(start[v.z]), xyz(pred[v.w]) - xyz(start[v.w]));
+        conflicts += gpu::selfPairConflict(d, rel) ? 1u : 0u;
+        return gpu::selfPairRadii(d, rel, cand.keep);
+    };
     for (std::uint32_t i = b; i < e; ++i) {
         const gpu::SelfCandidate& cand = candidates_[i];
         const glm::uvec4 v = cand.vertices;
         slotWeights_[i] = glm::vec4(0.0f);
+        radii_[i] = glm::vec2(gpu::SELF_NO_BOUND);
         if (gpu::selfCandidateSkipped(cand.kind, gaps_[i], moves_[v.x], moves_[v.y], moves_[v.z],
                                       moves_[v.w], cand.keep, s_.margin, shift_, slack_)) {
             sides_[i] = glm::vec4(0.0f);
             continue;
         }
         ++tested;
+        radii_[i] = pairRadii(cand);
         gpu::SelfContact c;
         if (!gpu::selfCandidateContact(SELF_ARGS cand, s_.margin, c)) {
             sides_[i] = glm::vec4(0.0f);
@@ -38,11 +58,18 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         slotNormals_[i] = c.normal;
         ++found;
     }
+    {
+        std::uint32_t pb, pe;
+        ThreadPool::split(static_cast<std::uint32_t>(restPairs_.pairs.size()), member, size, pb,
+                          pe);
+        for (std::uint32_t k = pb; k < pe; ++k) restRadii_[k] = pairRadii(restPairs_.pairs[k]);
+    }
     work_[member].evaluated = tested;
     work_[member].contacts = found;
+    work_[member].conflicts = conflicts;
     if (member == 0)
         for (std::size_t m = std::size_t(size); m < work_.size(); ++m)
-            work_[m].evaluated = work_[m].contacts = 0;
+            work_[m].evaluated = work_[m].contacts = work_[m].conflicts = 0;
     pool.barrier();
 }
 
@@ -50,18 +77,30 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
 void SelfCollision::compact(int member, int size) {
     std::uint32_t b, e;
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
-    std::uint32_t most = 0;
+    std::uint32_t most = 0, conflicts = 0;
+    for (const MemberWork& w : work_) conflicts += w.conflicts;
+    const float reach = 2.0f * leastThickness_ + s_.margin;
+    const std::uint32_t vertices = p_.originalVertexCount;
     for (std::uint32_t v = b; v < e; ++v) {
         std::uint32_t n = 0;
         const std::uint32_t first = listOffsets_[v];
+        glm::vec2 least(gpu::SELF_BOUND_GAMMA * reach);
         for (std::uint32_t k = first; k < listOffsets_[v + 1]; ++k) {
             const std::uint32_t slot = listSlots_[k];
+            least = glm::min(least, radii_[slot >> 2]);
             if (slotWeights_[slot >> 2].x > 0.0f) activeSlots_[first + n++] = slot;
         }
+        for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k)
+            least = glm::min(least, restRadii_[restPairs_.lists[vertices + 1 + k]]);
+        beta_[v] = least;
         activeCount_[v] = n;
         most = std::max(most, n);
     }
     work_[member].mostContacts = most;
+    if (member == 0) {
+        ownMode_ = conflicts == 0;
+        stillSubsteps_ += ownMode_ ? 0 : 1;
+    }
     if (member == 0)
         for (std::size_t m = std::size_t(size); m < work_.size(); ++m) work_[m].mostContacts = 0;
 }

@@ -64,7 +64,8 @@ public:
     void solve(ThreadPool& pool, int member, int size, glm::vec4* pos, const glm::vec4* start);
     // Step::SelfBounds: every vertex clamped into its bounds (ends with a barrier). start: every
     // vertex at the substep's start.
-    void clamp(ThreadPool& pool, int member, int size, glm::vec4* pos, const glm::vec4* start);
+    void clamp(ThreadPool& pool, int member, int size, glm::vec4* pos, const glm::vec4* start,
+               const glm::vec4* pred);
     // After a frame, on the caller's thread: whether the next frame's first substep rebuilds the
     // tree (the rule in self_collision.cpp).
     void endFrame();
@@ -156,12 +157,18 @@ private:
         std::vector<std::uint32_t> stack;
         std::uint64_t pairs = 0, tested = 0, nodes = 0, evaluated = 0, contacts = 0, clamped = 0;
         std::uint32_t mostContacts = 0;  // of one vertex (compact)
+        std::uint32_t conflicts = 0;     // evaluate: pairs that leave the own mode no room
         std::uint32_t listTotal = 0;     // lists: the slots of the member's vertices
         glm::vec3 range[7];  // motion: starts', predictions' and steps' ranges; the largest
         std::uint32_t outside[4] = {0, 0, 0, 0};  // cube, then selfOutsideBalls' counts
     };
     std::vector<MemberWork> work_;
     std::uint64_t clampedTotal_ = 0, clampedLast_ = 0;
+    // The substep's balls: per candidate and per rest pair its radii (selfPairRadii), per
+    // original vertex the least of its pairs' (own mode, still centres), and the mode.
+    std::vector<glm::vec2> radii_, restRadii_, beta_;
+    bool ownMode_ = true;
+    std::uint64_t stillSubsteps_ = 0;
 
     // checkCandidates: a full detection every substep beside, on one thread.
     std::unique_ptr<FullDetection> shadow_;

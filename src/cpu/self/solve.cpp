@@ -160,19 +160,19 @@ void SelfCollision::passSequential(glm::vec4* pos, const glm::vec4* start) {
 // original round where the detection saw it plus C, moving on by the substep's ball step
 // (kernels/self_motion.h).
 void SelfCollision::clamp(ThreadPool& pool, int member, int size, glm::vec4* pos,
-                          const glm::vec4* start) {
+                          const glm::vec4* start, const glm::vec4* pred) {
     std::uint32_t b, e;
     ThreadPool::split(static_cast<std::uint32_t>(p_.positions.size()), member, size, b, e);
     std::uint64_t clamped = 0;
     for (std::uint32_t v = b; v < e; ++v) {
         const std::uint32_t o = originalOf_[v];
         if (!(pos[v].w > 0.0f) || !(p_.positions[o].w > 0.0f)) continue;
-        const glm::vec4 x = detected_[o];
-        const glm::vec3 cs = xyz(x) + ballCentre_;
-        const glm::vec3 ce = cs + ballStep_;
+        const glm::vec3 cs = xyz(start[v]);
+        const glm::vec3 ce = ownMode_ ? xyz(pred[v]) : cs;
+        const float beta = ownMode_ ? beta_[o].x : beta_[o].y;
         const glm::vec3 p = xyz(pos[v]);
-        if (!gpu::selfBeyond(p, ce, x.w)) continue;
-        pos[v] = glm::vec4(gpu::selfClamp(xyz(start[v]), p, cs, ce, x.w), pos[v].w);
+        if (!gpu::selfBeyond(p, ce, beta)) continue;
+        pos[v] = glm::vec4(gpu::selfClamp(cs, p, cs, ce, beta), pos[v].w);
         ++clamped;
     }
     work_[member].clamped += clamped;
