@@ -172,33 +172,42 @@ CLOTH_FN vec3 selfClamp(vec3 s, vec3 p, vec3 cs, vec3 ce, float beta) {
     return s + (p - s) * t;
 }
 
-// The substep's centres: in the own mode each vertex's ball follows the vertex's own predicted
-// step w (prediction less start); a pair's primitives, so placed, come no closer than their
-// distance d at the start less the largest relative step of a corner of one and a corner of the
-// other (any point of a primitive moves by a convex combination of its corners' steps).
-CLOTH_FN float selfRelativeStep(uint kind, vec3 w0, vec3 w1, vec3 w2, vec3 w3) {
-    float r;
+// The substep's separating planes. At the start a pair's primitives are d apart; n, the unit
+// direction from the second primitive's closest point to the first's, separates them: every
+// point p of the first and q of the second has n.(p - q) >= d (the closest point of a convex
+// set). Moving each corner k by D_k, the pair stays apart while its approach along n,
+// max over the second's corners of n.D_k less min over the first's, stays below d; along
+// straight paths from the start the approach grows linearly, so checking the end suffices.
+// Each corner's own predicted step w_k makes a predicted approach A; a corner may deviate from
+// w_k towards the other primitive by at most gamma (d - A), so that the actual approach stays
+// below A + 2 gamma (d - A) < d. Moving away, or sideways, is free.
+// Returns (n, d - A): the room, negative or small when the predicted paths meet (a conflict).
+CLOTH_FN float selfApproach(uint kind, vec3 n, vec3 w0, vec3 w1, vec3 w2, vec3 w3) {
     if ((kind & 1u) == 0u)
-        r = max(meshLength2(w0 - w1), max(meshLength2(w0 - w2), meshLength2(w0 - w3)));
-    else
-        r = max(max(meshLength2(w0 - w2), meshLength2(w0 - w3)),
-                max(meshLength2(w1 - w2), meshLength2(w1 - w3)));
-    return sqrt(r);
+        return max(meshDot(n, w1), max(meshDot(n, w2), meshDot(n, w3))) - meshDot(n, w0);
+    return max(meshDot(n, w2), meshDot(n, w3)) - min(meshDot(n, w0), meshDot(n, w1));
 }
 
-// A pair whose relative step is more than this share of its distance leaves the own mode no
-// room: the substep falls back to still centres.
+// A pair whose predicted approach is more than this share of its distance leaves its corners
+// no room: the substep falls back to still references.
 const float SELF_OWN_LIMIT = 0.9f;
 
-// A pair's radii (gamma of the room its centres leave it, at least phi keep): x in the own mode
-// (0 when the pair is a conflict), y with still centres.
-CLOTH_FN vec2 selfPairRadii(float d, float rel, float keep) {
-    float floorKeep = SELF_BOUND_FLOOR * keep;
-    float own = rel <= SELF_OWN_LIMIT * d ? max(SELF_BOUND_GAMMA * (d - rel), floorKeep) : 0.0f;
-    return vec2(own, max(SELF_BOUND_GAMMA * d, floorKeep));
+// The side of a pair's corner k: +1 for the first primitive's (the vertex, or the first edge),
+// -1 for the second's.
+CLOTH_FN float selfCornerSide(uint kind, uint k) {
+    return ((kind & 1u) == 0u ? k == 0u : k < 2u) ? 1.0f : -1.0f;
 }
 
-CLOTH_FN bool selfPairConflict(float d, float rel) { return !(rel <= SELF_OWN_LIMIT * d); }
+// A pair's budgets (how far a corner may deviate towards the other primitive): x about the own
+// predicted steps (0 for a conflict), y about still references.
+CLOTH_FN vec2 selfPairBudgets(float d, float approach) {
+    float own = approach <= SELF_OWN_LIMIT * d ? SELF_BOUND_GAMMA * (d - approach) : 0.0f;
+    return vec2(own, SELF_BOUND_GAMMA * d);
+}
+
+CLOTH_FN bool selfPairConflict(float d, float approach) {
+    return !(approach <= SELF_OWN_LIMIT * d);
+}
 
 CLOTH_NAMESPACE_END
 

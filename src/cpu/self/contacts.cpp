@@ -25,16 +25,21 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
     const glm::vec4* predicted = pred;
     std::uint64_t tested = 0, found = 0;
     std::uint32_t conflicts = 0;
-    if (member == 0) radii_.resize(candidates_.size());
+    if (member == 0) {
+        radii_.resize(candidates_.size());
+        dirs_.resize(candidates_.size());
+    }
     pool.barrier();
-    const auto pairRadii = [&](const gpu::SelfCandidate& cand) {
+    // The pair's direction and budgets (kernels/self_motion.h's separating planes).
+    const auto pairPlane = [&](const gpu::SelfCandidate& cand, glm::vec4& dir) {
         const glm::uvec4 v = cand.vertices;
-        const float d = gpu::selfCandidateDistance(SELF_ARGS cand);
-        const float rel = gpu::selfRelativeStep(
-            cand.kind, xyz(pred[v.x]) - xyz(start[v.x]), xyz(pred[v.y]) - xyz(start[v.y]),
+        dir = gpu::selfCandidateDirection(SELF_ARGS cand);
+        const glm::vec3 n = xyz(dir);
+        const float approach = gpu::selfApproach(
+            cand.kind, n, xyz(pred[v.x]) - xyz(start[v.x]), xyz(pred[v.y]) - xyz(start[v.y]),
             xyz(pred[v.z]) - xyz(start[v.z]), xyz(pred[v.w]) - xyz(start[v.w]));
-        conflicts += gpu::selfPairConflict(d, rel) ? 1u : 0u;
-        return gpu::selfPairRadii(d, rel, cand.keep);
+        conflicts += gpu::selfPairConflict(dir.w, approach) ? 1u : 0u;
+        return gpu::selfPairBudgets(dir.w, approach);
     };
     for (std::uint32_t i = b; i < e; ++i) {
         const gpu::SelfCandidate& cand = candidates_[i];
@@ -47,7 +52,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
             continue;
         }
         ++tested;
-        radii_[i] = pairRadii(cand);
+        radii_[i] = pairPlane(cand, dirs_[i]);
         gpu::SelfContact c;
         if (!gpu::selfCandidateContact(SELF_ARGS cand, s_.margin, c)) {
             sides_[i] = glm::vec4(0.0f);
@@ -62,7 +67,8 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         std::uint32_t pb, pe;
         ThreadPool::split(static_cast<std::uint32_t>(restPairs_.pairs.size()), member, size, pb,
                           pe);
-        for (std::uint32_t k = pb; k < pe; ++k) restRadii_[k] = pairRadii(restPairs_.pairs[k]);
+        for (std::uint32_t k = pb; k < pe; ++k)
+            restRadii_[k] = pairPlane(restPairs_.pairs[k], restDirs_[k]);
     }
     work_[member].evaluated = tested;
     work_[member].contacts = found;
@@ -79,12 +85,11 @@ void SelfCollision::compact(int member, int size) {
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
     std::uint32_t most = 0, conflicts = 0;
     for (const MemberWork& w : work_) conflicts += w.conflicts;
-    const float reach = 2.0f * leastThickness_ + s_.margin;
     const std::uint32_t vertices = p_.originalVertexCount;
     for (std::uint32_t v = b; v < e; ++v) {
         std::uint32_t n = 0;
         const std::uint32_t first = listOffsets_[v];
-        glm::vec2 least(gpu::SELF_BOUND_GAMMA * reach);
+        glm::vec2 least(gpu::SELF_NO_BOUND);
         for (std::uint32_t k = first; k < listOffsets_[v + 1]; ++k) {
             const std::uint32_t slot = listSlots_[k];
             least = glm::min(least, radii_[slot >> 2]);
@@ -92,7 +97,7 @@ void SelfCollision::compact(int member, int size) {
         }
         for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k)
             least = glm::min(least, restRadii_[restPairs_.lists[vertices + 1 + k]]);
-        beta_[v] = least;
+        least_[v] = least;  // no deviation shorter than this turns towards a pair by more
         activeCount_[v] = n;
         most = std::max(most, n);
     }

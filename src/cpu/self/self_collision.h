@@ -166,7 +166,9 @@ private:
     std::uint64_t clampedTotal_ = 0, clampedLast_ = 0;
     // The substep's balls: per candidate and per rest pair its radii (selfPairRadii), per
     // original vertex the least of its pairs' (own mode, still centres), and the mode.
-    std::vector<glm::vec2> radii_, restRadii_, beta_;
+    std::vector<glm::vec2> radii_, restRadii_;
+    std::vector<glm::vec4> dirs_, restDirs_;
+    std::vector<glm::vec2> least_;  // per original vertex: the least of its pairs' budgets
     bool ownMode_ = true;
     std::uint64_t stillSubsteps_ = 0;
 

@@ -164,16 +164,41 @@ void SelfCollision::clamp(ThreadPool& pool, int member, int size, glm::vec4* pos
     std::uint32_t b, e;
     ThreadPool::split(static_cast<std::uint32_t>(p_.positions.size()), member, size, b, e);
     std::uint64_t clamped = 0;
+    const float cap = gpu::SELF_BOUND_GAMMA * (2.0f * leastThickness_ + s_.margin);
+    const std::uint32_t vertices = p_.originalVertexCount;
+    const int which = ownMode_ ? 0 : 1;
     for (std::uint32_t v = b; v < e; ++v) {
         const std::uint32_t o = originalOf_[v];
         if (!(pos[v].w > 0.0f) || !(p_.positions[o].w > 0.0f)) continue;
-        const glm::vec3 cs = xyz(start[v]);
-        const glm::vec3 ce = ownMode_ ? xyz(pred[v]) : cs;
-        const float beta = ownMode_ ? beta_[o].x : beta_[o].y;
-        const glm::vec3 p = xyz(pos[v]);
-        if (!gpu::selfBeyond(p, ce, beta)) continue;
-        pos[v] = glm::vec4(gpu::selfClamp(cs, p, cs, ce, beta), pos[v].w);
-        ++clamped;
+        const glm::vec3 ref = ownMode_ ? xyz(pred[v]) : xyz(start[v]);
+        const glm::vec3 dev = xyz(pos[v]) - ref;
+        float t = 1.0f;
+        const float len2 = glm::dot(dev, dev);
+        const float least = least_[o][which];
+        if (len2 <= least * least && len2 <= cap * cap) continue;  // turns by no more
+        if (!(len2 <= cap * cap)) t = cap / std::sqrt(len2);
+        const auto plane = [&](const glm::vec4& dir, glm::vec2 budgets, float side) {
+            const float toward = -side * glm::dot(xyz(dir), dev);  // towards the other
+            const float budget = budgets[which];
+            if (toward > budget) t = std::min(t, budget / toward);
+        };
+        for (std::uint32_t k = listOffsets_[o]; k < listOffsets_[o + 1]; ++k) {
+            const std::uint32_t slot = listSlots_[k];
+            const std::uint32_t c = slot >> 2;
+            if (!(radii_[c].y < gpu::SELF_NO_BOUND)) continue;
+            plane(dirs_[c], radii_[c], gpu::selfCornerSide(candidates_[c].kind, slot & 3u));
+        }
+        for (std::uint32_t k = restPairs_.lists[o]; k < restPairs_.lists[o + 1]; ++k) {
+            const std::uint32_t r = restPairs_.lists[vertices + 1 + k];
+            const gpu::SelfCandidate& pair = restPairs_.pairs[r];
+            std::uint32_t corner = 0;
+            while (corner < 3 && pair.vertices[corner] != o) ++corner;
+            plane(restDirs_[r], restRadii_[r], gpu::selfCornerSide(pair.kind, corner));
+        }
+        if (t < 1.0f) {
+            pos[v] = glm::vec4(ref + dev * t, pos[v].w);
+            ++clamped;
+        }
     }
     work_[member].clamped += clamped;
     pool.barrier();
