@@ -513,45 +513,35 @@ CLOTH_FN float selfCandidateGapAt(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand
     return selfBoxesGap(loP, hiP, loQ, hiQ);
 }
 
-// The distance between the candidate's two primitives at `start` (their closest points as the
-// gap test finds them).
+// The offset at `start` from the second primitive's closest point to the first's (their closest
+// points as the gap test finds them).
+CLOTH_FN vec3 selfCandidateOffset(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    uvec4 v = cand.vertices;
+    vec3 a = vec3(start[v.x]);
+    vec3 b = vec3(start[v.y]);
+    vec3 c = vec3(start[v.z]);
+    vec3 d = vec3(start[v.w]);
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
+        vec3 w = selfClosestBarycentric(a, b, c, d);
+        return a - (b * w.x + c * w.y + d * w.z);
+    }
+    float s, t;
+    segmentClosest(a, b, c, d, s, t);
+    return (a * (1.0f - s) + b * s) - (c * (1.0f - t) + d * t);
+}
+
+// The distance between the candidate's two primitives at `start`.
+CLOTH_FN float selfCandidateDistance(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    vec3 r = selfCandidateOffset(CLOTH_SELF_ARGS cand);
+    return sqrt(meshDot(r, r));
+}
+
 // The pair's direction at the start, from the second primitive's closest point to the first's
 // (0 where they touch), and in w their distance.
 CLOTH_FN vec4 selfCandidateDirection(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
-    uvec4 v = cand.vertices;
-    vec3 a = vec3(start[v.x]);
-    vec3 b = vec3(start[v.y]);
-    vec3 c = vec3(start[v.z]);
-    vec3 d = vec3(start[v.w]);
-    vec3 r;
-    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
-        vec3 w = selfClosestBarycentric(a, b, c, d);
-        r = a - (b * w.x + c * w.y + d * w.z);
-    } else {
-        float s, t;
-        segmentClosest(a, b, c, d, s, t);
-        r = (a * (1.0f - s) + b * s) - (c * (1.0f - t) + d * t);
-    }
+    vec3 r = selfCandidateOffset(CLOTH_SELF_ARGS cand);
     float len = sqrt(meshDot(r, r));
     return len > 0.0f ? vec4(r / len, len) : vec4(0.0f);
-}
-
-CLOTH_FN float selfCandidateDistance(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
-    uvec4 v = cand.vertices;
-    vec3 a = vec3(start[v.x]);
-    vec3 b = vec3(start[v.y]);
-    vec3 c = vec3(start[v.z]);
-    vec3 d = vec3(start[v.w]);
-    vec3 r;
-    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
-        vec3 w = selfClosestBarycentric(a, b, c, d);
-        r = a - (b * w.x + c * w.y + d * w.z);
-    } else {
-        float s, t;
-        segmentClosest(a, b, c, d, s, t);
-        r = (a * (1.0f - s) + b * s) - (c * (1.0f - t) + d * t);
-    }
-    return sqrt(meshDot(r, r));
 }
 
 CLOTH_FN bool selfCandidateApart(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float reach) {
