@@ -66,7 +66,7 @@ struct BenchOptions {
     SelfCollisionSettings::Detection selfDetection = SelfCollisionSettings::Detection::Bounded;
     float selfBoundEdges = 0.0625f;
     int selfPasses = 4;
-    SelfCollisionSettings::Order selfOrder = SelfCollisionSettings::Order::Vertex;
+    SelfCollisionSettings::Order selfOrder = SelfCollisionSettings::Order::Jacobi;
     // Tethers (long-range attachments to the pins): on by default, the cure for stretch at few
     // iterations (README, "Iteration schemes": chosen by measurement); off for the tables
     // measured before (--tethers off).

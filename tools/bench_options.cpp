@@ -118,7 +118,7 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->check(CLI::Range(1, 10000))
         ->type_name("N");
     cli::addParsed(app, "--self-order", o.selfOrder, parseSelfContactOrder,
-                   "with --collisions: vertex (default) or jacobi (docs/collisions.md)")
+                   "with --collisions: jacobi (default) or vertex (docs/collisions.md)")
         ->check(cli::oneOf({"vertex", "jacobi"}))
         ->type_name("O");
     cli::addParsed(

@@ -98,7 +98,7 @@ struct SelfCollisionSettings {
     //  - Sequential: one contact after another in the contacts' order (Gauss-Seidel on one
     //    thread; the CPU reference only): what the other two are measured against.
     enum class Order { Vertex, Jacobi, Sequential };
-    Order order = Order::Vertex;
+    Order order = Order::Jacobi;
     // When the contacts are looked for (docs/collisions.md):
     //  - Bounded: a detection gathers every primitive pair within reach plus twice a bound of
     //    the vertices' motion; while no vertex has left its bounds, those candidates hold every

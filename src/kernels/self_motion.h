@@ -73,6 +73,31 @@ CLOTH_FN float selfFreshBound(vec3 lo, vec3 hi, float least) {
     return max(least, SELF_MOTION_COVER * 0.5f * selfLargest(hi - lo));
 }
 
+// Per-vertex bounds. A detection gives each vertex v its own bound b_v
+// (selfFreshVertexBound): its step's largest coordinate (the move it makes in the detection's
+// substep), with 1/16 to spare for rounding, at least `least`. Until the next detection a
+// configuration (the substep's starts, or its predictions) is allowed while some translation
+// t, one for all vertices, keeps every vertex's displacement since the detection within b_v of
+// t along every axis: a cloth that moves as a whole, however fast, needs no detection. Per axis
+// the translations that do so form [max_v (disp_v - b_v), min_v (disp_v + b_v)]; the
+// configuration is allowed while that is not empty, and t is its middle. A primitive moves no
+// farther than its farthest corner, so a primitive pair whose boxes at the detection were more
+// than reach + b_p + b_q apart along an axis (b_p the largest of p's corners') stays more than
+// reach apart along it, and one whose primitives were more than reach + sqrt(3) (b_p + b_q)
+// apart stays more than reach apart (a move of at most b along every axis is at most sqrt(3) b
+// long); the straight path from start to prediction blends two allowed configurations with the
+// blend of their translations, so it is allowed too. At the detection's own substep the
+// starts' displacements are 0 and the predictions' are the steps: both allowed with t = 0.
+CLOTH_FN float selfFreshVertexBound(vec3 step, float least) {
+    return max(least, SELF_MOTION_COVER * selfLargest(abs(step)));
+}
+
+// The translations' interval [lo, hi] per axis (lo the largest of disp - b, hi the least of
+// disp + b): empty (or not finite) along some axis means a detection.
+CLOTH_FN bool selfShiftEmpty(vec3 lo, vec3 hi) {
+    return !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z);
+}
+
 // A candidate's bound for each of its four vertices: gamma d, at least phi keep.
 CLOTH_FN float selfCandidateBound(float distance, float keep) {
     return max(SELF_BOUND_GAMMA * distance, SELF_BOUND_FLOOR * keep);

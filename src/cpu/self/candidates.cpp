@@ -18,13 +18,12 @@ glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 }  // namespace
 
-// Per original vertex its displacements since the detection, at the start and predicted, and
-// its step (predicted less start); their ranges over all vertices give each configuration's
-// translation (Ts, Tq), the substep's common step D, the slack, and a fresh detection's
-// translations and B. A detection is needed before the first, every substep with
-// EverySubstep, after a substep that clamped a vertex, or when some vertex (or a position that
-// is not finite) left its cube (selfOutsideCube) or its ball (selfOutsideBalls, moving on by 0
-// or D: selfBallStep). Then every vertex's moves for the candidates' test
+// Per original vertex its displacements since the detection, at the start and predicted, less
+// and plus its own bound: per axis, the translations that keep every vertex within its bound
+// (kernels/self_motion.h's per-vertex bounds), one interval per configuration. A detection is
+// needed before the first, every substep with EverySubstep, when either interval is empty, or
+// where a position is not finite. A detection gives each vertex its bound from its step
+// (selfFreshVertexBound). Then every vertex's moves for the candidates' test
 // (selfVertexMoves), from the detection that holds in this substep. The same answer on every
 // member.
 void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::vec4* start,
@@ -34,84 +33,69 @@ void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::ve
     std::uint32_t b, e;
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
     MemberWork& work = work_[member];
-    glm::vec3 slo(inf), shi(-inf), qlo(inf), qhi(-inf), stlo(inf), sthi(-inf), far(0.0f);
+    glm::vec3 slo(-inf), shi(inf), qlo(-inf), qhi(inf), far(0.0f);
+    std::uint32_t bad = 0;
     for (std::uint32_t v = b; v < e; ++v) {
         const glm::vec3 s = xyz(start[v]), q = xyz(pred[v]);
+        const glm::vec3 m = glm::max(glm::abs(s), glm::abs(q));
+        bad += m.x <= std::numeric_limits<float>::max() && m.y <= std::numeric_limits<float>::max() &&
+                       m.z <= std::numeric_limits<float>::max()
+                   ? 0u
+                   : 1u;
         if (detected) {
             const glm::vec3 d = xyz(detected_[v]);
-            slo = glm::min(slo, s - d);
-            shi = glm::max(shi, s - d);
-            qlo = glm::min(qlo, q - d);
-            qhi = glm::max(qhi, q - d);
+            const float bv = detected_[v].w;
+            slo = glm::max(slo, s - d - bv);
+            shi = glm::min(shi, s - d + bv);
+            qlo = glm::max(qlo, q - d - bv);
+            qhi = glm::min(qhi, q - d + bv);
         }
-        stlo = glm::min(stlo, q - s);
-        sthi = glm::max(sthi, q - s);
-        far = glm::max(far, glm::max(glm::abs(s), glm::abs(q)));
+        far = glm::max(far, m);
     }
     work.range[0] = slo;
     work.range[1] = shi;
     work.range[2] = qlo;
     work.range[3] = qhi;
-    work.range[4] = stlo;
-    work.range[5] = sthi;
-    work.range[6] = far;
+    work.range[4] = far;
+    work.outside[0] = bad;
     pool.barrier();
+    bad = 0;
     for (int m = 0; m < size; ++m) {
         const glm::vec3* r = work_[m].range;
-        slo = glm::min(slo, r[0]);
-        shi = glm::max(shi, r[1]);
-        qlo = glm::min(qlo, r[2]);
-        qhi = glm::max(qhi, r[3]);
-        stlo = glm::min(stlo, r[4]);
-        sthi = glm::max(sthi, r[5]);
-        far = glm::max(far, r[6]);
+        slo = glm::max(slo, r[0]);
+        shi = glm::min(shi, r[1]);
+        qlo = glm::max(qlo, r[2]);
+        qhi = glm::min(qhi, r[3]);
+        far = glm::max(far, r[4]);
+        bad += work_[m].outside[0];
     }
     const float slack = gpu::selfSlack(far);
-    glm::vec3 ts = gpu::selfTranslation(slo, shi), tq = gpu::selfTranslation(qlo, qhi);
-    const glm::vec3 step = gpu::selfTranslation(stlo, sthi);  // D
-    const glm::vec3 centre = ballCentre_ + ballStep_;          // where the last substep left C
-    std::uint32_t counts[4] = {0, 0, 0, 0};  // cube, then selfOutsideBalls' bits
-    if (detected)
-        for (std::uint32_t v = b; v < e; ++v) {
-            const glm::vec3 s = xyz(start[v]), q = xyz(pred[v]), x = xyz(detected_[v]);
-            counts[0] += gpu::selfOutsideCube(s, q, x, ts, tq, bound_) ? 1u : 0u;
-            const std::uint32_t bits =
-                gpu::selfOutsideBalls(s, q, x, detected_[v].w, centre, step);
-            for (int k = 0; k < 3; ++k) counts[k + 1] += (bits >> k) & 1u;
-        }
-    std::copy(counts, counts + 4, work.outside);
-    pool.barrier();
-    std::uint32_t total[4] = {0, 0, 0, 0};
-    for (int m = 0; m < size; ++m)
-        for (int k = 0; k < 4; ++k) total[k] += work_[m].outside[k];
-    const bool detect = !detected || total[0] > 0 ||
+    const bool detect = !detected || bad > 0 || gpu::selfShiftEmpty(slo, shi) ||
+                        gpu::selfShiftEmpty(qlo, qhi) ||
                         s_.detection == SelfCollisionSettings::Detection::EverySubstep;
-    float bound = bound_;
+    glm::vec3 ts, tq;
     if (detect) {
-        // A fresh detection at the start: the starts' displacements 0, the predictions' the steps.
         ts = glm::vec3(0.0f);
-        tq = step;
-        bound = gpu::selfFreshBound(stlo, sthi, s_.bound);
+        tq = glm::vec3(0.0f);
+    } else {
+        ts = gpu::selfTranslation(slo, shi);
+        tq = gpu::selfTranslation(qlo, qhi);
     }
+    pool.barrier();  // every member has read detected_ before any replaces it
     for (std::uint32_t v = b; v < e; ++v) {
-        const glm::vec3 s = xyz(start[v]);
-        moves_[v] = gpu::selfVertexMoves(s, xyz(pred[v]), detect ? s : xyz(detected_[v]), ts, tq,
-                                         slack);
+        const glm::vec3 s = xyz(start[v]), q = xyz(pred[v]);
+        if (detect)
+            detected_[v] = glm::vec4(s, gpu::selfFreshVertexBound(q - s, s_.bound));
+        moves_[v] = gpu::selfVertexMoves(s, q, xyz(detected_[v]), ts, tq, slack);
     }
     pool.barrier();
     if (member == 0) {
         detect_ = detect;
-        commonStep_ = step;
         shift_ = gpu::selfShift(ts, tq);
-        bound_ = bound;
         slack_ = slack;
         if (detect) {
             ++detections_;
             detectedThisFrame_ = true;
-            ballCentre_ = glm::vec3(0.0f);  // the step: lists()
-        } else {
-            ballCentre_ = centre;
-            ballStep_ = gpu::selfBallStep(total[2], total[3], step);
         }
     }
 }
@@ -157,11 +141,18 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
                 if (!gpu::selfPairCandidate(SELF_ARGS a, other, k, c)) continue;
                 ++tested;
                 const float gap = gpu::selfCandidateGapAt(SELF_ARGS c);
-                if (gap <= c.keep + s_.margin + 2.0f * bound_) {
-                    work.gathered.push_back(c);
-                    work.gatheredGap.push_back(
-                        glm::vec2(gap, gpu::selfCandidateDistance(SELF_ARGS c)));
-                }
+                const glm::uvec4 u = c.vertices;
+                const float b0 = detected_[u.x].w, b1 = detected_[u.y].w,
+                            b2 = detected_[u.z].w, b3 = detected_[u.w].w;
+                const float sides = (c.kind & 1u) == 0u
+                                        ? b0 + std::max(b1, std::max(b2, b3))
+                                        : std::max(b0, b1) + std::max(b2, b3);
+                const float reach = c.keep + s_.margin;
+                if (gap > reach + sides) continue;
+                const float distance = gpu::selfCandidateDistance(SELF_ARGS c);
+                if (distance > reach + gpu::SELF_SQRT3 * sides + slack_) continue;
+                work.gathered.push_back(c);
+                work.gatheredGap.push_back(glm::vec2(gap, distance));
             }
         });
     }
@@ -181,7 +172,6 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
             work_[m].pairs = work_[m].tested = work_[m].nodes = 0;
         candidates_.resize(total);
         gaps_.resize(total);
-        bounds_.resize(total);
         sides_.resize(total);
         slotWeights_.resize(total);
         slotNormals_.resize(total);
@@ -198,17 +188,13 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
     for (std::size_t i = first; i < first + work.gathered.size(); ++i) {
         const gpu::SelfCandidate& c = candidates_[i];
         sides_[i] = gpu::selfRememberedSide(SELF_ARGS c, memory_.bits);
-        bounds_[i] = gpu::selfCandidateBound(gaps_[i].y, c.keep);
     }
 }
 
-// Per original vertex its candidates' slots (4 c + k), ascending; its bound beta, the least of
-// its candidates' and its rest neighbours' pairs' (selfCandidateBound), and where the detection
-// saw it. Each member owns a range of vertices and reads every candidate's vertices for its own
+// Per original vertex its candidates' slots (4 c + k), ascending. Each member owns a range of vertices and reads every candidate's vertices for its own
 // (counts, then places them in candidate order): no atomics, no sorting, the same lists for any
 // thread count.
-void SelfCollision::lists(ThreadPool& pool, int member, int size, const glm::vec4* start,
-                          const glm::vec4* pred) {
+void SelfCollision::lists(ThreadPool& pool, int member, int size) {
     const auto count = static_cast<std::uint32_t>(candidates_.size());
     const std::uint32_t vertices = p_.originalVertexCount;
     std::uint32_t b, e;
@@ -238,42 +224,6 @@ void SelfCollision::lists(ThreadPool& pool, int member, int size, const glm::vec
             if (u[k] - b < owned) listSlots_[fill_[u[k]]++] = 4 * i + k;
     }
     pool.barrier();
-    const float reach = 2.0f * leastThickness_ + s_.margin;
-    const glm::vec4* predicted = start;
-    {
-        // Each rest pair's bound once (a pair has four vertices).
-        std::uint32_t pb, pe;
-        ThreadPool::split(static_cast<std::uint32_t>(restPairs_.pairs.size()), member, size, pb, pe);
-        for (std::uint32_t k = pb; k < pe; ++k) {
-            const gpu::SelfCandidate& pair = restPairs_.pairs[k];
-            restBounds_[k] =
-                gpu::selfCandidateBound(gpu::selfCandidateDistance(SELF_ARGS pair), pair.keep);
-        }
-    }
-    pool.barrier();
-    std::uint32_t counts[4] = {0, 0, 0, 0};
-    for (std::uint32_t v = b; v < e; ++v) {
-        const auto first = listSlots_.begin() + listOffsets_[v];
-        const auto last = listSlots_.begin() + listOffsets_[v + 1];
-        float least = gpu::SELF_NO_BOUND;
-        for (auto it = first; it != last; ++it) least = std::min(least, bounds_[*it >> 2]);
-        for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k)
-            least = std::min(least, restBounds_[restPairs_.lists[vertices + 1 + k]]);
-        const float beta = gpu::selfVertexBound(least, reach, bound_);
-        detected_[v] = glm::vec4(xyz(start[v]), beta);
-        const std::uint32_t bits = gpu::selfOutsideBalls(xyz(start[v]), xyz(pred[v]),
-                                                         xyz(start[v]), beta, glm::vec3(0.0f),
-                                                         commonStep_);
-        for (int k = 0; k < 3; ++k) counts[k + 1] += (bits >> k) & 1u;
-    }
-    std::copy(counts, counts + 4, work_[member].outside);
-    pool.barrier();
-    if (member == 0) {
-        std::uint32_t total[4] = {0, 0, 0, 0};
-        for (int m = 0; m < size; ++m)
-            for (int k = 0; k < 4; ++k) total[k] += work_[m].outside[k];
-        ballStep_ = gpu::selfBallStep(total[2], total[3], commonStep_);
-    }
 }
 
 }  // namespace cloth

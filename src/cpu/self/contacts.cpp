@@ -77,6 +77,24 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         for (std::size_t m = std::size_t(size); m < work_.size(); ++m)
             work_[m].evaluated = work_[m].contacts = work_[m].conflicts = 0;
     pool.barrier();
+    // The contacts in candidate order, each with its index among them (the Jacobi passes
+    // compute each contact's corrections once).
+    std::uint32_t next = 0;
+    for (int m = 0; m < member; ++m) next += static_cast<std::uint32_t>(work_[m].contacts);
+    if (member == size - 1) activeTotal_ = next + static_cast<std::uint32_t>(found);
+    pool.barrier();
+    if (member == 0) {
+        if (active_.size() < activeTotal_) active_.resize(activeTotal_);
+        if (corrections_.size() < 4 * std::size_t(activeTotal_))
+            corrections_.resize(4 * std::size_t(activeTotal_));
+        activeIndex_.resize(candidates_.size());
+    }
+    pool.barrier();
+    for (std::uint32_t i = b; i < e; ++i)
+        if (slotWeights_[i].x > 0.0f) {
+            activeIndex_[i] = next;
+            active_[next++] = i;
+        }
 }
 
 // Per original vertex, the slots of its candidates that are contacts now, in slot order.

@@ -26,7 +26,6 @@ SelfCollision::SelfCollision(const PreparedCloth& p)
       triThickness_(triangleThicknesses(p)),
       rest_(findRestNeighbours(p)),
       restPairs_(restPairs(p, rest_)),
-      restBounds_(restPairs_.pairs.size()),
       colours_(selfVertexColours(p)),
       tree_(static_cast<std::uint32_t>(p.triangles.size())),
       boxes_(p.triangles.size()) {
@@ -94,7 +93,7 @@ void SelfCollision::collide(ThreadPool& pool, int member, int size, const glm::v
                     gather(pool, member, size, start);
                     break;
                 case SelfPhase::Lists:
-                    lists(pool, member, size, start, pred);
+                    lists(pool, member, size);
                     break;
                 case SelfPhase::Evaluate:
                     evaluate(pool, member, size, start, pred);
@@ -118,7 +117,10 @@ void SelfCollision::triangleBoxes(int member, int size, const glm::vec4* at, flo
     for (std::uint32_t i = b; i < e; ++i) {
         const glm::uvec3 t = p_.triangles[i];
         const glm::vec3 x0(at[t.x]), x1(at[t.y]), x2(at[t.z]);
-        const float g = triThickness_[i] + 0.5f * s_.margin + grow;
+        float g = triThickness_[i] + 0.5f * s_.margin;
+        if (grow > 0.0f)  // each triangle by its corners' largest bound
+            g += std::max(detected_[originalOf_[t.x]].w,
+                          std::max(detected_[originalOf_[t.y]].w, detected_[originalOf_[t.z]].w));
         boxes_[i] = {glm::min(glm::min(x0, x1), x2) - glm::vec3(g),
                      glm::max(glm::max(x0, x1), x2) + glm::vec3(g)};
     }
@@ -136,7 +138,7 @@ void SelfCollision::rebuild(ThreadPool& pool, int member, int size, const glm::v
 }
 
 void SelfCollision::refit(ThreadPool& pool, int member, int size, const glm::vec4* start) {
-    triangleBoxes(member, size, start, bound_);
+    triangleBoxes(member, size, start, 1.0f);
     pool.barrier();
     tree_.refit(pool, member, size, boxes_);
 }

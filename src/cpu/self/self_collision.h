@@ -92,13 +92,13 @@ private:
                 const glm::vec4* pred);
     void refit(ThreadPool& pool, int member, int size, const glm::vec4* start);
     void gather(ThreadPool& pool, int member, int size, const glm::vec4* start);
-    void lists(ThreadPool& pool, int member, int size, const glm::vec4* start,
-               const glm::vec4* pred);
+    void lists(ThreadPool& pool, int member, int size);
     void evaluate(ThreadPool& pool, int member, int size, const glm::vec4* start,
                   const glm::vec4* pred);
     void compact(int member, int size);
     void passVertex(ThreadPool& pool, int member, int size, glm::vec4* pos, const glm::vec4* start, int pass);
-    void passJacobi(int member, int size, glm::vec4* pos, const glm::vec4* start, int pass);
+    void passJacobi(ThreadPool& pool, int member, int size, glm::vec4* pos, const glm::vec4* start,
+                    int pass);
     void passSequential(glm::vec4* pos, const glm::vec4* start);
     void moveCopies(std::uint32_t v, glm::vec4* pos, glm::vec3 d) const;
     void checkAgainstShadow(const glm::vec4* start, const glm::vec4* pred);
@@ -109,7 +109,6 @@ private:
     float leastThickness_ = 0.0f;
     RestNeighbours rest_;
     RestPairs restPairs_;  // the rest neighbours as pairs, for the bounds
-    std::vector<float> restBounds_;  // per rest pair, its selfCandidateBound at the detection
     std::vector<std::uint32_t> originalOf_;  // per vertex: its original (itself for originals)
     std::vector<std::uint32_t> groupOf_;     // per original vertex: its phantom group, or ~0u
     SelfVertexColours colours_;              // the vertex order's
@@ -125,12 +124,9 @@ private:
     bool detectedThisFrame_ = false;
 
     // Motion (kernels/self_motion.h).
-    std::vector<glm::vec4> detected_;  // per original vertex: x^ and beta
+    std::vector<glm::vec4> detected_;  // per original vertex: x^ and its bound b_v
     std::vector<glm::vec2> moves_;     // per original vertex: selfVertexMoves
-    glm::vec3 commonStep_{0.0f};       // D: the middle of the substep's steps' range
     float shift_ = 0.0f;               // selfShift of the substep
-    glm::vec3 ballCentre_{0.0f};       // C: the balls' translation at the substep's start
-    glm::vec3 ballStep_{0.0f};         // and its step over the substep (selfBallStep)
     float bound_ = 0.0f, slack_ = 0.0f;
     bool detect_ = false;
     std::uint64_t detections_ = 0;
@@ -138,7 +134,6 @@ private:
     // Candidates (in gathering order) and their slots.
     std::vector<gpu::SelfCandidate> candidates_;
     std::vector<glm::vec2> gaps_;          // at the detection: boxes' gap, primitives' distance
-    std::vector<float> bounds_;            // selfCandidateBound of each
     std::vector<glm::vec4> sides_;         // the last substep's direction (as the key reads
                                            // it); w: 1 when it was a contact
     std::vector<glm::vec4> slotWeights_;   // this substep: g (0 when no contact)
@@ -159,8 +154,10 @@ private:
         std::uint32_t mostContacts = 0;  // of one vertex (compact)
         std::uint32_t conflicts = 0;     // evaluate: pairs that leave the own mode no room
         std::uint32_t listTotal = 0;     // lists: the slots of the member's vertices
-        glm::vec3 range[7];  // motion: starts', predictions' and steps' ranges; the largest
-        std::uint32_t outside[4] = {0, 0, 0, 0};  // cube, then selfOutsideBalls' counts
+        // motion: the starts' and the predictions' intervals of translations, the largest
+        // coordinate; the positions that are not finite.
+        glm::vec3 range[5];
+        std::uint32_t outside[1] = {0};
     };
     std::vector<MemberWork> work_;
     std::uint64_t clampedTotal_ = 0, clampedLast_ = 0;
@@ -169,6 +166,11 @@ private:
     std::vector<glm::vec2> radii_, restRadii_;
     std::vector<glm::vec4> dirs_, restDirs_;
     std::vector<glm::vec2> least_;  // per original vertex: the least of its pairs' budgets
+    // The substep's contacts in candidate order (active_), each candidate's index among them,
+    // and per contact its four corrections in a Jacobi pass.
+    std::vector<std::uint32_t> active_, activeIndex_;
+    std::vector<glm::vec4> corrections_;
+    std::uint32_t activeTotal_ = 0;
     bool ownMode_ = true;
     std::uint64_t stillSubsteps_ = 0;
 

@@ -30,7 +30,7 @@ void SelfCollision::solve(ThreadPool& pool, int member, int size, glm::vec4* pos
         if (s_.order == SelfCollisionSettings::Order::Vertex) {
             passVertex(pool, member, size, pos, start, k);
         } else {
-            passJacobi(member, size, pos, start, k);
+            passJacobi(pool, member, size, pos, start, k);
             pool.barrier();
         }
     }
@@ -93,31 +93,35 @@ void SelfCollision::passVertex(ThreadPool& pool, int member, int size, glm::vec4
     }
 }
 
-// The Jacobi order: every contact from where the pass found its vertices, each vertex moved by
-// the |g|-weighted mean of its contacts' corrections (selfContactCorrections), summed in slot
-// order.
-void SelfCollision::passJacobi(int member, int size, glm::vec4* pos, const glm::vec4* start,
-                               int pass) {
+// The Jacobi order: every contact from where the pass found its vertices (its corrections
+// computed once, selfContactCorrections), each vertex moved by the |g|-weighted mean of its
+// contacts' corrections, summed in slot order.
+void SelfCollision::passJacobi(ThreadPool& pool, int member, int size, glm::vec4* pos,
+                               const glm::vec4* start, int pass) {
     const glm::vec4* from = snap_[pass % 2].data();
     glm::vec4* to = snap_[(pass + 1) % 2].data();
     std::uint32_t b, e;
+    ThreadPool::split(activeTotal_, member, size, b, e);
+    for (std::uint32_t i = b; i < e; ++i) {
+        const std::uint32_t c = active_[i];
+        const glm::uvec4 u = candidates_[c].vertices;
+        gpu::SelfContact contact;
+        contact.weights = slotWeights_[c];
+        contact.normal = slotNormals_[c];
+        glm::vec4* d = &corrections_[4 * std::size_t(i)];
+        gpu::selfContactCorrections(contact, from[u.x], from[u.y], from[u.z], from[u.w],
+                                    xyz(start[u.x]), xyz(start[u.y]), xyz(start[u.z]),
+                                    xyz(start[u.w]), s_.staticFriction, s_.kineticFriction,
+                                    d[0], d[1], d[2], d[3]);
+    }
+    pool.barrier();
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
     for (std::uint32_t v = b; v < e; ++v) {
         glm::vec4 sum(0.0f);
         const std::uint32_t first = listOffsets_[v];
         for (std::uint32_t a = first; a < first + activeCount_[v]; ++a) {
             const std::uint32_t slot = activeSlots_[a];
-            const std::uint32_t c = slot >> 2, k = slot & 3u;
-            const glm::uvec4 u = candidates_[c].vertices;
-            gpu::SelfContact contact;
-            contact.weights = slotWeights_[c];
-            contact.normal = slotNormals_[c];
-            glm::vec4 d[4];
-            gpu::selfContactCorrections(contact, from[u.x], from[u.y], from[u.z], from[u.w],
-                                        xyz(start[u.x]), xyz(start[u.y]), xyz(start[u.z]),
-                                        xyz(start[u.w]), s_.staticFriction, s_.kineticFriction,
-                                        d[0], d[1], d[2], d[3]);
-            sum += d[k];
+            sum += corrections_[4 * std::size_t(activeIndex_[slot >> 2]) + (slot & 3u)];
         }
         glm::vec4 x = from[v];
         const glm::vec4 d = gpu::featureMean(sum);
