@@ -1,13 +1,14 @@
 // A detection's walk (sim/self_phases.h's Gather; src/vk/self/): the memory of the last
 // substep's contacts' sides, then per triangle in sorted order the triangles after it whose
-// boxes (grown by B) overlap its own, and of each pair the owned primitive pairs within reach +
-// 2B at the substep's start: counted, their offsets scanned (shaders/self_scan.comp), then
-// stored, so that the candidates come out in src/cpu/self/candidates.cpp's order.
+// boxes (grown by their corners' bounds) overlap its own, and of each pair the owned primitive
+// pairs within reach plus their corners' bounds at the substep's start (kernels/self_motion.h):
+// counted, their offsets scanned (shaders/self_scan.comp), then stored, so that the candidates
+// come out in src/cpu/self/candidates.cpp's order.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
 #include "self/buffers.glsl"
-
+#include "kernels/self_motion.h"
 
 // The memory's table (lib/hash_table.glsl): a slot's first word is its key's kind + 1.
 uint hashClaim(uint slot, uint first) { return atomicCompSwap(memoryKeys[slot].x, 0u, first); }
@@ -43,7 +44,6 @@ uint walk(uint i, bool store, uint offset) {
     uint a = lbvhOrder[i];
     vec3 lo = vec3(work[2u * a]);
     vec3 hi = vec3(work[2u * a + 1u]);
-    float reach2B = 2.0 * state.bound;
     uint found = 0u;
     uint overlapping = 0u;
     uint tested = 0u;
@@ -72,11 +72,21 @@ uint walk(uint i, bool store, uint offset) {
                     if (!selfPairCandidate(a, other, p, cand)) continue;
                     tested += 1u;
                     float gap = selfCandidateGapAt(cand);
-                    if (!(gap <= cand.keep + state.margin + reach2B)) continue;
+                    uvec4 u = cand.vertices;
+                    float b0 = freshOf(u.x).w;
+                    float b1 = freshOf(u.y).w;
+                    float b2 = freshOf(u.z).w;
+                    float b3 = freshOf(u.w).w;
+                    float sides = (cand.kind & 1u) == 0u ? b0 + moreOf(b1, moreOf(b2, b3))
+                                                         : moreOf(b0, b1) + moreOf(b2, b3);
+                    float reach = cand.keep + state.margin;
+                    if (gap > reach + sides) continue;
+                    float distance = selfCandidateDistance(cand);
+                    if (distance > reach + SELF_SQRT3 * sides + state.startShift.w) continue;
                     if (store && offset + found < state.capacity) {
                         uint c = offset + found;
                         candidates[c] = cand;
-                        candGaps(c) = vec4(gap, selfCandidateDistance(cand), 0.0, 0.0);
+                        candGaps(c) = vec4(gap, distance, 0.0, 0.0);
                         candSide(c) = selfRememberedSide(cand, state.memoryBits);
                     }
                     found += 1u;

@@ -1,14 +1,12 @@
 // A detection's lists (sim/self_phases.h's Lists; src/vk/self/): per original vertex the slots
 // (4 c + k) of its candidates, counted with atomic increments, their offsets scanned
 // (shaders/self_scan.comp), placed by atomic cursors and each list then sorted (the same lists
-// as src/cpu/self/candidates.cpp's for any order of the atomics); per vertex its bound beta,
-// where the detection saw it, and its bounds at the substep's start and prediction counted for
-// the balls' translation (kernels/self_motion.h).
+// as src/cpu/self/candidates.cpp's for any order of the atomics); per vertex where the
+// detection saw it and its bound (MOTION_CHECK's fresh ones, kernels/self_motion.h).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
 #include "self/buffers.glsl"
-#include "kernels/self_motion.h"
 
 void jobListCount() {
     uint c = linearIndex();
@@ -63,21 +61,7 @@ void jobListSort() {
         sortList(first, end - first);
     else
         longList(atomicAdd(state.longListGroups.x, 1u)) = v;
-    float least = SELF_NO_BOUND;
-    for (uint k = first; k < end; ++k) {
-        uint c = listSlot(k) >> 2u;
-        least = lessOf(least, selfCandidateBound(candGaps(c).y, candidates[c].keep));
-    }
-    for (uint k = restPairLists[v]; k < restPairLists[v + 1u]; ++k) {
-        SelfCandidate pair = restPairs[restPairLists[state.vertices + 1u + k]];
-        least = lessOf(least, selfCandidateBound(selfCandidateDistance(pair), pair.keep));
-    }
-    float beta = selfVertexBound(least, state.reach, state.bound);
-    vec3 s = vec3(start[v]);
-    detectedOf(v) = vec4(s, beta);
-    uint bits = selfOutsideBalls(s, vec3(predicted[v]), s, beta, vec3(0.0), vec3(state.fresh));
-    if ((bits & SELF_OUT_STILL) != 0u) atomicAdd(state.listOutside.z, 1u);
-    if ((bits & SELF_OUT_MOVED) != 0u) atomicAdd(state.listOutside.w, 1u);
+    detectedOf(v) = freshOf(v);
 }
 
 // Workgroup g sorts long list g (LIST_SORT's queue) by a bitonic network over the next power of

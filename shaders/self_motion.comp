@@ -1,15 +1,17 @@
 // Self-collision's motion check (sim/self_phases.h's Motion; src/vk/self/): the substep's
-// start, the ranges of the vertices' displacements since the detection and of their steps, T and
-// a fresh bound, each vertex against its bounds, and the decision: a detection or not, with the
-// sizes of its dispatches. The same values as src/cpu/self/candidates.cpp's motion().
+// start, the intervals of translations that keep every vertex within its bound (at the start
+// and predicted: kernels/self_motion.h's per-vertex bounds), each vertex's fresh bound and moves,
+// and the decision: a detection or not, with the sizes of its dispatches. The same values as
+// src/cpu/self/candidates.cpp's motion().
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
 #include "self/buffers.glsl"
 #include "kernels/self_motion.h"
 
-// The ranges of one item (vec4 each, w unused): the starts' displacements since the detection
-// (lo, hi), the predictions', the steps (lo, hi), and the largest coordinate.
+// The ranges of one item (vec4 each, w unused): the starts' intervals of translations (lo: the
+// largest displacement less bound, hi: the least displacement plus bound), the predictions',
+// and the largest coordinate.
 const uint RANGE = SELF_MOTION_RANGES;
 shared vec4 sharedRange[gl_WorkGroupSize.x * RANGE];
 
@@ -18,19 +20,19 @@ uint motionBase(uint k) { return motionLevelBase(k); }
 
 void identity(out vec4 r[RANGE]) {
     const float inf = 1.0 / 0.0;
-    for (uint k = 0u; k < 6u; k += 2u) {
-        r[k] = vec4(inf);
-        r[k + 1u] = vec4(-inf);
+    for (uint k = 0u; k < 4u; k += 2u) {
+        r[k] = vec4(-inf);
+        r[k + 1u] = vec4(inf);
     }
-    r[6] = vec4(0.0);
+    r[4] = vec4(0.0);
 }
 
 void combine(inout vec4 r[RANGE], vec4 o[RANGE]) {
-    for (uint k = 0u; k < 6u; k += 2u) {
-        r[k] = vec4(lessOf(vec3(r[k]), vec3(o[k])), 0.0);
-        r[k + 1u] = vec4(moreOf(vec3(r[k + 1u]), vec3(o[k + 1u])), 0.0);
+    for (uint k = 0u; k < 4u; k += 2u) {
+        r[k] = vec4(moreOf(vec3(r[k]), vec3(o[k])), 0.0);
+        r[k + 1u] = vec4(lessOf(vec3(r[k + 1u]), vec3(o[k + 1u])), 0.0);
     }
-    r[6] = vec4(moreOf(vec3(r[6]), vec3(o[6])), 0.0);
+    r[4] = vec4(moreOf(vec3(r[4]), vec3(o[4])), 0.0);
 }
 
 // The workgroup's ranges folded by its first invocation, in invocation order (exact min and
@@ -63,23 +65,22 @@ void jobFold() {
         vec3 s = vec3(start[v]);
         vec3 q = vec3(predicted[v]);
         if (state.detections != 0u) {
-            vec3 d = vec3(detectedOf(v));
-            r[0] = vec4(s - d, 0.0);
-            r[1] = vec4(s - d, 0.0);
-            r[2] = vec4(q - d, 0.0);
-            r[3] = vec4(q - d, 0.0);
+            vec4 x = detectedOf(v);
+            vec3 d = vec3(x);
+            r[0] = vec4(s - d - x.w, 0.0);
+            r[1] = vec4(s - d + x.w, 0.0);
+            r[2] = vec4(q - d - x.w, 0.0);
+            r[3] = vec4(q - d + x.w, 0.0);
         }
-        r[4] = vec4(q - s, 0.0);
-        r[5] = vec4(q - s, 0.0);
-        r[6] = vec4(moreOf(abs(s), abs(q)), 0.0);
+        r[4] = vec4(moreOf(abs(s), abs(q)), 0.0);
     }
     vec4 all[RANGE];
     foldWorkgroup(r, motionBase(0u) + RANGE * gl_WorkGroupID.x, true, all);
 }
 
 // Level pc.level's blocks of SELF_SCAN_BLOCK into level pc.level + 1; at the top (pc.array 1,
-// one workgroup) the whole union, then the translations, the slack and a fresh detection's
-// translations and B (as src/cpu/self/candidates.cpp's motion()).
+// one workgroup) the whole intersection, then the translations, the slack and whether an
+// interval is empty (as src/cpu/self/candidates.cpp's motion()).
 void jobReduce() {
     uint k = pc.level;
     bool top = pc.array != 0u;
@@ -105,54 +106,39 @@ void jobReduce() {
     vec3 shi = vec3(all[1]);
     vec3 qlo = vec3(all[2]);
     vec3 qhi = vec3(all[3]);
-    vec3 stlo = vec3(all[4]);
-    vec3 sthi = vec3(all[5]);
-    float slack = selfSlack(vec3(all[6]));
+    float slack = selfSlack(vec3(all[4]));
     vec3 ts = selfTranslation(slo, shi);
     vec3 tq = selfTranslation(qlo, qhi);
     state.startShift = vec4(ts, slack);
     state.predShift = vec4(tq, selfShift(ts, tq));
-    // Where the last substep left the balls (at a detection, LIST_SORT's counts chose its step;
-    // fresh still holds that substep's D).
-    vec3 last = state.detect != 0u ? selfBallStep(state.listOutside.z, state.listOutside.w,
-                                                  vec3(state.fresh))
-                                   : vec3(state.ballStep);
-    state.ballCentre = vec4(vec3(state.ballCentre) + last, 0.0);
-    // D; a fresh detection at the start: the starts' displacements 0, the predictions' the steps.
-    state.fresh = vec4(selfTranslation(stlo, sthi), selfFreshBound(stlo, sthi, state.minBound));
-    state.outside = uvec4(0u);
+    bool empty = state.detections != 0u && (selfShiftEmpty(slo, shi) || selfShiftEmpty(qlo, qhi));
+    state.outside = uvec4(empty ? 1u : 0u, 0u, 0u, 0u);
 }
 
-// A detection when there has been none, with EverySubstep, after a substep that clamped a
-// vertex, or when a vertex left its bounds (MOTION_CHECK's counts); then its gated dispatches'
-// sizes. One invocation, after every vertex's check.
+// A detection when there has been none, with EverySubstep, when an interval of translations
+// is empty or a position is not finite (MOTION_REDUCE's and MOTION_CHECK's count); then its
+// gated dispatches' sizes. One invocation, after every vertex's check.
 void decide() {
-    uvec4 o = uvec4(atomicOr(state.outside.x, 0u), atomicOr(state.outside.y, 0u),
-                    atomicOr(state.outside.z, 0u), atomicOr(state.outside.w, 0u));
-    bool detect = state.detections == 0u || state.clamped > 0u || o.x > 0u ||
-                  selfBallOutside(o.y, o.z, o.w) > 0u || state.everySubstep != 0u;
-    vec3 D = vec3(state.fresh);
+    uint o = atomicOr(state.outside.x, 0u);
+    bool detect = state.detections == 0u || o > 0u || state.everySubstep != 0u;
     state.clampedTotal += state.clamped;
     state.clamped = 0u;
     state.detect = detect ? 1u : 0u;
     state.contacts = 0u;
     state.evaluated = 0u;
     state.mostVertexContacts = 0u;
+    state.conflicts = 0u;
     for (uint k = 0u; k < SELF_GATES; ++k) state.gate[k] = detect ? state.gateSizes[k] : uvec4(0u);
     state.detectCandidateGroups = uvec4(0u);
     state.longListGroups = uvec4(0u, 1u, 1u, 0u);
-    state.shift = detect ? selfShift(vec3(0.0), D) : state.predShift.w;
+    state.shift = detect ? selfShift(vec3(0.0), vec3(0.0)) : state.predShift.w;
     if (!detect) {
-        state.ballStep = vec4(selfBallStep(o.z, o.w, D), 0.0);
         state.oldCandidateGroups = uvec4(0u);
         return;
     }
     state.detections += 1u;
     state.frameDetections += 1u;
-    state.ballCentre = vec4(0.0);  // the step: LIST_SORT's counts
-    state.bound = state.fresh.w;
     state.oldCandidateGroups = selfGroups2D(state.candidates, gl_WorkGroupSize.x);
-    state.listOutside = uvec4(0u);
     state.pairs = 0u;
     state.tested = 0u;
     state.walkNodes = 0u;
@@ -160,8 +146,9 @@ void decide() {
 
 shared bool lastGroup;
 
-// Each vertex against its bounds (counted), and its moves for the candidates' test, from the
-// detection that holds (xy) and from a fresh one at this substep's start (zw). The workgroup
+// Each position that is not finite (counted), each vertex's fresh bound, and its moves for the
+// candidates' test, from the detection that holds (xy) and from a fresh one at this substep's
+// start (zw). The workgroup
 // that finishes last (a counter of finished workgroups, each after its own counts) decides:
 // the same decision whichever it is.
 void jobCheck() {
@@ -173,16 +160,10 @@ void jobCheck() {
         vec3 ts = vec3(state.startShift);
         vec3 tq = vec3(state.predShift);
         float slack = state.startShift.w;
-        if (state.detections != 0u) {
-            if (selfOutsideCube(s, q, vec3(x), ts, tq, state.bound)) atomicAdd(state.outside.x, 1u);
-            uint bits = selfOutsideBalls(s, q, vec3(x), x.w, vec3(state.ballCentre),
-                                         vec3(state.fresh));
-            if ((bits & SELF_OUT_START) != 0u) atomicAdd(state.outside.y, 1u);
-            if ((bits & SELF_OUT_STILL) != 0u) atomicAdd(state.outside.z, 1u);
-            if ((bits & SELF_OUT_MOVED) != 0u) atomicAdd(state.outside.w, 1u);
-        }
+        if (!selfFinite(s, q)) atomicAdd(state.outside.x, 1u);
+        freshOf(v) = vec4(s, selfFreshVertexBound(q - s, state.minBound));
         movesOf(v) = vec4(selfVertexMoves(s, q, vec3(x), ts, tq, slack),
-                          selfVertexMoves(s, q, s, vec3(0.0), vec3(state.fresh), slack));
+                          selfVertexMoves(s, q, s, vec3(0.0), vec3(0.0), slack));
     }
     memoryBarrierBuffer();
     barrier();

@@ -96,24 +96,46 @@ void jobJacobi() {
     moveCopies(v, moved);
 }
 
-// Every vertex that can move, phantom copies with their original, into the ball of its original
-// round where the detection saw it plus C, moving on by the substep's ball step, along the
-// straight line from its start (kernels/self_motion.h).
+// Every vertex that can move, phantom copies with their original: its deviation from its
+// reference (its prediction, or its start when some pair conflicts) cut to at most the cap
+// gamma reach, and so that it turns towards no pair's other primitive by more than the pair's
+// budget (kernels/self_motion.h's separating planes), as src/cpu/self/solve.cpp's clamp().
 void jobClamp() {
     uint v = linearIndex();
     if (v >= state.allVertices) return;
     uint o = originalOf(v);
     vec4 p = positions[v];
     if (!(p.w > 0.0) || !(positions[o].w > 0.0)) return;
-    vec4 x = detectedOf(o);
-    vec3 step = state.detect != 0u
-                    ? selfBallStep(state.listOutside.z, state.listOutside.w, vec3(state.fresh))
-                    : vec3(state.ballStep);
-    vec3 cs = vec3(x) + vec3(state.ballCentre);
-    vec3 ce = cs + step;
-    if (!selfBeyond(vec3(p), ce, x.w)) return;
-    positions[v] = vec4(selfClamp(vec3(start[v]), vec3(p), cs, ce, x.w), p.w);
-    atomicAdd(state.clamped, 1u);
+    bool own = state.conflicts == 0u;
+    uint which = own ? 0u : 1u;
+    vec3 ref = own ? vec3(predicted[v]) : vec3(start[v]);
+    vec3 dev = vec3(p) - ref;
+    float t = 1.0;
+    float len2 = meshLength2(dev);
+    float cap = SELF_BOUND_GAMMA * state.reach;
+    float least = leastOf(o)[which];
+    if (len2 <= least * least && len2 <= cap * cap) return;  // turns by no more
+    if (!(len2 <= cap * cap)) t = cap / sqrt(len2);
+    for (uint k = listOffset(o); k < listOffset(o + 1u); ++k) {
+        uint slot = listSlot(k);
+        uint c = slot >> 2u;
+        vec4 budgets = planeBudgets(c);
+        if (!(budgets.y < SELF_NO_BOUND)) continue;
+        t = selfPlaneShare(t, vec3(planeDir(c)), budgets[which],
+                           selfCornerSide(candidates[c].kind, slot & 3u), dev);
+    }
+    for (uint k = restPairLists[o]; k < restPairLists[o + 1u]; ++k) {
+        uint r = restPairLists[state.vertices + 1u + k];
+        SelfCandidate pair = restPairs[r];
+        uint corner = 0u;
+        while (corner < 3u && pair.vertices[corner] != o) ++corner;
+        t = selfPlaneShare(t, vec3(restPlaneDir(r)), restPlaneBudgets(r)[which],
+                           selfCornerSide(pair.kind, corner), dev);
+    }
+    if (t < 1.0) {
+        positions[v] = vec4(ref + dev * t, p.w);
+        atomicAdd(state.clamped, 1u);
+    }
 }
 
 void main() {

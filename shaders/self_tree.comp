@@ -36,7 +36,7 @@ void foldWorkgroup(vec3 lo, vec3 hi, bool any, uint at) {
 }
 
 // pc.array 1: a rebuild's boxes (no bound; per workgroup their union); 0: a refit's (grown by
-// B, in a gated dispatch).
+// its corners' bounds, in a gated dispatch).
 void jobBoxes() {
     bool rebuild = pc.array != 0u;
     uint i = rebuild ? gl_GlobalInvocationID.x : linearIndex();
@@ -44,10 +44,16 @@ void jobBoxes() {
     vec3 lo = vec3(0.0);
     vec3 hi = vec3(0.0);
     if (here) {
-        vec3 x0 = vec3(start[triangles[3u * i]]);
-        vec3 x1 = vec3(start[triangles[3u * i + 1u]]);
-        vec3 x2 = vec3(start[triangles[3u * i + 2u]]);
-        float grow = triThickness[i] + 0.5 * state.margin + (rebuild ? 0.0 : state.bound);
+        uint t0 = triangles[3u * i];
+        uint t1 = triangles[3u * i + 1u];
+        uint t2 = triangles[3u * i + 2u];
+        vec3 x0 = vec3(start[t0]);
+        vec3 x1 = vec3(start[t1]);
+        vec3 x2 = vec3(start[t2]);
+        float grow = triThickness[i] + 0.5 * state.margin;
+        if (!rebuild)  // each triangle by its corners' largest bound (a refit runs at detections)
+            grow += moreOf(freshOf(originalOf(t0)).w,
+                           moreOf(freshOf(originalOf(t1)).w, freshOf(originalOf(t2)).w));
         lo = lessOf(lessOf(x0, x1), x2) - vec3(grow);
         hi = moreOf(moreOf(x0, x1), x2) + vec3(grow);
         work[2u * i] = vec4(lo, 0.0);

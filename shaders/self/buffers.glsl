@@ -54,8 +54,9 @@ layout(std430, set = 0, binding = 21) buffer Candidates { SelfCandidate candidat
 layout(std430, set = 0, binding = 22) buffer CandData { vec4 candData[]; };
 // Per candidate this substep: g (0 when no contact), then the normal and the distance to keep.
 layout(std430, set = 0, binding = 23) buffer SlotContacts { vec4 slotContacts[]; };
-// Per original vertex: where the detection saw it and its bound beta, its moves
-// (selfVertexMoves: since the detection, then from a fresh one), and the passes' two arrays.
+// Per original vertex: where the detection saw it and its bound, its moves (selfVertexMoves:
+// since the detection, then from a fresh one), the passes' two arrays, a fresh detection's
+// position and bound, and its least budgets.
 layout(std430, set = 0, binding = 24) buffer VertexData { vec4 vertexData[]; };
 // Counts and lists, per original vertex unless said: the lists' offsets (vertices + 1), their
 // counts (then cursors), the contacts' counts, the vertex order's colours, the vertices by
@@ -70,6 +71,11 @@ layout(std430, set = 0, binding = 26) coherent buffer Slots { uint slots[]; };
 layout(std430, set = 0, binding = 27) readonly buffer RestPairs { SelfCandidate restPairs[]; };
 layout(std430, set = 0, binding = 28) readonly buffer RestPairLists { uint restPairLists[]; };
 
+// The substep's separating planes (kernels/self_motion.h): per candidate, then per rest pair,
+// its direction and distance at the start, and its budgets (own, still).
+layout(std430, set = 0, binding = 29) buffer Planes { vec4 planes[]; };
+layout(std430, set = 0, binding = 30) buffer RestPlanes { vec4 restPlanes[]; };
+
 #define CLOTH_HAS_SELF_ARRAYS
 #include "kernels/self_contacts.h"
 
@@ -77,6 +83,14 @@ uint selfV() { return state.vertices; }
 #define detectedOf(v) vertexData[(v)]
 #define movesOf(v) vertexData[state.vertices + (v)]
 #define snapOf(k, v) vertexData[(2u + (k)) * state.vertices + (v)]
+// A fresh detection's position and bound of each vertex (MOTION_CHECK), and its least budgets
+// (COMPACT).
+#define freshOf(v) vertexData[4u * state.vertices + (v)]
+#define leastOf(v) vertexData[5u * state.vertices + (v)]
+#define restPlaneDir(r) restPlanes[2u * (r)]
+#define restPlaneBudgets(r) restPlanes[2u * (r) + 1u]
+#define planeDir(c) planes[2u * (c)]
+#define planeBudgets(c) planes[2u * (c) + 1u]
 #define listOffset(v) ints[(v)]
 #define listCount(v) ints[state.vertices + 1u + (v)]
 #define activeCount(v) ints[2u * state.vertices + 1u + (v)]
@@ -109,7 +123,8 @@ uint nodeCount() { return 2u * state.triangles - 1u; }
 
 // `work`'s layout: the triangles' boxes (lo, hi), the scene's box and Morton grid (BOX_REDUCE's
 // top), the boxes' partial unions by levels (level 0: BOXES' workgroups; level k + 1: the unions
-// of level k's blocks of SELF_SCAN_BLOCK), then the motion's ranges by levels (5 per item).
+// of level k's blocks of SELF_SCAN_BLOCK), then the motion's ranges by levels
+// (SELF_MOTION_RANGES per item).
 uint levelItemsOf(uint n, uint k) {
     for (uint j = 0u; j < k; ++j) n = (n + SELF_SCAN_BLOCK - 1u) / SELF_SCAN_BLOCK;
     return n;
@@ -149,6 +164,7 @@ uint linearIndex() {
 // greater), so that both backends pick the same zero.
 float lessOf(float a, float b) { return b < a ? b : a; }
 float moreOf(float a, float b) { return a < b ? b : a; }
+vec2 lessOf(vec2 a, vec2 b) { return vec2(lessOf(a.x, b.x), lessOf(a.y, b.y)); }
 vec3 lessOf(vec3 a, vec3 b) { return vec3(lessOf(a.x, b.x), lessOf(a.y, b.y), lessOf(a.z, b.z)); }
 vec3 moreOf(vec3 a, vec3 b) { return vec3(moreOf(a.x, b.x), moreOf(a.y, b.y), moreOf(a.z, b.z)); }
 

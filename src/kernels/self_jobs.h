@@ -34,11 +34,12 @@ const uint SELF_JOB_GATHER_WRITE = 13u;   // per sorted triangle: the walk, its 
 const uint SELF_JOB_LIST_COUNT = 14u;      // per candidate: its vertices' counts
 const uint SELF_JOB_LIST_FILL = 15u;       // per candidate: its slots into its vertices' lists
 const uint SELF_JOB_LIST_SORT = 16u;       // per original vertex: its list in slot order (when
-                                           // short), beta
+                                           // short), its bound
 const uint SELF_JOB_LIST_SORT_LONG = 17u;  // per long list, a workgroup: its bitonic sort
 // ---- shaders/self_evaluate.comp (Evaluate, Compact) ----
 const uint SELF_JOB_EVALUATE = 18u;  // per candidate: a contact this substep or not
-const uint SELF_JOB_COMPACT = 19u;   // per original vertex: its contacts' slots
+const uint SELF_JOB_COMPACT = 19u;   // per original vertex: its contacts' slots, its least
+                                     // budgets
 // ---- shaders/self_solve.comp (Pass, Clamp) ----
 const uint SELF_JOB_KEEP = 20u;    // per original vertex: where the passes start
 const uint SELF_JOB_PASS = 21u;    // per vertex of colour pc.colour: the vertex order
@@ -48,7 +49,8 @@ const uint SELF_JOB_CLAMP = 23u;   // per vertex: into its bounds
 const uint SELF_JOB_SCAN_BLOCKS = 24u;  // per block of level pc.level: its sum
 const uint SELF_JOB_SCAN_TOP = 25u;     // one workgroup: the top level to offsets, the total
 const uint SELF_JOB_SCAN_APPLY = 26u;   // per block of level pc.level: its items' offsets
-const uint SELF_JOB_COUNT = 27u;
+const uint SELF_JOB_EVALUATE_REST = 27u;  // shaders/self_evaluate.comp: per rest pair its plane
+const uint SELF_JOB_COUNT = 28u;
 
 // A vertex's list longer than this is sorted by a workgroup of SELF_LIST_LONG_WORKGROUP
 // (LIST_SORT_LONG: a bitonic network, each invocation a share of each step) rather than by one
@@ -71,9 +73,9 @@ const uint SELF_SCAN_LISTS = 2u;   // per original vertex its candidates' slots
 // items, level by level; loops whose length the data decides set SelfState::truncated when they
 // stop short, and the host refuses the frame.
 const uint SELF_SCAN_BLOCK = 256u;
-// MOTION_FOLD's ranges per item (vec4 each): the starts' displacements (lo, hi), the
-// predictions', the steps', and the largest coordinate.
-const uint SELF_MOTION_RANGES = 7u;
+// MOTION_FOLD's ranges per item (vec4 each): the starts' intervals of translations (lo, hi),
+// the predictions', and the largest coordinate.
+const uint SELF_MOTION_RANGES = 5u;
 const uint SELF_SORT_BLOCK = 256u;    // the radix sort's items per invocation
 const uint SELF_SORT_BUCKETS = 256u;  // (lib/radix_sort.glsl's RADIX_BUCKETS)
 
@@ -90,18 +92,16 @@ struct SelfState {
     uint partials;     // MOTION_FOLD's workgroups
     uint boxPartials;  // BOXES' workgroups
     float margin, muS, muK, minBound;
-    float reach;  // the least distance to keep plus the margin (selfVertexBound)
+    float reach;  // the least distance to keep plus the margin (the clamp's cap)
     uint everySubstep;  // SelfCollisionSettings::Detection::EverySubstep
     uint gates;         // entries of gateSizes used
     uint frameCandidates;  // the candidates at the frame's start (the host's snapshot)
     // Each substep (MOTION_*).
     vec4 startShift;  // xyz: Ts, the starts' translation; w: the slack
     vec4 predShift;   // xyz: Tq, the predictions'; w: selfShift(Ts, Tq)
-    vec4 fresh;       // xyz: D, the steps' middle (a fresh detection's Tq); w: a fresh B
-    vec4 ballCentre;  // xyz: C, the balls' translation at the substep's start
-    vec4 ballStep;    // xyz: its step over the substep (selfBallStep)
-    uvec4 outside;    // MOTION_CHECK: the cube's count, then selfOutsideBalls' counts
-    uvec4 listOutside;     // LIST_SORT: the same at a detection
+    // MOTION_REDUCE: 1 when an interval of translations is empty; MOTION_CHECK adds the
+    // vertices whose positions are not finite.
+    uvec4 outside;
     uint detect;           // 1 when this substep detects
     uint detections;       // since the start
     uint clamped;          // CLAMP: vertices clamped in this substep
@@ -113,11 +113,12 @@ struct SelfState {
     uint pairs, tested, walkNodes, evaluated;  // the last detection's walk; this substep's tests
     uint truncated;        // nonzero: a loop stopped before its end
     uint frameDetections;  // detections in this frame (the host zeroes it)
-    float bound;           // B: the cube's half-side, of the detection that holds
+    uint conflicts;        // EVALUATE: pairs that leave the own references no room
     uint mostVertexContacts;  // COMPACT: the most contacts of one vertex in this substep
     uint checkDone;           // MOTION_CHECK: its workgroups done (the last one decides)
     float shift;              // the substep's selfShift (of the detection that holds)
-    uint padding1, padding2;
+    uint restPairs;           // the rest pairs (set by the host)
+    uint padding[17];
     // Indirect dispatches (x, y, z, unused), 2D where a count may pass the device's limit.
     uvec4 candidateGroups;        // over the candidates
     uvec4 detectCandidateGroups;  // the same at a detection, else 0

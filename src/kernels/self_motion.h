@@ -1,43 +1,23 @@
 // Self-collision's motion argument (docs/collisions.md, "Detection on demand and the guarantee"),
-// written once for C++ and GLSL: when a detection is needed, and how far each vertex may move
-// until the next one.
-//
-// A detection at positions x^ (the substep's start) keeps as candidates every owned primitive
-// pair whose box gap at x^ (the largest of the boxes' separations along the axes) is at most
-// reach + 2B (reach: the two thicknesses plus the margin; B the detection's bound). Each vertex
-// v gets two bounds:
-//  - B, shared, per configuration: a substep's starts and its predictions are checked each on
-//    their own. A configuration whose displacements since the detection, less a translation
-//    common to all its vertices (the middle of their range per axis: Ts at the start, Tq
-//    predicted), stay within B along every axis keeps every pair that is no candidate more than
-//    reach apart along an axis (a gap is the same after a common translation, and each
-//    primitive's box lies within its detection box so moved and grown by B). Every point of the
-//    straight path from start to prediction is such a configuration too (per axis, the
-//    displacement at time t less (1 - t) Ts + t Tq blends two values within B). A cloth that
-//    falls as a whole, however fast, stays inside; at the detection's own substep the starts'
-//    displacements are zero and the predictions' are the steps, so a fresh B need only cover
-//    the steps' spread (selfFreshBound), not their common part;
-//  - beta_v, its own (Offset Geometric Contact, Chen et al. 2025): the least over v's candidates
-//    of max(gamma d, phi keep), d the candidate's distance at x^ and keep its distance to keep.
-//    While every vertex stays within beta_v of x^_v + C (Euclidean; C one translation for all
-//    vertices at each moment), two primitives at distance d keep at least
-//    d - beta_p - beta_q >= (1 - 2 gamma) d > 0 (a primitive's points are convex combinations of
-//    its corners, so it moves no farther than its farthest corner): no vertex passes through a
-//    triangle and no edge through an edge, however the solve moves them. C is 0 at the
-//    detection and moves on over each substep by delta, 0 or the substep's common step where
-//    that leaves fewer predictions outside (selfBallStep); along the straight path from start
-//    to end, each vertex's offset from its moving centre blends the two ends' offsets, so it
-//    stays inside when both ends do. beta_v is at most gamma (reach + 2B), so pairs that are
-//    no candidates (farther than reach + 2B along an axis at x^, so in distance) cannot meet
-//    inside the balls either.
-// Each substep, after the prediction, a vertex whose start or prediction leaves either bound
-// (or a position that is not finite, or a clamp in the last substep) makes a new detection at
-// that substep's start, so every start lies inside both. At the end of each iteration a vertex
-// outside its ball is moved back along the straight line from its start to the first point
-// outside (selfClamp, the centre moving with the substep): the substeps' positions, and the straight paths between them, stay
-// inside. A clamp removes motion and never adds any. phi keeps a vertex that touches a
-// primitive at a detection able to move: pairs closer than phi keep / gamma at a detection
-// (deep inside the distance to keep) are held by the contacts' solve alone.
+// written once for C++ and GLSL: when a detection is needed, which pairs it keeps as candidates,
+// and how far the solve may carry each vertex between detections.
+//  1. Per-vertex bounds (selfFreshVertexBound): a detection at a substep's start gives each
+//     vertex its own bound b_v, and keeps as candidates the owned primitive pairs within reach
+//     (their distance to keep plus the margin) plus their corners' bounds. Until a configuration
+//     (a substep's starts, or its predictions) leaves the bounds, every pair that is no candidate
+//     stays more than reach apart in it and along the straight path from start to prediction.
+//  2. Separating planes (selfApproach, selfPairBudgets): every substep, each candidate that may
+//     be a contact and each rest pair gets the direction n between its closest points at the
+//     start and a budget: how far each corner may deviate from its reference (its prediction,
+//     or its start in a substep where some pair's predicted paths come too close) towards the
+//     other primitive. After every iteration each vertex's deviation is cut to its budgets
+//     (selfPlaneShare): the pair's approach along n stays below its distance, so the plane
+//     keeps separating them, along the straight path from start to end too. No vertex passes
+//     through a triangle and no edge through an edge, however the solve moved them.
+//  3. The cap: every deviation is also cut to gamma reach, so a pair that is no candidate (or a
+//     candidate that cannot be a contact in this substep, selfCandidateSkipped), more than reach
+//     apart in the allowed configurations, stays more than (1 - 2 gamma) reach > 0 apart.
+// A pair that touches at the start (distance 0) has no plane: the contacts' solve holds it.
 #ifndef CLOTH_KERNELS_SELF_MOTION_H
 #define CLOTH_KERNELS_SELF_MOTION_H
 
@@ -47,14 +27,12 @@
 CLOTH_NAMESPACE_BEGIN
 
 const float SELF_BOUND_GAMMA = 0.4f;  // gamma < 1/2: what a pair's two sides may each take
-const float SELF_BOUND_FLOOR = 0.001f;  // phi, of the candidate's distance to keep
-// A new detection's B covers the largest move of a vertex in the substep relative to the others
-// (half the steps' spread), with 1/16 to spare for rounding. Twice that (so that vertices that
-// keep their speed stay inside for the next substep too) detected a fifth less often on the
-// folded benchmark cloth at the same cost, and cost 1.8 times as much on self_collision.json,
-// where clamps, not the cube, call most detections (docs/collisions.md).
+// A fresh bound covers the vertex's step in the detection's substep, with 1/16 to spare for
+// rounding. Twice that (so that a vertex that keeps its speed stays inside for the next
+// substep too) cost 1.6 times as much on self_collision.json (docs/collisions.md): more
+// candidates per detection, and nearly as many detections.
 const float SELF_MOTION_COVER = 1.0625f;
-// beta of a vertex without candidates: no bound but B.
+// The budgets of a candidate that cannot be a contact in this substep: no plane.
 const float SELF_NO_BOUND = 1e30f;
 
 CLOTH_FN float selfLargest(vec3 v) { return max(v.x, max(v.y, v.z)); }
@@ -63,15 +41,8 @@ CLOTH_FN float selfLargest(vec3 v) { return max(v.x, max(v.y, v.z)); }
 // coordinate, for each of the differences a gap is made of.
 CLOTH_FN float selfSlack(vec3 far) { return 16.0f * 1.1920929e-7f * selfLargest(far); }
 
-// The common translation of displacements whose range per axis is [lo, hi]: its middle.
+// The translation the check takes from an interval [lo, hi] of them (per axis): its middle.
 CLOTH_FN vec3 selfTranslation(vec3 lo, vec3 hi) { return 0.5f * (lo + hi); }
-
-// A new detection's bound from its substep's steps (prediction less start, range [lo, hi]): the
-// predictions' displacements are the steps and the starts' are zero, so the steps' spread is
-// all the bound must hold; at least `least`.
-CLOTH_FN float selfFreshBound(vec3 lo, vec3 hi, float least) {
-    return max(least, SELF_MOTION_COVER * 0.5f * selfLargest(hi - lo));
-}
 
 // Per-vertex bounds. A detection gives each vertex v its own bound b_v
 // (selfFreshVertexBound): its step's largest coordinate (the move it makes in the detection's
@@ -92,51 +63,18 @@ CLOTH_FN float selfFreshVertexBound(vec3 step, float least) {
     return max(least, SELF_MOTION_COVER * selfLargest(abs(step)));
 }
 
+// Are both positions finite?
+CLOTH_FN bool selfFinite(vec3 s, vec3 q) {
+    const float big = 3.4028235e38f;
+    vec3 a = abs(s);
+    vec3 b = abs(q);
+    return a.x <= big && a.y <= big && a.z <= big && b.x <= big && b.y <= big && b.z <= big;
+}
+
 // The translations' interval [lo, hi] per axis (lo the largest of disp - b, hi the least of
 // disp + b): empty (or not finite) along some axis means a detection.
 CLOTH_FN bool selfShiftEmpty(vec3 lo, vec3 hi) {
     return !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z);
-}
-
-// A candidate's bound for each of its four vertices: gamma d, at least phi keep.
-CLOTH_FN float selfCandidateBound(float distance, float keep) {
-    return max(SELF_BOUND_GAMMA * distance, SELF_BOUND_FLOOR * keep);
-}
-
-// Is vertex v (detected at x) outside its cube: its start s farther than B from x + Ts along an
-// axis, or its prediction q farther than B from x + Tq (or either not finite)?
-CLOTH_FN bool selfOutsideCube(vec3 s, vec3 q, vec3 x, vec3 Ts, vec3 Tq, float B) {
-    return !(max(selfLargest(abs(s - x - Ts)), selfLargest(abs(q - x - Tq))) <= B);
-}
-
-// Vertex v's ball (radius beta, detected at x) as bits, its centre x + C at the substep's start
-// and x + C + delta at its prediction, delta either 0 or the substep's common step D (the middle
-// of the steps' range): SELF_OUT_START when its start s lies outside (or is not finite),
-// SELF_OUT_STILL when its prediction q lies outside with delta 0, SELF_OUT_MOVED with D.
-const uint SELF_OUT_START = 1u;
-const uint SELF_OUT_STILL = 2u;
-const uint SELF_OUT_MOVED = 4u;
-CLOTH_FN uint selfOutsideBalls(vec3 s, vec3 q, vec3 x, float beta, vec3 C, vec3 D) {
-    vec3 c = x + C;
-    float r2 = beta * beta;
-    uint bits = 0u;
-    if (!(meshLength2(s - c) <= r2)) bits |= SELF_OUT_START;
-    if (!(meshLength2(q - c) <= r2)) bits |= SELF_OUT_STILL;
-    if (!(meshLength2(q - c - D) <= r2)) bits |= SELF_OUT_MOVED;
-    return bits;
-}
-
-// The balls move on with the substep's common step D when that leaves fewer predictions outside
-// them than staying put (nStill, nMoved outside): a cloth whose layers move together, however
-// fast, keeps them inside without a detection, and a cloth lying still while another falls onto
-// it is not carried along. Returns the balls' step delta.
-CLOTH_FN vec3 selfBallStep(uint nStill, uint nMoved, vec3 D) {
-    return nMoved < nStill ? D : vec3(0.0f);
-}
-
-// The vertices outside the balls with the chosen step (a detection when nonzero).
-CLOTH_FN uint selfBallOutside(uint nStart, uint nStill, uint nMoved) {
-    return nStart + (nMoved < nStill ? nMoved : nStill);
 }
 
 // Vertex v's move for the candidates' test (selfCandidateSkipped): x its largest displacement
@@ -168,33 +106,6 @@ CLOTH_FN bool selfCandidateSkipped(uint kind, vec2 gaps, vec2 m0, vec2 m1, vec2 
     float reach = keep + margin;
     return gaps.x - sides.x - shift > reach ||
            gaps.y - SELF_SQRT3 * (sides.x + sides.y) > reach + slack;
-}
-
-// A vertex's bound beta from the least of its candidates' (selfCandidateBound), at most
-// gamma (reach + 2B), reach the least distance to keep plus the margin: pairs that are no
-// candidates were farther apart than that at the detection.
-CLOTH_FN float selfVertexBound(float least, float reach, float B) {
-    return min(least, SELF_BOUND_GAMMA * (reach + 2.0f * B));
-}
-
-// Is p outside the ball of radius beta round c? True when it is not finite.
-CLOTH_FN bool selfBeyond(vec3 p, vec3 c, float beta) {
-    return !(meshLength2(p - c) <= beta * beta);
-}
-
-// Position p (selfBeyond the ball round ce) moved back along the straight line from its
-// substep's start s, which lies inside the ball round cs (the motion check made sure of it),
-// the ball's centre moving from cs to ce over the substep: s + t (p - s) with the root t in
-// [0, 1] of |s - cs + t (p - s - (ce - cs))|^2 = beta^2, written without cancellation.
-CLOTH_FN vec3 selfClamp(vec3 s, vec3 p, vec3 cs, vec3 ce, float beta) {
-    vec3 d = p - s - (ce - cs);
-    vec3 e = s - cs;
-    float a = meshLength2(d);
-    float room = max(beta * beta - meshLength2(e), 0.0f);
-    float ed = meshDot(e, d);
-    float root = ed + sqrt(ed * ed + a * room);
-    float t = root > 0.0f ? min(room / root, 1.0f) : 0.0f;
-    return s + (p - s) * t;
 }
 
 // The substep's separating planes. At the start a pair's primitives are d apart; n, the unit
@@ -232,6 +143,15 @@ CLOTH_FN vec2 selfPairBudgets(float d, float approach) {
 
 CLOTH_FN bool selfPairConflict(float d, float approach) {
     return !(approach <= SELF_OWN_LIMIT * d);
+}
+
+// A vertex's deviation dev from its reference (its prediction, or its start when some pair
+// conflicts) against one of its pairs' planes (n the pair's direction, side the vertex's corner
+// side, budget the pair's for the reference): the share t of the deviation kept, cut so that it
+// turns towards the other primitive by no more than the budget.
+CLOTH_FN float selfPlaneShare(float t, vec3 n, float budget, float side, vec3 dev) {
+    float toward = -side * meshDot(n, dev);
+    return toward > budget ? min(t, budget / toward) : t;
 }
 
 CLOTH_NAMESPACE_END

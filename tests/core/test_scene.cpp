@@ -384,7 +384,7 @@ TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(on.sim.selfCollision->kineticFriction, 0.3f);
     EXPECT_EQ(on.sim.selfCollision->margin, 0.005f);
     EXPECT_EQ(on.sim.selfCollision->passes, 4);
-    EXPECT_EQ(on.sim.selfCollision->order, SelfCollisionSettings::Order::Vertex);
+    EXPECT_EQ(on.sim.selfCollision->order, SelfCollisionSettings::Order::Jacobi);
     EXPECT_EQ(parse(sceneToJson(on, "")), on);
     const Scene s = parse(R"({"self_collision": {"static_friction": 0.6, "kinetic_friction": 0.4,
         "margin": 0.002, "passes": 3}, "cloths": [{"grid": {}}]})");

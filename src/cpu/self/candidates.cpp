@@ -38,10 +38,7 @@ void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::ve
     for (std::uint32_t v = b; v < e; ++v) {
         const glm::vec3 s = xyz(start[v]), q = xyz(pred[v]);
         const glm::vec3 m = glm::max(glm::abs(s), glm::abs(q));
-        bad += m.x <= std::numeric_limits<float>::max() && m.y <= std::numeric_limits<float>::max() &&
-                       m.z <= std::numeric_limits<float>::max()
-                   ? 0u
-                   : 1u;
+        bad += gpu::selfFinite(s, q) ? 0u : 1u;
         if (detected) {
             const glm::vec3 d = xyz(detected_[v]);
             const float bv = detected_[v].w;

@@ -77,9 +77,7 @@ public:
     // Per original vertex its candidates' slots (4 c + k), ascending, from offsets (+ 1).
     const std::vector<std::uint32_t>& listOffsets() const { return listOffsets_; }
     const std::vector<std::uint32_t>& listSlots() const { return listSlots_; }
-    // The last detection's bound B (m) and per original vertex where it saw it (xyz) and its
-    // own bound beta (w).
-    float detectionBound() const { return bound_; }
+    // Per original vertex where the last detection saw it (xyz) and its bound (w).
     const std::vector<glm::vec4>& detected() const { return detected_; }
     SelfCollisionCounts counts() const;
     const Lbvh& tree() const { return tree_.tree(); }
@@ -127,7 +125,7 @@ private:
     std::vector<glm::vec4> detected_;  // per original vertex: x^ and its bound b_v
     std::vector<glm::vec2> moves_;     // per original vertex: selfVertexMoves
     float shift_ = 0.0f;               // selfShift of the substep
-    float bound_ = 0.0f, slack_ = 0.0f;
+    float slack_ = 0.0f;
     bool detect_ = false;
     std::uint64_t detections_ = 0;
 

@@ -160,9 +160,11 @@ void SelfCollision::passSequential(glm::vec4* pos, const glm::vec4* start) {
         if (groupOf_[v] != ~0u) moveCopies(v, pos, xyz(pos[v]) - xyz(snap_[0][v]));
 }
 
-// Every vertex that can move, phantom copies with their original, clamped into the ball of its
-// original round where the detection saw it plus C, moving on by the substep's ball step
-// (kernels/self_motion.h).
+// Every vertex that can move, phantom copies with their original: its deviation from its
+// reference (its prediction, or its start when some pair conflicts) cut to at most the cap
+// gamma reach, and so that it turns towards no pair's other primitive by more than the pair's
+// budget (kernels/self_motion.h's separating planes). Most vertices deviate by less than the
+// least of their pairs' budgets and skip the planes.
 void SelfCollision::clamp(ThreadPool& pool, int member, int size, glm::vec4* pos,
                           const glm::vec4* start, const glm::vec4* pred) {
     std::uint32_t b, e;
@@ -177,14 +179,12 @@ void SelfCollision::clamp(ThreadPool& pool, int member, int size, glm::vec4* pos
         const glm::vec3 ref = ownMode_ ? xyz(pred[v]) : xyz(start[v]);
         const glm::vec3 dev = xyz(pos[v]) - ref;
         float t = 1.0f;
-        const float len2 = glm::dot(dev, dev);
+        const float len2 = gpu::meshLength2(dev);
         const float least = least_[o][which];
         if (len2 <= least * least && len2 <= cap * cap) continue;  // turns by no more
         if (!(len2 <= cap * cap)) t = cap / std::sqrt(len2);
         const auto plane = [&](const glm::vec4& dir, glm::vec2 budgets, float side) {
-            const float toward = -side * glm::dot(xyz(dir), dev);  // towards the other
-            const float budget = budgets[which];
-            if (toward > budget) t = std::min(t, budget / toward);
+            t = gpu::selfPlaneShare(t, xyz(dir), budgets[which], side, dev);
         };
         for (std::uint32_t k = listOffsets_[o]; k < listOffsets_[o + 1]; ++k) {
             const std::uint32_t slot = listSlots_[k];

@@ -97,6 +97,9 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     const RestPairs pairs = restPairs(p, rest);
     restPairs_ = uploaded(ctx, once, pairs.pairs, "self rest pairs");
     restPairLists_ = uploaded(ctx, once, pairs.lists, "self rest pair lists");
+    restPairCount_ = static_cast<std::uint32_t>(pairs.pairs.size());
+    restPlanes_ = deviceBuffer(ctx, 32ull * std::max<std::uint64_t>(restPairCount_, 1),
+                               "self rest pairs' planes");
     work_ = deviceBuffer(ctx,
                          16ull * (2 * n + 2 + selfLevelsTotal(boxPartials_, 2) +
                                   selfLevelsTotal(partials_, gpu::SELF_MOTION_RANGES)),
@@ -108,7 +111,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     const std::uint64_t nodes = 2 * n - 1;
     nodes_ = deviceBuffer(ctx, sizeof(gpu::LbvhNode) * nodes, "lbvh nodes");
     nodeInts_ = deviceBuffer(ctx, 12 * nodes, "lbvh parents, range ends, arrivals");
-    vertexData_ = deviceBuffer(ctx, 16 * 4 * v, "self vertex data");
+    vertexData_ = deviceBuffer(ctx, 16 * 6 * v, "self vertex data");
     // The ints (shaders/self/buffers.glsl): lists' offsets, counts, contacts' counts, colours,
     // vertices by colour, phantom groups of originals; the walk's counts; the originals; the
     // phantom groups and members; the scans' sums.
@@ -183,6 +186,7 @@ void GpuSelfCollision::allocateCandidates(std::uint32_t capacity) {
         snapInts_ = deviceBuffer(*ctx_, 4ull * (vertices_ + 1), "self snapshot list offsets");
         snapVertexData_ = deviceBuffer(*ctx_, 16ull * vertices_, "self snapshot detected");
     }
+    planes_ = deviceBuffer(*ctx_, 32ull * capacity, "self separating planes");
     memoryBits_ = memoryBitsFor(capacity);
     const VkDeviceSize slots = VkDeviceSize(1) << memoryBits_;
     memoryKeys_ = deviceBuffer(*ctx_, 16 * slots, "self memory keys");
@@ -207,6 +211,7 @@ void GpuSelfCollision::writeStaticState() {
     s.muK = c.kineticFriction;
     s.minBound = c.bound;
     s.reach = 2.0f * leastThickness_ + c.margin;
+    s.restPairs = restPairCount_;
     s.everySubstep = c.detection == SelfCollisionSettings::Detection::EverySubstep ? 1u : 0u;
     planGates();
     s.gates = static_cast<std::uint32_t>(gateSizes_.size());
@@ -262,7 +267,8 @@ void GpuSelfCollision::bindAll() {
         &inertOffsets_, &inert_,    &work_,         &codes_,           &order_,
         &scratch_,      &nodes_,    &nodeInts_,     &memoryKeys_,      &memoryNormals_,
         &state_,        &candidates_, &candData_,   &slotContacts_,    &vertexData_,
-        &ints_,         &slots_,    &restPairs_,    &restPairLists_};
+        &ints_,         &slots_,    &restPairs_,    &restPairLists_,   &planes_,
+        &restPlanes_};
     CLOTH_ASSERT(all.size() == kSelfBindings);
     for (ComputeKernel& k : kernels_) k.bind(all);
 }

@@ -10,7 +10,7 @@
 
 namespace cloth::vk {
 
-inline constexpr std::uint32_t kSelfBindings = 29;
+inline constexpr std::uint32_t kSelfBindings = 31;
 
 enum SelfKernel : std::size_t {
     kSelfMotion,

@@ -178,6 +178,11 @@ void GpuSelfCollision::recordCollide(VkCommandBuffer cb, bool frameStart,
                 case SelfPhase::Evaluate:
                     dispatchIndirect(cb, kSelfEvaluate, pushOf(gpu::SELF_JOB_EVALUATE),
                                      kCandidateGroups);
+                    if (restPairCount_ > 0) {
+                        const glm::uvec4 g = gpu::selfGroups2D(restPairCount_, workgroup_);
+                        dispatch(cb, kSelfEvaluate, pushOf(gpu::SELF_JOB_EVALUATE_REST), g.x,
+                                 g.y);
+                    }
                     break;
                 case SelfPhase::Compact:
                     over(gpu::SELF_JOB_COMPACT, vertices_);

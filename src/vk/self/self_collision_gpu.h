@@ -163,6 +163,8 @@ class GpuSelfCollision {
     Buffer work_, codes_, order_, scratch_, nodes_, nodeInts_;
     Buffer memoryKeys_, memoryNormals_, state_;
     Buffer candidates_, candData_, slotContacts_, vertexData_, ints_, slots_;
+    Buffer planes_, restPlanes_;  // per candidate, and per rest pair: its separating plane
+    std::uint32_t restPairCount_ = 0;
     // A redo's: the candidates, their data and lists, the lists' offsets and the detected
     // positions at the frame's start.
     Buffer snapCandidates_, snapCandData_, snapSlots_, snapInts_, snapVertexData_;
