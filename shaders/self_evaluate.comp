@@ -14,11 +14,10 @@ vec2 moveOf(uint v, bool fresh) {
     return fresh ? vec2(m.z, m.w) : vec2(m.x, m.y);
 }
 
-// The pair's direction at the start and its budgets (kernels/self_motion.h's separating planes),
-// its conflict counted.
-vec2 pairPlane(SelfCandidate cand, out vec4 dir) {
+// The pair's budgets from its direction at the start (kernels/self_motion.h's separating
+// planes), its conflict counted.
+vec2 pairPlane(SelfCandidate cand, vec4 dir) {
     uvec4 v = cand.vertices;
-    dir = selfCandidateDirection(cand);
     vec3 n = vec3(dir);
     float approach = selfApproach(cand.kind, n, vec3(predicted[v.x]) - vec3(start[v.x]),
                                   vec3(predicted[v.y]) - vec3(start[v.y]),
@@ -31,7 +30,7 @@ vec2 pairPlane(SelfCandidate cand, out vec4 dir) {
 void jobEvaluateRest() {
     uint r = linearIndex();
     if (r >= state.restPairs) return;
-    vec4 dir;
+    vec4 dir = selfCandidateDirection(restPairs[r]);
     vec2 budgets = pairPlane(restPairs[r], dir);
     restPlaneDir(r) = dir;
     restPlaneBudgets(r) = vec4(budgets, 0.0, 0.0);
@@ -54,10 +53,11 @@ void jobEvaluate() {
     }
     atomicAdd(state.evaluated, 1u);
     vec4 dir;
+    SelfContact k;
+    bool contact = selfCandidateEvaluate(cand, state.margin, dir, k);
     planeBudgets(c) = vec4(pairPlane(cand, dir), 0.0, 0.0);
     planeDir(c) = dir;
-    SelfContact k;
-    if (!selfCandidateContact(cand, state.margin, k)) {
+    if (!contact) {
         candSide(c) = vec4(0.0);
         return;
     }

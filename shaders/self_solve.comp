@@ -6,6 +6,7 @@
 
 #include "self/buffers.glsl"
 #include "kernels/self_motion.h"
+#include "kernels/self_solve.h"
 
 void jobKeep() {
     uint v = linearIndex();

@@ -176,12 +176,12 @@ CLOTH_FN bool selfClosestFeatureOwned(vec3 b, uint owned) {
 // Vertex p against triangle (t0, t1, t2), which owns the features `owned` (as
 // selfClosestFeatureOwned): x at the substep's start, y predicted. Fills the contact's weights
 // and direction (normal.w = keep) when the pair is one.
-CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, vec3 y0, vec3 y1,
-                                 vec3 y2, uint owned, float keep, float margin,
-                                 CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
-    vec3 b = selfClosestBarycentric(xp, x0, x1, x2);
+// The same from the closest point's barycentric weights b at the start and its offset r0 there
+// (xp less the point).
+CLOTH_FN bool selfVertexTriangleAt(vec3 b, vec3 r0, vec3 x0, vec3 x1, vec3 x2, vec3 yp, vec3 y0,
+                                   vec3 y1, vec3 y2, uint owned, float keep, float margin,
+                                   CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
     if (!selfClosestFeatureOwned(b, owned)) return false;
-    vec3 r0 = xp - (x0 * b.x + x1 * b.y + x2 * b.z);
     vec3 r1 = yp - (y0 * b.x + y1 * b.y + y2 * b.z);
     vec3 n;
     if (!selfContactFrom(r0, r1, meshCross(x1 - x0, x2 - x0), keep, margin, n)) return false;
@@ -190,18 +190,24 @@ CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, ve
     return true;
 }
 
+CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, vec3 y0, vec3 y1,
+                                 vec3 y2, uint owned, float keep, float margin,
+                                 CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
+    vec3 b = selfClosestBarycentric(xp, x0, x1, x2);
+    return selfVertexTriangleAt(b, xp - (x0 * b.x + x1 * b.y + x2 * b.z), x0, x1, x2, yp, y0, y1,
+                                y2, owned, keep, margin, weights, normal);
+}
+
 // Edge (p0, p1) against edge (q0, q1), as selfVertexTriangle. Only closest points inside both
 // edges (s and t at least SELF_FEATURE_SNAP from 0 and 1): at an end the pair is a vertex's
 // distance to an edge or a vertex, which the vertex's contact with a triangle there keeps.
-CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec3 yp1, vec3 yq0,
-                           vec3 yq1, float keep, float margin, CLOTH_OUT(vec4) weights,
-                           CLOTH_OUT(vec4) normal) {
-    float s, t;
-    segmentClosest(xp0, xp1, xq0, xq1, s, t);
+// The same from the closest points' parameters s, t at the start and their offset r0 there.
+CLOTH_FN bool selfEdgeEdgeAt(float s, float t, vec3 r0, vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1,
+                             vec3 yp0, vec3 yp1, vec3 yq0, vec3 yq1, float keep, float margin,
+                             CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
     if (s < SELF_FEATURE_SNAP || s > 1.0f - SELF_FEATURE_SNAP || t < SELF_FEATURE_SNAP ||
         t > 1.0f - SELF_FEATURE_SNAP)
         return false;
-    vec3 r0 = (xp0 * (1.0f - s) + xp1 * s) - (xq0 * (1.0f - t) + xq1 * t);
     vec3 r1 = (yp0 * (1.0f - s) + yp1 * s) - (yq0 * (1.0f - t) + yq1 * t);
     vec3 n;
     if (!selfContactFrom(r0, r1, meshCross(xp1 - xp0, xq1 - xq0), keep, margin, n)) return false;
@@ -210,67 +216,13 @@ CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec
     return true;
 }
 
-// One contact's projection from positions x (w = inverse mass) with s the positions at the
-// substep's start: D / W, the change D of its relative point r = sum_k g_k x_k that lands it on
-// C = 0 with friction (featureCorrection), over W = sum_k w_k g_k^2; vertex k moves by
-// w_k g_k D / W (its share of the XPBD step). w = 1 when the contact acts (C < 0, W > 0), 0
-// otherwise (and xyz = 0).
-CLOTH_FN vec4 selfContactStep(vec4 g, vec4 normal, vec4 x0, vec4 x1, vec4 x2, vec4 x3, vec3 s0,
-                              vec3 s1, vec3 s2, vec3 s3, float muS, float muK) {
-    vec3 n = vec3(normal);
-    vec3 r = vec3(x0) * g.x + vec3(x1) * g.y + vec3(x2) * g.z + vec3(x3) * g.w;
-    float C = meshDot(n, r) - normal.w;
-    if (!(C < 0.0f)) return vec4(0.0f);
-    float W = x0.w * g.x * g.x + x1.w * g.y * g.y + x2.w * g.z * g.z + x3.w * g.w * g.w;
-    if (!(W > 0.0f)) return vec4(0.0f);
-    vec3 rel = (vec3(x0) - s0) * g.x + (vec3(x1) - s1) * g.y + (vec3(x2) - s2) * g.z +
-               (vec3(x3) - s3) * g.w;
-    return vec4(featureCorrection(n, -C, rel, muS, muK) * (1.0f / W), 1.0f);
-}
-
-// Vertex k's move in the vertex order (SelfCollisionSettings::Order::Vertex; docs/collisions.md):
-// the vertices are coloured so that no two of a triangle share a colour, a pass moves them
-// colour by colour, and vertex k of colour c sees its contact's other vertices where the colours
-// before c left them. It takes its share of the change D of the contact's relative point over
-// the vertices that have yet to move in this pass (`later`: bit j set when vertex j's colour is
-// c or after), w_k g_k D / max(W_later, W / 2): an isolated contact lands on C = 0 once its last
-// colour has moved (the shares of the XPBD step one after another), and no vertex takes more
-// than twice its XPBD share (a triangle corner with a small weight g, last to move, would
-// otherwise be asked for the whole of the contact).
-CLOTH_FN vec3 selfVertexMove(vec4 g, vec4 normal, vec4 x0, vec4 x1, vec4 x2, vec4 x3, vec3 s0,
-                             vec3 s1, vec3 s2, vec3 s3, uint k, uint later, float muS,
-                             float muK) {
-    vec3 n = vec3(normal);
-    vec3 r = vec3(x0) * g.x + vec3(x1) * g.y + vec3(x2) * g.z + vec3(x3) * g.w;
-    float C = meshDot(n, r) - normal.w;
-    if (!(C < 0.0f)) return vec3(0.0f);
-    vec4 wg2 = vec4(x0.w * g.x * g.x, x1.w * g.y * g.y, x2.w * g.z * g.z, x3.w * g.w * g.w);
-    float W = wg2.x + wg2.y + wg2.z + wg2.w;
-    if (!(W > 0.0f)) return vec3(0.0f);
-    float Wl = ((later & 1u) != 0u ? wg2.x : 0.0f) + ((later & 2u) != 0u ? wg2.y : 0.0f) +
-               ((later & 4u) != 0u ? wg2.z : 0.0f) + ((later & 8u) != 0u ? wg2.w : 0.0f);
-    vec3 rel = (vec3(x0) - s0) * g.x + (vec3(x1) - s1) * g.y + (vec3(x2) - s2) * g.z +
-               (vec3(x3) - s3) * g.w;
-    float wk = k == 0u ? x0.w : (k == 1u ? x1.w : (k == 2u ? x2.w : x3.w));
-    float gk = k == 0u ? g.x : (k == 1u ? g.y : (k == 2u ? g.z : g.w));
-    return featureCorrection(n, -C, rel, muS, muK) * (wk * gk / max(Wl, 0.5f * W));
-}
-
-// One contact's projection: the corrections of its four vertices (x: now, w = inverse mass;
-// s: at the substep's start) for a |g|-weighted mean (featureMean), w = |g_k| when the contact
-// acts and 0 otherwise.
-CLOTH_FN void selfContactCorrections(CLOTH_IN(SelfContact) c, vec4 x0, vec4 x1, vec4 x2, vec4 x3,
-                                     vec3 s0, vec3 s1, vec3 s2, vec3 s3, float muS, float muK,
-                                     CLOTH_OUT(vec4) d0, CLOTH_OUT(vec4) d1, CLOTH_OUT(vec4) d2,
-                                     CLOTH_OUT(vec4) d3) {
-    vec4 g = c.weights;
-    vec4 step = selfContactStep(g, c.normal, x0, x1, x2, x3, s0, s1, s2, s3, muS, muK);
-    vec3 k = vec3(step);
-    vec4 a = abs(g) * step.w;
-    d0 = vec4(k * (x0.w * g.x * a.x), a.x);
-    d1 = vec4(k * (x1.w * g.y * a.y), a.y);
-    d2 = vec4(k * (x2.w * g.z * a.z), a.z);
-    d3 = vec4(k * (x3.w * g.w * a.w), a.w);
+CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec3 yp1, vec3 yq0,
+                           vec3 yq1, float keep, float margin, CLOTH_OUT(vec4) weights,
+                           CLOTH_OUT(vec4) normal) {
+    float s, t;
+    segmentClosest(xp0, xp1, xq0, xq1, s, t);
+    return selfEdgeEdgeAt(s, t, (xp0 * (1.0f - s) + xp1 * s) - (xq0 * (1.0f - t) + xq1 * t), xp0,
+                          xp1, xq0, xq1, yp0, yp1, yq0, yq1, keep, margin, weights, normal);
 }
 
 CLOTH_NAMESPACE_END
@@ -549,7 +501,7 @@ CLOTH_FN bool selfCandidateApart(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand,
 }
 
 // Is the candidate a contact in this substep (its swept boxes within reach, then the gap test)?
-// Filled into c, without the remembered side.
+// Filled into c, without the remembered side. (A full detection's test: selfPrimitivePair.)
 CLOTH_FN bool selfCandidateContact(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float margin,
                                    CLOTH_OUT(SelfContact) c) {
     if (selfCandidateApart(CLOTH_SELF_ARGS cand, cand.keep + margin)) return false;
@@ -564,6 +516,43 @@ CLOTH_FN bool selfCandidateContact(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) can
     return selfEdgeEdge(vec3(start[v.x]), vec3(start[v.y]), vec3(start[v.z]), vec3(start[v.w]),
                         vec3(predicted[v.x]), vec3(predicted[v.y]), vec3(predicted[v.z]),
                         vec3(predicted[v.w]), cand.keep, margin, c.weights, c.normal);
+}
+
+// Evaluate's test of a candidate in a substep: its direction at the start (dir, as
+// selfCandidateDirection) always, and whether it is a contact (its swept boxes within reach,
+// then the gap test, as selfCandidateContact), filled into c without the remembered side; one
+// closest-point computation serves both.
+CLOTH_FN bool selfCandidateEvaluate(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float margin,
+                                    CLOTH_OUT(vec4) dir, CLOTH_OUT(SelfContact) c) {
+    uvec4 v = cand.vertices;
+    vec3 a = vec3(start[v.x]);
+    vec3 b = vec3(start[v.y]);
+    vec3 e = vec3(start[v.z]);
+    vec3 d = vec3(start[v.w]);
+    bool vt = (cand.kind & 1u) == SELF_VERTEX_TRIANGLE;
+    vec3 w = vec3(0.0f);
+    float s = 0.0f;
+    float t = 0.0f;
+    vec3 r;
+    if (vt) {
+        w = selfClosestBarycentric(a, b, e, d);
+        r = a - (b * w.x + e * w.y + d * w.z);
+    } else {
+        segmentClosest(a, b, e, d, s, t);
+        r = (a * (1.0f - s) + b * s) - (e * (1.0f - t) + d * t);
+    }
+    float len = sqrt(meshDot(r, r));
+    dir = len > 0.0f ? vec4(r / len, len) : vec4(0.0f);
+    if (selfCandidateApart(CLOTH_SELF_ARGS cand, cand.keep + margin)) return false;
+    c.vertices = v;
+    c.info = uvec4(cand.kind & 1u, cand.keyY, cand.keyZ, (cand.kind >> 1u) & 1u);
+    if (vt)
+        return selfVertexTriangleAt(w, r, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
+                                    vec3(predicted[v.z]), vec3(predicted[v.w]),
+                                    triInfo[cand.keyZ], cand.keep, margin, c.weights, c.normal);
+    return selfEdgeEdgeAt(s, t, r, a, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
+                          vec3(predicted[v.z]), vec3(predicted[v.w]), cand.keep, margin,
+                          c.weights, c.normal);
 }
 
 // Primitive pair k of the close triangles a and b in one go (selfPairCandidate, then

@@ -26,6 +26,7 @@
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "cpu/self/self_collision.h"
+#include "kernels/self_solve.h"
 #include "prep/prepare.h"
 #include "kernels/self_contacts.h"
 

@@ -15,9 +15,10 @@ glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 }  // namespace
 
 // Each candidate that the moves do not rule out (selfCandidateSkipped) is tested as a full
-// detection tests its pairs (selfCandidateContact: swept boxes within reach, the gap test, one
+// detection tests its pairs (selfCandidateEvaluate: swept boxes within reach, the gap test, one
 // contact per closest point), keeping the side it had if it was a contact in the last substep;
-// its slot holds the contact (weights g, normal and distance to keep), or g = 0 for none.
+// its slot holds the contact (weights g, normal and distance to keep), or g = 0 for none. It
+// and each rest pair get their separating planes.
 void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::vec4* start,
                              const glm::vec4* pred) {
     std::uint32_t b, e;
@@ -30,10 +31,9 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         dirs_.resize(candidates_.size());
     }
     pool.barrier();
-    // The pair's direction and budgets (kernels/self_motion.h's separating planes).
-    const auto pairPlane = [&](const gpu::SelfCandidate& cand, glm::vec4& dir) {
+    // The pair's budgets from its direction (kernels/self_motion.h's separating planes).
+    const auto pairPlane = [&](const gpu::SelfCandidate& cand, const glm::vec4& dir) {
         const glm::uvec4 v = cand.vertices;
-        dir = gpu::selfCandidateDirection(SELF_ARGS cand);
         const glm::vec3 n = xyz(dir);
         const float approach = gpu::selfApproach(
             cand.kind, n, xyz(pred[v.x]) - xyz(start[v.x]), xyz(pred[v.y]) - xyz(start[v.y]),
@@ -52,9 +52,10 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
             continue;
         }
         ++tested;
-        radii_[i] = pairPlane(cand, dirs_[i]);
         gpu::SelfContact c;
-        if (!gpu::selfCandidateContact(SELF_ARGS cand, s_.margin, c)) {
+        const bool contact = gpu::selfCandidateEvaluate(SELF_ARGS cand, s_.margin, dirs_[i], c);
+        radii_[i] = pairPlane(cand, dirs_[i]);
+        if (!contact) {
             sides_[i] = glm::vec4(0.0f);
             continue;
         }
@@ -67,8 +68,10 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         std::uint32_t pb, pe;
         ThreadPool::split(static_cast<std::uint32_t>(restPairs_.pairs.size()), member, size, pb,
                           pe);
-        for (std::uint32_t k = pb; k < pe; ++k)
+        for (std::uint32_t k = pb; k < pe; ++k) {
+            restDirs_[k] = gpu::selfCandidateDirection(SELF_ARGS restPairs_.pairs[k]);
             restRadii_[k] = pairPlane(restPairs_.pairs[k], restDirs_[k]);
+        }
     }
     work_[member].evaluated = tested;
     work_[member].contacts = found;

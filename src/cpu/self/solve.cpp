@@ -5,6 +5,7 @@
 #include "cpu/self/self_collision.h"
 #include "kernels/feature_contacts.h"
 #include "kernels/self_motion.h"
+#include "kernels/self_solve.h"
 
 namespace cloth {
 
