@@ -61,7 +61,9 @@ void jobEvaluate() {
         candSide(c) = vec4(0.0);
         return;
     }
-    candSide(c) = selfKeepSide(candSide(c), k);
+    // A detection's candidates are new: the side a contact had comes from the memory.
+    vec4 side = state.detect != 0u ? selfRememberedSide(cand, state.memoryBits) : candSide(c);
+    candSide(c) = selfKeepSide(side, k);
     slotWeights(c) = k.weights;
     slotNormal(c) = k.normal;
     atomicAdd(state.contacts, 1u);

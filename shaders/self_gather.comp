@@ -87,7 +87,7 @@ uint walk(uint i, bool store, uint offset) {
                         uint c = offset + found;
                         candidates[c] = cand;
                         candGaps(c) = vec4(gap, distance, 0.0, 0.0);
-                        candSide(c) = selfRememberedSide(cand, state.memoryBits);
+                        candSide(c) = vec4(0.0);  // EVALUATE looks the memory up
                     }
                     found += 1u;
                 }

@@ -28,9 +28,10 @@ CLOTH_NAMESPACE_BEGIN
 
 const float SELF_BOUND_GAMMA = 0.4f;  // gamma < 1/2: what a pair's two sides may each take
 // A fresh bound covers the vertex's step in the detection's substep, with 1/16 to spare for
-// rounding. Twice that (so that a vertex that keeps its speed stays inside for the next
-// substep too) cost 1.6 times as much on self_collision.json (docs/collisions.md): more
-// candidates per detection, and nearly as many detections.
+// rounding. Twice or four times that (so that a vertex that keeps its speed stays inside for
+// the next substeps too) cost 1.3 times as much on self_collision.json (more candidates per
+// detection, and nearly as many detections) and saved a third on the folded 128^2 cloth
+// (docs/collisions.md).
 const float SELF_MOTION_COVER = 1.0625f;
 // The budgets of a candidate that cannot be a contact in this substep: no plane.
 const float SELF_NO_BOUND = 1e30f;

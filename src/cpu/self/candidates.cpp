@@ -174,6 +174,7 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
         slotNormals_.resize(total);
         listSlots_.resize(4 * total);
         activeSlots_.resize(4 * total);
+        activeCorrections_.resize(4 * total);
     }
     pool.barrier();
     std::size_t first = 0;
@@ -182,15 +183,14 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
               candidates_.begin() + std::ptrdiff_t(first));
     std::copy(work.gatheredGap.begin(), work.gatheredGap.end(),
               gaps_.begin() + std::ptrdiff_t(first));
-    for (std::size_t i = first; i < first + work.gathered.size(); ++i) {
-        const gpu::SelfCandidate& c = candidates_[i];
-        sides_[i] = gpu::selfRememberedSide(SELF_ARGS c, memory_.bits);
-    }
+    // No side yet: the detection's evaluate looks up the memory for the contacts alone.
+    std::fill(sides_.begin() + std::ptrdiff_t(first),
+              sides_.begin() + std::ptrdiff_t(first + work.gathered.size()), glm::vec4(0.0f));
 }
 
-// Per original vertex its candidates' slots (4 c + k), ascending. Each member owns a range of vertices and reads every candidate's vertices for its own
-// (counts, then places them in candidate order): no atomics, no sorting, the same lists for any
-// thread count.
+// Per original vertex its candidates' slots (4 c + k), ascending. Each member owns a range of
+// vertices and reads every candidate's vertices for its own (counts, then places them in
+// candidate order): no atomics, no sorting, the same lists for any thread count.
 void SelfCollision::lists(ThreadPool& pool, int member, int size) {
     const auto count = static_cast<std::uint32_t>(candidates_.size());
     const std::uint32_t vertices = p_.originalVertexCount;

@@ -59,7 +59,10 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
             sides_[i] = glm::vec4(0.0f);
             continue;
         }
-        sides_[i] = gpu::selfKeepSide(sides_[i], c);
+        // A detection's candidates are new: the side a contact had comes from the memory.
+        const glm::vec4 side =
+            detect_ ? gpu::selfRememberedSide(SELF_ARGS cand, memory_.bits) : sides_[i];
+        sides_[i] = gpu::selfKeepSide(side, c);
         slotWeights_[i] = c.weights;
         slotNormals_[i] = c.normal;
         ++found;
@@ -90,12 +93,17 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         if (active_.size() < activeTotal_) active_.resize(activeTotal_);
         if (corrections_.size() < 4 * std::size_t(activeTotal_))
             corrections_.resize(4 * std::size_t(activeTotal_));
+        if (activeContacts_.size() < activeTotal_) activeContacts_.resize(activeTotal_);
         activeIndex_.resize(candidates_.size());
     }
     pool.barrier();
     for (std::uint32_t i = b; i < e; ++i)
         if (slotWeights_[i].x > 0.0f) {
             activeIndex_[i] = next;
+            gpu::SelfContact& k = activeContacts_[next];
+            k.vertices = candidates_[i].vertices;
+            k.weights = slotWeights_[i];
+            k.normal = slotNormals_[i];
             active_[next++] = i;
         }
 }
@@ -114,7 +122,10 @@ void SelfCollision::compact(int member, int size) {
         for (std::uint32_t k = first; k < listOffsets_[v + 1]; ++k) {
             const std::uint32_t slot = listSlots_[k];
             least = glm::min(least, radii_[slot >> 2]);
-            if (slotWeights_[slot >> 2].x > 0.0f) activeSlots_[first + n++] = slot;
+            if (slotWeights_[slot >> 2].x > 0.0f) {
+                activeCorrections_[first + n] = 4 * activeIndex_[slot >> 2] + (slot & 3u);
+                activeSlots_[first + n++] = slot;
+            }
         }
         for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k)
             least = glm::min(least, restRadii_[restPairs_.lists[vertices + 1 + k]]);

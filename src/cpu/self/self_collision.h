@@ -140,6 +140,7 @@ private:
     // Per original vertex: its candidates' slots (4 c + k), ascending, from listOffsets_; and
     // its contacts' slots this substep (activeCount_ of them from the same offsets).
     std::vector<std::uint32_t> listOffsets_, listSlots_, activeCount_, activeSlots_, fill_;
+    std::vector<std::uint32_t> activeCorrections_;  // per contact slot: its correction's index
     // Passes: where the pass found the original vertices (two in turn).
     std::vector<glm::vec4> snap_[2];
 
@@ -167,6 +168,7 @@ private:
     // The substep's contacts in candidate order (active_), each candidate's index among them,
     // and per contact its four corrections in a Jacobi pass.
     std::vector<std::uint32_t> active_, activeIndex_;
+    std::vector<gpu::SelfContact> activeContacts_;  // their vertices, g and normal, in order
     std::vector<glm::vec4> corrections_;
     std::uint32_t activeTotal_ = 0;
     bool ownMode_ = true;

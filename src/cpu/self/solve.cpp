@@ -104,11 +104,8 @@ void SelfCollision::passJacobi(ThreadPool& pool, int member, int size, glm::vec4
     std::uint32_t b, e;
     ThreadPool::split(activeTotal_, member, size, b, e);
     for (std::uint32_t i = b; i < e; ++i) {
-        const std::uint32_t c = active_[i];
-        const glm::uvec4 u = candidates_[c].vertices;
-        gpu::SelfContact contact;
-        contact.weights = slotWeights_[c];
-        contact.normal = slotNormals_[c];
+        const gpu::SelfContact& contact = activeContacts_[i];  // in order: no scattered reads
+        const glm::uvec4 u = contact.vertices;
         glm::vec4* d = &corrections_[4 * std::size_t(i)];
         gpu::selfContactCorrections(contact, from[u.x], from[u.y], from[u.z], from[u.w],
                                     xyz(start[u.x]), xyz(start[u.y]), xyz(start[u.z]),
@@ -120,10 +117,8 @@ void SelfCollision::passJacobi(ThreadPool& pool, int member, int size, glm::vec4
     for (std::uint32_t v = b; v < e; ++v) {
         glm::vec4 sum(0.0f);
         const std::uint32_t first = listOffsets_[v];
-        for (std::uint32_t a = first; a < first + activeCount_[v]; ++a) {
-            const std::uint32_t slot = activeSlots_[a];
-            sum += corrections_[4 * std::size_t(activeIndex_[slot >> 2]) + (slot & 3u)];
-        }
+        for (std::uint32_t a = first; a < first + activeCount_[v]; ++a)
+            sum += corrections_[activeCorrections_[a]];
         glm::vec4 x = from[v];
         const glm::vec4 d = gpu::featureMean(sum);
         if (d.w > 0.0f && x.w > 0.0f) x += glm::vec4(xyz(d), 0.0f);
