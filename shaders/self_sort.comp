@@ -1,14 +1,11 @@
-// Self-collision's radix sort passes (src/vk/self_collision_gpu.h): SORT_COUNT and SORT_SCATTER
-// of the Morton codes, as lib/radix_sort.glsl does them, over the buffers of self_collide.comp.
-// A kernel of its own: its per-invocation digit tables (2 KB) would otherwise be the private
-// memory of every job of self_collide.comp, which llvmpipe allocates per workgroup (288 KB at
-// 128 invocations: under AddressSanitizer each an mmap, its page faults and an munmap).
+// Self-collision's radix sort passes (src/vk/self/): SORT_COUNT and SORT_SCATTER of the Morton
+// codes, as lib/radix_sort.glsl does them, one invocation per block of SELF_SORT_BLOCK. A kernel
+// of its own: its per-invocation digit tables (2 KB) would otherwise be the private memory of
+// every self-collision job, which llvmpipe allocates per workgroup.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
-#include "self/lbvh_buffers.glsl"
-#include "kernels/self_jobs.h"
-#include "self/jobs_common.glsl"
+#include "self/buffers.glsl"
 
 // The radix sort's hooks (lib/radix_sort.glsl): pc.flip 0 reads codes/order and writes
 // codes2/order2, 1 the other way.
@@ -29,7 +26,7 @@ void radixMove(uint from, uint to, uint key) {
 
 void main() {
     if (pc.job == SELF_JOB_SORT_COUNT)
-        radixCount(gl_GlobalInvocationID.x, pc.blocks, pc.count, pc.shift);
+        radixCount(gl_GlobalInvocationID.x, pc.blocks, state.triangles, pc.shift);
     else if (pc.job == SELF_JOB_SORT_SCATTER)
-        radixScatter(gl_GlobalInvocationID.x, pc.blocks, pc.count, pc.shift);
+        radixScatter(gl_GlobalInvocationID.x, pc.blocks, state.triangles, pc.shift);
 }

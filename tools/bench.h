@@ -65,8 +65,10 @@ struct BenchOptions {
     // with and without self-collision in the same run.
     bool collisions = false;
     // --collisions: when contacts are looked for, and bounded detection's least bound in edges.
-    SelfCollisionSettings::Detection selfDetection = SelfCollisionSettings::Detection::EverySubstep;
-    float selfBoundEdges = 0.25f;
+    SelfCollisionSettings::Detection selfDetection = SelfCollisionSettings::Detection::Bounded;
+    float selfBoundEdges = 0.0625f;
+    int selfPasses = 4;
+    SelfCollisionSettings::Order selfOrder = SelfCollisionSettings::Order::Jacobi;
     // Tethers (long-range attachments to the pins): on by default, the cure for stretch at few
     // iterations (README, "Iteration schemes": chosen by measurement); off for the tables
     // measured before (--tethers off).

@@ -111,15 +111,23 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
                  "crossing at the end of the run are counted");
     cli::addParsed(
         app, "--self-detection", o.selfDetection, parseSelfDetection,
-        "with --collisions: every_substep (default) or bounded (candidates gathered within "
-        "reach plus twice a bound of the vertices' motion, detected again when a vertex "
-        "passes it; docs/collisions.md)")
+        "with --collisions: bounded (default: candidates gathered within reach plus twice a "
+        "bound of the vertices' motion, detected again when a vertex leaves its bounds) or "
+        "every_substep (docs/collisions.md)")
         ->check(cli::oneOf({"every_substep", "bounded"}))
         ->type_name("D");
     app.add_option("--self-bound", o.selfBoundEdges,
-                   "with --self-detection bounded: the least bound, in edges (default 0.25)")
+                   "with --collisions: the least bound, in edges (default 0.0625)")
         ->check(CLI::PositiveNumber)
         ->type_name("EDGES");
+    app.add_option("--self-passes", o.selfPasses,
+                   "with --collisions: passes over the contacts per iteration (default 4)")
+        ->check(CLI::Range(1, 10000))
+        ->type_name("N");
+    cli::addParsed(app, "--self-order", o.selfOrder, parseSelfContactOrder,
+                   "with --collisions: jacobi (default) or vertex (docs/collisions.md)")
+        ->check(cli::oneOf({"vertex", "jacobi"}))
+        ->type_name("O");
     cli::addParsed(
         app, "--tethers", o.tethers, [](const std::string& v) { return v == "on"; },
         "tethers from every vertex to the pins (default: on; the tables of earlier "

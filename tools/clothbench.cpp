@@ -72,6 +72,8 @@ Scene gridScene(int n, const BenchOptions& o) {
         s.sim.selfCollision->margin = 0.25f * edge;
         s.sim.selfCollision->detection = o.selfDetection;
         s.sim.selfCollision->bound = o.selfBoundEdges * edge;
+        s.sim.selfCollision->passes = o.selfPasses;
+        s.sim.selfCollision->order = o.selfOrder;
         // The folds creased where foldGrid folds them (fixtures/folded_grid.h).
         c.fixedAngles = fixtures::foldCreases(n, c.material.bendCompliance);
     } else if (o.collider != "none") {
@@ -244,42 +246,50 @@ std::size_t crossingPairs(const PreparedCloth& p, Solver& solver) {
     return fixtures::intersectingTrianglePairs(p.triangles, x).size();
 }
 
-// --collisions: the self-collision run's stages per substep, the hierarchy's build rate, the
-// candidates and contacts per vertex, and the same cloth's frame without self-collision.
-// crossings: triangle pairs sharing no vertex that pass through each other at the end of the
-// timed run (brute force, double precision): what the speed figures' contacts leave undone.
+// --collisions: the self-collision run's stages per substep, the hierarchy's rebuild and refit
+// rate, the candidates and contacts per vertex, the detections, rebuilds and clamps, and the same
+// cloth's frame without self-collision. crossings: triangle pairs sharing no vertex that pass
+// through each other at the end of the timed run (brute force, double precision).
 void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver::SelfCounts& c,
                          std::size_t crossings, const nlohmann::json& without) {
     const nlohmann::json& st = r["stages_ms"];
-    double build = 0.0, self = 0.0;
-    for (const char* k : {"self_codes", "self_sort", "self_hierarchy", "self_bounds"})
-        build += st[k].get<double>();
-    for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
+    double build = 0.0, self = 0.0, stamped = 0.0;
+    for (const char* k : {"self_rebuild", "self_refit"}) build += st[k].get<double>();
+    for (int i = kStageSelfRebuild; i <= kStageSelfClamp; ++i)
         self += st[kStageNames[i]].get<double>();
+    for (int i = 0; i < kStageCount; ++i) stamped += st[kStageNames[i]].get<double>();
     const double perStep = 1.0 / p.sim.substeps;
     const double vertices = double(p.originalVertexCount);
     nlohmann::json steps = nlohmann::json::object();
-    for (int i = kStageSelfCodes; i <= kStageSelfContacts; ++i)
+    for (int i = kStageSelfRebuild; i <= kStageSelfClamp; ++i)
         steps[kStageNames[i]] = st[kStageNames[i]].get<double>() * perStep;
     const double withoutMs = without["ms_per_frame"]["median"].get<double>();
+    const double frameMs = r["ms_per_frame"]["median"].get<double>();
     r["self_collision"] = {
         {"triangles", p.triangles.size()},
+        {"order", selfContactOrderName(p.sim.selfCollision->order)},
+        {"passes", p.sim.selfCollision->passes},
         {"stage_ms_per_substep", steps},
         {"ms_per_substep", self * perStep},
         {"build_ms_per_substep", build * perStep},
-        {"build_mtriangles_per_second",
-         build > 0.0 ? double(p.triangles.size()) / (build * perStep * 1e-3) / 1e6 : 0.0},
         {"candidate_pairs_per_vertex", double(c.candidatePairs) / vertices},
         {"primitive_pairs_per_vertex", double(c.primitivePairs) / vertices},
+        {"walk_nodes_per_triangle", double(c.walkNodes) / double(p.triangles.size())},
         {"contacts_per_vertex", double(c.contacts) / vertices},
         {"detection", selfDetectionName(p.sim.selfCollision->detection)},
         {"candidates_per_vertex", double(c.candidates) / vertices},
         {"candidates_tested_per_vertex", double(c.evaluated) / vertices},
         {"detections_per_frame", r["detections_per_frame"]},
+        {"rebuilds", c.rebuilds},
+        {"clamped_vertices", c.clamped},
         {"crossing_triangle_pairs", crossings},
         {"frame_ms_without", withoutMs},
-        {"frame_ms_other_stages", r["ms_per_frame"]["median"].get<double>() - self},
-        {"self_over_solver_without", self / withoutMs}};
+        {"frame_ms_other_stages", frameMs - self},
+        // The frame's time that no stamped stage holds (on the GPU: stamps from the separate
+        // profile run, so dispatch gaps and barriers land here).
+        {"frame_ms_outside_stamped_stages", frameMs - stamped},
+        {"self_over_solver_without", self / withoutMs},
+        {"frame_over_frame_without", frameMs / withoutMs}};
 }
 
 std::uint32_t workPerThread(const BenchOptions& o) {
@@ -385,6 +395,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     std::size_t crossings = 0;
     {
         vk::GpuSolver solver(p, options);
+        const std::uint64_t growths = solver.selfGrowths();
         const Measured m = measure(solver, o, what);
         r = record(p, grid, solver, m, o);
         r["detections_per_frame"] = m.detectionsPerFrame;
@@ -394,6 +405,16 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["workgroup_size"] = wg;
         r["dispatches_per_frame"] = c.dispatches;
         r["barriers_per_frame"] = c.barriers;
+        // The last timed frame's counts (every frame records the same dispatches), and the
+        // frames the timed run redid.
+        r["counters"] = {{"dispatches_per_frame", c.dispatches},
+                         {"self_dispatches_per_frame", c.selfDispatches},
+                         {"self_dispatches_per_substep",
+                          double(c.selfDispatches) / double(p.sim.substeps)},
+                         {"barriers_per_frame", c.barriers},
+                         {"submissions_per_frame", c.submissions},
+                         {"host_waits_per_frame", c.hostWaits},
+                         {"redone_frames", solver.selfGrowths() - growths}};
         r["items_per_invocation"] = solver.itemsPerInvocation();
         r["color_types_per_dispatch"] = solver.colorTypesTogether() ? 2 : 1;
         r["wide_memory_access"] = solver.wideMemoryAccess();
@@ -432,26 +453,33 @@ void printRow(const nlohmann::json& r) {
     if (r.contains("self_collision")) {
         const nlohmann::json& c = r["self_collision"];
         const nlohmann::json& st = c["stage_ms_per_substep"];
-        std::printf("      self-collision per substep: %.3f ms (codes %.3f, sort %.3f, hierarchy "
-                    "%.3f, bounds %.3f, walk+narrow %.3f, lists %.3f, evaluate %.3f, solve %.3f); "
-                    "build %.1f M triangles/s; per vertex %.2f candidate pairs, %.2f candidates (%.2f tested), "
-                    "%.2f contacts; %.2f detections per frame; %zu crossing triangle "
-                    "pairs at the end; frame %.2f ms, %.2f ms without: self-collision %.2fx the "
-                    "solver without it\n",
-                    c["ms_per_substep"].get<double>(), st["self_codes"].get<double>(),
-                    st["self_sort"].get<double>(), st["self_hierarchy"].get<double>(),
-                    st["self_bounds"].get<double>(), st["self_walk"].get<double>(),
-                    st["self_lists"].get<double>(), st["self_evaluate"].get<double>(),
-                    st["self_contacts"].get<double>(),
-                    c["build_mtriangles_per_second"].get<double>(),
-                    c["candidate_pairs_per_vertex"].get<double>(),
-                    c["candidates_per_vertex"].get<double>(),
+        std::printf("      self-collision per substep: %.3f ms (rebuild %.3f, motion %.3f, refit "
+                    "%.3f, gather %.3f, lists %.3f, evaluate %.3f, solve %.3f, clamp %.3f); per "
+                    "vertex %.2f candidates (%.2f tested), %.2f contacts; %.2f detections per "
+                    "frame, %llu rebuilds, %llu clamps; %zu crossing triangle pairs at the end; "
+                    "frame %.2f ms, %.2f ms without: %.2fx\n",
+                    c["ms_per_substep"].get<double>(), st["self_rebuild"].get<double>(),
+                    st["self_motion"].get<double>(), st["self_refit"].get<double>(),
+                    st["self_gather"].get<double>(), st["self_lists"].get<double>(),
+                    st["self_evaluate"].get<double>(), st["self_contacts"].get<double>(),
+                    st["self_clamp"].get<double>(), c["candidates_per_vertex"].get<double>(),
                     c["candidates_tested_per_vertex"].get<double>(),
                     c["contacts_per_vertex"].get<double>(),
                     c["detections_per_frame"].get<double>(),
+                    static_cast<unsigned long long>(c["rebuilds"].get<std::uint64_t>()),
+                    static_cast<unsigned long long>(c["clamped_vertices"].get<std::uint64_t>()),
                     c["crossing_triangle_pairs"].get<std::size_t>(),
                     r["ms_per_frame"]["median"].get<double>(), c["frame_ms_without"].get<double>(),
-                    c["self_over_solver_without"].get<double>());
+                    c["frame_over_frame_without"].get<double>());
+        if (r.contains("counters")) {
+            const nlohmann::json& k = r["counters"];
+            std::printf("      per frame: %d dispatches (self-collision %.1f per substep), %d "
+                        "barriers, %d submissions, %d host waits; %d frames redone\n",
+                        k["dispatches_per_frame"].get<int>(),
+                        k["self_dispatches_per_substep"].get<double>(),
+                        k["barriers_per_frame"].get<int>(), k["submissions_per_frame"].get<int>(),
+                        k["host_waits_per_frame"].get<int>(), k["redone_frames"].get<int>());
+        }
     }
     std::fflush(stdout);
 }

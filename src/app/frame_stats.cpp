@@ -164,9 +164,19 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
                                {"kinetic_friction", sc->kineticFriction},
                                {"margin", sc->margin},
                                {"passes", sc->passes},
+                               {"order", selfContactOrderName(sc->order)},
+                               {"detection", selfDetectionName(sc->detection)},
+                               // The last detection's close triangle pairs and candidates, the
+                               // last substep's contacts; since the run began, the detections,
+                               // the tree's rebuilds and the vertices clamped into their bounds.
                                {"candidate_pairs", c.candidatePairs},
                                {"primitive_pairs", c.primitivePairs},
-                               {"contacts", c.contacts}};
+                               {"candidates", c.candidates},
+                               {"contacts", c.contacts},
+                               {"most_contacts_at_a_vertex", c.mostVertexContacts},
+                               {"detections", c.detections},
+                               {"rebuilds", c.rebuilds},
+                               {"clamped_vertices", c.clamped}};
     }
     return j;
 }

@@ -87,30 +87,27 @@ struct SelfCollisionSettings {
     // keep plus this, at the substep's start or at their predicted positions (Anon. 2023 §6.2's
     // critical distance); it covers what the solve moves them beyond the prediction.
     float margin = 0.005f;
-    // Passes over the contacts in each solver iteration, in `order` (measured on
-    // multiple_objects.json, three 64^2 cloths on a cube, README: colored left no crossing
-    // triangle pair with 1 or 4 passes and one with 2; Jacobi, whose mean converges slowly where
-    // contacts stack up against a collider, left 14, 6 and 0 with 1, 2 and 4).
+    // Passes over the contacts in each solver iteration, in `order` (docs/collisions.md).
     int passes = 4;
-    // The order of the passes' projections.
-    //  - Colored: Gauss-Seidel by colours. Each substep the contacts are coloured (greedily, in
-    //    their order: the same colours on every backend and thread count) so that no two of a
-    //    colour share a vertex; each colour is projected in parallel from the positions the
-    //    colours before it left.
+    // The order of the passes' projections (docs/collisions.md, "Solving the contacts"):
+    //  - Vertex: each vertex gathers its contacts and projects them one after another, moving
+    //    itself alone by its share of each (w_k g_k D / W), from where the pass found the other
+    //    vertices: one parallel step per pass, no colouring.
     //  - Jacobi: every contact from the same positions, each vertex moved by the |g|-weighted
     //    mean of its contacts' corrections (parallel).
     //  - Sequential: one contact after another in the contacts' order (Gauss-Seidel on one
     //    thread; the CPU reference only): what the other two are measured against.
-    enum class Order { Colored, Jacobi, Sequential };
-    Order order = Order::Colored;
+    enum class Order { Vertex, Jacobi, Sequential };
+    Order order = Order::Jacobi;
     // When the contacts are looked for (docs/collisions.md):
-    //  - EverySubstep: a BVH built, walked and its close pairs tested every substep.
     //  - Bounded: a detection gathers every primitive pair within reach plus twice a bound of
-    //    the vertices' motion; while no vertex has moved more than the bound relative to the
-    //    others, those candidates hold every pair that can become a contact and are tested
-    //    every substep; a vertex past its bound makes the next detection.
+    //    the vertices' motion; while no vertex has left its bounds, those candidates hold every
+    //    pair that can become a contact and are tested every substep, and every vertex is
+    //    clamped into its bounds, so that none passes through a layer; a vertex past its bounds
+    //    makes the next detection (sim/self_phases.h).
+    //  - EverySubstep: the same with a detection in every substep.
     enum class Detection { EverySubstep, Bounded };
-    Detection detection = Detection::EverySubstep;
+    Detection detection = Detection::Bounded;
     // m: Bounded detection's least bound (a detection takes more where the motion of the
     // substep needs it).
     float bound = 0.001f;
@@ -121,7 +118,7 @@ struct SelfCollisionSettings {
 };
 
 const char* selfContactOrderName(SelfCollisionSettings::Order o);
-// "colored" | "jacobi" | "sequential", else cloth::Error
+// "vertex" | "jacobi" | "sequential", else cloth::Error
 SelfCollisionSettings::Order parseSelfContactOrder(const std::string& name);
 const char* selfDetectionName(SelfCollisionSettings::Detection d);
 // "every_substep" | "bounded", else cloth::Error

@@ -61,8 +61,8 @@ void checkIterationSettings(const IterationSettings& s, const std::string& where
 
 const char* selfContactOrderName(SelfCollisionSettings::Order o) {
     switch (o) {
-        case SelfCollisionSettings::Order::Colored:
-            return "colored";
+        case SelfCollisionSettings::Order::Vertex:
+            return "vertex";
         case SelfCollisionSettings::Order::Jacobi:
             return "jacobi";
         case SelfCollisionSettings::Order::Sequential:
@@ -72,11 +72,14 @@ const char* selfContactOrderName(SelfCollisionSettings::Order o) {
 }
 
 SelfCollisionSettings::Order parseSelfContactOrder(const std::string& name) {
-    if (name == "colored") return SelfCollisionSettings::Order::Colored;
+    if (name == "vertex") return SelfCollisionSettings::Order::Vertex;
     if (name == "jacobi") return SelfCollisionSettings::Order::Jacobi;
     if (name == "sequential") return SelfCollisionSettings::Order::Sequential;
+    if (name == "colored")
+        throw Error("self-contact order 'colored' (contacts coloured every substep) was replaced "
+                    "by 'vertex', the default (expected vertex, jacobi or sequential)");
     throw Error("unknown self-contact order '" + name +
-                "' (expected colored, jacobi or sequential)");
+                "' (expected vertex, jacobi or sequential)");
 }
 
 const char* selfDetectionName(SelfCollisionSettings::Detection d) {

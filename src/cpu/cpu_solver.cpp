@@ -18,7 +18,7 @@
 #include "cpu/batch_kernels.h"
 #include "cpu/float_env.h"
 #include "cpu/rigid_contacts.h"
-#include "cpu/self_collision.h"
+#include "cpu/self/self_collision.h"
 #include "cpu/team.h"
 #include "cpu/thread_pool.h"
 #include "kernels/jacobi.h"
@@ -197,7 +197,7 @@ void CpuSolver::stepFrame() {
     pool_.run([this](int member, int size) { runFrame(member, size); }, team_.beginFrame());
     time_ += static_cast<double>(dt_) * p_.sim.substeps;
     team_.endFrame();
-    if (self_) self_->throwIfColorsFailed();
+    if (self_) self_->endFrame();
 }
 
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
@@ -225,29 +225,16 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
             break;
         case Step::SelfCollisions:
             if (!self_) return;
-            if (p_.sim.selfCollision->detection == SelfCollisionSettings::Detection::Bounded)
-                self_->detectBounded(pool_, member, size, start_.data(), pred_.data(),
-                                     [&](int k) { mark(member, kStageSelfCodes + k, last); });
-            else
-                self_->detect(pool_, member, size, start_.data(), pred_.data(),
-                              [&](int k) { mark(member, kStageSelfCodes + k, last); });
+            self_->collide(pool_, member, size, start_.data(), pred_.data(), c.substep == 0,
+                           [&](int stage) { mark(member, stage, last); });
             return;  // marks its own stages
         case Step::SelfContacts:
             if (!self_) return;
-            for (int k = 0; k < p_.sim.selfCollision->passes; ++k) {
-                switch (p_.sim.selfCollision->order) {
-                    case SelfCollisionSettings::Order::Colored:
-                        self_->solveColored(pool_, member, size, pos_.data(), start_.data());
-                        break;
-                    case SelfCollisionSettings::Order::Jacobi:
-                        self_->solve(pool_, member, size, pos_.data(), start_.data());
-                        break;
-                    case SelfCollisionSettings::Order::Sequential:
-                        if (member == 0) self_->solveSequential(pos_.data(), start_.data());
-                        pool_.barrier();
-                        break;
-                }
-            }
+            self_->solve(pool_, member, size, pos_.data(), start_.data());
+            break;
+        case Step::SelfBounds:
+            if (!self_) return;
+            self_->clamp(pool_, member, size, pos_.data(), start_.data(), pred_.data());
             break;
         case Step::Contacts:
             if (!rigid_) return;
@@ -527,6 +514,10 @@ Solver::SelfCounts CpuSolver::selfCounts() const {
     out.evaluated = c.evaluated;
     out.checkedContacts = c.checkedContacts;
     out.missed = c.missed;
+    out.walkNodes = c.walkNodes;
+    out.rebuilds = c.rebuilds;
+    out.clamped = c.clamped;
+    out.mostVertexContacts = c.mostVertexContacts;
     return out;
 }
 

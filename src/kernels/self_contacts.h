@@ -67,34 +67,6 @@ CLOTH_CHECK_SIZE(SelfCandidate, 32)
 const uint SELF_VERTEX_TRIANGLE = 0u;
 const uint SELF_EDGE_EDGE = 1u;
 
-// The coloured Gauss-Seidel order (SelfCollisionSettings::Order::Colored): each substep the
-// contacts are coloured so that no two contacts of a colour share a vertex, and each colour is
-// solved in parallel. The colouring is greedy in the order of decreasing priority
-// (selfColorPriority): each contact takes the lowest of SELF_COLORS colours none of its
-// vertices has yet (a bit per colour and vertex). That is the colouring Jones-Plassmann-Luby
-// rounds compute in parallel (docs/collisions.md): in round r every uncoloured contact whose
-// priority is the highest among the uncoloured contacts at each of its vertices takes its
-// colour, so its neighbours of higher priority all have theirs. A contact whose vertices have
-// all SELF_COLORS taken takes colour SELF_COLORS + r instead: the contacts of one round share no
-// vertex either. SELF_COLOR_ROUNDS rounds at most (a longer chain of contacts, each sharing a
-// vertex with the next and of lower priority, is an error on both backends).
-const uint SELF_COLORS = 128u;
-const uint SELF_COLOR_ROUNDS = 896u;
-const uint SELF_COLOR_SLOTS = SELF_COLORS + SELF_COLOR_ROUNDS;
-
-// Contact i's priority: i's bits reversed. Distinct for distinct i, and contacts close in the
-// contacts' order (which are close in space) far apart in priority, so chains of decreasing
-// priority stay short (measured on the folded cloth: 166 rounds at 128^2 against 4680 by index;
-// a hash gave 197). In decreasing priority the contacts below 2^k are i = reverse(j) >> (32 - k)
-// for j from 2^k - 1 down to 0.
-CLOTH_FN uint selfColorPriority(uint i) {
-    i = ((i >> 1u) & 0x55555555u) | ((i & 0x55555555u) << 1u);
-    i = ((i >> 2u) & 0x33333333u) | ((i & 0x33333333u) << 2u);
-    i = ((i >> 4u) & 0x0F0F0F0Fu) | ((i & 0x0F0F0F0Fu) << 4u);
-    i = ((i >> 8u) & 0x00FF00FFu) | ((i & 0x00FF00FFu) << 8u);
-    return (i >> 16u) | (i << 16u);
-}
-
 // Per cloth triangle (PreparedCloth::triangleFeatureInfo): bit 3 + k set when it owns its corner
 // k (each vertex belongs to its lowest-indexed triangle: representative triangles, Anon. 2023 §6.4);
 // bits 0-2 its edges (feature_contacts.h).
@@ -204,12 +176,12 @@ CLOTH_FN bool selfClosestFeatureOwned(vec3 b, uint owned) {
 // Vertex p against triangle (t0, t1, t2), which owns the features `owned` (as
 // selfClosestFeatureOwned): x at the substep's start, y predicted. Fills the contact's weights
 // and direction (normal.w = keep) when the pair is one.
-CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, vec3 y0, vec3 y1,
-                                 vec3 y2, uint owned, float keep, float margin,
-                                 CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
-    vec3 b = selfClosestBarycentric(xp, x0, x1, x2);
+// The same from the closest point's barycentric weights b at the start and its offset r0 there
+// (xp less the point).
+CLOTH_FN bool selfVertexTriangleAt(vec3 b, vec3 r0, vec3 x0, vec3 x1, vec3 x2, vec3 yp, vec3 y0,
+                                   vec3 y1, vec3 y2, uint owned, float keep, float margin,
+                                   CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
     if (!selfClosestFeatureOwned(b, owned)) return false;
-    vec3 r0 = xp - (x0 * b.x + x1 * b.y + x2 * b.z);
     vec3 r1 = yp - (y0 * b.x + y1 * b.y + y2 * b.z);
     vec3 n;
     if (!selfContactFrom(r0, r1, meshCross(x1 - x0, x2 - x0), keep, margin, n)) return false;
@@ -218,18 +190,24 @@ CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, ve
     return true;
 }
 
+CLOTH_FN bool selfVertexTriangle(vec3 xp, vec3 x0, vec3 x1, vec3 x2, vec3 yp, vec3 y0, vec3 y1,
+                                 vec3 y2, uint owned, float keep, float margin,
+                                 CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
+    vec3 b = selfClosestBarycentric(xp, x0, x1, x2);
+    return selfVertexTriangleAt(b, xp - (x0 * b.x + x1 * b.y + x2 * b.z), x0, x1, x2, yp, y0, y1,
+                                y2, owned, keep, margin, weights, normal);
+}
+
 // Edge (p0, p1) against edge (q0, q1), as selfVertexTriangle. Only closest points inside both
 // edges (s and t at least SELF_FEATURE_SNAP from 0 and 1): at an end the pair is a vertex's
 // distance to an edge or a vertex, which the vertex's contact with a triangle there keeps.
-CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec3 yp1, vec3 yq0,
-                           vec3 yq1, float keep, float margin, CLOTH_OUT(vec4) weights,
-                           CLOTH_OUT(vec4) normal) {
-    float s, t;
-    segmentClosest(xp0, xp1, xq0, xq1, s, t);
+// The same from the closest points' parameters s, t at the start and their offset r0 there.
+CLOTH_FN bool selfEdgeEdgeAt(float s, float t, vec3 r0, vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1,
+                             vec3 yp0, vec3 yp1, vec3 yq0, vec3 yq1, float keep, float margin,
+                             CLOTH_OUT(vec4) weights, CLOTH_OUT(vec4) normal) {
     if (s < SELF_FEATURE_SNAP || s > 1.0f - SELF_FEATURE_SNAP || t < SELF_FEATURE_SNAP ||
         t > 1.0f - SELF_FEATURE_SNAP)
         return false;
-    vec3 r0 = (xp0 * (1.0f - s) + xp1 * s) - (xq0 * (1.0f - t) + xq1 * t);
     vec3 r1 = (yp0 * (1.0f - s) + yp1 * s) - (yq0 * (1.0f - t) + yq1 * t);
     vec3 n;
     if (!selfContactFrom(r0, r1, meshCross(xp1 - xp0, xq1 - xq0), keep, margin, n)) return false;
@@ -238,31 +216,13 @@ CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec
     return true;
 }
 
-// One contact's projection: the corrections of its four vertices (x: now, w = inverse mass;
-// s: at the substep's start), with w = 1 when the contact acts (C < 0) and 0 otherwise.
-CLOTH_FN void selfContactCorrections(CLOTH_IN(SelfContact) c, vec4 x0, vec4 x1, vec4 x2, vec4 x3,
-                                     vec3 s0, vec3 s1, vec3 s2, vec3 s3, float muS, float muK,
-                                     CLOTH_OUT(vec4) d0, CLOTH_OUT(vec4) d1, CLOTH_OUT(vec4) d2,
-                                     CLOTH_OUT(vec4) d3) {
-    d0 = vec4(0.0f);
-    d1 = vec4(0.0f);
-    d2 = vec4(0.0f);
-    d3 = vec4(0.0f);
-    vec4 g = c.weights;
-    vec3 n = vec3(c.normal);
-    vec3 r = vec3(x0) * g.x + vec3(x1) * g.y + vec3(x2) * g.z + vec3(x3) * g.w;
-    float C = meshDot(n, r) - c.normal.w;
-    if (!(C < 0.0f)) return;
-    float W = x0.w * g.x * g.x + x1.w * g.y * g.y + x2.w * g.z * g.z + x3.w * g.w * g.w;
-    if (!(W > 0.0f)) return;
-    vec3 rel = (vec3(x0) - s0) * g.x + (vec3(x1) - s1) * g.y + (vec3(x2) - s2) * g.z +
-               (vec3(x3) - s3) * g.w;
-    vec3 k = featureCorrection(n, -C, rel, muS, muK) * (1.0f / W);
-    vec4 a = abs(g);
-    d0 = vec4(k * (x0.w * g.x * a.x), a.x);
-    d1 = vec4(k * (x1.w * g.y * a.y), a.y);
-    d2 = vec4(k * (x2.w * g.z * a.z), a.z);
-    d3 = vec4(k * (x3.w * g.w * a.w), a.w);
+CLOTH_FN bool selfEdgeEdge(vec3 xp0, vec3 xp1, vec3 xq0, vec3 xq1, vec3 yp0, vec3 yp1, vec3 yq0,
+                           vec3 yq1, float keep, float margin, CLOTH_OUT(vec4) weights,
+                           CLOTH_OUT(vec4) normal) {
+    float s, t;
+    segmentClosest(xp0, xp1, xq0, xq1, s, t);
+    return selfEdgeEdgeAt(s, t, (xp0 * (1.0f - s) + xp1 * s) - (xq0 * (1.0f - t) + xq1 * t), xp0,
+                          xp1, xq0, xq1, yp0, yp1, yq0, yq1, keep, margin, weights, normal);
 }
 
 CLOTH_NAMESPACE_END
@@ -276,20 +236,19 @@ CLOTH_NAMESPACE_END
 #define CLOTH_KERNELS_SELF_PAIRS
 #ifdef __cplusplus
 // triangles: 3 per triangle; triInfo: triangleFeatureInfo; triThickness: per triangle its
-// cloth's; tight: per triangle its corners' box at the start and predicted (lo, hi); start,
-// predicted: per vertex; restVt*, restEe*, inert*: the rest-mesh neighbours (CSR, sorted:
+// cloth's; start, predicted: per vertex; restVt*, restEe*, inert*: the rest-mesh neighbours (CSR, sorted:
 // cpu/self_collision.h's RestNeighbours); memoryKeys, memoryNormals: the last substep's table.
 // (maybe_unused: each function reads only some of them.)
 #define CLOTH_SELF_PARAMS                                                                  \
     [[maybe_unused]] const uint *triangles, [[maybe_unused]] const uint *triInfo,         \
-        [[maybe_unused]] const float *triThickness, [[maybe_unused]] const vec4 *tight,   \
-        [[maybe_unused]] const vec4 *start, [[maybe_unused]] const vec4 *predicted,       \
+        [[maybe_unused]] const float *triThickness, [[maybe_unused]] const vec4 *start,   \
+        [[maybe_unused]] const vec4 *predicted,                                            \
         [[maybe_unused]] const uint *restVtOffsets, [[maybe_unused]] const uint *restVt,  \
         [[maybe_unused]] const uint *restEeOffsets, [[maybe_unused]] const uint *restEe,  \
         [[maybe_unused]] const uint *inertOffsets, [[maybe_unused]] const uint *inert,    \
         [[maybe_unused]] const uvec4 *memoryKeys, [[maybe_unused]] const vec4 *memoryNormals,
 #define CLOTH_SELF_ARGS                                                                       \
-    triangles, triInfo, triThickness, tight, start, predicted, restVtOffsets, restVt,         \
+    triangles, triInfo, triThickness, start, predicted, restVtOffsets, restVt,                \
         restEeOffsets, restEe, inertOffsets, inert, memoryKeys, memoryNormals,
 #else
 #define CLOTH_SELF_PARAMS
@@ -345,6 +304,15 @@ CLOTH_FN vec3 selfKeyNormal(CLOTH_IN(SelfContact) c) {
     return c.info.w != 0u ? vec3(c.normal) : -vec3(c.normal);
 }
 
+// A candidate's contact c, found again in this substep, keeps the side `side` remembered from
+// the last (its direction as the key reads it; w 1 when it was a contact then): n flipped when
+// the two disagree. Returns what to remember for the next substep.
+CLOTH_FN vec4 selfKeepSide(vec4 side, CLOTH_INOUT(SelfContact) c) {
+    if (side.w != 0.0f && meshDot(vec3(side), selfKeyNormal(c)) < 0.0f)
+        c.normal = vec4(-vec3(c.normal), c.normal.w);
+    return vec4(selfKeyNormal(c), 1.0f);
+}
+
 // A pair that was a contact in the last substep keeps the side it had then: n flipped when the
 // remembered direction disagrees.
 CLOTH_FN void selfRemember(CLOTH_SELF_PARAMS CLOTH_INOUT(SelfContact) c, uint bits) {
@@ -369,6 +337,35 @@ CLOTH_FN void selfVertexBox(CLOTH_SELF_PARAMS uint v, CLOTH_OUT(vec3) lo, CLOTH_
     vec3 p = vec3(predicted[v]);
     lo = vec3(p.x < s.x ? p.x : s.x, p.y < s.y ? p.y : s.y, p.z < s.z ? p.z : s.z);
     hi = vec3(s.x < p.x ? p.x : s.x, s.y < p.y ? p.y : s.y, s.z < p.z ? p.z : s.z);
+}
+
+// The owned primitive pairs (k below) of close triangles a and b, as bits: 0-2 a's corners, 3-5
+// b's, 6-14 edge pairs (selfPairCandidate is false at once for the others).
+CLOTH_FN uint selfOwnedPairs(CLOTH_SELF_PARAMS uint a, uint b) {
+    uint ia = triInfo[a];
+    uint ib = triInfo[b];
+    uint live = ((ia >> TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) |
+                (((ib >> TRIANGLE_OWNS_VERTEX_SHIFT) & 7u) << 3u);
+    for (uint ea = 0u; ea < 3u; ++ea)
+        if (((ia >> ea) & 1u) != 0u) live |= (ib & 7u) << (6u + 3u * ea);
+    return live;
+}
+
+// The side remembered for candidate `cand` in the memory table of 2^bits slots (selfRemember's
+// table): its direction and w 1, or 0 when its pair was no contact.
+CLOTH_FN vec4 selfRememberedSide(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, uint bits) {
+    if (bits == 0u) return vec4(0.0f);
+    uint kind = cand.kind & 1u;
+    uint mask = (1u << bits) - 1u;
+    uint slot = selfMemorySlot(kind, cand.keyY, cand.keyZ, bits);
+    for (uint probe = 0u; probe <= mask; ++probe) {
+        uvec4 key = memoryKeys[slot];
+        if (key.x == 0u) return vec4(0.0f);
+        if (key.x == kind + 1u && key.y == cand.keyY && key.z == cand.keyZ)
+            return vec4(vec3(memoryNormals[slot]), 1.0f);
+        slot = (slot + 1u) & mask;
+    }
+    return vec4(0.0f);
 }
 
 // Primitive pair k (0..14) of the close triangles a and b (Anon. 2023 §6.4: only what each owns):
@@ -418,51 +415,85 @@ CLOTH_FN bool selfPairCandidate(CLOTH_SELF_PARAMS uint a, uint b, uint k,
     return true;
 }
 
+// The union of two boxes (min and max as std::min / std::max: the first argument unless the
+// second is strictly less or greater, so that every backend picks the same zero).
+CLOTH_FN void selfBoxUnion(vec3 lo0, vec3 hi0, vec3 lo1, vec3 hi1, CLOTH_OUT(vec3) lo,
+                           CLOTH_OUT(vec3) hi) {
+    lo = vec3(lo1.x < lo0.x ? lo1.x : lo0.x, lo1.y < lo0.y ? lo1.y : lo0.y,
+              lo1.z < lo0.z ? lo1.z : lo0.z);
+    hi = vec3(hi0.x < hi1.x ? hi1.x : hi0.x, hi0.y < hi1.y ? hi1.y : hi0.y,
+              hi0.z < hi1.z ? hi1.z : hi0.z);
+}
+
 // How far apart the candidate's two primitives' boxes (each vertex's from `start` and
-// `predicted`; a triangle's from `tight`) are along the axis where they are farthest apart
-// (negative where they overlap).
+// `predicted`) are along the axis where they are farthest apart (negative where they overlap).
 CLOTH_FN float selfCandidateGap(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
     uvec4 v = cand.vertices;
-    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
-        vec3 lo, hi;
-        selfVertexBox(CLOTH_SELF_ARGS v.x, lo, hi);
-        return selfBoxesGap(lo, hi, vec3(tight[2u * cand.keyZ]),
-                            vec3(tight[2u * cand.keyZ + 1u]));
-    }
     vec3 lo0, hi0, lo1, hi1, lo2, hi2, lo3, hi3;
     selfVertexBox(CLOTH_SELF_ARGS v.x, lo0, hi0);
     selfVertexBox(CLOTH_SELF_ARGS v.y, lo1, hi1);
     selfVertexBox(CLOTH_SELF_ARGS v.z, lo2, hi2);
     selfVertexBox(CLOTH_SELF_ARGS v.w, lo3, hi3);
-    vec3 loP = vec3(lo1.x < lo0.x ? lo1.x : lo0.x, lo1.y < lo0.y ? lo1.y : lo0.y,
-                    lo1.z < lo0.z ? lo1.z : lo0.z);
-    vec3 hiP = vec3(hi0.x < hi1.x ? hi1.x : hi0.x, hi0.y < hi1.y ? hi1.y : hi0.y,
-                    hi0.z < hi1.z ? hi1.z : hi0.z);
-    vec3 loQ = vec3(lo3.x < lo2.x ? lo3.x : lo2.x, lo3.y < lo2.y ? lo3.y : lo2.y,
-                    lo3.z < lo2.z ? lo3.z : lo2.z);
-    vec3 hiQ = vec3(hi2.x < hi3.x ? hi3.x : hi2.x, hi2.y < hi3.y ? hi3.y : hi2.y,
-                    hi2.z < hi3.z ? hi3.z : hi2.z);
+    vec3 loP, hiP, loQ, hiQ;
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
+        vec3 lo12, hi12;
+        selfBoxUnion(lo1, hi1, lo2, hi2, lo12, hi12);
+        selfBoxUnion(lo12, hi12, lo3, hi3, loQ, hiQ);
+        return selfBoxesGap(lo0, hi0, loQ, hiQ);
+    }
+    selfBoxUnion(lo0, hi0, lo1, hi1, loP, hiP);
+    selfBoxUnion(lo2, hi2, lo3, hi3, loQ, hiQ);
     return selfBoxesGap(loP, hiP, loQ, hiQ);
 }
 
-// The distance between the candidate's two primitives at `start` (their closest points as the
-// gap test finds them).
-CLOTH_FN float selfCandidateDistance(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+// The same with every vertex at `start` alone (a detection's boxes).
+CLOTH_FN float selfCandidateGapAt(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
     uvec4 v = cand.vertices;
     vec3 a = vec3(start[v.x]);
     vec3 b = vec3(start[v.y]);
     vec3 c = vec3(start[v.z]);
     vec3 d = vec3(start[v.w]);
-    vec3 r;
+    vec3 loP, hiP, loQ, hiQ;
+    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
+        vec3 lo12, hi12;
+        selfBoxUnion(b, b, c, c, lo12, hi12);
+        selfBoxUnion(lo12, hi12, d, d, loQ, hiQ);
+        return selfBoxesGap(a, a, loQ, hiQ);
+    }
+    selfBoxUnion(a, a, b, b, loP, hiP);
+    selfBoxUnion(c, c, d, d, loQ, hiQ);
+    return selfBoxesGap(loP, hiP, loQ, hiQ);
+}
+
+// The offset at `start` from the second primitive's closest point to the first's (their closest
+// points as the gap test finds them).
+CLOTH_FN vec3 selfCandidateOffset(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    uvec4 v = cand.vertices;
+    vec3 a = vec3(start[v.x]);
+    vec3 b = vec3(start[v.y]);
+    vec3 c = vec3(start[v.z]);
+    vec3 d = vec3(start[v.w]);
     if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
         vec3 w = selfClosestBarycentric(a, b, c, d);
-        r = a - (b * w.x + c * w.y + d * w.z);
-    } else {
-        float s, t;
-        segmentClosest(a, b, c, d, s, t);
-        r = (a * (1.0f - s) + b * s) - (c * (1.0f - t) + d * t);
+        return a - (b * w.x + c * w.y + d * w.z);
     }
+    float s, t;
+    segmentClosest(a, b, c, d, s, t);
+    return (a * (1.0f - s) + b * s) - (c * (1.0f - t) + d * t);
+}
+
+// The distance between the candidate's two primitives at `start`.
+CLOTH_FN float selfCandidateDistance(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    vec3 r = selfCandidateOffset(CLOTH_SELF_ARGS cand);
     return sqrt(meshDot(r, r));
+}
+
+// The pair's direction at the start, from the second primitive's closest point to the first's
+// (0 where they touch), and in w their distance.
+CLOTH_FN vec4 selfCandidateDirection(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
+    vec3 r = selfCandidateOffset(CLOTH_SELF_ARGS cand);
+    float len = sqrt(meshDot(r, r));
+    return len > 0.0f ? vec4(r / len, len) : vec4(0.0f);
 }
 
 CLOTH_FN bool selfCandidateApart(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float reach) {
@@ -470,7 +501,7 @@ CLOTH_FN bool selfCandidateApart(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand,
 }
 
 // Is the candidate a contact in this substep (its swept boxes within reach, then the gap test)?
-// Filled into c, without the remembered side.
+// Filled into c, without the remembered side. (A full detection's test: selfPrimitivePair.)
 CLOTH_FN bool selfCandidateContact(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float margin,
                                    CLOTH_OUT(SelfContact) c) {
     if (selfCandidateApart(CLOTH_SELF_ARGS cand, cand.keep + margin)) return false;
@@ -485,6 +516,43 @@ CLOTH_FN bool selfCandidateContact(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) can
     return selfEdgeEdge(vec3(start[v.x]), vec3(start[v.y]), vec3(start[v.z]), vec3(start[v.w]),
                         vec3(predicted[v.x]), vec3(predicted[v.y]), vec3(predicted[v.z]),
                         vec3(predicted[v.w]), cand.keep, margin, c.weights, c.normal);
+}
+
+// Evaluate's test of a candidate in a substep: its direction at the start (dir, as
+// selfCandidateDirection) always, and whether it is a contact (its swept boxes within reach,
+// then the gap test, as selfCandidateContact), filled into c without the remembered side; one
+// closest-point computation serves both.
+CLOTH_FN bool selfCandidateEvaluate(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float margin,
+                                    CLOTH_OUT(vec4) dir, CLOTH_OUT(SelfContact) c) {
+    uvec4 v = cand.vertices;
+    vec3 a = vec3(start[v.x]);
+    vec3 b = vec3(start[v.y]);
+    vec3 e = vec3(start[v.z]);
+    vec3 d = vec3(start[v.w]);
+    bool vt = (cand.kind & 1u) == SELF_VERTEX_TRIANGLE;
+    vec3 w = vec3(0.0f);
+    float s = 0.0f;
+    float t = 0.0f;
+    vec3 r;
+    if (vt) {
+        w = selfClosestBarycentric(a, b, e, d);
+        r = a - (b * w.x + e * w.y + d * w.z);
+    } else {
+        segmentClosest(a, b, e, d, s, t);
+        r = (a * (1.0f - s) + b * s) - (e * (1.0f - t) + d * t);
+    }
+    float len = sqrt(meshDot(r, r));
+    dir = len > 0.0f ? vec4(r / len, len) : vec4(0.0f);
+    if (selfCandidateApart(CLOTH_SELF_ARGS cand, cand.keep + margin)) return false;
+    c.vertices = v;
+    c.info = uvec4(cand.kind & 1u, cand.keyY, cand.keyZ, (cand.kind >> 1u) & 1u);
+    if (vt)
+        return selfVertexTriangleAt(w, r, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
+                                    vec3(predicted[v.z]), vec3(predicted[v.w]),
+                                    triInfo[cand.keyZ], cand.keep, margin, c.weights, c.normal);
+    return selfEdgeEdgeAt(s, t, r, a, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
+                          vec3(predicted[v.z]), vec3(predicted[v.w]), cand.keep, margin,
+                          c.weights, c.normal);
 }
 
 // Primitive pair k of the close triangles a and b in one go (selfPairCandidate, then

@@ -60,15 +60,18 @@ inline bool lbvhOverlaps(const gpu::LbvhNode& k, glm::vec3 lo, glm::vec3 hi) {
 
 // Calls visit(j) for every sorted position j > i whose box overlaps [lo, hi], in the walk's
 // order (depth first, left child first), skipping subtrees that end at or before i. `stack`:
-// scratch.
+// scratch. Returns the nodes it looked at (the walk's cost: the same count as the GPU's
+// stackless walk, which looks at the same nodes in the same order).
 template <class Visit>
-void lbvhWalkAfter(const Lbvh& t, std::uint32_t i, glm::vec3 lo, glm::vec3 hi,
-                   std::vector<std::uint32_t>& stack, Visit&& visit) {
+std::uint32_t lbvhWalkAfter(const Lbvh& t, std::uint32_t i, glm::vec3 lo, glm::vec3 hi,
+                            std::vector<std::uint32_t>& stack, Visit&& visit) {
     const auto n = static_cast<std::uint32_t>(t.order.size());
-    if (n < 2) return;
+    if (n < 2) return 0;
     stack.clear();
     std::uint32_t node = t.root();
+    std::uint32_t looked = 0;
     for (;;) {
+        ++looked;
         const gpu::LbvhNode& k = t.nodes[node];
         if (t.rangeEnd[node] > i && lbvhOverlaps(k, lo, hi)) {
             if (k.right == gpu::LBVH_LEAF) {
@@ -79,7 +82,7 @@ void lbvhWalkAfter(const Lbvh& t, std::uint32_t i, glm::vec3 lo, glm::vec3 hi,
                 continue;
             }
         }
-        if (stack.empty()) return;
+        if (stack.empty()) return looked;
         node = stack.back();
         stack.pop_back();
     }

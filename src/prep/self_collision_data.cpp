@@ -19,6 +19,77 @@ std::vector<float> triangleThicknesses(const PreparedCloth& p) {
     return h;
 }
 
+RestPairs restPairs(const PreparedCloth& p, const RestNeighbours& rest) {
+    const std::vector<float> h = triangleThicknesses(p);
+    const std::uint32_t n = p.originalVertexCount;
+    RestPairs r;
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t k = rest.vtOffsets[v]; k < rest.vtOffsets[v + 1]; ++k) {
+            const std::uint32_t t = rest.vt[k];
+            const glm::uvec3 c = p.triangles[t];
+            gpu::SelfCandidate pair{};
+            pair.vertices = glm::uvec4(v, c.x, c.y, c.z);
+            pair.kind = gpu::SELF_VERTEX_TRIANGLE;
+            pair.keyY = v;
+            pair.keyZ = t;
+            pair.keep = 2.0f * h[t];
+            r.pairs.push_back(pair);
+        }
+    for (std::uint32_t e = 0; e + 1 < rest.eeOffsets.size(); ++e)
+        for (std::uint32_t k = rest.eeOffsets[e]; k < rest.eeOffsets[e + 1]; ++k) {
+            const std::uint32_t f = rest.ee[k];
+            if (f < e) continue;  // (each pair once)
+            const glm::uvec3 a = p.triangles[e / 3], b = p.triangles[f / 3];
+            gpu::SelfCandidate pair{};
+            pair.vertices = glm::uvec4(a[e % 3], a[(e % 3 + 1) % 3], b[f % 3], b[(f % 3 + 1) % 3]);
+            pair.kind = gpu::SELF_EDGE_EDGE;
+            pair.keyY = e;
+            pair.keyZ = f;
+            pair.keep = 2.0f * h[e / 3];
+            r.pairs.push_back(pair);
+        }
+    std::vector<std::uint32_t> counts(n + 1, 0);
+    for (const gpu::SelfCandidate& c : r.pairs)
+        for (int k = 0; k < 4; ++k) ++counts[c.vertices[k] + 1];
+    for (std::uint32_t v = 0; v < n; ++v) counts[v + 1] += counts[v];
+    r.lists = counts;
+    r.lists.resize(n + 1 + counts[n]);
+    std::vector<std::uint32_t> next(counts.begin(), counts.end() - 1);
+    for (std::uint32_t i = 0; i < r.pairs.size(); ++i)
+        for (int k = 0; k < 4; ++k) r.lists[n + 1 + next[r.pairs[i].vertices[k]]++] = i;
+    if (r.pairs.empty()) r.pairs.push_back(gpu::SelfCandidate{});  // a buffer needs a byte
+    return r;
+}
+
+SelfVertexColours selfVertexColours(const PreparedCloth& p) {
+    const std::uint32_t n = p.originalVertexCount;
+    std::vector<std::vector<std::uint32_t>> neighbours(n);
+    for (const glm::uvec3& t : p.triangles)
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                if (i != j) neighbours[t[i]].push_back(t[j]);
+    SelfVertexColours c;
+    c.colourOf.assign(n, 0);
+    std::uint32_t colours = n > 0 ? 1 : 0;
+    std::vector<char> taken;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        taken.assign(neighbours[v].size() + 1, 0);
+        for (std::uint32_t u : neighbours[v])
+            if (u < v && c.colourOf[u] < taken.size()) taken[c.colourOf[u]] = 1;
+        std::uint32_t k = 0;
+        while (taken[k]) ++k;
+        c.colourOf[v] = k;
+        colours = std::max(colours, k + 1);
+    }
+    c.offsets.assign(std::size_t(colours) + 1, 0);
+    for (std::uint32_t v = 0; v < n; ++v) ++c.offsets[c.colourOf[v] + 1];
+    for (std::uint32_t k = 0; k < colours; ++k) c.offsets[k + 1] += c.offsets[k];
+    c.order.resize(n);
+    std::vector<std::uint32_t> next(c.offsets.begin(), c.offsets.end() - 1);
+    for (std::uint32_t v = 0; v < n; ++v) c.order[next[c.colourOf[v]]++] = v;
+    return c;
+}
+
 namespace {
 
 // Does the contact join primitives that the rest mesh has within its reach (neighbours)?

@@ -22,8 +22,9 @@ enum class Step : std::uint8_t {
                   // colliders at their pose at the substep's start, velocity kept) and the
                   // contact state of the substep reset (src/kernels/collider.h)
     Predict,      // v += g dt, x += v dt (vertices with mass); predicted = x
-    SelfCollisions,  // scenes with self-collision: the contacts of the substep, from the
-                     // positions at its start and predicted (cpu/self_collision.h)
+    SelfCollisions,  // scenes with self-collision: a detection when the motion needs one, then
+                     // the contacts of the substep from the positions at its start and
+                     // predicted (sim/self_phases.h)
     Colors,       // Gauss-Seidel: every colour in order: each constraint type's items (table
                   // order), then, with
                   // SimSettings::averagePhantomsEachColor, the phantom averaging. Jacobi and
@@ -33,10 +34,12 @@ enum class Step : std::uint8_t {
     Tethers,      // long-range attachments (unilateral)
     Contacts,     // scenes with colliders: every vertex against every collider in scene order
                   // (zero compliance, friction), at the colliders' pose at the substep's end
-    SelfContacts,  // scenes with self-collision: the substep's contacts projected, a Jacobi
-                   // step averaged per vertex
+    SelfContacts,  // scenes with self-collision: `passes` passes, each moving every vertex by
+                   // its contacts (cpu/self/self_collision.h)
     Grab,         // the mouse grab, after the other two so that it wins over both
     Phantoms,     // phantom copies moved to their mass-weighted mean
+    SelfBounds,   // scenes with self-collision: every vertex clamped into the bounds of the last
+                  // detection (sim/self_phases.h), so that no solve carries it through a layer
     Velocities,   // v from the solved and predicted positions, linear damping
     Restitution,  // scenes with a restitution > 0: bouncing contacts leave at -e v_n
     Damping,      // Mueller's damping of non-rigid motion
@@ -55,7 +58,7 @@ inline constexpr ScheduleEntry kSchedule[] = {
     {Step::Wind, Loop::Substep, kStageWind},
     {Step::Collisions, Loop::Substep, kStageCollisions},
     {Step::Predict, Loop::Substep, kStagePredict},
-    {Step::SelfCollisions, Loop::Substep, kStageSelfCodes},
+    {Step::SelfCollisions, Loop::Substep, kStageSelfMotion},
     {Step::Colors, Loop::Iteration, kStageFirstType},
     {Step::Attachments, Loop::Iteration, kStageAttachments},
     {Step::Tethers, Loop::Iteration, kStageTethers},
@@ -63,6 +66,7 @@ inline constexpr ScheduleEntry kSchedule[] = {
     {Step::SelfContacts, Loop::Iteration, kStageSelfContacts},
     {Step::Grab, Loop::Iteration, kStageAttachments},
     {Step::Phantoms, Loop::Iteration, kStagePhantoms},
+    {Step::SelfBounds, Loop::Iteration, kStageSelfClamp},
     {Step::Velocities, Loop::Substep, kStageVelocities},
     {Step::Restitution, Loop::Substep, kStageContacts},
     {Step::Damping, Loop::Substep, kStageDamping},

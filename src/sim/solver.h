@@ -29,8 +29,8 @@ inline constexpr const char* kStageNames[] = {
     CLOTH_CONSTRAINT_TYPES(CLOTH_X)
 #undef CLOTH_X
     "colour_waits", "jacobi_sums", "attachments", "tethers", "contacts", "phantoms", "velocities", "damping",
-    "self_codes", "self_sort", "self_hierarchy", "self_bounds", "self_walk", "self_lists",
-    "self_evaluate", "self_contacts", "normals"};
+    "self_rebuild", "self_motion", "self_refit", "self_gather", "self_lists", "self_evaluate",
+    "self_contacts", "self_clamp", "normals"};
 inline constexpr int kStageCount = static_cast<int>(std::size(kStageNames));
 inline constexpr int kStageWind = 0;
 inline constexpr int kStageCollisions = 1;  // pre-stabilisation and contact reset
@@ -49,14 +49,18 @@ inline constexpr int kStageContacts = kStageAttachments + 2;  // projection and 
 inline constexpr int kStagePhantoms = kStageAttachments + 3;
 inline constexpr int kStageVelocities = kStageAttachments + 4;
 inline constexpr int kStageDamping = kStageAttachments + 5;
-// Self-collision (cpu/self_collision.h): the detection's phases (boxes and Morton codes, the
-// sort, the hierarchy, its bounds, the walk with the narrow phase or the candidates' gathering,
-// the per-vertex lists or the candidates' colours), the candidates' test every substep (bounded
-// detection), then the contacts' projection in the iterations.
-inline constexpr int kStageSelfCodes = kStageAttachments + 6;
-inline constexpr int kStageSelfEvaluate = kStageSelfCodes + 6;
-inline constexpr int kStageSelfContacts = kStageSelfCodes + 7;
-inline constexpr int kStageNormals = kStageSelfContacts + 1;
+// Self-collision's phases (sim/self_phases.h): the tree's rebuild, the motion check, a
+// detection's refit, walk and lists, the candidates' test and the contacts' lists every substep,
+// the passes over the contacts, the clamp into the bounds.
+inline constexpr int kStageSelfRebuild = kStageAttachments + 6;
+inline constexpr int kStageSelfMotion = kStageSelfRebuild + 1;
+inline constexpr int kStageSelfRefit = kStageSelfRebuild + 2;
+inline constexpr int kStageSelfGather = kStageSelfRebuild + 3;
+inline constexpr int kStageSelfLists = kStageSelfRebuild + 4;
+inline constexpr int kStageSelfEvaluate = kStageSelfRebuild + 5;
+inline constexpr int kStageSelfContacts = kStageSelfRebuild + 6;
+inline constexpr int kStageSelfClamp = kStageSelfRebuild + 7;
+inline constexpr int kStageNormals = kStageSelfClamp + 1;
 static_assert(kStageNormals + 1 == kStageCount);
 
 struct StageTime {
@@ -140,14 +144,16 @@ public:
     // most recent frame.
     virtual std::uint32_t contactCount() const = 0;
 
-    // Self-collision (scenes with sim.selfCollision) in the last substep of the most recent
-    // frame: triangle pairs whose boxes overlapped, primitive pairs tested, contacts made.
+    // Self-collision (scenes with sim.selfCollision): of the last detection, triangle pairs
+    // whose boxes overlapped, primitive pairs that could collide and the nodes its walks looked
+    // at; contacts made in the last substep of the most recent frame.
     struct SelfCounts {
-        std::uint64_t candidatePairs = 0, primitivePairs = 0, contacts = 0;
-        // Bounded detection: the primitive pairs the last detection kept, and the detections
-        // since the solver began.
-        std::uint64_t candidates = 0, detections = 0;
+        std::uint64_t candidatePairs = 0, primitivePairs = 0, contacts = 0, walkNodes = 0;
+        // The primitive pairs the last detection kept; since the solver began, the detections,
+        // the tree's rebuilds and the vertices clamped into their bounds.
+        std::uint64_t candidates = 0, detections = 0, rebuilds = 0, clamped = 0;
         std::uint64_t evaluated = 0;  // candidates the substep's moves did not rule out
+        std::uint64_t mostVertexContacts = 0;  // the most contacts of one vertex (last substep)
         // SelfCollisionSettings::checkCandidates (CPU): the full detections' contacts, and the
         // contacts in which the candidates' differ from them.
         std::uint64_t checkedContacts = 0, missed = 0;

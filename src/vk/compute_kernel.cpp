@@ -162,9 +162,10 @@ void ComputeKernel::bindAndPush(VkCommandBuffer cb, const void* push) const {
         vkCmdPushConstants(cb, set_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes_, push);
 }
 
-void ComputeKernel::dispatch(VkCommandBuffer cb, const void* push, std::uint32_t groups) const {
+void ComputeKernel::dispatch(VkCommandBuffer cb, const void* push, std::uint32_t groups,
+                             std::uint32_t groupsY) const {
     bindAndPush(cb, push);
-    if (groups) vkCmdDispatch(cb, groups, 1, 1);
+    if (groups && groupsY) vkCmdDispatch(cb, groups, groupsY, 1);
 }
 
 void ComputeKernel::dispatchIndirect(VkCommandBuffer cb, const void* push, const Buffer& args,

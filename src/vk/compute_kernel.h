@@ -65,7 +65,8 @@ class ComputeKernel {
 
     // Points binding i at buffers[i] (whole size). Only while no submitted work uses the set.
     void bind(const std::vector<const Buffer*>& buffers);
-    void dispatch(VkCommandBuffer cb, const void* push, std::uint32_t groups) const;
+    void dispatch(VkCommandBuffer cb, const void* push, std::uint32_t groups,
+                  std::uint32_t groupsY = 1) const;
     // Workgroup counts from a VkDispatchIndirectCommand at `offset` in `args`.
     void dispatchIndirect(VkCommandBuffer cb, const void* push, const Buffer& args,
                           VkDeviceSize offset) const;

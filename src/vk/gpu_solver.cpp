@@ -64,7 +64,7 @@ std::uint32_t dispatchCapacity(const PreparedCloth& p) {
     const auto passes =
         static_cast<std::uint32_t>(p.sim.selfCollision ? p.sim.selfCollision->passes : 0);
     const std::uint32_t perIteration =
-        static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * p.colorCount + 8 + passes;
+        static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * p.colorCount + 9 + passes;
     return static_cast<std::uint32_t>(p.sim.substeps) *
                (static_cast<std::uint32_t>(p.sim.iterations) * perIteration + 10 +
                 (p.sim.selfCollision ? 7u : 0u)) +
@@ -98,17 +98,12 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
         if (p.sim.selfCollision->order == SelfCollisionSettings::Order::Sequential)
             throw Error(
                 "self_collision.order \"sequential\" is the CPU reference's one-thread "
-                "Gauss-Seidel order; the GPU solves \"colored\" (Gauss-Seidel by colours) or "
-                "\"jacobi\" passes");
-        if (p.sim.selfCollision->detection == SelfCollisionSettings::Detection::Bounded)
-            throw Error(
-                "self_collision.detection \"bounded\" runs on the CPU reference only so far; "
-                "the GPU detects \"every_substep\"");
+                "Gauss-Seidel order; the GPU solves \"vertex\" (Gauss-Seidel by vertex colours) "
+                "or \"jacobi\" passes");
         self = std::make_unique<GpuSelfCollision>(*ctx, p, buffers[BINDING_POSITIONS],
                                                   buffers[BINDING_PREDICTED],
                                                   buffers[BINDING_TRIANGLES],
                                                   o.selfContactCapacity);
-        selfPasses = p.sim.selfCollision->passes;
         snapPositions = deviceBuffer(*ctx, buffers[BINDING_POSITIONS].size(), "snapshot positions");
         snapVelocities =
             deviceBuffer(*ctx, buffers[BINDING_VELOCITIES].size(), "snapshot velocities");
@@ -275,7 +270,7 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
             if (self)  // before pre-stabilising
                 rec.foreign([&] {
                     self->recordStart(rec.cb());
-                    timed(kStageSelfCodes)();
+                    timed(kStageSelfMotion)();
                 });
             if (rigid) rigid->recordBegin(rec, c, stage);
             break;
@@ -291,18 +286,24 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
         case Step::SelfCollisions:
             if (self)
                 rec.foreign([&] {
-                    self->recordDetect(rec.cb(), [&](int phase) {
-                        profiler().afterDispatch(rec.cb(), 1u << (kStageSelfCodes + phase));
+                    self->recordCollide(rec.cb(), c.substep == 0, [&](int selfStage) {
+                        profiler().afterDispatch(rec.cb(), 1u << selfStage);
                     });
                 });
             break;
         case Step::SelfContacts:
             if (self)
-                for (int k = 0; k < selfPasses; ++k)
-                    rec.foreign([&] {
-                        self->recordSolve(rec.cb());
-                        timed(kStageSelfContacts)();
-                    });
+                rec.foreign([&] {
+                    self->recordSolve(rec.cb());
+                    timed(kStageSelfContacts)();
+                });
+            break;
+        case Step::SelfBounds:
+            if (self)
+                rec.foreign([&] {
+                    self->recordClamp(rec.cb());
+                    timed(kStageSelfClamp)();
+                });
             break;
         case Step::Colors:
             if (jacobi)
@@ -345,24 +346,26 @@ void GpuSolver::Impl::recordSnapshot() {
     detail::copyWholeBuffer(cb, buffers[BINDING_POSITIONS], snapPositions);
     detail::copyWholeBuffer(cb, buffers[BINDING_VELOCITIES], snapVelocities);
     if (rigid) rigid->recordSnapshot(cb);
-    self->recordSnapshot(cb);
     detail::transferBarrier(cb);
     rec.countBarriers(2);
+    self->recordFrameStart(cb);
 }
 
-// The frame just finished stored fewer self-collision contacts than it found: the buffers grow,
-// the state returns to the frame's start and the frame runs again (until nothing overflows).
+// The frame just finished found more self-collision candidates than its buffers hold: the
+// buffers grow, the state returns to the frame's start and the frame runs again (until nothing
+// overflows).
 void GpuSolver::Impl::redoFrame() {
-    self->grow();
+    self->grow();  // (one transfer and wait of its own)
     once.run([&](VkCommandBuffer cmd) {
         detail::transferBarrier(cmd);
         detail::copyWholeBuffer(cmd, snapPositions, buffers[BINDING_POSITIONS]);
         detail::copyWholeBuffer(cmd, snapVelocities, buffers[BINDING_VELOCITIES]);
         if (rigid) rigid->recordRestore(cmd);
-        detail::transferBarrier(cmd);
         self->recordRestore(cmd);
     });
-    self->finishGrowth();
+    submissions += 2;
+    hostWaits += 2;
+    ++redone;
     time = frameStartTime;
     recordFrame();
     submit();
@@ -407,11 +410,13 @@ void GpuSolver::Impl::recordFrame() {
 
 void GpuSolver::Impl::submit() {
     sync.submit();
+    ++submissions;
     profiler().submitted();
 }
 
 void GpuSolver::Impl::wait() {
     if (!sync.wait()) return;
+    ++hostWaits;
     profiler().collect();
     if (self && self->truncated())
         throw Error("self-collision: a loop on " + ctx->info().name +
@@ -421,7 +426,9 @@ void GpuSolver::Impl::wait() {
     if (self && self->overflowed()) {
         redoFrame();
         wait();
+        return;
     }
+    if (self) self->endFrame();
 }
 
 }  // namespace cloth::vk

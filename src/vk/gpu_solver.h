@@ -63,8 +63,8 @@ struct GpuSolverOptions {
     // Wait for the GPU at the end of stepFrame(). When false, stepFrame() returns after the
     // submission and the next stepFrame() or read waits (lets the CPU run ahead, e.g. to render).
     bool synchronous = true;
-    // Self-collision: contacts the buffers hold at first (0: automatic, four per triangle).
-    // More are counted, the buffers grow and the frame is redone (selfGrowths()).
+    // Self-collision: candidate pairs the buffers hold at first (0: automatic, 32 per
+    // triangle). More are counted, the buffers grow and the frame is redone (selfGrowths()).
     std::uint32_t selfContactCapacity = 0;
 };
 
@@ -89,10 +89,17 @@ struct SharedBuffers {
     std::uint32_t triangleCount = 0;
 };
 
-// Counts of the most recent frame (clothbench).
+// Counts of the most recent frame (clothbench): dispatches and barriers recorded (all of them,
+// self-collision's among them), and in stepFrame() the queue submissions, the host's waits for
+// the device, and the frames redone after self-collision's buffers grew. A synchronous frame
+// that needs no redo: one submission, one wait.
 struct FrameCounters {
     std::uint32_t dispatches = 0;
     std::uint32_t barriers = 0;
+    std::uint32_t selfDispatches = 0;  // of which self-collision's
+    std::uint32_t submissions = 0;
+    std::uint32_t hostWaits = 0;
+    std::uint32_t redoneFrames = 0;
 };
 
 class GpuSolver : public Solver {
@@ -127,13 +134,10 @@ class GpuSolver : public Solver {
     void setGrab(std::optional<Grab> grab) override;
     std::uint32_t contactCount() const override;
     SelfCounts selfCounts() const override;
-    // Self-collision: the contact buffers' capacity now, and how often they grew (each time the
-    // frame was redone).
+    // Self-collision: the candidates the buffers hold now, and how often they grew (each time
+    // the frame was redone).
     std::uint32_t selfContactCapacity() const;
     std::uint64_t selfGrowths() const;
-    // Colored order: the colours each pass dispatches now (grown like the buffers, up to 64,
-    // when a frame needed more; not counted in selfGrowths()).
-    std::uint32_t selfColorsRecorded() const;
 
     // ---- Vulkan specifics ----
     const std::shared_ptr<Context>& context() const;

@@ -2,7 +2,7 @@
 // the dispatch policy (vk/device_policy.h), the frame plan (vk/frame_plan.h), the buffers and
 // pipelines (vk/solver_resources.h), the recording (vk/recorder.h), submission and read-back
 // (vk/frame_sync.h), and the rooms of rigid contacts (vk/rigid_contacts_gpu.h) and
-// self-collision (vk/self_collision_gpu.h).
+// self-collision (vk/self/self_collision_gpu.h).
 #pragma once
 
 #include <memory>
@@ -18,7 +18,7 @@
 #include "vk/gpu_solver.h"
 #include "vk/recorder.h"
 #include "vk/rigid_contacts_gpu.h"
-#include "vk/self_collision_gpu.h"
+#include "vk/self/self_collision_gpu.h"
 #include "vk/solver_resources.h"
 
 namespace cloth::vk {
@@ -45,7 +45,6 @@ struct GpuSolver::Impl {
     // Self-collision (null without): its passes, and the state at each frame's start
     // (positions, velocities; contact states in `rigid`) for a redo after its buffers overflowed.
     std::unique_ptr<GpuSelfCollision> self;
-    int selfPasses = 0;
     Buffer snapPositions, snapVelocities;
     double frameStartTime = 0.0;
 
@@ -53,6 +52,8 @@ struct GpuSolver::Impl {
     std::optional<std::uint32_t> grabGroup;  // phantom group whose original is grabbed
     double time = 0.0;
     std::uint64_t frameIndex = 0;
+    // This stepFrame()'s submissions, host waits and redone frames (FrameCounters).
+    std::uint32_t submissions = 0, hostWaits = 0, redone = 0;
     bool keepMultipliers = false;  // GpuSolver::keepMultipliers
 
     Impl(const PreparedCloth& p, const GpuSolverOptions& o);

@@ -41,7 +41,16 @@ const std::shared_ptr<Context>& GpuSolver::context() const {
     return impl_->ctx;
 }
 FrameCounters GpuSolver::counters() const {
-    return impl_->rec.counters();
+    FrameCounters c = impl_->rec.counters();
+    if (impl_->self) {
+        c.selfDispatches = impl_->self->dispatches();
+        c.dispatches += c.selfDispatches;
+        c.barriers += impl_->self->barriers();
+    }
+    c.submissions = impl_->submissions;
+    c.hostWaits = impl_->hostWaits;
+    c.redoneFrames = impl_->redone;
+    return c;
 }
 std::uint32_t GpuSolver::workgroupSize() const {
     return impl_->policy.wg;
@@ -67,6 +76,7 @@ void GpuSolver::sync() {
 
 void GpuSolver::stepFrame() {
     impl_->wait();
+    impl_->submissions = impl_->hostWaits = impl_->redone = 0;
     impl_->recordFrame();
     impl_->submit();
     if (impl_->options.synchronous) impl_->wait();
@@ -82,18 +92,23 @@ void GpuSolver::readVelocities(std::vector<glm::vec4>& out) {
 
 Solver::SelfCounts GpuSolver::selfCounts() const {
     if (!impl_->self) return {};
-    impl_->wait();
-    return {impl_->self->candidatePairs(), impl_->self->primitivePairs(),
-            impl_->self->contactCount()};
+    const gpu::SelfState st = impl_->self->state();
+    Solver::SelfCounts c;
+    c.candidatePairs = st.pairs;
+    c.primitivePairs = st.tested;
+    c.walkNodes = st.walkNodes;
+    c.contacts = st.contacts;
+    c.candidates = st.candidates;
+    c.detections = st.detections;
+    c.rebuilds = impl_->self->rebuilds();
+    c.clamped = std::uint64_t(st.clampedTotal) + st.clamped;
+    c.evaluated = st.evaluated;
+    c.mostVertexContacts = st.mostVertexContacts;
+    return c;
 }
 
 std::uint32_t GpuSolver::selfContactCapacity() const {
     return impl_->self ? impl_->self->capacity() : 0;
-}
-
-std::uint32_t GpuSolver::selfColorsRecorded() const {
-    impl_->wait();
-    return impl_->self ? impl_->self->colorsRecorded() : 0;
 }
 
 std::uint64_t GpuSolver::selfGrowths() const {

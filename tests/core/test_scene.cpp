@@ -384,7 +384,7 @@ TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(on.sim.selfCollision->kineticFriction, 0.3f);
     EXPECT_EQ(on.sim.selfCollision->margin, 0.005f);
     EXPECT_EQ(on.sim.selfCollision->passes, 4);
-    EXPECT_EQ(on.sim.selfCollision->order, SelfCollisionSettings::Order::Colored);
+    EXPECT_EQ(on.sim.selfCollision->order, SelfCollisionSettings::Order::Jacobi);
     EXPECT_EQ(parse(sceneToJson(on, "")), on);
     const Scene s = parse(R"({"self_collision": {"static_friction": 0.6, "kinetic_friction": 0.4,
         "margin": 0.002, "passes": 3}, "cloths": [{"grid": {}}]})");
@@ -395,12 +395,19 @@ TEST(SceneFiles, SelfCollisionKeysDefaultsAndRoundTrip) {
     EXPECT_EQ(seq.sim.selfCollision->order, SelfCollisionSettings::Order::Sequential);
     EXPECT_NE(sceneToJson(seq, "").find("\"sequential\""), std::string::npos);
     EXPECT_EQ(parse(sceneToJson(seq, "")), seq);
-    const Scene bounded = parse(R"({"self_collision": {"detection": "bounded", "bound": 0.002},
+    const Scene every = parse(R"({"self_collision": {"detection": "every_substep", "bound": 0.002},
         "cloths": [{"grid": {}}]})");
-    EXPECT_EQ(bounded.sim.selfCollision->detection, SelfCollisionSettings::Detection::Bounded);
-    EXPECT_EQ(bounded.sim.selfCollision->bound, 0.002f);
-    EXPECT_EQ(parse(sceneToJson(bounded, "")), bounded);
-    EXPECT_EQ(on.sim.selfCollision->detection, SelfCollisionSettings::Detection::EverySubstep);
+    EXPECT_EQ(every.sim.selfCollision->detection, SelfCollisionSettings::Detection::EverySubstep);
+    EXPECT_EQ(every.sim.selfCollision->bound, 0.002f);
+    EXPECT_EQ(parse(sceneToJson(every, "")), every);
+    EXPECT_EQ(on.sim.selfCollision->detection, SelfCollisionSettings::Detection::Bounded);
+    // The order the contact colouring took, refused by name with what replaced it.
+    try {
+        parse(R"({"self_collision": {"order": "colored"}, "cloths": [{"grid": {}}]})");
+        ADD_FAILURE() << "order colored was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'vertex'"), std::string::npos) << e.what();
+    }
     const Scene both = parse(R"({"self_collision": {"friction": 0.1}, "cloths": [{"grid": {}}]})");
     EXPECT_EQ(both.sim.selfCollision->staticFriction, 0.1f);
     EXPECT_EQ(both.sim.selfCollision->kineticFriction, 0.1f);
@@ -483,7 +490,7 @@ TEST(SceneFiles, ErrorsNameTheFileAndThePath) {
         {R"({"self_collision": {"friction": 0.5, "static_friction": 0.5},
              "cloths": [{"grid": {}}]})", "self_collision.friction: give either"},
         {R"({"self_collision": {"order": "coloured"}, "cloths": [{"grid": {}}]})",
-         "self_collision.order: unknown self-contact order 'coloured' (expected colored, jacobi"},
+         "self_collision.order: unknown self-contact order 'coloured' (expected vertex, jacobi"},
         {R"({"self_collision": {"detection": "sometimes"}, "cloths": [{"grid": {}}]})",
          "self_collision.detection: unknown self-collision detection 'sometimes' (expected "
          "every_substep or bounded)"},

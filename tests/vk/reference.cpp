@@ -52,7 +52,8 @@ void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
             break;
         case Step::SelfCollisions:
         case Step::SelfContacts:
-            break;  // the GPU has no self-collision yet (the constructor refuses it)
+        case Step::SelfBounds:
+            break;  // no self-collision here (the constructor refuses it)
         case Step::Restitution:
             for (std::size_t v = 0; v < pos_.size(); ++v)
                 vel_[v] = glm::vec4(restituteVelocity(glm::vec3(vel_[v]), contacts_[v]), 0.0f);

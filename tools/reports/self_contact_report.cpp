@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
         std::printf("%-10s %6s %14s %15s %12s %10s %9s\n", "order", "passes", "most_crossing",
                     "frames_with_any", "solve_share", "frame_ms", "contacts");
         using Order = SelfCollisionSettings::Order;
-        for (Order order : {Order::Colored, Order::Jacobi, Order::Sequential})
+        for (Order order : {Order::Vertex, Order::Jacobi, Order::Sequential})
             for (int passes : {1, 2, 4, 8}) {
                 if (!only.empty() && only != selfContactOrderName(order)) continue;
                 if (order != Order::Jacobi && passes == 8) continue;
