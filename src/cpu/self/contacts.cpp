@@ -27,7 +27,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
     std::uint64_t tested = 0, found = 0;
     std::uint32_t conflicts = 0;
     if (member == 0) {
-        radii_.resize(candidates_.size());
+        budgets_.resize(candidates_.size());
         dirs_.resize(candidates_.size());
     }
     pool.barrier();
@@ -45,7 +45,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         const gpu::SelfCandidate& cand = candidates_[i];
         const glm::uvec4 v = cand.vertices;
         slotWeights_[i] = glm::vec4(0.0f);
-        radii_[i] = glm::vec2(gpu::SELF_NO_BOUND);
+        budgets_[i] = glm::vec2(gpu::SELF_NO_BOUND);
         if (gpu::selfCandidateSkipped(cand.kind, gaps_[i], moves_[v.x], moves_[v.y], moves_[v.z],
                                       moves_[v.w], cand.keep, s_.margin, shift_, slack_)) {
             sides_[i] = glm::vec4(0.0f);
@@ -54,7 +54,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         ++tested;
         gpu::SelfContact c;
         const bool contact = gpu::selfCandidateEvaluate(SELF_ARGS cand, s_.margin, dirs_[i], c);
-        radii_[i] = pairPlane(cand, dirs_[i]);
+        budgets_[i] = pairPlane(cand, dirs_[i]);
         if (!contact) {
             sides_[i] = glm::vec4(0.0f);
             continue;
@@ -73,7 +73,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
                           pe);
         for (std::uint32_t k = pb; k < pe; ++k) {
             restDirs_[k] = gpu::selfCandidateDirection(SELF_ARGS restPairs_.pairs[k]);
-            restRadii_[k] = pairPlane(restPairs_.pairs[k], restDirs_[k]);
+            restBudgets_[k] = pairPlane(restPairs_.pairs[k], restDirs_[k]);
         }
     }
     work_[member].evaluated = tested;
@@ -90,7 +90,6 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
     if (member == size - 1) activeTotal_ = next + static_cast<std::uint32_t>(found);
     pool.barrier();
     if (member == 0) {
-        if (active_.size() < activeTotal_) active_.resize(activeTotal_);
         if (corrections_.size() < 4 * std::size_t(activeTotal_))
             corrections_.resize(4 * std::size_t(activeTotal_));
         if (activeContacts_.size() < activeTotal_) activeContacts_.resize(activeTotal_);
@@ -104,7 +103,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
             k.vertices = candidates_[i].vertices;
             k.weights = slotWeights_[i];
             k.normal = slotNormals_[i];
-            active_[next++] = i;
+            ++next;
         }
 }
 
@@ -121,14 +120,14 @@ void SelfCollision::compact(int member, int size) {
         glm::vec2 least(gpu::SELF_NO_BOUND);
         for (std::uint32_t k = first; k < listOffsets_[v + 1]; ++k) {
             const std::uint32_t slot = listSlots_[k];
-            least = glm::min(least, radii_[slot >> 2]);
+            least = glm::min(least, budgets_[slot >> 2]);
             if (slotWeights_[slot >> 2].x > 0.0f) {
                 activeCorrections_[first + n] = 4 * activeIndex_[slot >> 2] + (slot & 3u);
                 activeSlots_[first + n++] = slot;
             }
         }
         for (std::uint32_t k = restPairs_.lists[v]; k < restPairs_.lists[v + 1]; ++k)
-            least = glm::min(least, restRadii_[restPairs_.lists[vertices + 1 + k]]);
+            least = glm::min(least, restBudgets_[restPairs_.lists[vertices + 1 + k]]);
         least_[v] = least;  // no deviation shorter than this turns towards a pair by more
         activeCount_[v] = n;
         most = std::max(most, n);

@@ -45,7 +45,7 @@ SelfCollision::SelfCollision(const PreparedCloth& p)
     }
     detected_.assign(n, glm::vec4(0.0f, 0.0f, 0.0f, gpu::SELF_NO_BOUND));
     moves_.assign(n, glm::vec2(0.0f));
-    restRadii_.assign(restPairs_.pairs.size(), glm::vec2(0.0f));
+    restBudgets_.assign(restPairs_.pairs.size(), glm::vec2(0.0f));
     restDirs_.assign(restPairs_.pairs.size(), glm::vec4(0.0f));
     least_.assign(n, glm::vec2(0.0f));
     listOffsets_.assign(std::size_t(n) + 1, 0);

@@ -2,9 +2,10 @@
 // those of sim/self_phases.h, which the GPU (src/vk/self/) runs with the same results bit for
 // bit:
 //  - a detection only when the motion asks for one (kernels/self_motion.h): the tree refitted
-//    to the triangles' boxes at the substep's start grown by the bound B (rebuilt at a frame's
-//    start when the walks found it worn), a walk keeping every owned primitive pair within
-//    reach + 2B as a candidate, and per vertex its candidates' slots and its own bound beta;
+//    to the triangles' boxes at the substep's start, each grown by its corners' motion bounds
+//    (rebuilt at a frame's start when the walks found it worn), a walk keeping every owned
+//    primitive pair within reach plus its corners' bounds as a candidate, and per vertex its
+//    candidates' slots;
 //  - every substep each candidate tested with the positions at the substep's start and
 //    predicted (self_contacts.h): the substep's contacts, each in its candidate's slot, a pair
 //    that stays a contact keeping its side; per vertex the slots of its contacts;
@@ -160,14 +161,15 @@ private:
     };
     std::vector<MemberWork> work_;
     std::uint64_t clampedTotal_ = 0, clampedLast_ = 0;
-    // The substep's balls: per candidate and per rest pair its radii (selfPairRadii), per
-    // original vertex the least of its pairs' (own mode, still centres), and the mode.
-    std::vector<glm::vec2> radii_, restRadii_;
+    // The substep's separating planes: per candidate and per rest pair its budgets
+    // (selfPairBudgets: own references, still references) and direction, per original vertex
+    // the least of its pairs' budgets, and the mode.
+    std::vector<glm::vec2> budgets_, restBudgets_;
     std::vector<glm::vec4> dirs_, restDirs_;
     std::vector<glm::vec2> least_;  // per original vertex: the least of its pairs' budgets
-    // The substep's contacts in candidate order (active_), each candidate's index among them,
-    // and per contact its four corrections in a Jacobi pass.
-    std::vector<std::uint32_t> active_, activeIndex_;
+    // Each candidate's index among the substep's contacts (in candidate order), and per
+    // contact its four corrections in a Jacobi pass.
+    std::vector<std::uint32_t> activeIndex_;
     std::vector<gpu::SelfContact> activeContacts_;  // their vertices, g and normal, in order
     std::vector<glm::vec4> corrections_;
     std::uint32_t activeTotal_ = 0;

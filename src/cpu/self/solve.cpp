@@ -185,15 +185,15 @@ void SelfCollision::clamp(ThreadPool& pool, int member, int size, glm::vec4* pos
         for (std::uint32_t k = listOffsets_[o]; k < listOffsets_[o + 1]; ++k) {
             const std::uint32_t slot = listSlots_[k];
             const std::uint32_t c = slot >> 2;
-            if (!(radii_[c].y < gpu::SELF_NO_BOUND)) continue;
-            plane(dirs_[c], radii_[c], gpu::selfCornerSide(candidates_[c].kind, slot & 3u));
+            if (!(budgets_[c].y < gpu::SELF_NO_BOUND)) continue;
+            plane(dirs_[c], budgets_[c], gpu::selfCornerSide(candidates_[c].kind, slot & 3u));
         }
         for (std::uint32_t k = restPairs_.lists[o]; k < restPairs_.lists[o + 1]; ++k) {
             const std::uint32_t r = restPairs_.lists[vertices + 1 + k];
             const gpu::SelfCandidate& pair = restPairs_.pairs[r];
             std::uint32_t corner = 0;
             while (corner < 3 && pair.vertices[corner] != o) ++corner;
-            plane(restDirs_[r], restRadii_[r], gpu::selfCornerSide(pair.kind, corner));
+            plane(restDirs_[r], restBudgets_[r], gpu::selfCornerSide(pair.kind, corner));
         }
         if (t < 1.0f) {
             pos[v] = glm::vec4(ref + dev * t, pos[v].w);
