@@ -465,11 +465,9 @@ CLOTH_FN float selfCandidateGapAt(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand
     return selfBoxesGap(loP, hiP, loQ, hiQ);
 }
 
-// The candidate's closest points at `start`: returns the offset from the second primitive's
-// closest point to the first's; `at` gets where they lie (a vertex-triangle pair's barycentric
-// weights, an edge pair's two segment parameters in x and y).
-CLOTH_FN vec3 selfCandidateClosest(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand,
-                                   CLOTH_OUT(vec3) at) {
+// The offset at `start` from the second primitive's closest point to the first's (their closest
+// points as the gap test finds them).
+CLOTH_FN vec3 selfCandidateOffset(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
     uvec4 v = cand.vertices;
     vec3 a = vec3(start[v.x]);
     vec3 b = vec3(start[v.y]);
@@ -477,20 +475,11 @@ CLOTH_FN vec3 selfCandidateClosest(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) can
     vec3 d = vec3(start[v.w]);
     if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE) {
         vec3 w = selfClosestBarycentric(a, b, c, d);
-        at = w;
         return a - (b * w.x + c * w.y + d * w.z);
     }
     float s, t;
     segmentClosest(a, b, c, d, s, t);
-    at = vec3(s, t, 0.0f);
     return (a * (1.0f - s) + b * s) - (c * (1.0f - t) + d * t);
-}
-
-// The offset at `start` from the second primitive's closest point to the first's (their closest
-// points as the gap test finds them).
-CLOTH_FN vec3 selfCandidateOffset(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand) {
-    vec3 at;
-    return selfCandidateClosest(CLOTH_SELF_ARGS cand, at);
 }
 
 // The distance between the candidate's two primitives at `start`.
@@ -529,38 +518,41 @@ CLOTH_FN bool selfCandidateContact(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) can
                         vec3(predicted[v.w]), cand.keep, margin, c.weights, c.normal);
 }
 
-// Evaluate's test of a candidate in a substep from its closest points at the start (at and r,
-// as selfCandidateClosest gives them): its direction at the start (dir, as
+// Evaluate's test of a candidate in a substep: its direction at the start (dir, as
 // selfCandidateDirection) always, and whether it is a contact (its swept boxes within reach,
-// then the gap test, as selfCandidateContact), filled into c without the remembered side.
-CLOTH_FN bool selfCandidateEvaluateAt(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand,
-                                      float margin, vec3 at, vec3 r, CLOTH_OUT(vec4) dir,
-                                      CLOTH_OUT(SelfContact) c) {
+// then the gap test, as selfCandidateContact), filled into c without the remembered side; one
+// closest-point computation serves both.
+CLOTH_FN bool selfCandidateEvaluate(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float margin,
+                                    CLOTH_OUT(vec4) dir, CLOTH_OUT(SelfContact) c) {
     uvec4 v = cand.vertices;
+    vec3 a = vec3(start[v.x]);
+    vec3 b = vec3(start[v.y]);
+    vec3 e = vec3(start[v.z]);
+    vec3 d = vec3(start[v.w]);
+    bool vt = (cand.kind & 1u) == SELF_VERTEX_TRIANGLE;
+    vec3 w = vec3(0.0f);
+    float s = 0.0f;
+    float t = 0.0f;
+    vec3 r;
+    if (vt) {
+        w = selfClosestBarycentric(a, b, e, d);
+        r = a - (b * w.x + e * w.y + d * w.z);
+    } else {
+        segmentClosest(a, b, e, d, s, t);
+        r = (a * (1.0f - s) + b * s) - (e * (1.0f - t) + d * t);
+    }
     float len = sqrt(meshDot(r, r));
     dir = len > 0.0f ? vec4(r / len, len) : vec4(0.0f);
     if (selfCandidateApart(CLOTH_SELF_ARGS cand, cand.keep + margin)) return false;
     c.vertices = v;
     c.info = uvec4(cand.kind & 1u, cand.keyY, cand.keyZ, (cand.kind >> 1u) & 1u);
-    vec3 a = vec3(start[v.x]);
-    vec3 b = vec3(start[v.y]);
-    vec3 e = vec3(start[v.z]);
-    vec3 d = vec3(start[v.w]);
-    if ((cand.kind & 1u) == SELF_VERTEX_TRIANGLE)
-        return selfVertexTriangleAt(at, r, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
+    if (vt)
+        return selfVertexTriangleAt(w, r, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
                                     vec3(predicted[v.z]), vec3(predicted[v.w]),
                                     triInfo[cand.keyZ], cand.keep, margin, c.weights, c.normal);
-    return selfEdgeEdgeAt(at.x, at.y, r, a, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
+    return selfEdgeEdgeAt(s, t, r, a, b, e, d, vec3(predicted[v.x]), vec3(predicted[v.y]),
                           vec3(predicted[v.z]), vec3(predicted[v.w]), cand.keep, margin,
                           c.weights, c.normal);
-}
-
-// The same from the candidate alone: one closest-point computation serves both.
-CLOTH_FN bool selfCandidateEvaluate(CLOTH_SELF_PARAMS CLOTH_IN(SelfCandidate) cand, float margin,
-                                    CLOTH_OUT(vec4) dir, CLOTH_OUT(SelfContact) c) {
-    vec3 at;
-    vec3 r = selfCandidateClosest(CLOTH_SELF_ARGS cand, at);
-    return selfCandidateEvaluateAt(CLOTH_SELF_ARGS cand, margin, at, r, dir, c);
 }
 
 // Primitive pair k of the close triangles a and b in one go (selfPairCandidate, then

@@ -98,14 +98,10 @@ void SelfCollision::motion(ThreadPool& pool, int member, int size, const glm::ve
 }
 
 // A detection's walk: for each triangle in sorted order the triangles after it whose boxes
-// (grown by their corners' bounds) overlap its own; of each pair, the owned primitive pairs
-// that can collide and whose boxes and distance at the start are within reach plus their
-// corners' bounds (kernels/self_motion.h). Each new candidate is evaluated for this substep
-// at once (evaluate()'s values, from the closest points the distance took), with the side its
-// contact had if the last substep made it one. Then the candidates in member order (each member
-// copies its own).
-void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::vec4* start,
-                           const glm::vec4* pred) {
+// (grown by B) overlap its own; of each pair, the owned primitive pairs that can collide and
+// whose boxes at the start are within reach + 2B. Then the candidates in member order (each
+// member copies its own), each with the side it had if the last substep made it a contact.
+void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::vec4* start) {
     if (member == 0) {
         // The last substep's contacts' sides (from the old candidates, before they go).
         std::size_t count = 0;
@@ -118,7 +114,6 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
                                xyz(sides_[i]));
             }
     }
-    pool.barrier();  // the memory is read by every member's evaluate in the walk
     const Lbvh& tree = tree_.tree();
     const auto n = static_cast<std::uint32_t>(p_.triangles.size());
     std::uint32_t b, e;
@@ -126,14 +121,8 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
     MemberWork& work = work_[member];
     work.gathered.clear();
     work.gatheredGap.clear();
-    work.gatheredWeights.clear();
-    work.gatheredNormals.clear();
-    work.gatheredSides.clear();
-    work.gatheredDirs.clear();
-    work.gatheredBudgets.clear();
-    std::uint64_t pairs = 0, tested = 0, nodes = 0, evaluated = 0;
-    std::uint32_t conflicts = 0;
-    const glm::vec4* predicted = pred;
+    std::uint64_t pairs = 0, tested = 0, nodes = 0;
+    const glm::vec4* predicted = start;
     for (std::uint32_t i = b; i < e; ++i) {
         const std::uint32_t a = tree.order[i];
         nodes += lbvhWalkAfter(tree, i, boxes_[a].lo, boxes_[a].hi, work.stack,
@@ -157,44 +146,16 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
                                         : std::max(b0, b1) + std::max(b2, b3);
                 const float reach = c.keep + s_.margin;
                 if (gap > reach + sides) continue;
-                glm::vec3 at;
-                const glm::vec3 r = gpu::selfCandidateClosest(SELF_ARGS c, at);
-                const float distance = std::sqrt(gpu::meshDot(r, r));  // selfCandidateDistance
+                const float distance = gpu::selfCandidateDistance(SELF_ARGS c);
                 if (distance > reach + gpu::SELF_SQRT3 * sides + slack_) continue;
                 work.gathered.push_back(c);
                 work.gatheredGap.push_back(glm::vec2(gap, distance));
-                // This substep's evaluate of the new candidate (evaluate()'s, from the same
-                // closest points: the same values), while its corners are in the cache.
-                glm::vec4 weights(0.0f), normal(0.0f), side(0.0f), dir(0.0f);
-                glm::vec2 budget(gpu::SELF_NO_BOUND);
-                if (!gpu::selfCandidateSkipped(c.kind, glm::vec2(gap, distance), moves_[u.x],
-                                               moves_[u.y], moves_[u.z], moves_[u.w], c.keep,
-                                               s_.margin, shift_, slack_)) {
-                    ++evaluated;
-                    gpu::SelfContact k;
-                    const bool contact =
-                        gpu::selfCandidateEvaluateAt(SELF_ARGS c, s_.margin, at, r, dir, k);
-                    budget = pairPlane(c, dir, start, pred, conflicts);
-                    if (contact) {
-                        side = gpu::selfKeepSide(gpu::selfRememberedSide(SELF_ARGS c, memory_.bits),
-                                                 k);
-                        weights = k.weights;
-                        normal = k.normal;
-                    }
-                }
-                work.gatheredWeights.push_back(weights);
-                work.gatheredNormals.push_back(normal);
-                work.gatheredSides.push_back(side);
-                work.gatheredDirs.push_back(dir);
-                work.gatheredBudgets.push_back(budget);
             }
         });
     }
     work.pairs = pairs;
     work.tested = tested;
     work.nodes = nodes;
-    work.gatheredTested = evaluated;
-    work.gatheredConflicts = conflicts;
     pool.barrier();
     if (member == 0) {
         std::size_t total = 0;
@@ -214,8 +175,6 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
         listSlots_.resize(4 * total);
         activeSlots_.resize(4 * total);
         activeCorrections_.resize(4 * total);
-        budgets_.resize(total);
-        dirs_.resize(total);
     }
     pool.barrier();
     std::size_t first = 0;
@@ -224,12 +183,9 @@ void SelfCollision::gather(ThreadPool& pool, int member, int size, const glm::ve
               candidates_.begin() + std::ptrdiff_t(first));
     std::copy(work.gatheredGap.begin(), work.gatheredGap.end(),
               gaps_.begin() + std::ptrdiff_t(first));
-    const auto at = [&](auto& all) { return all.begin() + std::ptrdiff_t(first); };
-    std::copy(work.gatheredWeights.begin(), work.gatheredWeights.end(), at(slotWeights_));
-    std::copy(work.gatheredNormals.begin(), work.gatheredNormals.end(), at(slotNormals_));
-    std::copy(work.gatheredSides.begin(), work.gatheredSides.end(), at(sides_));
-    std::copy(work.gatheredDirs.begin(), work.gatheredDirs.end(), at(dirs_));
-    std::copy(work.gatheredBudgets.begin(), work.gatheredBudgets.end(), at(budgets_));
+    // No side yet: the detection's evaluate looks up the memory for the contacts alone.
+    std::fill(sides_.begin() + std::ptrdiff_t(first),
+              sides_.begin() + std::ptrdiff_t(first + work.gathered.size()), glm::vec4(0.0f));
 }
 
 // Per original vertex its candidates' slots (4 c + k), ascending. Each member owns a range of

@@ -14,22 +14,9 @@ glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 }  // namespace
 
-glm::vec2 SelfCollision::pairPlane(const gpu::SelfCandidate& cand, const glm::vec4& dir,
-                                   const glm::vec4* start, const glm::vec4* pred,
-                                   std::uint32_t& conflicts) {
-    const glm::uvec4 v = cand.vertices;
-    const glm::vec3 n = xyz(dir);
-    const float approach = gpu::selfApproach(
-        cand.kind, n, xyz(pred[v.x]) - xyz(start[v.x]), xyz(pred[v.y]) - xyz(start[v.y]),
-        xyz(pred[v.z]) - xyz(start[v.z]), xyz(pred[v.w]) - xyz(start[v.w]));
-    conflicts += gpu::selfPairConflict(dir.w, approach) ? 1u : 0u;
-    return gpu::selfPairBudgets(dir.w, approach);
-}
-
 // Each candidate that the moves do not rule out (selfCandidateSkipped) is tested as a full
 // detection tests its pairs (selfCandidateEvaluate: swept boxes within reach, the gap test, one
-// contact per closest point), keeping the side it had if it was a contact in the last substep
-// (a detection's walk has done this for its new candidates: gather());
+// contact per closest point), keeping the side it had if it was a contact in the last substep;
 // its slot holds the contact (weights g, normal and distance to keep), or g = 0 for none. It
 // and each rest pair get their separating planes.
 void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::vec4* start,
@@ -44,13 +31,17 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         dirs_.resize(candidates_.size());
     }
     pool.barrier();
-    // A detection's walk evaluated its candidates (gather()): here their contacts are counted.
-    if (detect_) {
-        tested = work_[member].gatheredTested;
-        conflicts = work_[member].gatheredConflicts;
-        for (std::uint32_t i = b; i < e; ++i) found += slotWeights_[i].x > 0.0f ? 1u : 0u;
-    }
-    for (std::uint32_t i = b; i < e && !detect_; ++i) {
+    // The pair's budgets from its direction (kernels/self_motion.h's separating planes).
+    const auto pairPlane = [&](const gpu::SelfCandidate& cand, const glm::vec4& dir) {
+        const glm::uvec4 v = cand.vertices;
+        const glm::vec3 n = xyz(dir);
+        const float approach = gpu::selfApproach(
+            cand.kind, n, xyz(pred[v.x]) - xyz(start[v.x]), xyz(pred[v.y]) - xyz(start[v.y]),
+            xyz(pred[v.z]) - xyz(start[v.z]), xyz(pred[v.w]) - xyz(start[v.w]));
+        conflicts += gpu::selfPairConflict(dir.w, approach) ? 1u : 0u;
+        return gpu::selfPairBudgets(dir.w, approach);
+    };
+    for (std::uint32_t i = b; i < e; ++i) {
         const gpu::SelfCandidate& cand = candidates_[i];
         const glm::uvec4 v = cand.vertices;
         slotWeights_[i] = glm::vec4(0.0f);
@@ -63,13 +54,15 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         ++tested;
         gpu::SelfContact c;
         const bool contact = gpu::selfCandidateEvaluate(SELF_ARGS cand, s_.margin, dirs_[i], c);
-        budgets_[i] = pairPlane(cand, dirs_[i], start, pred, conflicts);
+        budgets_[i] = pairPlane(cand, dirs_[i]);
         if (!contact) {
             sides_[i] = glm::vec4(0.0f);
             continue;
         }
         // A detection's candidates are new: the side a contact had comes from the memory.
-        sides_[i] = gpu::selfKeepSide(sides_[i], c);
+        const glm::vec4 side =
+            detect_ ? gpu::selfRememberedSide(SELF_ARGS cand, memory_.bits) : sides_[i];
+        sides_[i] = gpu::selfKeepSide(side, c);
         slotWeights_[i] = c.weights;
         slotNormals_[i] = c.normal;
         ++found;
@@ -80,7 +73,7 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
                           pe);
         for (std::uint32_t k = pb; k < pe; ++k) {
             restDirs_[k] = gpu::selfCandidateDirection(SELF_ARGS restPairs_.pairs[k]);
-            restBudgets_[k] = pairPlane(restPairs_.pairs[k], restDirs_[k], start, pred, conflicts);
+            restBudgets_[k] = pairPlane(restPairs_.pairs[k], restDirs_[k]);
         }
     }
     work_[member].evaluated = tested;

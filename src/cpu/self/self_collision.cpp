@@ -90,7 +90,7 @@ void SelfCollision::collide(ThreadPool& pool, int member, int size, const glm::v
                     refit(pool, member, size, start);
                     break;
                 case SelfPhase::Gather:
-                    gather(pool, member, size, start, pred);
+                    gather(pool, member, size, start);
                     break;
                 case SelfPhase::Lists:
                     lists(pool, member, size);

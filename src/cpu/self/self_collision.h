@@ -90,13 +90,7 @@ private:
     void motion(ThreadPool& pool, int member, int size, const glm::vec4* start,
                 const glm::vec4* pred);
     void refit(ThreadPool& pool, int member, int size, const glm::vec4* start);
-    void gather(ThreadPool& pool, int member, int size, const glm::vec4* start,
-                const glm::vec4* pred);
-    // A tested candidate's budgets from its direction at the start (kernels/self_motion.h's
-    // separating planes), counting a conflict.
-    static glm::vec2 pairPlane(const gpu::SelfCandidate& cand, const glm::vec4& dir,
-                               const glm::vec4* start, const glm::vec4* pred,
-                               std::uint32_t& conflicts);
+    void gather(ThreadPool& pool, int member, int size, const glm::vec4* start);
     void lists(ThreadPool& pool, int member, int size);
     void evaluate(ThreadPool& pool, int member, int size, const glm::vec4* start,
                   const glm::vec4* pred);
@@ -155,13 +149,6 @@ private:
     struct alignas(64) MemberWork {
         std::vector<gpu::SelfCandidate> gathered;
         std::vector<glm::vec2> gatheredGap;
-        // A detection's evaluate, done in the walk (per gathered candidate): its contact's
-        // weights and normal (weights 0: none), its side, its direction and its budgets; and
-        // the candidates tested and the conflicts among them.
-        std::vector<glm::vec4> gatheredWeights, gatheredNormals, gatheredSides, gatheredDirs;
-        std::vector<glm::vec2> gatheredBudgets;
-        std::uint64_t gatheredTested = 0;
-        std::uint32_t gatheredConflicts = 0;
         std::vector<std::uint32_t> stack;
         std::uint64_t pairs = 0, tested = 0, nodes = 0, evaluated = 0, contacts = 0, clamped = 0;
         std::uint32_t mostContacts = 0;  // of one vertex (compact)
