@@ -23,8 +23,8 @@ vec2 pairPlane(SelfCandidate cand, vec4 dir) {
                                   vec3(predicted[v.y]) - vec3(start[v.y]),
                                   vec3(predicted[v.z]) - vec3(start[v.z]),
                                   vec3(predicted[v.w]) - vec3(start[v.w]));
-    if (selfPairConflict(dir.w, approach)) atomicAdd(state.conflicts, 1u);
-    return selfPairBudgets(dir.w, approach);
+    if (selfPairConflict(dir.w, approach, cand.keep)) atomicAdd(state.conflicts, 1u);
+    return selfPairBudgets(dir.w, approach, cand.keep);
 }
 
 void jobEvaluateRest() {

@@ -29,6 +29,7 @@
 #include "kernels/self_solve.h"
 #include "prep/prepare.h"
 #include "kernels/self_contacts.h"
+#include "kernels/self_motion.h"
 
 using namespace cloth;
 
@@ -884,4 +885,52 @@ TEST(SelfCollision, AnyThreadCountGivesTheSameBits) {
         EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(),
                                  results[0].size() * sizeof(glm::vec4)));
     }
+}
+
+// The separating planes' floor (kernels/self_motion.h): two parallel edges 0.1 mm apart (as two
+// diagonals of neighbouring quads lie, a rest pair that no contact pushes apart), 8 mm long at
+// 0.3 m from the origin, each corner pushed towards the other edge in every substep by far more
+// than the planes allow, and cut by selfPlaneShare to its budget from the closest points at the
+// substep's start (still references: the predicted approach 0). Each substep takes 2 gamma of
+// the room d - floor, so the distance falls towards floor = 1% of the distance to keep and
+// never below it, and the edges stay on their sides; without the floor it would fall by 1/5 a
+// substep, to the rounding of the coordinates within 10 substeps (where the folded 128^2 cloth's
+// two diagonals went through each other). Distances measured in double precision.
+TEST(SelfPlanes, ASqueezedPairStaysFartherApartThanTheFloor) {
+    const float keep = 0.0039f;  // the folded 128^2 cloth's: two quarters of an edge
+    const double floor = double(gpu::SELF_PLANE_FLOOR) * keep;
+    glm::vec3 x[4] = {{0.300f, 0.3f, 0.3f}, {0.308f, 0.3f, 0.3f},
+                      {0.300f, 0.3f - 1e-4f, 0.3f}, {0.308f, 0.3f - 1e-4f, 0.3f}};
+    const glm::vec3 down(0.0f, -1.0f, 0.0f);  // from the first edge towards the second
+    double least = 1.0;
+    for (int substep = 0; substep < 60; ++substep) {
+        float s, t;
+        gpu::segmentClosest(x[0], x[1], x[2], x[3], s, t);
+        const glm::vec3 r = (x[0] * (1.0f - s) + x[1] * s) - (x[2] * (1.0f - t) + x[3] * t);
+        const float d = std::sqrt(gpu::meshDot(r, r));
+        ASSERT_GT(d, 0.0f) << substep;
+        const glm::vec3 n = r / d;
+        const glm::vec2 budgets = gpu::selfPairBudgets(d, 0.0f, keep);
+        EXPECT_FALSE(gpu::selfPairConflict(d, 0.0f, keep));
+        for (std::uint32_t k = 0; k < 4; ++k) {
+            const float side = gpu::selfCornerSide(1u, k);
+            // Towards the other edge by 1 mm, and along it by a little (sideways is free).
+            const glm::vec3 dev = down * (side * 1e-3f) + glm::vec3(1e-5f * float(k), 0.0f, 0.0f);
+            x[k] += dev * gpu::selfPlaneShare(1.0f, n, budgets.y, side, dev);
+        }
+        // Both edges stay in the plane z = 0.3: their distance is an end's from the other edge.
+        const auto toSegment = [](glm::dvec3 p, glm::dvec3 a, glm::dvec3 b) {
+            const glm::dvec3 e = b - a;
+            const double u = std::clamp(glm::dot(p - a, e) / glm::dot(e, e), 0.0, 1.0);
+            return glm::length(p - (a + u * e));
+        };
+        glm::dvec3 X[4];
+        for (int k = 0; k < 4; ++k) X[k] = glm::dvec3(x[k]);
+        const double gap = std::min(std::min(toSegment(X[0], X[2], X[3]), toSegment(X[1], X[2], X[3])),
+                                    std::min(toSegment(X[2], X[0], X[1]), toSegment(X[3], X[0], X[1])));
+        EXPECT_GT(std::min(X[0].y, X[1].y), std::max(X[2].y, X[3].y)) << "substep " << substep;
+        EXPECT_GE(gap, floor * (1.0 - 1e-3)) << "substep " << substep;
+        least = std::min(least, gap);
+    }
+    EXPECT_LT(least, floor * 1.01);  // squeezed down to the floor: the push was real
 }

@@ -38,8 +38,8 @@ void SelfCollision::evaluate(ThreadPool& pool, int member, int size, const glm::
         const float approach = gpu::selfApproach(
             cand.kind, n, xyz(pred[v.x]) - xyz(start[v.x]), xyz(pred[v.y]) - xyz(start[v.y]),
             xyz(pred[v.z]) - xyz(start[v.z]), xyz(pred[v.w]) - xyz(start[v.w]));
-        conflicts += gpu::selfPairConflict(dir.w, approach) ? 1u : 0u;
-        return gpu::selfPairBudgets(dir.w, approach);
+        conflicts += gpu::selfPairConflict(dir.w, approach, cand.keep) ? 1u : 0u;
+        return gpu::selfPairBudgets(dir.w, approach, cand.keep);
     };
     for (std::uint32_t i = b; i < e; ++i) {
         const gpu::SelfCandidate& cand = candidates_[i];
