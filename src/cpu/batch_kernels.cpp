@@ -319,8 +319,13 @@ __attribute__((flatten, target("avx2"))) void solveBlocksAvx2(glm::vec4* pos,
 // AVX-512: the same lane loop sixteen lanes per vector, with twice the registers, which the
 // long bending sequence otherwise spills (measured at 256x256, one thread: the bending stage
 // about 0.8 times the AVX2 kernel's time). The gather and scatter are AVX2's.
+#if defined(__clang__)  // clang's way to allow 512-bit vectors; GCC's prefer-vector-width
+#define CLOTH_AVX512 target("avx512f,avx512vl,avx512bw,avx512dq"), min_vector_width(512)
+#else
+#define CLOTH_AVX512 target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
+#endif
 template <class T>
-__attribute__((flatten, target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512"))) void
+__attribute__((flatten, CLOTH_AVX512)) void
 solveBlocksAvx512(glm::vec4* pos, const typename T::Item* cs, typename T::Lambda* lambda,
                   std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {
     solveRangeAnyMode<BatchIsa::Avx512, Block<T, kLanesOf<BatchIsa::Avx512>>>(pos, cs, lambda,
