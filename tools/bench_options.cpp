@@ -27,7 +27,7 @@ std::vector<BatchIsa> parseKernels(const std::string& text) {
             isa = item == "best" ? bestBatchIsa() : batchIsaFromName(item);
         } catch (const Error&) {
             throw Error(
-                "expected a comma-separated list of best, avx2, sse2, portable and "
+                "expected a comma-separated list of best, avx512, avx2, sse2, portable and "
                 "scalar, got '" +
                 text + "'");
         }
@@ -90,9 +90,9 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
                 "threads that spin beside the runs, competing for the cores as another busy "
                 "process would (default: 0); see each run's slowest frame against its median");
     cli::addParsed(app, "--cpu-kernels", o.cpuKernels, parseKernels,
-                   "how the CPU solves a colour's batch: best (default: avx2 where the CPU has "
-                   "it, else sse2), avx2, sse2, portable (blocks of 16 in plain C++) or scalar "
-                   "(one constraint at a time); all give the same bits")
+                   "how the CPU solves a colour's batch: best (default: avx512, else avx2 where "
+                   "the CPU has it, else sse2), avx512, avx2, sse2, portable (blocks of 16 in "
+                   "plain C++) or scalar (one constraint at a time); all give the same bits")
         ->type_name("LIST");
     app.add_option("--collider", o.collider,
                    "none (default), sphere, or mesh:PATH (a closed OBJ mesh scaled to the "

@@ -23,12 +23,13 @@ enum class BatchIsa {
                // its lane-by-lane gather defeats store-to-load forwarding
     Sse2,      // SSE2 gather and scatter, four lanes per vector (any x86-64)
     Avx2,      // AVX2, eight lanes per vector, where the CPU has it
+    Avx512,    // AVX-512 (F, VL, BW, DQ), sixteen lanes per vector, where the CPU has it
 };
 
 inline constexpr BatchIsa kBatchIsas[] = {BatchIsa::Scalar, BatchIsa::Portable, BatchIsa::Sse2,
-                                          BatchIsa::Avx2};
+                                          BatchIsa::Avx2, BatchIsa::Avx512};
 
-const char* batchIsaName(BatchIsa isa);            // "scalar", "portable", "sse2", "avx2"
+const char* batchIsaName(BatchIsa isa);            // "scalar", "portable", "sse2", "avx2", "avx512"
 BatchIsa batchIsaFromName(std::string_view name);  // the inverse; throws cloth::Error if unknown
 bool batchIsaAvailable(BatchIsa isa);              // compiled in and supported by this CPU
 BatchIsa bestBatchIsa();                           // the fastest available one

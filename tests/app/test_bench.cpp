@@ -113,10 +113,12 @@ TEST(Clothbench, TheTeamObjectSaysWhyFramesRanOnTheirThreads) {
 }
 
 TEST(Clothbench, BadOptionsAreRefused) {
-    expectRefused("--cpu-kernels avx512", "--cpu-kernels: expected a comma-separated list");
+    expectRefused("--cpu-kernels neon", "--cpu-kernels: expected a comma-separated list");
     expectRefused("--cpu-kernels ''", "--cpu-kernels: empty list");
     if (!batchIsaAvailable(BatchIsa::Avx2))
         expectRefused("--cpu-kernels avx2", "avx2 is not available on this CPU");
+    if (!batchIsaAvailable(BatchIsa::Avx512))
+        expectRefused("--cpu-kernels avx512", "avx512 is not available on this CPU");
     expectRefused("--grids 0", "--grids: expected a comma-separated list of integers >= 1");
     expectRefused("--backend fpga", "--backend: expected cpu, gpu or all");
     expectRefused("--substeps 1000000", "--substeps: must be at most 10000, got 1000000");

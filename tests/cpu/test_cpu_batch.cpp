@@ -238,9 +238,9 @@ TEST(CpuBatch, NamesRoundTripAndUnknownNamesAreRefused) {
         EXPECT_EQ(batchIsaFromName(batchIsaName(isa)), isa);
     EXPECT_TRUE(batchIsaAvailable(BatchIsa::Scalar));
     try {
-        batchIsaFromName("avx512");
+        batchIsaFromName("neon");
         ADD_FAILURE() << "an unknown name was accepted";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("avx512"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("neon"), std::string::npos) << e.what();
     }
 }

@@ -71,8 +71,8 @@ TEST(CpuDeterminism, SameHashForOneTwoAndFourThreads) {
 }
 
 // Every way of solving a colour's batch (one constraint at a time, blocks in plain C++, SSE2,
-// AVX2) gives the same bits over a whole run, on 1 and 2 threads; a CPU without AVX2 refuses it
-// by name.
+// AVX2, AVX-512) gives the same bits over a whole run, on 1 and 2 threads; a CPU without AVX2
+// or AVX-512 refuses it by name.
 TEST(CpuDeterminism, SameHashForEveryKernelVariant) {
     const PreparedCloth p = prepareScene(everythingScene(), {});
     const std::uint64_t want = hashAfter(p, 1, 60, BatchIsa::Scalar);
