@@ -7,6 +7,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <thread>
 #include <type_traits>
@@ -200,11 +201,21 @@ void CpuSolver::stepFrame() {
     if (self_) self_->endFrame();
 }
 
+// The error model's key of the step a member's thread is in (cpu/float_env.h, roundAt).
+static thread_local std::uint64_t roundingWhere = 0;
+
 // The frame is the shared schedule (sim/schedule.h), every member of the team walking it in step.
 void CpuSolver::runFrame(int member, int size) {
     const FlushSubnormals flush;  // on every member's thread, for the frame
     Clock::time_point last = Clock::now();
+    std::uint64_t timeBits = 0;
+    std::memcpy(&timeBits, &time_, sizeof timeBits);
     forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) {
+        // clothcheck's error model only (cpu/float_env.h): nothing when rounding to nearest.
+        roundingWhere = roundingKey(
+            roundingKey(timeBits, std::uint64_t(c.substep) << 20 | std::uint64_t(c.iteration)),
+            static_cast<std::uint64_t>(e.step));
+        roundAt(roundingWhere);
         runStep(member, size, e, c, last);
     });
 }
@@ -319,6 +330,7 @@ void CpuSolver::predict(int member, int size) {
 void CpuSolver::solveColours(int member, int size, const gpu::SolveParams& sp,
                              Clock::time_point& last) {
     for (std::uint32_t c = 0; c < p_.colorCount; ++c) {
+        roundAt(roundingKey(roundingWhere, c + 1));  // the error model's (cpu/float_env.h)
         // The types of a colour share no vertex either: a barrier after the last one only.
         gpu::forEachConstraintType([&](auto t) {
             using T = decltype(t);

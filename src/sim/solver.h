@@ -135,6 +135,17 @@ public:
                 readMultipliers(t, multipliers[t]);
     }
 
+    // Starts over from `positions` and `velocities` (every vertex, phantoms included, in
+    // PreparedCloth order) at `time`, as a solver made from a PreparedCloth holding them would:
+    // multipliers, contact states and self-collision's candidates, memory and tree begin anew,
+    // and so do self-collision's counters. clothcheck's resync mode. False where the backend
+    // cannot (the caller makes a new solver from the state instead); cloth::Error for arrays of
+    // the wrong size.
+    virtual bool restart(const std::vector<glm::vec4>& /*positions*/,
+                         const std::vector<glm::vec4>& /*velocities*/, double /*time*/) {
+        return false;
+    }
+
     // Milliseconds per stage of the most recent frame, in kStageNames order.
     virtual std::vector<StageTime> stageTimes() const = 0;
 

@@ -123,7 +123,14 @@ void GpuSolver::Impl::vertexPass(std::uint32_t stages, float dt) {
                  static_cast<std::uint32_t>(chunks.chunks.size()), stageBitsOfVertexPass(stages));
 }
 
-void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda) {
+void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lambda,
+                                   const StepContext& c) {
+    if (options.fault == GpuSolverOptions::Fault::SkipColour && c.substep == 0 &&
+        c.iteration == 0) {  // the injected bug: colour 0 left out, the others one by one
+        for (std::uint32_t colour = 1; colour < plan.colorGroups.back().y; ++colour)
+            recordColor(sp, lambda, colour);
+        return;
+    }
     for (const glm::uvec2& g : plan.colorGroups) {
         if (g.y - g.x >= 2)
             recordColorRun(sp, lambda, g.x, g.y);
@@ -309,7 +316,7 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
             if (jacobi)
                 recordJacobi(c);
             else
-                recordColors(c.solve, lambda);
+                recordColors(c.solve, lambda, c);
             break;
         case Step::Attachments:
             recordAttachments(c.solve, lambda);

@@ -66,6 +66,10 @@ struct GpuSolverOptions {
     // Self-collision: candidate pairs the buffers hold at first (0: automatic, 32 per
     // triangle). More are counted, the buffers grow and the frame is redone (selfGrowths()).
     std::uint32_t selfContactCapacity = 0;
+    // A bug put in on purpose, for clothcheck --inject (a verdict must catch it): SkipColour
+    // leaves the first colour out of the first iteration of each frame's first substep.
+    enum class Fault { None, SkipColour };
+    Fault fault = Fault::None;
 };
 
 // A buffer range another pipeline may read (vertex, index or storage buffer).
@@ -121,6 +125,9 @@ class GpuSolver : public Solver {
     void readMultipliers(std::size_t type, std::vector<glm::vec4>& out) override;
     void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities,
                    std::vector<glm::vec4>* multipliers) override;
+
+    bool restart(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities,
+                 double time) override;
 
     // GPU milliseconds per stage of the last timed frame, in kStageNames order. A dispatch that
     // runs several stages (see dispatchGroupTimes) is shared evenly between them: for exact

@@ -63,7 +63,7 @@ struct GpuSolver::Impl {
     // Recording (gpu_solver.cpp).
     void recordFrame();
     void recordStep(const ScheduleEntry& e, const StepContext& c);
-    void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda);
+    void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda, const StepContext& c);
     void recordColor(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t c);
     void recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t begin,
                         std::uint32_t end);

@@ -82,6 +82,21 @@ void GpuSolver::stepFrame() {
     if (impl_->options.synchronous) impl_->wait();
 }
 
+bool GpuSolver::restart(const std::vector<glm::vec4>& positions,
+                        const std::vector<glm::vec4>& velocities, double time) {
+    const std::size_t n = impl_->plan.vertexCount;
+    if (positions.size() != n || velocities.size() != n)
+        throw Error("restart: " + std::to_string(positions.size()) + " positions and " +
+                    std::to_string(velocities.size()) + " velocities for a cloth of " +
+                    std::to_string(n) + " vertices");
+    impl_->wait();
+    detail::writeStartState(*impl_->ctx, impl_->once, impl_->buffers, positions, velocities,
+                            impl_->rigid != nullptr, impl_->jacobi != nullptr);
+    if (impl_->self) impl_->self->restart();
+    impl_->time = time;
+    return true;
+}
+
 void GpuSolver::readPositions(std::vector<glm::vec4>& out) {
     impl_->readBuffer(BINDING_POSITIONS, 16 * std::size_t(impl_->plan.vertexCount), out);
 }

@@ -149,9 +149,6 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     auto put = [&](int binding, const void* data, std::size_t n) {
         upload(ctx, once, b[binding], data, n);
     };
-    put(BINDING_POSITIONS, p.positions.data(), bytes[BINDING_POSITIONS]);
-    put(BINDING_PREDICTED, p.positions.data(), bytes[BINDING_PREDICTED]);
-    put(BINDING_VELOCITIES, p.velocities.data(), bytes[BINDING_VELOCITIES]);
     gpu::forEachConstraintType([&](auto t) {
         const int binding = BINDING_TYPE_ITEMS(t.kIndex);
         put(binding, p.items<typename decltype(t)::Item>().data(), bytes[binding]);
@@ -180,14 +177,27 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
     if (jacobi) {
         put(BINDING_JACOBI_VERTICES, jacobi->vertices.data(), bytes[BINDING_JACOBI_VERTICES]);
         put(BINDING_JACOBI_SOURCES, jacobi->sources.data(), bytes[BINDING_JACOBI_SOURCES]);
-        put(BINDING_JACOBI_PREV_POSITIONS, p.positions.data(),
-            bytes[BINDING_JACOBI_PREV_POSITIONS]);
     }
-    if (!p.colliders.empty()) {  // every vertex's contact state starts where it is
-        std::vector<gpu::ContactState> contacts(p.positions.size());
+    writeStartState(ctx, once, b, p.positions, p.velocities, !p.colliders.empty(),
+                    jacobi != nullptr);
+    return b;
+}
+
+void writeStartState(const Context& ctx, OneShot& once, const SolverBuffers& b,
+                     std::span<const glm::vec4> positions, std::span<const glm::vec4> velocities,
+                     bool colliders, bool jacobi) {
+    const std::size_t bytes = positions.size_bytes();
+    CLOTH_ASSERT(velocities.size() == positions.size());
+    upload(ctx, once, b[BINDING_POSITIONS], positions.data(), bytes);
+    upload(ctx, once, b[BINDING_PREDICTED], positions.data(), bytes);
+    upload(ctx, once, b[BINDING_VELOCITIES], velocities.data(), bytes);
+    if (jacobi) upload(ctx, once, b[BINDING_JACOBI_PREV_POSITIONS], positions.data(), bytes);
+    if (colliders) {  // every vertex's contact state starts where it is
+        std::vector<gpu::ContactState> contacts(positions.size());
         for (std::size_t i = 0; i < contacts.size(); ++i)
-            contacts[i] = gpu::contactStateNew(glm::vec3(p.positions[i]));
-        put(BINDING_CONTACTS, contacts.data(), bytes[BINDING_CONTACTS]);
+            contacts[i] = gpu::contactStateNew(glm::vec3(positions[i]));
+        upload(ctx, once, b[BINDING_CONTACTS], contacts.data(),
+               sizeof(gpu::ContactState) * contacts.size());
     }
     // Defined contents for everything else (normals before the first frame, multipliers, ...).
     once.run([&](VkCommandBuffer cb) {
@@ -198,7 +208,6 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
         for (std::size_t t = 0; t < gpu::kConstraintTypeCount; ++t)
             vkCmdFillBuffer(cb, b[BINDING_TYPE_LAMBDAS(t)].get(), 0, VK_WHOLE_SIZE, 0);
     });
-    return b;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -34,6 +35,13 @@ struct SolverBuffers {
 // `jacobi`: the Jacobi iteration's layout (null with Gauss-Seidel: placeholder buffers).
 SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& prepared,
                             const ChunkTable& chunks, const JacobiLayout* jacobi, OneShot& once);
+// The state a solver starts from, written by createBuffers and again by GpuSolver::restart:
+// the positions (the predictions' too, and the Jacobi iteration's previous positions), the
+// velocities, each vertex's contact state where it is (`colliders`), zero multipliers, normals
+// and sums.
+void writeStartState(const Context& ctx, OneShot& once, const SolverBuffers& buffers,
+                     std::span<const glm::vec4> positions, std::span<const glm::vec4> velocities,
+                     bool colliders, bool jacobi);
 
 enum class Kernel {
     Colors, ColorRun, Attach, Tethers, Phantoms, RigidSums, Rigid, Normals, Vertices, Wind,

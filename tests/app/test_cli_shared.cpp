@@ -149,7 +149,8 @@ TEST(ClothcheckCli, HelpIsGeneratedFromTheFlags) {
           "Usage: clothcheck [OPTIONS]", "General:", "Solver:", "Vulkan:", "-h,--help",
           "--scene NAME|FILE REQUIRED", "--tolerance T", "--phantoms off|auto|N",
           "--iteration gs|jacobi|chebyshev", "--device N", "--validate", "--workgroup-size N",
-          "--skip-without-device", "(default 1e-4;", "Exit status: 0 when"})
+          "--skip-without-device", "--mode exact|resync", "--resync-every K",
+          "Exit status: 0 when"})
         EXPECT_NE(help.output.find(text), std::string::npos) << text << "\n" << help.output;
     EXPECT_EQ(runProgram("clothcheck", "-h").output, help.output);
 }

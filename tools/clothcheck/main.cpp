@@ -26,6 +26,8 @@
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
 #include "deviation.h"
+#include "error_model.h"
+#include "inject.h"
 #include "prep/prepare.h"
 #include "prep/sewing.h"
 #include "vk/gpu_solver.h"
@@ -37,7 +39,11 @@ using namespace cloth;
 struct Args {
     std::string scene;
     int frames = 120;
-    double tolerance = 1e-4;
+    std::optional<check::Mode> mode;  // default: exact on a bit-exact device, else resync
+    int resyncEvery = 1;
+    std::optional<double> tolerance;  // default: 0 (exact), the error model's (resync)
+    std::optional<check::Injection> inject;
+    double injectScale = 1e-3;
     std::optional<PhantomSetting> phantoms;
     std::optional<std::string> tuning;
     std::optional<int> device;
@@ -77,11 +83,37 @@ void defineArgs(CLI::App& app, Args& a) {
         ->type_name("NAME|FILE")
         ->required();
     addInt(app, "--frames", a.frames, 1, 1000000, "frames to run on both backends (default: 120)");
+    cli::addParsed(
+        app, "--mode", a.mode,
+        [](const std::string& text) {
+            if (text == "exact") return check::Mode::Exact;
+            if (text == "resync") return check::Mode::Resync;
+            throw Error("expected exact or resync, got '" + text + "'");
+        },
+        "exact: both backends run on from the same start and every frame is compared "
+        "(tolerance 0 unless given); resync: the CPU reference takes the GPU's state "
+        "(positions, velocities, time) every --resync-every frames, both start over from it, "
+        "and each frame's discrepancy is judged against the error model's tolerance "
+        "(docs/backends.md) (default: exact on lavapipe, which rounds as the CPU does; resync "
+        "on any other device)")
+        ->type_name("exact|resync");
+    addInt(app, "--resync-every", a.resyncEvery, 1, 1000000,
+           "resync: the CPU reference takes the GPU's state every K-th frame (default: 1)")
+        ->type_name("K");
     app.add_option("--tolerance", a.tolerance,
-                   "the largest relative distance allowed (default 1e-4; 0: equal positions); "
-                   "exceeding it exits 1")
+                   "the largest relative distance allowed (default: 0, equal positions, in exact "
+                   "mode; the error model's per frame in resync mode); exceeding it exits 1")
         ->check(cli::nonNegative())
         ->type_name("T");
+    cli::addParsed(app, "--inject", a.inject, check::parseInjection,
+                   "put a bug into the GPU side only, to see the verdict catch it: compliance "
+                   "(every XPBD compliance times 1 + --inject-scale) or skip-colour (the first "
+                   "colour left out of the first iteration of each frame's first substep)")
+        ->type_name("KIND");
+    app.add_option("--inject-scale", a.injectScale,
+                   "--inject compliance: the relative change (default: 1e-3)")
+        ->check(cli::finite())
+        ->type_name("S");
     addInt(app, "--start-frame", a.startFrame, 0, 1000000,
            "the CPU reference runs the first K frames alone; both backends then start from its "
            "state (positions, velocities, time; multipliers and contact memory start empty on "
@@ -145,8 +177,14 @@ nlohmann::json resultJson(const Args& args, const PreparedCloth& prepared, const
               {"driver_version", gpu.driverVersion},
               {"api_version", vk::versionString(gpu.apiVersion)}}},
             {"workgroup_size", args.workgroupSize},
-            {"tolerance", args.tolerance},
+            {"tolerance", args.tolerance ? nlohmann::json(*args.tolerance) : nlohmann::json()},
             {"validation", args.validate}};
+}
+
+// A device that rounds as the CPU reference does: lavapipe (llvmpipe's compiled shaders, the
+// CPU's SSE arithmetic, and the project's rules in docs/backends.md make it bit for bit equal).
+bool bitExactDevice(const vk::DeviceInfo& gpu) {
+    return gpu.driverName == "llvmpipe";
 }
 
 // `prepared` with the CPU reference's state after `frames` frames (sewing merges included): the
@@ -201,8 +239,23 @@ int run(const Args& args) {
     PreparedCloth prepared = prepareScene(scene, prepOptions);
     const int threads = args.threads.value_or(defaultThreadCount());
     if (args.startFrame > 0) prepared = cpuStateAfter(std::move(prepared), args.startFrame, threads);
-    auto gpu = vk::makeGpuSolver(prepared, gpuOptions);
+    // The GPU's data and options: the scene's, or with --inject's bug in them.
+    if (args.inject == check::Injection::SkipColour)
+        gpuOptions.fault = vk::GpuSolverOptions::Fault::SkipColour;
+    const auto gpuData = [&](const PreparedCloth& p) {
+        return args.inject ? check::injected(p, {*args.inject, args.injectScale}) : p;
+    };
+    auto gpu = vk::makeGpuSolver(gpuData(prepared), gpuOptions);
     auto cpu = makeCpuSolver(prepared, threads);
+    if (args.inject)
+        std::printf("clothcheck: injected into the GPU side: %s (%g)\n",
+                    check::injectionName(*args.inject), args.injectScale);
+    const check::Mode mode = args.mode.value_or(
+        bitExactDevice(gpuOptions.context->info()) ? check::Mode::Exact : check::Mode::Resync);
+    const bool resync = mode == check::Mode::Resync;
+    const std::string toleranceModel =
+        args.tolerance ? "given (--tolerance)"
+                       : (resync ? check::errorModelDescription() : "equal positions");
 
     const auto diagonals = check::segmentDiagonals(prepared, prepared.positions);
     std::printf("clothcheck: scene '%s': %u vertices (%u original), %u constraints, %u colours\n",
@@ -211,31 +264,86 @@ int run(const Args& args) {
     std::printf("  cpu: %s, %d threads\n  gpu: %s%s\n", cpu->deviceName().c_str(),
                 cpu->threadCount(), gpu->deviceName().c_str(),
                 args.validate ? " (validation on)" : "");
-    std::printf("%6s %12s %12s %12s %12s\n", "frame", "max_m", "rms_m", "max_rel", "rms_rel");
+    if (resync)
+        std::printf("  mode resync: the CPU reference takes the GPU's state every %d frame%s; "
+                    "tolerance: %s\n",
+                    args.resyncEvery, args.resyncEvery == 1 ? "" : "s", toleranceModel.c_str());
+    else
+        std::printf("  mode exact; tolerance: %s\n",
+                    args.tolerance ? std::to_string(*args.tolerance).c_str() : "0 (equal positions)");
+    if (resync)
+        std::printf("%6s %12s %12s %12s %12s %12s %12s\n", "frame", "max_m", "rms_m", "max_rel",
+                    "rms_rel", "spread_rel", "tolerance");
+    else
+        std::printf("%6s %12s %12s %12s %12s\n", "frame", "max_m", "rms_m", "max_rel", "rms_rel");
 
     nlohmann::json result = resultJson(args, prepared, *cpu, gpuOptions.context->info());
     std::vector<glm::vec4> a, b;
     check::Deviation worst;
     int worstFrame = 0;
+    // Resync: the frame whose discrepancy comes closest to (or furthest past) its tolerance.
+    struct Judged {
+        int frame = 0;
+        double discrepancy = 0.0, spread = 0.0, tolerance = 0.0, ratio = -1.0;
+    } closest;
+    int framesOver = 0;
     bool sewingAgrees = true;
+    bool resyncNext = false;  // after the solvers were made anew from sewn data
+    check::RoundingDraws draws;
     std::uint64_t mostPairs = 0;  // self-collision's close triangle pairs, on both backends
     double cpuSeconds = 0, gpuSeconds = 0;  // each backend's frames, its read-back included
-    for (int f = args.startFrame + 1; f <= args.startFrame + args.frames; ++f) {
+    double modelSeconds = 0;                // the error model's draws
+    const int first = args.startFrame + 1;
+    for (int f = first; f <= args.startFrame + args.frames; ++f) {
+        if (resync && (f == first || resyncNext || (f - first) % args.resyncEvery == 0)) {
+            resyncNext = false;
+            if (f != first) {  // both start over from the GPU's state
+                gpu->readState(prepared.positions, prepared.velocities, nullptr);
+                prepared.startTime = gpu->simTime();
+                cpu = makeCpuSolver(prepared, threads);
+                if (!gpu->restart(prepared.positions, prepared.velocities, prepared.startTime)) {
+                    gpu.reset();
+                    gpu = vk::makeGpuSolver(gpuData(prepared), gpuOptions);
+                }
+            }
+            draws.start(prepared, threads);
+        }
         const auto t0 = std::chrono::steady_clock::now();
         cpu->stepFrame();
         cpu->readPositions(a);
         const auto t1 = std::chrono::steady_clock::now();
         gpu->stepFrame();
         gpu->readPositions(b);
+        const auto t2 = std::chrono::steady_clock::now();
         cpuSeconds += std::chrono::duration<double>(t1 - t0).count();
-        gpuSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        gpuSeconds += std::chrono::duration<double>(t2 - t1).count();
         mostPairs = std::max(mostPairs, std::min(cpu->selfCounts().candidatePairs,
                                                  gpu->selfCounts().candidatePairs));
         check::Deviation d = check::compare(prepared, diagonals, a, b);
-        if (f % args.every == 0 || f == args.startFrame + args.frames)
-            std::printf("%6d %12.3e %12.3e %12.3e %12.3e\n", f, d.maxAbs, d.rmsAbs, d.maxRel,
-                        d.rmsRel);
-        if (!(d.maxRel <= worst.maxRel) || f == args.startFrame + 1) {
+        double spread = 0.0;
+        double tolerance = args.tolerance.value_or(0.0);
+        if (resync) {
+            draws.step();
+            spread = draws.spread(prepared, diagonals, a);
+            modelSeconds +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
+            if (!args.tolerance) tolerance = check::resyncTolerance(spread);
+        }
+        const bool within = d.maxRel <= tolerance;  // false for NaN
+        if (!within) ++framesOver;
+        const double ratio = tolerance > 0.0 ? d.maxRel / tolerance
+                                             : (d.maxRel == 0.0 ? 0.0 : INFINITY);
+        if (!(ratio <= closest.ratio)) closest = {f, d.maxRel, spread, tolerance, ratio};
+        if (f % args.every == 0 || f == args.startFrame + args.frames || !within) {
+            if (resync)
+                std::printf("%6d %12.3e %12.3e %12.3e %12.3e %12.3e %12.3e%s\n", f, d.maxAbs,
+                            d.rmsAbs, d.maxRel, d.rmsRel, spread, tolerance,
+                            within ? "" : "  over");
+            else
+                std::printf("%6d %12.3e %12.3e %12.3e %12.3e\n", f, d.maxAbs, d.rmsAbs,
+                            d.maxRel, d.rmsRel);
+        }
+        if (!(d.maxRel <= worst.maxRel) || f == first) {
             worst = d;
             worstFrame = f;
         }
@@ -258,18 +366,29 @@ int run(const Args& args) {
         cpu.reset();
         gpu.reset();
         prepared = std::move(*cpuSewn);
-        gpu = vk::makeGpuSolver(*gpuSewn, gpuOptions);
+        gpu = vk::makeGpuSolver(gpuData(*gpuSewn), gpuOptions);
         cpu = makeCpuSolver(prepared, threads);
+        resyncNext = true;
     }
     gpu.reset();  // validation messages about teardown count too
     gpuOptions.context.reset();
-    const bool close = worst.maxRel <= args.tolerance && sewingAgrees;
-    std::printf(
-        "largest relative distance %.3e (%.3e m, vertex %u) at frame %d; tolerance %.1e: %s\n",
-        worst.maxRel, worst.maxAbs, worst.worstVertex, worstFrame, args.tolerance,
-        close ? "ok" : "EXCEEDED");
-    std::printf("time stepping and reading back: cpu %.2f s, gpu %.2f s\n", cpuSeconds,
-                gpuSeconds);
+    const bool close = framesOver == 0 && sewingAgrees;
+    if (resync) {
+        std::printf("largest discrepancy %.3e of the diagonal (%.3e m, vertex %u) at frame %d\n",
+                    worst.maxRel, worst.maxAbs, worst.worstVertex, worstFrame);
+        std::printf("closest to its tolerance: frame %d, discrepancy %.3e, spread %.3e, "
+                    "tolerance %.3e (%s): %d of %d frames over: %s\n",
+                    closest.frame, closest.discrepancy, closest.spread, closest.tolerance,
+                    toleranceModel.c_str(), framesOver, args.frames, close ? "ok" : "EXCEEDED");
+    } else {
+        std::printf(
+            "largest relative distance %.3e (%.3e m, vertex %u) at frame %d; tolerance %.1e: %s\n",
+            worst.maxRel, worst.maxAbs, worst.worstVertex, worstFrame,
+            args.tolerance.value_or(0.0), close ? "ok" : "EXCEEDED");
+    }
+    std::printf("time stepping and reading back: cpu %.2f s, gpu %.2f s", cpuSeconds, gpuSeconds);
+    if (resync) std::printf(", the error model's draws %.2f s", modelSeconds);
+    std::printf("\n");
     if (args.validate)
         std::printf("validation messages: %llu\n",
                     static_cast<unsigned long long>(log->count.load()));
@@ -283,6 +402,21 @@ int run(const Args& args) {
     }
     const bool ok = close && reached && !(args.validate && log->count.load() > 0);
     if (!args.json.empty()) {
+        result["mode"] = resync ? "resync" : "exact";
+        if (args.inject)
+            result["inject"] = {{"kind", check::injectionName(*args.inject)},
+                                {"scale", args.injectScale}};
+        result["tolerance_model"] = toleranceModel;
+        if (resync) {
+            result["resync_every"] = args.resyncEvery;
+            result["spread_multiple"] = check::kSpreadMultiple;
+            result["closest"] = {{"frame", closest.frame},
+                                 {"discrepancy", closest.discrepancy},
+                                 {"spread", closest.spread},
+                                 {"tolerance", closest.tolerance}};
+            result["model_seconds"] = modelSeconds;
+        }
+        result["frames_over"] = framesOver;
         result["worst"] = {{"max_rel", worst.maxRel},
                            {"max_m", worst.maxAbs},
                            {"rms_rel", worst.rmsRel},

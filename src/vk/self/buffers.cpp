@@ -149,10 +149,17 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
                         VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "self state");
-    std::memset(state_.mapped(), 0, sizeof(gpu::SelfState));
     allocateCandidates(capacity ? capacity : std::max(1024u, 16 * triangles_));
+    startAnew(once);
+    bindAll();
+}
+
+// No detection yet: the state zero but for what the host sets (detections 0: the first substep
+// detects), an empty memory, no arrivals, no candidates, the tree due for a rebuild.
+void GpuSelfCollision::startAnew(OneShot& once) {
+    std::memset(state_.mapped(), 0, sizeof(gpu::SelfState));
     writeStaticState();
-    once.run([&](VkCommandBuffer cb) {  // an empty memory, no arrivals, no candidates
+    once.run([&](VkCommandBuffer cb) {
         for (const Buffer* b : {&memoryKeys_, &nodeInts_, &vertexData_, &candData_, &slots_})
             vkCmdFillBuffer(cb, b->get(), 0, VK_WHOLE_SIZE, 0);
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -162,7 +169,17 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
                              VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, nullptr, 0,
                              nullptr);
     });
-    bindAll();
+    frameState_ = state();
+    frameCandidates_ = 0;
+    rebuildDue_ = true;
+    rebuildNow_ = false;
+    refNodes_ = refPairs_ = 0;
+}
+
+void GpuSelfCollision::restart() {
+    OneShot once(*ctx_, "self-collision restart");
+    startAnew(once);
+    rebuilds_ = 0;
 }
 
 std::uint32_t GpuSelfCollision::groupsOf(std::uint64_t n) const {

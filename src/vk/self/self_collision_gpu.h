@@ -72,6 +72,10 @@ class GpuSelfCollision {
     std::uint32_t truncated() const;
     // After a frame that did not overflow: the tree's rebuild rule (as the CPU's endFrame()).
     void endFrame();
+    // Nothing in flight: starts over as a new GpuSelfCollision over the solver's buffers would
+    // (no candidates, an empty memory, the tree due for a rebuild, the counters at 0); the
+    // buffers keep their capacity. GpuSolver::restart.
+    void restart();
 
     std::uint32_t capacity() const { return capacity_; }
     std::uint64_t growths() const { return growths_; }
@@ -109,6 +113,7 @@ class GpuSelfCollision {
 
   private:
     void allocateCandidates(std::uint32_t capacity);
+    void startAnew(OneShot& once);
     void writeStaticState();
     void bindAll();
     std::uint32_t groupsOf(std::uint64_t n) const;

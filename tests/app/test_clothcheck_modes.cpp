@@ -1,0 +1,86 @@
+// clothcheck's modes (docs/backends.md, "Checking a GPU that rounds differently"): exact (every
+// frame from the same start) and resync (the CPU reference takes the GPU's state, both start
+// over from it, and each frame is judged against the error model's tolerance). On lavapipe,
+// which rounds as the CPU does, a resync's discrepancy is exactly 0 while the error model's draws
+// (the reference in the other rounding modes) move: the model measures something.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../common/run_program.h"
+
+namespace fs = std::filesystem;
+using cloth::test::runProgram;
+
+namespace {
+
+nlohmann::json readJson(const fs::path& p) {
+    std::ifstream in(p);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+// Resync every frame on the hanging cloth: the discrepancy is 0 in every frame (the same state,
+// the same bits), the draws spread (each mode moves the frame), and the tolerance is the model's
+// multiple of the spread at the frame closest to it.
+TEST(ClothcheckModes, ResyncOnLavapipeIsExactAndTheModelSpreads) {
+    const fs::path dir = cloth::test::scratchDir("test", "clothcheck_resync");
+    const fs::path out = dir / "resync.json";
+    const auto r = runProgram("clothcheck", "--scene hanging --mode resync --frames 8 --json " +
+                                                out.string() + " --skip-without-device");
+    if (r.exitCode == 77) GTEST_SKIP() << r.output;
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const nlohmann::json j = readJson(out);
+    EXPECT_EQ(j["mode"], "resync");
+    EXPECT_EQ(j["worst"]["max_rel"].get<double>(), 0.0) << r.output;
+    EXPECT_EQ(j["frames_over"], 0);
+    const double spread = j["closest"]["spread"].get<double>();
+    EXPECT_GT(spread, 0.0) << "the rounding modes did not move the frame:\n" << r.output;
+    EXPECT_LT(spread, 1e-4) << r.output;  // a frame's rounding, not a different simulation
+    EXPECT_GE(j["closest"]["tolerance"].get<double>(),
+              j["spread_multiple"].get<double>() * spread);
+    EXPECT_NE(r.output.find("mode resync"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("x the spread of 3 draws of the CPU reference"), std::string::npos)
+        << r.output;
+    // The draws round the same stages the same way on any number of threads: the same spread.
+    const fs::path one = dir / "one_thread.json";
+    const auto r1 = runProgram("clothcheck", "--scene hanging --mode resync --frames 8 --threads 1 "
+                                             "--json " + one.string());
+    ASSERT_EQ(r1.exitCode, 0) << r1.output;
+    EXPECT_EQ(readJson(one)["closest"], j["closest"]) << r1.output;
+    fs::remove_all(dir);
+}
+
+// The default mode on lavapipe is exact, at tolerance 0; --mode is refused by name when wrong.
+TEST(ClothcheckModes, ExactIsLavapipesDefaultAndBadModesAreRefused) {
+    const auto r = runProgram("clothcheck", "--scene hanging --frames 2 --skip-without-device");
+    if (r.exitCode == 77) GTEST_SKIP() << r.output;
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("mode exact; tolerance: 0 (equal positions)"), std::string::npos)
+        << r.output;
+    const auto bad = runProgram("clothcheck", "--scene hanging --mode close");
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("clothcheck: --mode: expected exact or resync, got 'close'"),
+              std::string::npos)
+        << bad.output;
+    const auto every = runProgram("clothcheck", "--scene hanging --resync-every 0");
+    EXPECT_EQ(every.exitCode, 2) << every.output;
+    EXPECT_NE(every.output.find("--resync-every: must be at least 1, got 0"), std::string::npos)
+        << every.output;
+}
+
+// A tolerance given by hand replaces the model's, and a discrepancy past it fails: resync every
+// 4 frames with the GPU restarted from its own state, still 0 at tolerance 0.
+TEST(ClothcheckModes, ResyncEveryKFramesStaysExact) {
+    const auto r = runProgram("clothcheck", "--scene swirl --mode resync --resync-every 4 "
+                                            "--frames 9 --tolerance 0 --skip-without-device");
+    if (r.exitCode == 77) GTEST_SKIP() << r.output;
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("every 4 frames; tolerance: given (--tolerance)"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("0 of 9 frames over: ok"), std::string::npos) << r.output;
+}
