@@ -18,7 +18,6 @@ constexpr std::size_t kHeaderWords = 5;
 
 // Opcodes (SPIR-V 1.6 unified specification, section 3.52).
 enum Op : std::uint32_t {
-    kOpName = 5,
     kOpExtInstImport = 11,
     kOpExtInst = 12,
     kOpTypeBool = 20,
@@ -53,24 +52,29 @@ constexpr std::uint32_t kSqrt = 31, kInverseSqrt = 32, kLength = 66, kDistance =
 
 constexpr std::uint32_t kMagnitudeMask = 0x7fffffffu;
 constexpr std::uint32_t kInfinity = 0x7f800000u;
-constexpr std::uint32_t kMaxUlp = 2;
+// The largest offset, in ULP, of each instruction's results. The Vulkan specification allows
+// OpFDiv 2.5 ULP, so 2 on a correctly rounded result stays within it; InverseSqrt 2 ULP, so 1
+// (lavapipe's is 1 / sqrt: two roundings). Sqrt, Length, Distance and Normalize inherit bounds
+// larger than 2 ULP from division and inversesqrt.
+std::uint32_t maxUlp(std::uint32_t op, std::uint32_t instruction) {
+    return op == kOpExtInst && instruction == kInverseSqrt ? 1 : 2;
+}
 
 // A perturbed result: where its instruction is, its float type's component count, its ids.
 struct Site {
-    std::size_t at = 0;           // word index of the instruction
-    std::uint32_t type = 0;       // the float (vector) type
+    std::size_t at = 0;      // word index of the instruction
+    std::uint32_t type = 0;  // the float (vector) type
     std::uint32_t components = 1;
-    std::uint32_t result = 0;     // the id the module reads, now the perturbed value's
-    std::uint32_t exact = 0;      // fresh id: the instruction's own result
+    std::uint32_t ulps = 2;    // the largest offset
+    std::uint32_t result = 0;  // the id the module reads, now the perturbed value's
+    std::uint32_t exact = 0;   // fresh id: the instruction's own result
 };
 
 bool isGlslStd450(std::span<const std::uint32_t> operands) {
     static constexpr char kName[] = "GLSL.std.450";
-    const std::size_t bytes = operands.size() * 4;
-    if (bytes < sizeof kName) return false;
-    char text[sizeof kName];
-    std::memcpy(text, operands.data(), sizeof kName);  // little-endian words, nul-terminated
-    return std::memcmp(text, kName, sizeof kName) == 0;
+    // A literal string: its bytes in little-endian words, nul-terminated.
+    return operands.size() * 4 >= sizeof kName &&
+           std::memcmp(operands.data(), kName, sizeof kName) == 0;
 }
 
 // The per-site constant: the seed and the site's index, mixed (a 32-bit finaliser in the style of
@@ -107,33 +111,37 @@ class Rewriter {
                             std::to_string(i));
             const std::span<const std::uint32_t> w = in_.subspan(i, count);
             switch (op) {
-            case kOpExtInstImport:
-                if (count >= 3 && isGlslStd450(w.subspan(2))) glsl_.push_back(w[1]);
-                break;
-            case kOpTypeBool: boolType_ = w[1]; break;
-            case kOpTypeInt:
-                if (count >= 4 && w[2] == 32 && w[3] == 0) uintType_ = w[1];
-                break;
-            case kOpTypeFloat:
-                if (count == 3 && w[2] == 32) float32_.insert({w[1], 1u});
-                break;
-            case kOpTypeVector:
-                if (count < 4) break;
-                if (auto f = float32_.find(w[2]); f != float32_.end() && f->second == 1)
-                    float32_.insert({w[1], w[3]});
-                if (uintType_ && w[2] == uintType_) uintVectors_[w[3]] = w[1];
-                if (boolType_ && w[2] == boolType_) boolVectors_[w[3]] = w[1];
-                break;
-            case kOpFunction:
-                if (!firstFunction_) firstFunction_ = i;
-                break;
-            case kOpFDiv:
-                if (count == 5) addSite(i, w[1], w[2]);
-                break;
-            case kOpExtInst:
-                if (count >= 5 && isPerturbed(w[3], w[4])) addSite(i, w[1], w[2]);
-                break;
-            default: break;
+                case kOpExtInstImport:
+                    if (count >= 3 && isGlslStd450(w.subspan(2))) glsl_.push_back(w[1]);
+                    break;
+                case kOpTypeBool:
+                    boolType_ = w[1];
+                    break;
+                case kOpTypeInt:
+                    if (count >= 4 && w[2] == 32 && w[3] == 0) uintType_ = w[1];
+                    break;
+                case kOpTypeFloat:
+                    if (count == 3 && w[2] == 32) float32_.insert({w[1], 1u});
+                    break;
+                case kOpTypeVector:
+                    if (count < 4) break;
+                    if (auto f = float32_.find(w[2]); f != float32_.end() && f->second == 1)
+                        float32_.insert({w[1], w[3]});
+                    if (uintType_ && w[2] == uintType_) uintVectors_[w[3]] = w[1];
+                    if (boolType_ && w[2] == boolType_) boolVectors_[w[3]] = w[1];
+                    break;
+                case kOpFunction:
+                    if (!firstFunction_) firstFunction_ = i;
+                    break;
+                case kOpFDiv:
+                    if (count == 5) addSite(i, w[1], w[2], maxUlp(op, 0));
+                    break;
+                case kOpExtInst:
+                    if (count >= 5 && isPerturbed(w[3], w[4]))
+                        addSite(i, w[1], w[2], maxUlp(op, w[4]));
+                    break;
+                default:
+                    break;
             }
             i += count;
         }
@@ -142,15 +150,15 @@ class Rewriter {
     bool isPerturbed(std::uint32_t set, std::uint32_t instruction) const {
         bool glsl = false;
         for (std::uint32_t id : glsl_) glsl = glsl || id == set;
-        return glsl && (instruction == kSqrt || instruction == kInverseSqrt ||
-                        instruction == kLength || instruction == kDistance ||
-                        instruction == kNormalize);
+        return glsl &&
+               (instruction == kSqrt || instruction == kInverseSqrt || instruction == kLength ||
+                instruction == kDistance || instruction == kNormalize);
     }
 
-    void addSite(std::size_t at, std::uint32_t type, std::uint32_t result) {
+    void addSite(std::size_t at, std::uint32_t type, std::uint32_t result, std::uint32_t ulps) {
         auto f = float32_.find(type);
         if (f == float32_.end()) return;  // 16- or 64-bit floats: left as they are
-        sites_.push_back({at, type, f->second, result, 0});
+        sites_.push_back({at, type, f->second, ulps, result, 0});
     }
 
     std::uint32_t fresh() { return bound_++; }
@@ -203,11 +211,11 @@ class Rewriter {
             throw Error("rounding emulation: float arithmetic outside any function");
         for (std::uint32_t s = 0; s < sites_.size(); ++s) {
             Site& site = sites_[s];
-            const std::uint32_t n = site.components;
+            const std::uint32_t n = site.components, m = site.ulps;
             uintType(n);
             boolType(n);
-            for (std::uint32_t v : {kMagnitudeMask, 0x7feb352du, 15u, 0x846ca68bu, 16u,
-                                    2 * kMaxUlp + 1, kMaxUlp, kInfinity - kMaxUlp})
+            for (std::uint32_t v :
+                 {kMagnitudeMask, 0x7feb352du, 15u, 0x846ca68bu, 16u, 2 * m + 1, m, kInfinity - m})
                 constant(v, n);
             keys_.push_back(constant(siteKey(seed_, s), n));
             site.exact = fresh();
@@ -216,9 +224,10 @@ class Rewriter {
     }
 
     // The instructions after a site: its exact result, read as bits u, becomes
-    //   u + (hash(u ^ key) mod 5) - 2   where 2 < (u & 0x7fffffff) < infinity - 2, else u.
+    //   u + (hash(u ^ key) mod (2m + 1)) - m   where m < (u & 0x7fffffff) < infinity - m, else u
+    // (m: the site's largest offset, 2 or 1).
     void perturb(std::vector<std::uint32_t>& out, const Site& site, std::uint32_t key) {
-        const std::uint32_t n = site.components, u32 = uintType(n), b = boolType(n);
+        const std::uint32_t n = site.components, m = site.ulps, u32 = uintType(n), b = boolType(n);
         auto value = [&](std::uint32_t op, std::initializer_list<std::uint32_t> operands) {
             const std::uint32_t id = fresh();
             std::vector<std::uint32_t> w{u32, id};
@@ -240,12 +249,12 @@ class Rewriter {
         h = value(kOpBitwiseXor, {h, value(kOpShiftRightLogical, {h, constant(15, n)})});
         h = value(kOpIMul, {h, constant(0x846ca68bu, n)});
         h = value(kOpBitwiseXor, {h, value(kOpShiftRightLogical, {h, constant(16, n)})});
-        const std::uint32_t steps = value(kOpUMod, {h, constant(2 * kMaxUlp + 1, n)});
+        const std::uint32_t steps = value(kOpUMod, {h, constant(2 * m + 1, n)});
         const std::uint32_t up = value(kOpIAdd, {bits, steps});
-        const std::uint32_t moved = value(kOpISub, {up, constant(kMaxUlp, n)});
-        const std::uint32_t aboveZero = test(kOpUGreaterThan, magnitude, constant(kMaxUlp, n));
+        const std::uint32_t moved = value(kOpISub, {up, constant(m, n)});
+        const std::uint32_t aboveZero = test(kOpUGreaterThan, magnitude, constant(m, n));
         const std::uint32_t belowInfinity =
-            test(kOpULessThan, magnitude, constant(kInfinity - kMaxUlp, n));
+            test(kOpULessThan, magnitude, constant(kInfinity - m, n));
         const std::uint32_t room = test(kOpLogicalAnd, aboveZero, belowInfinity);
         const std::uint32_t chosen = value(kOpSelect, {room, moved, bits});
         append(out, kOpBitcast, {site.type, site.result, chosen});
@@ -255,6 +264,7 @@ class Rewriter {
         std::vector<std::uint32_t> out(in_.begin(), in_.begin() + kHeaderWords);
         out.reserve(in_.size() + globals_.size() + sites_.size() * 80);
         std::size_t next = 0;  // the next site
+        const std::size_t declared = globals_.size();
         for (std::size_t i = kHeaderWords; i < in_.size();) {
             const std::uint32_t count = in_[i] >> 16, op = in_[i] & 0xffffu;
             if (i == firstFunction_) out.insert(out.end(), globals_.begin(), globals_.end());
@@ -272,6 +282,7 @@ class Rewriter {
             }
             i += count;
         }
+        CLOTH_ASSERT(globals_.size() == declared);  // perturb() found every constant declared
         out[3] = bound_;
         return out;
     }
@@ -279,16 +290,16 @@ class Rewriter {
     std::span<const std::uint32_t> in_;
     std::uint32_t seed_;
     std::uint32_t bound_;
-    std::vector<std::uint32_t> glsl_;  // GLSL.std.450 import ids
+    std::vector<std::uint32_t> glsl_;                           // GLSL.std.450 import ids
     std::unordered_map<std::uint32_t, std::uint32_t> float32_;  // type id -> components
     std::uint32_t uintType_ = 0, boolType_ = 0;
     std::map<std::uint32_t, std::uint32_t> uintVectors_, boolVectors_;  // components -> type id
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> constants_;
     std::size_t firstFunction_ = 0;
     std::vector<Site> sites_;
-    std::vector<std::uint32_t> keys_;  // per site: its key constant
+    std::vector<std::uint32_t> keys_;                           // per site: its key constant
     std::unordered_map<std::uint32_t, std::uint32_t> renamed_;  // result -> exact
-    std::vector<std::uint32_t> globals_;  // new types and constants
+    std::vector<std::uint32_t> globals_;                        // new types and constants
 };
 
 }  // namespace

@@ -14,12 +14,13 @@ namespace cloth::vk {
 
 // The module with the result of every OpFDiv and GLSL.std.450 Sqrt, InverseSqrt, Length, Distance
 // and Normalize on 32-bit floats (scalars and vectors, each component) moved by an integer number
-// of ULP in [-2, 2]: the result's bits, read as an unsigned integer, plus an offset hashed from
-// those bits, `seed` and the instruction's place in the module. The same inputs give the same
-// outputs on every run and device. Zeros, subnormals within 2 ULP of zero, the largest finite
-// values within 2 ULP of infinity, infinities and NaNs are left as they are: a result never changes
-// sign or class. The seed is used as given (0 included). Throws cloth::Error for words that are
-// not a SPIR-V module.
+// of ULP in [-2, 2] ([-1, 1] for InverseSqrt, whose bound is 2 ULP in all): the result's bits,
+// read as an unsigned integer, plus an offset hashed from those bits, `seed` and the
+// instruction's place in the module. The same inputs give the same outputs on every run and
+// device. Zeros, the subnormals and the largest finite values within the largest offset of zero
+// and of infinity, infinities and NaNs are left as they are: a result never changes sign or
+// class. The seed is used as given (0 included); a module rewritten twice is perturbed twice.
+// Throws cloth::Error for words that are not a SPIR-V module.
 std::vector<std::uint32_t> withEmulatedRounding(std::span<const std::uint32_t> words,
                                                 std::uint32_t seed);
 

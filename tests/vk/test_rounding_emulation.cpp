@@ -63,10 +63,10 @@ Census census(std::span<const std::uint32_t> w) {
 std::string validate(std::span<const std::uint32_t> words) {
     spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
     std::string messages;
-    tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& at,
-                                 const char* text) {
-        messages += "word " + std::to_string(at.index) + ": " + text + "\n";
-    });
+    tools.SetMessageConsumer(
+        [&](spv_message_level_t, const char*, const spv_position_t& at, const char* text) {
+            messages += "word " + std::to_string(at.index) + ": " + text + "\n";
+        });
     return tools.Validate(words.data(), words.size()) ? "" : messages + "(invalid)";
 }
 
@@ -108,10 +108,11 @@ TEST(RoundingEmulation, EveryModuleValidatesWithOnePerturbationPerSite) {
         total.divisions += before.divisions;
         for (std::size_t k = 0; k < kPerturbed.size(); ++k) total.ext[k] += before.ext[k];
     }
-    std::printf("%zu modules: %zu OpFDiv, Sqrt %zu, InverseSqrt %zu, Length %zu, Distance %zu, "
-                "Normalize %zu\n",
-                modules.size(), total.divisions, total.ext[0], total.ext[1], total.ext[2],
-                total.ext[3], total.ext[4]);
+    std::printf(
+        "%zu modules: %zu OpFDiv, Sqrt %zu, InverseSqrt %zu, Length %zu, Distance %zu, "
+        "Normalize %zu\n",
+        modules.size(), total.divisions, total.ext[0], total.ext[1], total.ext[2], total.ext[3],
+        total.ext[4]);
     EXPECT_EQ(census(shaders::spirv("test_rounding.comp")).sites(), 8u);
     const std::uint32_t garbage[6] = {1, 2, 3, 4, 5, 6};
     EXPECT_THROW(vk::withEmulatedRounding(garbage, 1), Error);
@@ -149,8 +150,9 @@ class RoundingEmulationTest : public test::GpuTest {
     }
 };
 
-// Each perturbed result is the plain one moved by -2..2 ULP, never across zero, with each of the
-// five offsets about as often; zero, infinity and NaN stay; the same seed gives the same bits.
+// Each perturbed result is the plain one moved by -2..2 ULP (InverseSqrt's by -1..1), never across
+// zero, with each of the five offsets about as often; zero, infinity and NaN stay; the same seed
+// gives the same bits.
 TEST_F(RoundingEmulationTest, ResultsMoveByAtMostTwoUlpAndRepeat) {
     std::vector<glm::vec4> inputs(2 * 64 * 16);
     std::uint32_t x = 12345u;
@@ -160,7 +162,7 @@ TEST_F(RoundingEmulationTest, ResultsMoveByAtMostTwoUlpAndRepeat) {
                           static_cast<int>(x % 40) - 20);
     };
     for (glm::vec4& v : inputs) v = {next(), next(), next(), next()};
-    inputs[0] = {0.0f, 1.0f, 1.0f, 1.0f};                                  // 0 / b = 0
+    inputs[0] = {0.0f, 1.0f, 1.0f, 1.0f};                                     // 0 / b = 0
     inputs[1] = {1.0f, 0.0f, 0.0f, std::numeric_limits<float>::quiet_NaN()};  // a / 0 = inf
     const std::vector<float> plain = run(inputs, 0);
     const std::vector<float> emulated = run(inputs, 7);
@@ -178,7 +180,9 @@ TEST_F(RoundingEmulationTest, ResultsMoveByAtMostTwoUlpAndRepeat) {
         }
         ASSERT_EQ(std::signbit(e), std::signbit(p)) << "result " << i;
         const std::int64_t d = ulps(std::fabs(e), std::fabs(p));
-        ASSERT_LE(std::abs(d), 2) << "result " << i << ": " << p << " became " << e;
+        // InverseSqrt (the second result of each pair's second vec4) moves by 1 ULP at most.
+        ASSERT_LE(std::abs(d), i % 16 == 5 ? 1 : 2)
+            << "result " << i << ": " << p << " became " << e;
         ++histogram[static_cast<std::size_t>(d + 2)];
     }
     // The first pair's specials: 0 / 1, 1 / 0, NaN, sqrt(0).
@@ -188,8 +192,8 @@ TEST_F(RoundingEmulationTest, ResultsMoveByAtMostTwoUlpAndRepeat) {
     EXPECT_EQ(plain[4], 0.0f);
     for (std::size_t k = 0; k < histogram.size(); ++k)
         EXPECT_GT(histogram[k], plain.size() / 10) << "offset " << static_cast<int>(k) - 2;
-    std::printf("offsets -2..2: %zu %zu %zu %zu %zu of %zu results\n", histogram[0],
-                histogram[1], histogram[2], histogram[3], histogram[4], plain.size());
+    std::printf("offsets -2..2: %zu %zu %zu %zu %zu of %zu results\n", histogram[0], histogram[1],
+                histogram[2], histogram[3], histogram[4], plain.size());
     EXPECT_TRUE(sameBits(run(inputs, 7), emulated)) << "the same seed, again";
     EXPECT_FALSE(sameBits(run(inputs, 8), emulated)) << "another seed";
 }
