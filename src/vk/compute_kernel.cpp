@@ -1,6 +1,7 @@
 #include "vk/compute_kernel.h"
 
 #include "vk/denorm_flush.h"
+#include "vk/rounding_emulation.h"
 
 #include <algorithm>
 #include <vector>
@@ -22,6 +23,13 @@ Unique<VkPipeline> computePipeline(const Context& ctx, VkPipelineLayout layout,
     if (ctx.info().denormFlushToZero32) {
         flushing = withDenormFlushToZero(code);
         code = flushing;
+    }
+    // A device that rounds divisions and square roots differently, where asked for
+    // (vk/rounding_emulation.h); independent of the flushing.
+    std::vector<std::uint32_t> rounding;
+    if (ctx.emulatedRoundingSeed()) {
+        rounding = withEmulatedRounding(code, ctx.emulatedRoundingSeed());
+        code = rounding;
     }
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = code.size() * sizeof(std::uint32_t);

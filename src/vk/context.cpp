@@ -429,7 +429,8 @@ DeviceInfo Instance::describe(VkPhysicalDevice device, std::uint32_t index) cons
 
 // ---- Context ------------------------------------------------------------------------------------
 
-Context::Context(const ContextOptions& options) : instance_(options) {
+Context::Context(const ContextOptions& options)
+    : instance_(options), emulatedRoundingSeed_(options.emulatedRoundingSeed) {
     if (options.createSurface) {
         VkSurfaceKHR s = options.createSurface(instance_.get());
         if (!s) throw Error("could not create a Vulkan surface for the window");

@@ -61,6 +61,10 @@ struct ContextOptions {
     // Where validation messages are counted; a caller that keeps it can check the count after
     // the context is gone (messages about leaked objects arrive at destruction).
     std::shared_ptr<MessageLog> messageLog;
+    // A device that rounds differently, emulated (vk/rounding_emulation.h): every compute
+    // pipeline's float divisions and square roots are perturbed by up to 2 ULP, pseudo-randomly
+    // and deterministically from this seed. 0: off, the shaders as compiled.
+    std::uint32_t emulatedRoundingSeed = 0;
 
     // ---- for the renderer ----
     std::vector<std::string> instanceExtensions;  // e.g. from SDL_Vulkan_GetInstanceExtensions
@@ -118,6 +122,9 @@ class Context {
     std::uint32_t apiVersion() const { return apiVersion_; }  // min(instance, device)
 
     const DeviceInfo& info() const { return info_; }
+    // ContextOptions::emulatedRoundingSeed: nonzero when compute pipelines emulate a device that
+    // rounds divisions and square roots differently (vk/rounding_emulation.h).
+    std::uint32_t emulatedRoundingSeed() const { return emulatedRoundingSeed_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
     const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
@@ -155,6 +162,7 @@ class Context {
     std::uint32_t queueFamily_ = 0;
     std::uint32_t timestampBits_ = 0;
     std::uint32_t apiVersion_ = 0;
+    std::uint32_t emulatedRoundingSeed_ = 0;
     DeviceInfo info_;
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceMemoryProperties memory_{};
