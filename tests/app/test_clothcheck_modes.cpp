@@ -17,6 +17,8 @@ using cloth::test::runProgram;
 
 namespace {
 
+const std::string kFlag = std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/flag.json";
+
 nlohmann::json readJson(const fs::path& p) {
     std::ifstream in(p);
     return nlohmann::json::parse(in);
@@ -83,4 +85,59 @@ TEST(ClothcheckModes, ResyncEveryKFramesStaysExact) {
     EXPECT_NE(r.output.find("every 4 frames; tolerance: given (--tolerance)"), std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("0 of 9 frames over: ok"), std::string::npos) << r.output;
+}
+
+// A device that rounds differently (--emulate-rounding): exact comparison fails (the emulation
+// changes bits), resync passes (every frame within the error model's tolerance), and its
+// discrepancy is not 0.
+TEST(ClothcheckModes, EmulatedRoundingFailsExactAndPassesResync) {
+    const fs::path dir = cloth::test::scratchDir("test", "clothcheck_emulated");
+    const auto exact = runProgram("clothcheck", "--scene " + kFlag + " --frames 10 --mode exact "
+                                                "--emulate-rounding 1 --skip-without-device");
+    if (exact.exitCode == 77) GTEST_SKIP() << exact.output;
+    EXPECT_EQ(exact.exitCode, 1) << exact.output;
+    EXPECT_NE(exact.output.find("EXCEEDED"), std::string::npos) << exact.output;
+    const fs::path out = dir / "resync.json";
+    const auto resync = runProgram("clothcheck", "--scene " + kFlag + " --frames 10 "
+                                                 "--emulate-rounding 1 --json " + out.string());
+    EXPECT_EQ(resync.exitCode, 0) << resync.output;
+    EXPECT_NE(resync.output.find("mode resync"), std::string::npos) << resync.output;
+    const nlohmann::json j = readJson(out);
+    EXPECT_GT(j["worst"]["max_rel"].get<double>(), 0.0) << resync.output;
+    EXPECT_EQ(j["frames_over"], 0) << resync.output;
+    EXPECT_EQ(j["emulate_rounding"], 1);
+    fs::remove_all(dir);
+}
+
+// Seeded bugs in the GPU side fail resync under the emulated rounding: a colour left out of one
+// iteration of each frame's first substep, and the compliances 1% too large on the flag (whose
+// distance constraints are compliant); refused where they cannot apply.
+TEST(ClothcheckModes, InjectedBugsFailResync) {
+    for (const char* bug : {"--inject skip-colour", "--inject compliance --inject-scale 1e-2"}) {
+        SCOPED_TRACE(bug);
+        const auto r = runProgram("clothcheck", "--scene " + kFlag +
+                                                    " --frames 10 --emulate-rounding 1 "
+                                                    "--skip-without-device " + std::string(bug));
+        if (r.exitCode == 77) GTEST_SKIP() << r.output;
+        EXPECT_EQ(r.exitCode, 1) << r.output;
+        EXPECT_NE(r.output.find("injected into the GPU side"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("EXCEEDED"), std::string::npos) << r.output;
+    }
+    const auto jacobi = runProgram("clothcheck", "--scene hanging --frames 1 --iteration jacobi "
+                                                 "--inject skip-colour --skip-without-device");
+    if (jacobi.exitCode == 77) GTEST_SKIP() << jacobi.output;
+    EXPECT_EQ(jacobi.exitCode, 2) << jacobi.output;
+    EXPECT_NE(jacobi.output.find("--inject skip-colour leaves out a colour of the Gauss-Seidel"),
+              std::string::npos)
+        << jacobi.output;
+    const auto model = runProgram("clothcheck", "--scene hanging --frames 1 --model mass_spring "
+                                                "--inject compliance --skip-without-device");
+    EXPECT_EQ(model.exitCode, 2) << model.output;
+    EXPECT_NE(model.output.find("the scene's model is mass_spring"), std::string::npos)
+        << model.output;
+    const auto bad = runProgram("clothcheck", "--scene hanging --inject typo");
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("--inject: expected compliance or skip-colour, got 'typo'"),
+              std::string::npos)
+        << bad.output;
 }

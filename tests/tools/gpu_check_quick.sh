@@ -3,7 +3,8 @@
 # packs this build's clothcheck, clothbench and clothsim with their libraries, runs the packed folder's
 # script with --quick from another directory, and the JSON must hold the device, the commit, the
 # seven clothcheck results (five XPBD scenes, PD and mass-spring; equal positions, no validation
-# message), the self-collision scene timed on both backends, the clothbench runs and no failure.
+# message), three seeded bugs each caught, the self-collision scene timed on both backends, the
+# clothbench runs and no failure.
 #   tests/tools/gpu_check_quick.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src="$1" build="$2"
@@ -28,6 +29,12 @@ if len(checks) != 7:
 for c in checks:
     if c is None or not c["ok"] or c["validation_messages"] != 0 or c["worst"]["max_rel"] != 0:
         problems.append(f"clothcheck: {c}")
+injections = d["injections"]
+if len(injections) != 3:
+    problems.append(f"{len(injections)} injections, 3 expected")
+for c in injections:
+    if c is None or c["ok"] or "inject" not in c:
+        problems.append(f"an injected bug not caught: {c}")
 scenes = d["scenes"]
 if len(scenes) != 2 or any(s is None or s["ms_per_frame"]["mean"] <= 0 for s in scenes):
     problems.append(f"scenes: {scenes}")

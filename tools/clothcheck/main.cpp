@@ -43,7 +43,8 @@ struct Args {
     int resyncEvery = 1;
     std::optional<double> tolerance;  // default: 0 (exact), the error model's (resync)
     std::optional<check::Injection> inject;
-    double injectScale = 1e-3;
+    std::optional<int> emulateRounding;  // a seed
+    std::optional<double> injectScale;  // --inject compliance's (default 1e-3)
     std::optional<PhantomSetting> phantoms;
     std::optional<std::string> tuning;
     std::optional<int> device;
@@ -154,6 +155,11 @@ void defineArgs(CLI::App& app, Args& a) {
     cli::addDevice(app, a.device);
     cli::addValidate(app, a.validate,
                      "enable the Vulkan validation layer; a validation message fails the check");
+    addInt(app, "--emulate-rounding", a.emulateRounding, 1, cli::kIntMax,
+           "a device that rounds differently, on any device: every float division and square "
+           "root of the compute shaders off by up to 2 ulp, pseudo-random per call from seed N "
+           "(vk/rounding_emulation.h); the default mode is then resync")
+        ->type_name("SEED");
     addInt(app, "--workgroup-size", a.workgroupSize, 1, 1 << 16,
            "the Vulkan solver's compute workgroup size (default: 64)");
 }
@@ -177,6 +183,8 @@ nlohmann::json resultJson(const Args& args, const PreparedCloth& prepared, const
               {"driver_version", gpu.driverVersion},
               {"api_version", vk::versionString(gpu.apiVersion)}}},
             {"workgroup_size", args.workgroupSize},
+            {"emulate_rounding", args.emulateRounding ? nlohmann::json(*args.emulateRounding)
+                                                      : nlohmann::json()},
             {"tolerance", args.tolerance ? nlohmann::json(*args.tolerance) : nlohmann::json()},
             {"validation", args.validate}};
 }
@@ -207,6 +215,10 @@ PreparedCloth cpuStateAfter(PreparedCloth prepared, int frames, int threads) {
 
 int run(const Args& args) {
     const auto start = std::chrono::steady_clock::now();
+    if (args.injectScale && args.inject != check::Injection::Compliance)
+        throw Error("--inject-scale is the change --inject compliance makes; no compliance is "
+                    "injected");
+    const double injectScale = args.injectScale.value_or(1e-3);
     if (auto why = vk::noVulkanReason()) {
         if (args.skipWithoutDevice && !std::getenv("CI")) {
             std::printf("clothcheck: skipped: no Vulkan device (%s)\n", why->c_str());
@@ -219,6 +231,8 @@ int run(const Args& args) {
     contextOptions.validation = args.validate;
     if (args.device) contextOptions.deviceIndex = static_cast<std::uint32_t>(*args.device);
     contextOptions.messageLog = log;
+    if (args.emulateRounding)
+        contextOptions.emulatedRoundingSeed = static_cast<std::uint32_t>(*args.emulateRounding);
     vk::GpuSolverOptions gpuOptions;
     gpuOptions.context = std::make_shared<vk::Context>(contextOptions);
     gpuOptions.workgroupSize = args.workgroupSize;
@@ -243,15 +257,19 @@ int run(const Args& args) {
     if (args.inject == check::Injection::SkipColour)
         gpuOptions.fault = vk::GpuSolverOptions::Fault::SkipColour;
     const auto gpuData = [&](const PreparedCloth& p) {
-        return args.inject ? check::injected(p, {*args.inject, args.injectScale}) : p;
+        return args.inject ? check::injected(p, {*args.inject, injectScale}) : p;
     };
     auto gpu = vk::makeGpuSolver(gpuData(prepared), gpuOptions);
     auto cpu = makeCpuSolver(prepared, threads);
     if (args.inject)
-        std::printf("clothcheck: injected into the GPU side: %s (%g)\n",
-                    check::injectionName(*args.inject), args.injectScale);
+        std::printf("clothcheck: injected into the GPU side: %s%s\n",
+                    check::injectionName(*args.inject),
+                    args.inject == check::Injection::Compliance
+                        ? (" (every compliance times 1 + " + std::to_string(injectScale) + ")").c_str()
+                        : "");
     const check::Mode mode = args.mode.value_or(
-        bitExactDevice(gpuOptions.context->info()) ? check::Mode::Exact : check::Mode::Resync);
+        bitExactDevice(gpuOptions.context->info()) && !args.emulateRounding ? check::Mode::Exact
+                                                                            : check::Mode::Resync);
     const bool resync = mode == check::Mode::Resync;
     const std::string toleranceModel =
         args.tolerance ? "given (--tolerance)"
@@ -261,9 +279,12 @@ int run(const Args& args) {
     std::printf("clothcheck: scene '%s': %u vertices (%u original), %u constraints, %u colours\n",
                 args.scene.c_str(), prepared.vertexCount(), prepared.originalVertexCount,
                 prepared.constraintCount(), prepared.colorCount);
-    std::printf("  cpu: %s, %d threads\n  gpu: %s%s\n", cpu->deviceName().c_str(),
+    std::printf("  cpu: %s, %d threads\n  gpu: %s%s%s\n", cpu->deviceName().c_str(),
                 cpu->threadCount(), gpu->deviceName().c_str(),
-                args.validate ? " (validation on)" : "");
+                args.validate ? " (validation on)" : "",
+                args.emulateRounding ? " (divisions and square roots off by up to 2 ulp: "
+                                       "--emulate-rounding)"
+                                     : "");
     if (resync)
         std::printf("  mode resync: the CPU reference takes the GPU's state every %d frame%s; "
                     "tolerance: %s\n",
@@ -405,7 +426,7 @@ int run(const Args& args) {
         result["mode"] = resync ? "resync" : "exact";
         if (args.inject)
             result["inject"] = {{"kind", check::injectionName(*args.inject)},
-                                {"scale", args.injectScale}};
+                                {"scale", injectScale}};
         result["tolerance_model"] = toleranceModel;
         if (resync) {
             result["resync_every"] = args.resyncEvery;
