@@ -18,13 +18,31 @@ layout(constant_id = SPEC_VARIANT) const uint TYPES = (1u << CLOTH_CONSTRAINT_TY
 layout(constant_id = SPEC_LAMBDA) const uint LAMBDA = 0u;
 layout(constant_id = SPEC_STRIDED) const bool STRIDED = false;
 layout(push_constant, std430) uniform Push { ColorPush pc; };
+// A bug put in on purpose (clothcheck --inject; 0, nothing, in every ordinary run).
+layout(constant_id = SPEC_FAULT) const uint FAULT = 0u;
+
+// FAULT_GRADIENT_SIGN: the vertex of item 0 whose correction goes the wrong way (distance
+// constraints' second vertex; none of the other types').
+const uint NO_FAULT_VERTEX = 0xffffffffu;
+uint faultVertex(DistanceConstraint c) { return c.v1; }
+uint faultVertex(BendingConstraint c) { return NO_FAULT_VERTEX; }
+uint faultVertex(StvkConstraint c) { return NO_FAULT_VERTEX; }
+uint faultVertex(IsoBendingConstraint c) { return NO_FAULT_VERTEX; }
+uint faultVertex(FixedAngleConstraint c) { return NO_FAULT_VERTEX; }
 
 // solve<Name>At(k): item k of a type, with its multiplier loaded and stored as SPEC_LAMBDA says.
 #define CLOTH_X(I, Name, name, Item, V, W, Lam)                                  \
     void solve##Name##At(uint k) {                                               \
         Item c = load##Name(k);                                                  \
         Lam lambda = (LAMBDA & LAMBDA_LOAD) != 0u ? name##Lambdas[k] : Lam(0.0); \
+        uint fv = FAULT == FAULT_GRADIENT_SIGN && k == 0u ? faultVertex(c)       \
+                                                          : NO_FAULT_VERTEX;     \
+        vec4 before = fv != NO_FAULT_VERTEX ? loadStatePosition(fv) : vec4(0.0); \
         name##Solve(c, lambda, pc.solve);                                        \
+        if (fv != NO_FAULT_VERTEX) {                                             \
+            vec4 after = loadStatePosition(fv);                                  \
+            storeStatePosition(fv, vec4(2.0 * before.xyz - after.xyz, after.w)); \
+        }                                                                        \
         if ((LAMBDA & LAMBDA_STORE) != 0u) name##Lambdas[k] = lambda;            \
     }
 CLOTH_CONSTRAINT_TYPES(CLOTH_X)

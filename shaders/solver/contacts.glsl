@@ -23,6 +23,8 @@ layout(local_size_x_id = SPEC_WORKGROUP_SIZE) in;
 layout(constant_id = SPEC_VARIANT) const uint JOB = CONTACT_PROJECT;
 layout(constant_id = SPEC_STRIDED) const bool STRIDED = false;
 layout(push_constant, std430) uniform Push { ContactPush pc; };
+// A bug put in on purpose (clothcheck --inject; 0, nothing, in every ordinary run).
+layout(constant_id = SPEC_FAULT) const uint FAULT = 0u;
 
 void contactJob(uint v, float h) {
     if (JOB == CONTACT_BEGIN) {
@@ -42,6 +44,7 @@ void contactJob(uint v, float h) {
     } else if (JOB == CONTACT_PROJECT) {
         vec4 x = loadPosition(v);
         if (x.w <= 0.0) return;
+        if (FAULT == FAULT_DROP_CONTACT && v % FAULT_DROP_EVERY == 0u) return;
         ContactState s = contacts[v];
         vec3 vPred = vec3(loadVelocity(v));
         vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);

@@ -90,6 +90,8 @@ inline constexpr int bindingSet(int b) {
 #define SPEC_VARIANT 1
 #define SPEC_LAMBDA 2
 #define SPEC_STRIDED 3
+// A bug put in on purpose (FAULT_*; 0 in every ordinary run): clothcheck --inject.
+#define SPEC_FAULT 4
 
 CLOTH_NAMESPACE_BEGIN
 
@@ -103,6 +105,13 @@ const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predict
 // The constraint types one colors.comp pipeline solves (SPEC_VARIANT): a mask with bit I for
 // type I of constraint_types.h. One type per dispatch suits CPU devices, which run both sides of
 // a branch; all types per dispatch suit GPUs.
+
+// SPEC_FAULT: distance constraint 0 moves its second vertex the wrong way (the sign of that
+// vertex's gradient flipped: its correction mirrored), in colors.comp; the collider contacts of
+// every vertex whose index is a multiple of FAULT_DROP_EVERY left unprojected, in contacts.comp.
+const uint FAULT_GRADIENT_SIGN = 1u;
+const uint FAULT_DROP_CONTACT = 2u;
+const uint FAULT_DROP_EVERY = 97u;
 
 // Multipliers (SPEC_LAMBDA): load the previous iteration's, store for the next one.
 const uint LAMBDA_LOAD = 1u;

@@ -89,7 +89,10 @@ DispatchPolicy::DispatchPolicy(const Context& ctx, const GpuSolverOptions& o)
       togetherBelow(o.colorBatching == ColorBatching::Auto ? o.smallColorItems : 0),
       runItems(policy::chooseRunItems(ctx, o)),
       runWg(policy::chooseRunWorkgroup(ctx, o)),
-      wide(policy::chooseWide(ctx, o.memoryAccess)) {}
+      wide(policy::chooseWide(ctx, o.memoryAccess)),
+      fault(o.fault == GpuSolverOptions::Fault::GradientSign  ? gpu::FAULT_GRADIENT_SIGN
+            : o.fault == GpuSolverOptions::Fault::DropContact ? gpu::FAULT_DROP_CONTACT
+                                                              : 0u) {}
 
 std::uint32_t DispatchPolicy::groupsFor(std::uint64_t n) const {
     const std::uint64_t one = (n + wg - 1) / wg;

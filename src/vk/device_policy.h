@@ -42,12 +42,13 @@ struct DispatchPolicy {
     std::uint32_t runItems = 0;       // colour runs: colours of at most this many items
     std::uint32_t runWg = 0;          // ... solved by a workgroup of this size
     bool wide = false;                // 64-bit memory accesses in the shaders
+    std::uint32_t fault = 0;          // FAULT_* (GpuSolverOptions::Fault): clothcheck --inject
 
     // Workgroups for n items: one item per invocation, fewer invocations (up to `items` each)
     // on CPU devices while at least `minGroups` workgroups remain.
     std::uint32_t groupsFor(std::uint64_t n) const;
     Spec spec(std::uint32_t variant = 0, std::uint32_t lambda = 0) const {
-        return {variant, lambda, items > 1};
+        return {variant, lambda, items > 1, fault};
     }
 };
 

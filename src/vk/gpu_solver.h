@@ -67,8 +67,11 @@ struct GpuSolverOptions {
     // triangle). More are counted, the buffers grow and the frame is redone (selfGrowths()).
     std::uint32_t selfContactCapacity = 0;
     // A bug put in on purpose, for clothcheck --inject (a verdict must catch it): SkipColour
-    // leaves the first colour out of the first iteration of each frame's first substep.
-    enum class Fault { None, SkipColour };
+    // leaves the first colour out of the first iteration of each frame's first substep;
+    // GradientSign flips the sign of one vertex's gradient in distance constraint 0
+    // (shaders/solver/colors.glsl, FAULT_GRADIENT_SIGN); DropContact leaves the collider
+    // contacts of one vertex in 97 unprojected (shaders/solver/contacts.glsl).
+    enum class Fault { None, SkipColour, GradientSign, DropContact };
     Fault fault = Fault::None;
 };
 

@@ -21,11 +21,11 @@ constexpr const char* kFixedBufferNames[] = {
 static_assert(std::size(kFixedBufferNames) == BINDING_TYPES_BASE, "one name per binding");
 
 // Specialization constants by id (solver_io.h: SPEC_WORKGROUP_SIZE 0, SPEC_VARIANT 1,
-// SPEC_LAMBDA 2, SPEC_STRIDED 3).
-std::array<std::uint32_t, 4> specValues(std::uint32_t wg, Spec spec) {
+// SPEC_LAMBDA 2, SPEC_STRIDED 3, SPEC_FAULT 4).
+std::array<std::uint32_t, 5> specValues(std::uint32_t wg, Spec spec) {
     static_assert(SPEC_WORKGROUP_SIZE == 0 && SPEC_VARIANT == 1 && SPEC_LAMBDA == 2 &&
-                  SPEC_STRIDED == 3);
-    return {wg, spec.variant, spec.lambda, spec.strided ? VK_TRUE : VK_FALSE};
+                  SPEC_STRIDED == 3 && SPEC_FAULT == 4);
+    return {wg, spec.variant, spec.lambda, spec.strided ? VK_TRUE : VK_FALSE, spec.fault};
 }
 
 constexpr const char* kCollisionBufferNames[] = {"colliders", "contacts", "mesh nodes",

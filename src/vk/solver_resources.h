@@ -53,6 +53,7 @@ struct Spec {
     std::uint32_t variant = 0;  // VERTEX_* stages or COLOR_* types
     std::uint32_t lambda = 0;   // LAMBDA_* flags
     bool strided = false;       // several items per invocation
+    std::uint32_t fault = 0;    // FAULT_* (GpuSolverOptions::Fault), 0 without
     auto operator<=>(const Spec&) const = default;
 };
 

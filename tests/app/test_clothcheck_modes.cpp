@@ -110,10 +110,12 @@ TEST(ClothcheckModes, EmulatedRoundingFailsExactAndPassesResync) {
 }
 
 // Seeded bugs in the GPU side fail resync under the emulated rounding: a colour left out of one
-// iteration of each frame's first substep, and the compliances 1% too large on the flag (whose
-// distance constraints are compliant); refused where they cannot apply.
+// iteration of each frame's first substep, the compliances 1% too large on the flag (whose
+// distance constraints are compliant), a distance constraint's gradient with the wrong sign at
+// one vertex, collider contacts dropped; refused where they cannot apply.
 TEST(ClothcheckModes, InjectedBugsFailResync) {
-    for (const char* bug : {"--inject skip-colour", "--inject compliance --inject-scale 1e-2"}) {
+    for (const char* bug : {"--inject skip-colour", "--inject compliance --inject-scale 1e-2",
+                            "--inject gradient-sign"}) {
         SCOPED_TRACE(bug);
         const auto r = runProgram("clothcheck", "--scene " + kFlag +
                                                     " --frames 10 --emulate-rounding 1 "
@@ -123,11 +125,24 @@ TEST(ClothcheckModes, InjectedBugsFailResync) {
         EXPECT_NE(r.output.find("injected into the GPU side"), std::string::npos) << r.output;
         EXPECT_NE(r.output.find("EXCEEDED"), std::string::npos) << r.output;
     }
+    // Colliders' contacts dropped at one vertex in 97: the collider test scene (a cloth falling
+    // onto shapes and a ground).
+    const auto dropped = runProgram(
+        "clothcheck", "--scene " + std::string(CLOTH_TEST_SOURCE_DIR) +
+                          "/tests/data/gpu/colliders.json --frames 20 --emulate-rounding 1 "
+                          "--inject drop-contact");
+    EXPECT_EQ(dropped.exitCode, 1) << dropped.output;
+    EXPECT_NE(dropped.output.find("EXCEEDED"), std::string::npos) << dropped.output;
+    const auto noCollider = runProgram("clothcheck", "--scene hanging --frames 1 "
+                                                     "--inject drop-contact");
+    EXPECT_EQ(noCollider.exitCode, 2) << noCollider.output;
+    EXPECT_NE(noCollider.output.find("the scene has no collider"), std::string::npos)
+        << noCollider.output;
     const auto jacobi = runProgram("clothcheck", "--scene hanging --frames 1 --iteration jacobi "
                                                  "--inject skip-colour --skip-without-device");
     if (jacobi.exitCode == 77) GTEST_SKIP() << jacobi.output;
     EXPECT_EQ(jacobi.exitCode, 2) << jacobi.output;
-    EXPECT_NE(jacobi.output.find("--inject skip-colour leaves out a colour of the Gauss-Seidel"),
+    EXPECT_NE(jacobi.output.find("--inject skip-colour is a bug of the Gauss-Seidel colour passes"),
               std::string::npos)
         << jacobi.output;
     const auto model = runProgram("clothcheck", "--scene hanging --frames 1 --model mass_spring "
@@ -137,7 +152,8 @@ TEST(ClothcheckModes, InjectedBugsFailResync) {
         << model.output;
     const auto bad = runProgram("clothcheck", "--scene hanging --inject typo");
     EXPECT_EQ(bad.exitCode, 2) << bad.output;
-    EXPECT_NE(bad.output.find("--inject: expected compliance or skip-colour, got 'typo'"),
+    EXPECT_NE(bad.output.find("--inject: expected compliance, skip-colour, gradient-sign or "
+                              "drop-contact, got 'typo'"),
               std::string::npos)
         << bad.output;
 }

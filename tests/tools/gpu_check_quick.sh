@@ -3,7 +3,7 @@
 # packs this build's clothcheck, clothbench and clothsim with their libraries, runs the packed folder's
 # script with --quick from another directory, and the JSON must hold the device, the commit, the
 # seven clothcheck results (five XPBD scenes, PD and mass-spring; equal positions, no validation
-# message), three seeded bugs each caught, the self-collision scene timed on both backends, the
+# message), four seeded bugs each caught, the self-collision scene timed on both backends, the
 # clothbench runs and no failure.
 #   tests/tools/gpu_check_quick.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
@@ -30,8 +30,8 @@ for c in checks:
     if c is None or not c["ok"] or c["validation_messages"] != 0 or c["worst"]["max_rel"] != 0:
         problems.append(f"clothcheck: {c}")
 injections = d["injections"]
-if len(injections) != 3:
-    problems.append(f"{len(injections)} injections, 3 expected")
+if len(injections) != 4:
+    problems.append(f"{len(injections)} injections, 4 expected")
 for c in injections:
     if c is None or c["ok"] or "inject" not in c:
         problems.append(f"an injected bug not caught: {c}")

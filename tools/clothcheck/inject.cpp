@@ -8,13 +8,18 @@ namespace cloth::check {
 Injection parseInjection(const std::string& text) {
     if (text == "compliance") return Injection::Compliance;
     if (text == "skip-colour") return Injection::SkipColour;
-    throw Error("expected compliance or skip-colour, got '" + text + "'");
+    if (text == "gradient-sign") return Injection::GradientSign;
+    if (text == "drop-contact") return Injection::DropContact;
+    throw Error("expected compliance, skip-colour, gradient-sign or drop-contact, got '" + text +
+                "'");
 }
 
 const char* injectionName(Injection kind) {
     switch (kind) {
         case Injection::Compliance: return "compliance";
         case Injection::SkipColour: return "skip-colour";
+        case Injection::GradientSign: return "gradient-sign";
+        case Injection::DropContact: return "drop-contact";
     }
     return "?";
 }
@@ -25,10 +30,20 @@ PreparedCloth injected(PreparedCloth p, const Inject& inject) {
                     " puts its bug into the XPBD solver; the scene's model is " +
                     clothModelName(p.sim.model));
     switch (inject.kind) {
+        case Injection::DropContact:
+            if (p.colliders.empty())
+                throw Error("--inject drop-contact drops collider contacts; the scene has no "
+                            "collider");
+            break;
         case Injection::SkipColour:
+        case Injection::GradientSign:
             if (p.sim.iteration.scheme != IterationScheme::GaussSeidel)
-                throw Error("--inject skip-colour leaves out a colour of the Gauss-Seidel "
-                            "iteration; the scene iterates by Jacobi or Chebyshev");
+                throw Error(std::string("--inject ") + injectionName(inject.kind) +
+                            " is a bug of the Gauss-Seidel colour passes; the scene iterates by "
+                            "Jacobi or Chebyshev");
+            if (inject.kind == Injection::GradientSign && p.items<gpu::DistanceConstraint>().empty())
+                throw Error("--inject gradient-sign flips a distance constraint's gradient; the "
+                            "scene has none");
             break;
         case Injection::Compliance: {
             const float f = static_cast<float>(1.0 + inject.scale);

@@ -10,8 +10,11 @@
 namespace cloth::check {
 
 // compliance: every XPBD compliance times 1 + scale (in the GPU's data); skip-colour: the first
-// colour left out of the first iteration of each frame's first substep (the GPU's recording).
-enum class Injection { Compliance, SkipColour };
+// colour left out of the first iteration of each frame's first substep (the GPU's recording);
+// gradient-sign: distance constraint 0 moves its second vertex the wrong way (the GPU's colour
+// shader, FAULT_GRADIENT_SIGN); drop-contact: the collider contacts of one vertex in 97 left
+// unprojected (the GPU's contact shader, FAULT_DROP_CONTACT).
+enum class Injection { Compliance, SkipColour, GradientSign, DropContact };
 
 struct Inject {
     Injection kind = Injection::Compliance;
@@ -22,8 +25,9 @@ Injection parseInjection(const std::string& text);  // cloth::Error for an unkno
 const char* injectionName(Injection kind);
 
 // The GPU's copy of the prepared data with the bug in it (the kinds that live in the data; the
-// others leave it as it is). Throws cloth::Error where the kind does not apply: compliance and
-// skip-colour need the XPBD model, skip-colour the Gauss-Seidel iteration.
+// others leave it as it is). Throws cloth::Error where the kind does not apply: every kind needs
+// the XPBD model, skip-colour and gradient-sign the Gauss-Seidel iteration, gradient-sign a
+// distance constraint, drop-contact a collider.
 PreparedCloth injected(PreparedCloth gpu, const Inject& inject);
 
 }  // namespace cloth::check

@@ -108,8 +108,10 @@ void defineArgs(CLI::App& app, Args& a) {
         ->type_name("T");
     cli::addParsed(app, "--inject", a.inject, check::parseInjection,
                    "put a bug into the GPU side only, to see the verdict catch it: compliance "
-                   "(every XPBD compliance times 1 + --inject-scale) or skip-colour (the first "
-                   "colour left out of the first iteration of each frame's first substep)")
+                   "(every XPBD compliance times 1 + --inject-scale), skip-colour (the first "
+                   "colour left out of the first iteration of each frame's first substep), "
+                   "gradient-sign (distance constraint 0 moves its second vertex the wrong way) "
+                   "or drop-contact (the collider contacts of one vertex in 97 unprojected)")
         ->type_name("KIND");
     app.add_option("--inject-scale", a.injectScale,
                    "--inject compliance: the relative change (default: 1e-3)")
@@ -256,6 +258,10 @@ int run(const Args& args) {
     // The GPU's data and options: the scene's, or with --inject's bug in them.
     if (args.inject == check::Injection::SkipColour)
         gpuOptions.fault = vk::GpuSolverOptions::Fault::SkipColour;
+    if (args.inject == check::Injection::GradientSign)
+        gpuOptions.fault = vk::GpuSolverOptions::Fault::GradientSign;
+    if (args.inject == check::Injection::DropContact)
+        gpuOptions.fault = vk::GpuSolverOptions::Fault::DropContact;
     const auto gpuData = [&](const PreparedCloth& p) {
         return args.inject ? check::injected(p, {*args.inject, injectScale}) : p;
     };
