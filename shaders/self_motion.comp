@@ -130,6 +130,7 @@ void decide() {
     state.conflicts = 0u;
     for (uint k = 0u; k < SELF_GATES; ++k) state.gate[k] = detect ? state.gateSizes[k] : uvec4(0u);
     state.detectCandidateGroups = uvec4(0u);
+    state.placeGroups = uvec4(0u);
     state.longListGroups = uvec4(0u, 1u, 1u, 0u);
     state.shift = detect ? selfShift(vec3(0.0), vec3(0.0)) : state.predShift.w;
     if (!detect) {
@@ -142,6 +143,7 @@ void decide() {
     state.pairs = 0u;
     state.tested = 0u;
     state.walkNodes = 0u;
+    state.poolChunks = 0u;
 }
 
 shared bool lastGroup;

@@ -1,7 +1,7 @@
 // Self-collision's prefix sums (src/vk/self/), by levels (lib/block_scan.glsl), over the array
 // pc.array: the radix sort's histograms, the walk's counts per sorted triangle (then the
-// candidates' total and the dispatches over them), or the vertices' list counts (then the
-// lists' offsets and cursors). Integer sums: the offsets of one serial loop.
+// candidates' total and the dispatches over them and over the pool's chunks), or the vertices'
+// list counts (then the lists' offsets and cursors). Integer sums: the offsets of one serial loop.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
@@ -45,6 +45,8 @@ void jobScanTop() {
         state.candidates = min(sum, state.capacity);
         state.candidateGroups = selfGroups2D(state.candidates, gl_WorkGroupSize.x);
         state.detectCandidateGroups = state.candidateGroups;
+        uint chunks = min(state.poolChunks, state.poolCapacity / SELF_POOL_CHUNK);
+        state.placeGroups = selfGroups2D(chunks * SELF_POOL_CHUNK, gl_WorkGroupSize.x);
     } else if (pc.array == SELF_SCAN_LISTS) {
         listOffset(state.vertices) = sum;
     }

@@ -76,6 +76,11 @@ layout(std430, set = 0, binding = 28) readonly buffer RestPairLists { uint restP
 layout(std430, set = 0, binding = 29) buffer Planes { vec4 planes[]; };
 layout(std430, set = 0, binding = 30) buffer RestPlanes { vec4 restPlanes[]; };
 
+// The walk's pool (kernels/self_jobs.h SELF_POOL_CHUNK): per slot a candidate as the walk found
+// it (the other triangle, the owned pair's index, the gaps' bits), then per chunk its sorted
+// triangle and the chunk's rank in that triangle's walk.
+layout(std430, set = 0, binding = 31) buffer Pool { uvec4 pool[]; };
+
 #define CLOTH_HAS_SELF_ARRAYS
 #include "kernels/self_contacts.h"
 
@@ -109,6 +114,8 @@ uint scanSumsBase() {
 }
 #define listSlot(i) slots[(i)]
 #define activeSlot(i) slots[4u * state.capacity + (i)]
+#define poolSlot(s) pool[(s)]
+#define poolChunkOf(k) pool[state.poolCapacity + (k)]
 #define candGaps(c) candData[2u * (c)]
 #define candSide(c) candData[2u * (c) + 1u]
 #define slotWeights(c) slotContacts[2u * (c)]

@@ -25,11 +25,13 @@ const uint SELF_JOB_FIT = 8u;         // per leaf (workgroups of one): bounds bo
 const uint SELF_JOB_SORT_COUNT = 9u;     // shaders/self_sort.comp: per block, digit counts
 const uint SELF_JOB_SORT_SCATTER = 10u;  // per block, items to their places
 // ---- shaders/self_gather.comp (Gather) ----
-const uint SELF_JOB_GATHER_COUNT = 11u;   // per sorted triangle: the walk, its candidates
-                                          // counted; and per slot of the memory table (and per
-                                          // vertex its list count) a fresh start
+const uint SELF_JOB_GATHER = 11u;         // per sorted triangle: the walk (once), its candidates
+                                          // counted and stored in chunks of the pool; and per
+                                          // slot of the memory table (and per vertex its list
+                                          // count) a fresh start
 const uint SELF_JOB_MEMORY_INSERT = 12u;  // per old candidate that was a contact: its side
-const uint SELF_JOB_GATHER_WRITE = 13u;   // per sorted triangle: the walk, its candidates stored
+const uint SELF_JOB_GATHER_PLACE = 13u;   // per slot of the pool's chunks: its candidate moved to
+                                          // its place in the walk's order
 // ---- shaders/self_lists.comp (Lists) ----
 const uint SELF_JOB_LIST_COUNT = 14u;      // per candidate: its vertices' counts
 const uint SELF_JOB_LIST_FILL = 15u;       // per candidate: its slots into its vertices' lists
@@ -79,6 +81,15 @@ const uint SELF_MOTION_RANGES = 5u;
 const uint SELF_SORT_BLOCK = 256u;    // the radix sort's items per invocation
 const uint SELF_SORT_BUCKETS = 256u;  // (lib/radix_sort.glsl's RADIX_BUCKETS)
 
+// The walk's pool (shaders/self_gather.comp): each sorted triangle stores its candidates in
+// chunks of SELF_POOL_CHUNK slots, taken one at a time from a shared cursor as its walk fills
+// them, so that one walk both counts and stores (a slot: the pair and its gaps, 16 bytes);
+// GATHER_PLACE then makes each candidate again from its pair at its place in the walk's order
+// (the scan of the counts). The pool holds the capacity plus
+// SELF_POOL_CHUNK - 1 slots per triangle (the most that partly filled chunks can waste), so it
+// never runs out before the candidates' capacity does (then the frame is redone anyway).
+const uint SELF_POOL_CHUNK = 8u;
+
 // The detection's dispatches of a fixed size, run only when a detection happens
 // (SelfState::gate: the host writes their sizes into gateSizes, the last MOTION_CHECK workgroup copies them or 0).
 const uint SELF_GATES = 32u;
@@ -118,12 +129,15 @@ struct SelfState {
     uint checkDone;           // MOTION_CHECK: its workgroups done (the last one decides)
     float shift;              // the substep's selfShift (of the detection that holds)
     uint restPairs;           // the rest pairs (set by the host)
-    uint padding[17];
+    uint poolChunks;          // GATHER: the pool's chunks taken (the cursor; 0 at a detection)
+    uint poolCapacity;        // the pool's slots (set by the host; a multiple of the chunk)
+    uint padding[11];
     // Indirect dispatches (x, y, z, unused), 2D where a count may pass the device's limit.
     uvec4 candidateGroups;        // over the candidates
     uvec4 detectCandidateGroups;  // the same at a detection, else 0
     uvec4 oldCandidateGroups;     // at a detection: over the last detection's candidates
     uvec4 longListGroups;         // LIST_SORT_LONG: a workgroup per long list
+    uvec4 placeGroups;            // GATHER_PLACE: over the pool's chunks taken, else 0
     uvec4 gate[SELF_GATES];       // the gated dispatches: gateSizes[k] or 0
     uvec4 gateSizes[SELF_GATES];
 };

@@ -320,7 +320,8 @@ TEST_F(SelfCollisionGpuTest, TheSolverGivesTheCpusBits) {
 namespace {
 
 // Per job of a frame's self-collision dispatches, their workgroups in all (indirect ones from
-// the sizes the state holds for them: the gated ones' planned sizes, the candidates' now).
+// the sizes the state holds for them: the gated ones' planned sizes, the candidates' and the
+// pool's now).
 std::map<std::uint32_t, std::uint64_t> workgroupsPerJob(const vk::GpuSelfCollision& self) {
     const gpu::SelfState st = self.state();
     std::map<std::uint32_t, std::uint64_t> out;
@@ -332,6 +333,8 @@ std::map<std::uint32_t, std::uint64_t> workgroupsPerJob(const vk::GpuSelfCollisi
                 g = st.gateSizes[(d.offset - gates) / 16];
             else if (d.offset == offsetof(gpu::SelfState, longListGroups))
                 g = st.longListGroups;
+            else if (d.offset == offsetof(gpu::SelfState, placeGroups))  // the chunks taken
+                g = gpu::selfGroups2D(st.poolChunks * gpu::SELF_POOL_CHUNK, 1);
             else
                 g = st.candidateGroups;  // over the candidates (new or old ones)
         }

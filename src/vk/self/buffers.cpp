@@ -68,6 +68,17 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     CLOTH_ASSERT(p.sim.selfCollision && !p.triangles.empty());
     CLOTH_ASSERT(p.triangleFeatureInfo.size() == p.triangles.size());
     CLOTH_ASSERT(p.sim.selfCollision->order != SelfCollisionSettings::Order::Sequential);
+    // The walk's subgroups vote on when to test their pairs (shaders/self_gather.comp).
+    VkPhysicalDeviceSubgroupProperties subgroups{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties.pNext = &subgroups;
+    vkGetPhysicalDeviceProperties2(ctx.physicalDevice(), &properties);
+    if ((subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0 ||
+        (subgroups.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) == 0)
+        throw Error("self-collision on " + ctx.info().name +
+                    " needs subgroup vote operations in compute shaders, which it lacks: run "
+                    "--backend cpu");
     triangles_ = static_cast<std::uint32_t>(p.triangles.size());
     vertices_ = p.originalVertexCount;
     allVertices_ = p.vertexCount();
@@ -187,11 +198,19 @@ std::uint32_t GpuSelfCollision::groupsOf(std::uint64_t n) const {
 }
 
 void GpuSelfCollision::allocateCandidates(std::uint32_t capacity) {
+    // The walk's pool: the capacity and what the triangles' partly filled chunks can waste, in
+    // whole chunks; a word (16 bytes) per slot and one per chunk.
+    const std::uint64_t chunk = gpu::SELF_POOL_CHUNK;
+    const std::uint64_t poolSlots =
+        (capacity + (chunk - 1) * triangles_ + chunk - 1) / chunk * chunk;
+    const std::uint64_t poolBytes = 16 * (poolSlots + poolSlots / chunk);
     const VkDeviceSize limit = ctx_->limits().maxStorageBufferRange;
-    if (32ull * capacity > limit || 32ull * capacity > limit)
+    if (32ull * capacity > limit || poolBytes > limit || poolSlots > 0xffffffffull)
         throw Error("self-collision: " + std::to_string(capacity) +
                     " candidate pairs exceed the storage-buffer limit of " + ctx_->info().name);
     capacity_ = capacity;
+    poolCapacity_ = static_cast<std::uint32_t>(poolSlots);
+    pool_ = deviceBuffer(*ctx_, poolBytes, "self walk pool");
     candidates_ = deviceBuffer(*ctx_, 32ull * capacity, "self candidates");
     candData_ = deviceBuffer(*ctx_, 32ull * capacity, "self candidate gaps and sides");
     slotContacts_ = deviceBuffer(*ctx_, 32ull * capacity, "self slot contacts");
@@ -229,6 +248,7 @@ void GpuSelfCollision::writeStaticState() {
     s.minBound = c.bound;
     s.reach = 2.0f * leastThickness_ + c.margin;
     s.restPairs = restPairCount_;
+    s.poolCapacity = poolCapacity_;
     s.everySubstep = c.detection == SelfCollisionSettings::Detection::EverySubstep ? 1u : 0u;
     planGates();
     s.gates = static_cast<std::uint32_t>(gateSizes_.size());
@@ -252,7 +272,7 @@ void GpuSelfCollision::planGates() {
     addGate(over(triangles_));
     gates_.fit = static_cast<std::uint32_t>(gateSizes_.size());
     addGate(gpu::selfGroups2D(triangles_, 1));
-    gates_.gatherCount = static_cast<std::uint32_t>(gateSizes_.size());
+    gates_.gather = static_cast<std::uint32_t>(gateSizes_.size());
     addGate(over(std::max<std::uint64_t>(
         {std::uint64_t(1) << memoryBits_, std::uint64_t(vertices_), std::uint64_t(triangles_)})));
     const auto scanGates = [&](std::uint64_t n, std::uint32_t* out) {
@@ -270,8 +290,6 @@ void GpuSelfCollision::planGates() {
         }
     };
     scanGates(triangles_, gates_.scanGather);
-    gates_.gatherWrite = static_cast<std::uint32_t>(gateSizes_.size());
-    addGate(over(triangles_));
     scanGates(vertices_, gates_.scanLists);
     gates_.listSort = static_cast<std::uint32_t>(gateSizes_.size());
     addGate(over(vertices_));
@@ -285,7 +303,7 @@ void GpuSelfCollision::bindAll() {
         &scratch_,      &nodes_,    &nodeInts_,     &memoryKeys_,      &memoryNormals_,
         &state_,        &candidates_, &candData_,   &slotContacts_,    &vertexData_,
         &ints_,         &slots_,    &restPairs_,    &restPairLists_,   &planes_,
-        &restPlanes_};
+        &restPlanes_,   &pool_};
     CLOTH_ASSERT(all.size() == kSelfBindings);
     for (ComputeKernel& k : kernels_) k.bind(all);
 }

@@ -10,7 +10,7 @@
 
 namespace cloth::vk {
 
-inline constexpr std::uint32_t kSelfBindings = 31;
+inline constexpr std::uint32_t kSelfBindings = 32;
 
 enum SelfKernel : std::size_t {
     kSelfMotion,

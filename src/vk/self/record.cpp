@@ -41,6 +41,7 @@ constexpr VkDeviceSize kCandidateGroups = offsetof(gpu::SelfState, candidateGrou
 constexpr VkDeviceSize kDetectCandidateGroups = offsetof(gpu::SelfState, detectCandidateGroups);
 constexpr VkDeviceSize kOldCandidateGroups = offsetof(gpu::SelfState, oldCandidateGroups);
 constexpr VkDeviceSize kLongListGroups = offsetof(gpu::SelfState, longListGroups);
+constexpr VkDeviceSize kPlaceGroups = offsetof(gpu::SelfState, placeGroups);
 constexpr VkDeviceSize kGates = offsetof(gpu::SelfState, gate);
 
 }  // namespace
@@ -156,13 +157,12 @@ void GpuSelfCollision::recordCollide(VkCommandBuffer cb, bool frameStart,
                     dispatchGated(cb, kSelfFit, pushOf(gpu::SELF_JOB_FIT), gates_.fit);
                     break;
                 case SelfPhase::Gather:
-                    dispatchGated(cb, kSelfGather, pushOf(gpu::SELF_JOB_GATHER_COUNT),
-                                  gates_.gatherCount);
+                    dispatchGated(cb, kSelfGather, pushOf(gpu::SELF_JOB_GATHER), gates_.gather);
                     dispatchIndirect(cb, kSelfGather, pushOf(gpu::SELF_JOB_MEMORY_INSERT),
                                      kOldCandidateGroups);
                     scan(cb, gpu::SELF_SCAN_GATHER, triangles_, 0, gates_.scanGather);
-                    dispatchGated(cb, kSelfGather, pushOf(gpu::SELF_JOB_GATHER_WRITE),
-                                  gates_.gatherWrite);
+                    dispatchIndirect(cb, kSelfGather, pushOf(gpu::SELF_JOB_GATHER_PLACE),
+                                     kPlaceGroups);
                     break;
                 case SelfPhase::Lists:
                     dispatchIndirect(cb, kSelfLists, pushOf(gpu::SELF_JOB_LIST_COUNT),

@@ -6,7 +6,8 @@
 //    whether this substep detects and writes the sizes of the detection's dispatches (zero when
 //    it does not): every dispatch of a detection is recorded every substep and indirect;
 //  - a detection (shaders/self_tree.comp, self_gather.comp, self_lists.comp, self_scan.comp):
-//    the tree refitted, the walk's candidates counted, scanned and stored, per vertex the lists
+//    the tree refitted, one walk's candidates counted and pooled, scanned and placed, per vertex
+//    the lists
 //    of its candidates' slots and its bound; the tree's rebuild (codes, radix sort, hierarchy)
 //    at a frame's start when the host found it worn after the last frame;
 //  - every substep each candidate tested and per vertex its contacts' slots
@@ -158,7 +159,7 @@ class GpuSelfCollision {
     // Gated dispatches: their gate indices.
     std::vector<glm::uvec4> gateSizes_;
     struct Gates {
-        std::uint32_t boxes, fit, gatherCount, gatherWrite, listSort;
+        std::uint32_t boxes, fit, gather, listSort;
         std::uint32_t scanGather[16], scanLists[16];
     } gates_{};
     const Buffer *positions_, *predicted_, *triangles_buffer_;
@@ -169,6 +170,8 @@ class GpuSelfCollision {
     Buffer memoryKeys_, memoryNormals_, state_;
     Buffer candidates_, candData_, slotContacts_, vertexData_, ints_, slots_;
     Buffer planes_, restPlanes_;  // per candidate, and per rest pair: its separating plane
+    Buffer pool_;                 // the walk's chunks (SELF_POOL_CHUNK)
+    std::uint32_t poolCapacity_ = 0;
     std::uint32_t restPairCount_ = 0;
     // A redo's: the candidates, their data and lists, the lists' offsets and the detected
     // positions at the frame's start.
