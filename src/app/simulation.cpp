@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -136,7 +137,11 @@ std::uint32_t sewAfterFrame(Simulation& sim, std::ostream& notices) {
 int runHeadless(const Options& options, std::ostream& out, std::ostream& notices) {
     std::optional<MetricsWriter> metrics;  // (a bad path is refused before the run)
     if (!options.metricsFile.empty()) metrics.emplace(options.metricsFile);
-    Simulation sim = loadSimulation(options, notices);
+    // The start's notices (the device chosen, the phantoms' tuning) wait until the run has
+    // started, so that an error before it (a mesh that cannot be read, an export folder that
+    // does not exist, a scene too large) is the only line.
+    std::ostringstream starting;
+    Simulation sim = loadSimulation(options, starting);
     const PreparedCloth& p = sim.prepared;  // replaced in place when seams merge
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
     Exporters exporters(options, p, frames);
@@ -145,6 +150,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         sim.solver->readPositions(positions);
         exporters.write(0, positions, sim.solver->simTime());
     }
+    notices << starting.str() << std::flush;
     FrameStats stats;
     StretchCheck stretch;  // from the metrics when they are on, else every 10th frame
     Progress progress = Progress::on(notices, "clothsim", frames, options.quiet);

@@ -101,6 +101,27 @@ TEST(GpuCli, AutoPicksAGpuOrSaysWhyNot) {
     }
 }
 
+// An error found while the run starts (a mesh that cannot be read, an export folder that does
+// not exist) is the only line on stderr: the automatic backend's notice (on a machine whose only
+// Vulkan device is a CPU, "using the CPU reference solver") waits until the run has started.
+TEST(GpuCli, AnErrorAtTheStartIsTheOnlyLine) {
+    REQUIRE_VULKAN_DEVICE();
+    const fs::path dir = scratch("start_error");
+    for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+             {"--mesh " + (dir / "missing.obj").string(), "missing.obj: cannot open file"},
+             {"--scene drop --export-gltf " + (dir / "nodir" / "x.gltf").string(),
+              "no directory"}}) {
+        SCOPED_TRACE(args);
+        const auto r =
+            cloth::test::expectRefusal("clothsim", "--headless --frames 1 " + args, message);
+        std::string text = r.output;
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        EXPECT_EQ(text.find('\n'), std::string::npos) << r.output;
+        EXPECT_EQ(r.output.find("using the CPU reference solver"), std::string::npos) << r.output;
+    }
+    // and the notice still comes once the run starts (AutoPicksAGpuOrSaysWhyNot)
+}
+
 TEST(GpuCli, UnknownDeviceIndexIsAClearError) {
     REQUIRE_VULKAN_DEVICE();
     for (const char* backend : {"gpu", "auto"}) {
