@@ -93,8 +93,15 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     // every 8th frame.
     request.timestampInterval = options.statsFile.empty() ? 0 : 8;
     sim.backend = chooseBackend(request, notices);
-    checkSceneFits(sim.backend, sim.scene, request, notices);  // before building huge meshes
-    checkSceneFitsMemory(sim.scene);
+    try {  // before building huge meshes
+        checkSceneFits(sim.backend, sim.scene, request, notices);
+        checkSceneFitsMemory(sim.scene);
+    } catch (const Error& e) {
+        // A scene file's refusal names the file given, then its name key.
+        if (options.scene.ends_with(".json") || options.scene.find('/') != std::string::npos)
+            throw Error(options.scene + ": " + e.what());
+        throw;
+    }
     PrepareOptions prep;
     prep.phantoms = sim.scene.phantoms;
     if (options.phantomMethod) prep.phantomMethod = *options.phantomMethod;
