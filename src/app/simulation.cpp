@@ -77,6 +77,12 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
     return s + ")";
 }
 
+// Why the last frame ran on fewer threads than the solver has: its team's reason (cpu/team.h).
+std::string usedWhy(const Solver& solver) {
+    const auto r = solver.teamReport();
+    return r && !r->reason.empty() ? " by the last frame: " + r->reason : std::string();
+}
+
 }  // namespace
 
 Simulation loadSimulation(const Options& options, std::ostream& notices) {
@@ -193,7 +199,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         << "backend " << sim.solver->backendName() << " (" << sim.solver->deviceName() << ", "
         << sim.solver->threadCount() << " threads"
         << (sim.solver->threadsUsed() != sim.solver->threadCount()
-                ? ", " + std::to_string(sim.solver->threadsUsed()) + " used"
+                ? ", " + std::to_string(sim.solver->threadsUsed()) + " used" + usedWhy(*sim.solver)
                 : std::string())
         << "): " << frames << " frames, "
         << stats.meanMs() << " ms/frame mean\n";

@@ -261,6 +261,15 @@ TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
     fs::remove_all(dir);
 }
 
+// Fewer threads used than the solver has: the backend line says why (the team's reason), not
+// only that (`drop`, 1,089 vertices, is too small for two threads to pay).
+TEST(Cli, FewerThreadsUsedSayWhy) {
+    const auto r = runProgram("clothsim", "--headless --backend cpu --scene drop --frames 2 --threads 2");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("2 threads, 1 used by the last frame: small cloth)"), std::string::npos)
+        << r.output;
+}
+
 // --model mass_spring with --integrator and --spring-stiffness: the run reports its springs and
 // its steps (7 per substep for 500 N/m on `hanging`: the plan's own figures, checked against
 // stability in tests/cpu/test_mass_spring.cpp); the GPU runs it with validation on (its bits:
