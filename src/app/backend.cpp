@@ -41,6 +41,14 @@ void fallBack(Backend& b, const std::string& why, std::ostream& notices) {
 
 }  // namespace
 
+std::string cpuDeviceNotice(const std::string& device, bool window) {
+    return "clothsim: " + device +
+           " is a CPU implementation of Vulkan, slower than the CPU reference: using the CPU "
+           "reference solver (--backend gpu" +
+           (window ? std::string(", or B in the window,") : std::string()) +
+           " uses it anyway)\n";
+}
+
 Backend chooseBackend(const BackendRequest& request, std::ostream& notices) {
     if (request.backend == "cpu") return Backend{};
     if (request.backend == "gpu") {
@@ -64,10 +72,7 @@ Backend chooseBackend(const BackendRequest& request, std::ostream& notices) {
             return cpu;
         }
         if (best->type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-            fallBack(cpu,
-                     "the only Vulkan device is " + best->name +
-                         ", a CPU implementation (--backend gpu uses it anyway)",
-                     notices);
+            notices << cpuDeviceNotice(best->name, false);
             return cpu;
         }
     }

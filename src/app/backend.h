@@ -38,6 +38,12 @@ struct Backend {
 // slower than the CPU reference, so auto does not pick it unless asked).
 Backend chooseBackend(const BackendRequest& request, std::ostream& notices);
 
+// The one wording of the notice "auto" gives when the Vulkan device is a CPU implementation
+// (`window`: the viewer, whose B key switches to it): "clothsim: <device> is a CPU implementation
+// of Vulkan, slower than the CPU reference: using the CPU reference solver (--backend gpu uses it
+// anyway)".
+std::string cpuDeviceNotice(const std::string& device, bool window);
+
 // From the scene description alone: cloth::Error naming the scene when its grids exceed the
 // device's buffer or dispatch limits at this workgroup size.
 void checkSceneFitsDevice(const vk::Context& ctx, const Scene& scene, std::uint32_t workgroupSize);

@@ -69,11 +69,9 @@ ViewerSim::ViewerSim(const Options& options, std::shared_ptr<vk::Context> ctx,
                                         options.device.has_value());
         backend_ = gpuDevice ? "gpu" : "cpu";
         if (!ctx_)
-            notices_ << "clothsim: no Vulkan device, using the CPU reference solver\n";
+            notices_ << "clothsim: no Vulkan device; using the CPU reference solver\n";
         else if (!gpuDevice)
-            notices_ << "clothsim: " << ctx_->info().name
-                     << " is a CPU-type Vulkan device; simulating with the CPU reference solver "
-                        "(--backend gpu, or B in the window, to use it)\n";
+            notices_ << cpuDeviceNotice(ctx_->info().name, true);
     }
     loadScene(options.scene);
 }
