@@ -213,7 +213,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
         writeJsonFile(options.statsFile, statsJson(sim.scene.name, p, *sim.solver, stats));
     if (metrics) metrics->write(sim.scene.name);
     exporters.finish(out);
-    notices << stretchWarning(stretch, p.sim.model == ClothModel::MassSpring)
+    notices << stretchWarning(stretch, p.sim.model == ClothModel::MassSpring, !p.tethers.empty())
             << modelWarnings(*sim.solver);
     if (sim.backend.validation) {  // --validate: a validation message fails the run
         sim.solver.reset();

@@ -25,11 +25,13 @@ std::string stretchWarning(const std::string& program, double largest, const std
     return program + text + where + limit + cure + "\n";
 }
 
-std::string stretchWarning(const StretchCheck& check, bool massSpring) {
+std::string stretchWarning(const StretchCheck& check, bool massSpring, bool tethered) {
     if (!check.exceeded()) return "";
+    const char* cure = massSpring ? (tethered ? kMassSpringTetheredStretchCure
+                                              : kMassSpringStretchCure)
+                                  : (tethered ? kClothsimTetheredStretchCure : kClothsimStretchCure);
     return stretchWarning("clothsim", check.largest(),
-                          "frame " + std::to_string(check.largestFrame()),
-                          massSpring ? kMassSpringStretchCure : kClothsimStretchCure);
+                          "frame " + std::to_string(check.largestFrame()), cure);
 }
 
 std::string modelWarnings(const Solver& solver) {

@@ -36,8 +36,10 @@ class StretchCheck {
 std::string stretchWarning(const std::string& program, double largest, const std::string& where,
                            const std::string& cure);
 // The same for a clothsim run ("frame N" where the largest stretch was seen); the cure names the
-// model's knobs (the mass-spring model's are its springs' stiffness).
-std::string stretchWarning(const StretchCheck& check, bool massSpring = false);
+// model's knobs (the mass-spring model's are its springs' stiffness), and tethers only for a cloth
+// that has none (`tethered`: the prepared cloth has tethers).
+std::string stretchWarning(const StretchCheck& check, bool massSpring = false,
+                           bool tethered = false);
 
 // What a model's own figures say went wrong in a run (model fem: steps whose conjugate gradients
 // stopped at max_iterations short of the tolerance), as clothsim's warning lines; "" when
@@ -49,6 +51,12 @@ inline constexpr const char* kClothsimStretchCure =
     "raise --iterations or --substeps, or give the cloth tethers (a scene file's \"tethers\": "
     "true, the default, ties each free vertex to the pins); a large --stretch-compliance also "
     "stretches it";
+inline constexpr const char* kClothsimTetheredStretchCure =
+    "raise --iterations or --substeps (the cloth's tethers already tie it to the pins); a large "
+    "--stretch-compliance also stretches it";
+inline constexpr const char* kMassSpringTetheredStretchCure =
+    "stiffen the springs (a scene file's mass_spring.stiffness, or --spring-stiffness); the "
+    "cloth's tethers already tie it to the pins";
 inline constexpr const char* kMassSpringStretchCure =
     "stiffen the springs (a scene file's mass_spring.stiffness, or --spring-stiffness), or give "
     "the cloth tethers (a scene file's \"tethers\": true, the default, ties each free vertex to the "

@@ -38,7 +38,8 @@ void ViewerOutputs::stepped(int lastFrame) {
 void ViewerOutputs::finish(std::ostream& out, std::ostream& notices) {
     if (metrics_) metrics_->write(sim_.scene().name);
     exporters_.finish(out);
-    notices << stretchWarning(stretch_, sim_.prepared().sim.model == ClothModel::MassSpring)
+    notices << stretchWarning(stretch_, sim_.prepared().sim.model == ClothModel::MassSpring,
+                              !sim_.prepared().tethers.empty())
             << modelWarnings(sim_.solver());
 }
 

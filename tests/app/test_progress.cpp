@@ -127,10 +127,20 @@ TEST(StretchCheck, KeepsTheLargestAndWarnsPastTwentyPercent) {
                       0),
               0u)
         << w;
-    for (const char* knob : {"--iterations", "--substeps", "tethers"})
+    for (const char* knob : {"--iterations", "--substeps", "give the cloth tethers"})
         EXPECT_NE(w.find(knob), std::string::npos) << knob;
     EXPECT_EQ(w.back(), '\n');
     EXPECT_EQ(std::count(w.begin(), w.end(), '\n'), 1);
+    // A cloth that has tethers is not advised to get them; the mass-spring model names its springs.
+    for (bool massSpring : {false, true}) {
+        const std::string t = stretchWarning(c, massSpring, true);
+        EXPECT_EQ(t.find("give the cloth tethers"), std::string::npos) << t;
+        EXPECT_NE(t.find("tethers already tie it to the pins"), std::string::npos) << t;
+        EXPECT_NE(t.find(massSpring ? "stiffen the springs" : "--iterations"), std::string::npos)
+            << t;
+        EXPECT_NE(stretchWarning(c, massSpring, false).find("give the cloth tethers"),
+                  std::string::npos);
+    }
 }
 
 TEST(StretchCheck, DueEveryTenthAndTheLastFrame) {
