@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/backend.h"
@@ -99,13 +100,14 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     // every 8th frame.
     request.timestampInterval = options.statsFile.empty() ? 0 : 8;
     sim.backend = chooseBackend(request, notices);
+    const bool sceneFile =
+        options.scene.ends_with(".json") || options.scene.find('/') != std::string::npos;
     try {  // before building huge meshes
         checkSceneFits(sim.backend, sim.scene, request, notices);
         checkSceneFitsMemory(sim.scene);
     } catch (const Error& e) {
         // A scene file's refusal names the file given, then its name key.
-        if (options.scene.ends_with(".json") || options.scene.find('/') != std::string::npos)
-            throw Error(options.scene + ": " + e.what());
+        if (sceneFile) throw Error(options.scene + ": " + e.what());
         throw;
     }
     PrepareOptions prep;
@@ -116,8 +118,15 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     prep.resolveAuto = [&](std::uint32_t vertices) {
         return resolveAutoPhantoms(tuning, vertices, notices);
     };
-    sim.prepared = prepareScene(sim.scene, prep);
-    sim.solver = createSolver(sim.backend, request, sim.prepared, notices);
+    try {
+        sim.prepared = prepareScene(sim.scene, prep);
+        sim.solver = createSolver(sim.backend, request, sim.prepared, notices);
+    } catch (const Error& e) {
+        // What the scene's model lacks (prep, the backends) names the scene file given too.
+        if (sceneFile && std::string_view(e.what()).starts_with("model "))
+            throw Error(options.scene + ": " + e.what());
+        throw;
+    }
     return sim;
 }
 
