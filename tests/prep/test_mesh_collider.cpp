@@ -29,6 +29,8 @@ struct Built {
     std::uint32_t firstTriangle = 0;
     std::uint32_t endTriangle = 0;
     float diagonal = 0.0f;
+    // Each triangle's box, min and max of its corners (bruteForce's bound): x, y, z, then 0.
+    std::vector<glm::vec4> triLo, triHi;
 };
 
 Built build(Mesh mesh) {
@@ -38,7 +40,25 @@ Built build(Mesh mesh) {
     b.endTriangle = static_cast<std::uint32_t>(b.triangles.size());
     glm::vec3 lo, hi;
     b.diagonal = fixtures::boundsDiagonal(b.mesh, lo, hi);
+    for (const MeshTriangle& t : b.triangles) {
+        const glm::vec3 a(t.a), c(t.b), d(t.c);
+        b.triLo.emplace_back(glm::min(a, glm::min(c, d)), 0.0f);
+        b.triHi.emplace_back(glm::max(a, glm::max(c, d)), 0.0f);
+    }
     return b;
+}
+
+// A lower bound of meshTriangleDistance2At(t, p) in float, never above it: that function clamps
+// its closest point q into this box and returns x^2 + y^2 + z^2 of p - q in float, in this
+// order. Each |p - q| component is at least p's distance to the box along its axis, and
+// correctly rounded subtractions, squares and sums of non-negative terms are monotone, so its
+// result is at least this one's (-ffp-contract=off: no fused operation in either).
+float boxBound2(const Built& b, std::uint32_t t, glm::vec3 p) {
+    const glm::vec4 &lo = b.triLo[t], &hi = b.triHi[t];
+    const float x = std::max(std::max(lo.x - p.x, p.x - hi.x), 0.0f);
+    const float y = std::max(std::max(lo.y - p.y, p.y - hi.y), 0.0f);
+    const float z = std::max(std::max(lo.z - p.z, p.z - hi.z), 0.0f);
+    return x * x + y * y + z * z;
 }
 
 Built asset(const char* name) {
@@ -61,12 +81,15 @@ Result query(const Built& b, glm::vec3 p, float maxDistance) {
     return r;
 }
 
-// Every triangle through the shared per-triangle function, the lowest index of equal minima.
+// Every triangle through the shared per-triangle function, the lowest index of equal minima
+// (those whose box is no nearer than the best so far skipped: boxBound2).
 Result bruteForce(const Built& b, glm::vec3 p, float maxDistance) {
     Result r{maxDistance, glm::vec3(0.0f, 1.0f, 0.0f)};
     float best2 = maxDistance * maxDistance;
     glm::vec3 bestQ(0.0f);
     for (std::uint32_t t = b.firstTriangle; t < b.endTriangle; ++t) {
+        // Its distance could not be below best2 (boxBound2): the same minimum, the same index.
+        if (boxBound2(b, t, p) >= best2) continue;
         glm::vec3 q;
         std::uint32_t feature;
         float d2 = meshTriangleDistance2At(b.nodes.data(), b.triangles.data(), t, p, q, feature);
