@@ -9,7 +9,8 @@
 // - residual strain: sum over the stretch (distance) constraints of (|x_i - x_j| - rest)^2 (m^2);
 // - elastic energy: sum of C^T alpha^-1 C / 2 over the constraints with compliance (J); XPBD
 //   only (PBD's parameters are stiffnesses per iteration, not compliances);
-// - edge stretch: |x_i - x_j| / rest - 1 over the distance constraints, largest and mean;
+// - edge stretch: |x_i - x_j| / rest - 1 over the distance constraints and the StVK
+//   triangles' edges, largest and mean;
 // - kinetic energy: sum of m |v|^2 / 2 over the vertices with mass, phantom copies included
 //   (their masses are shares of the original's).
 #pragma once
@@ -41,8 +42,10 @@ struct FrameMetrics {
 // Multipliers per constraint type (Solver::readMultipliers), per item.
 using TypeMultipliers = std::array<std::vector<glm::vec4>, gpu::kConstraintTypeCount>;
 
-// Edge stretch |x_i - x_j| / rest - 1 over the distance constraints (those with a rest length):
-// the largest and the mean; both 0 without such constraints. x: every vertex.
+// Edge stretch |x_i - x_j| / rest - 1 over the distance constraints (those with a rest length)
+// and each StVK triangle's three edges (their rest lengths from its rest shape; an edge shared by
+// two triangles counts twice in the mean): the largest and the mean; both 0 without such
+// constraints. x: every vertex.
 struct EdgeStretch {
     double largest = 0.0, mean = 0.0;
 };

@@ -133,6 +133,48 @@ TEST(Metrics, AUniformStretchGivesTheClosedFormValues) {
     EXPECT_GT(m.residualNorm, 0.0);
 }
 
+// A cloth with the StVK membrane has no distance constraints: its edge stretch is over its
+// triangles' edges, with the rest lengths of the flat grid it starts as (its rest shape). Each
+// vertex moved at random by up to 3 mm, the largest and mean stretch against a brute force over
+// the mesh's triangles (each interior edge twice, as each triangle counts its edges).
+TEST(Metrics, AStvkClothsEdgeStretchIsOverItsTriangles) {
+    const Scene scene = parseSceneJson(
+        R"({"cloths": [{"grid": {"width": 1.0, "height": 0.6, "resolution": [9, 6]},
+                        "material": {"preset": "denim"}, "tethers": false}]})",
+        "stvk.json", ".");
+    const PreparedCloth p = prepareScene(scene);
+    ASSERT_TRUE(p.items<gpu::DistanceConstraint>().empty());
+    ASSERT_EQ(p.items<gpu::StvkConstraint>().size(), p.triangles.size());
+    std::vector<glm::vec4> x = p.positions;
+    std::uint32_t seed = 12345;
+    auto jitter = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return 0.003f * (float(seed >> 8) / float(1u << 24) * 2.0f - 1.0f);
+    };
+    for (glm::vec4& q : x) q += glm::vec4(jitter(), jitter(), jitter(), 0.0f);
+    double largest = -1.0, sum = 0.0;
+    std::size_t count = 0;
+    for (const glm::uvec3& t : p.triangles)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = t[k], b = t[(k + 1) % 3];
+            const double rest = glm::length(glm::dvec3(glm::vec3(p.positions[a])) -
+                                            glm::dvec3(glm::vec3(p.positions[b])));
+            const double now =
+                glm::length(glm::dvec3(glm::vec3(x[a])) - glm::dvec3(glm::vec3(x[b])));
+            largest = std::max(largest, now / rest - 1.0);
+            sum += now / rest - 1.0;
+            ++count;
+        }
+    const EdgeStretch e = edgeStretch(p, x);
+    EXPECT_GT(largest, 0.01);  // the jitter stretches some edge by over 1%
+    EXPECT_NEAR(e.largest, largest, 1e-5);
+    EXPECT_NEAR(e.mean, sum / double(count), 1e-6);
+    // The same cloth at rest: no stretch.
+    const EdgeStretch rest = edgeStretch(p, p.positions);
+    EXPECT_NEAR(rest.largest, 0.0, 1e-6);
+    EXPECT_NEAR(rest.mean, 0.0, 1e-6);
+}
+
 // A cloth with no pins, no colliders and no damping falls freely: its constraints stay at rest
 // (residual, strain and stretch near 0) and its kinetic energy after t seconds is
 // (1/2) M (g t)^2, M the sum of its vertices' masses.
