@@ -24,6 +24,7 @@
 
 #include <glm/glm.hpp>
 
+#include "prep/edge_stretch.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
 
@@ -42,14 +43,7 @@ struct FrameMetrics {
 // Multipliers per constraint type (Solver::readMultipliers), per item.
 using TypeMultipliers = std::array<std::vector<glm::vec4>, gpu::kConstraintTypeCount>;
 
-// Edge stretch |x_i - x_j| / rest - 1 over the distance constraints (those with a rest length)
-// and each StVK triangle's three edges (their rest lengths from its rest shape; an edge shared by
-// two triangles counts twice in the mean): the largest and the mean; both 0 without such
-// constraints. x: every vertex.
-struct EdgeStretch {
-    double largest = 0.0, mean = 0.0;
-};
-EdgeStretch edgeStretch(const PreparedCloth& p, const std::vector<glm::vec4>& x);
+// Edge stretch: prep/edge_stretch.h.
 
 // x, v: every vertex (PreparedCloth order); lambdas: per type, one per item (ignored in PBD).
 FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>& x,

@@ -22,6 +22,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../common/scene_stretch.h"
+#include "prep/edge_stretch.h"
 #include "fixtures/triangle_intersections.h"
 #include "core/scene.h"
 #include "cpu/cpu_solver.h"
@@ -808,14 +810,22 @@ TEST_P(CollisionScenes, NoTrianglesPassThroughEachOther) {
     auto solver = makeCpuSolver(p, 2);
     std::vector<glm::vec4> x;
     std::uint64_t mostContacts = 0;
+    double largestStretch = 0.0;
     for (int f = 1; f <= run.frames; ++f) {
         solver->stepFrame();
         mostContacts = std::max(mostContacts, solver->selfCounts().contacts);
         if (f % run.every != 0) continue;
         solver->readPositions(x);
         EXPECT_EQ(fixtures::intersectingTrianglePairs(p.triangles, x).size(), 0u) << "frame " << f;
+        // The scene's stated stretch (tests/common/scene_stretch.h), after its first 0.25 s.
+        if (solver->simTime() >= 0.25 - 1e-6) largestStretch = std::max(largestStretch, edgeStretch(p, x).largest);
     }
     EXPECT_GT(mostContacts, 0u);
+    const test::SceneStretch* limit = test::sceneStretch(run.file);
+    ASSERT_NE(limit, nullptr) << run.file;
+    std::printf("%s: largest edge strain %.2f%% after 0.25 s (every %d frames of %d); limit %.1f%%\n",
+                run.file, 100.0 * largestStretch, run.every, run.frames, 100.0 * limit->limit);
+    EXPECT_LE(largestStretch, limit->limit) << run.file;
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -839,6 +849,9 @@ TEST(SelfCollision, AClothPushedIntoAPileNeverPassesThroughItself) {
     ASSERT_TRUE(scene.sim.selfCollision.has_value());
     const int frames = 126;  // 2.1 s: the box nearest the wall
     // The first frame with crossing pairs (0: none) and the most contacts in a substep.
+    // (With self-collision, also the largest edge strain after 0.25 s: the scene's stated
+    // stretch, tests/common/scene_stretch.h.)
+    double largestStretch = 0.0;
     auto run = [&](const Scene& s, bool untilCrossed, std::uint64_t& mostContacts) {
         const PreparedCloth p = prepareScene(s);
         auto solver = makeCpuSolver(p, 2);
@@ -850,6 +863,8 @@ TEST(SelfCollision, AClothPushedIntoAPileNeverPassesThroughItself) {
             solver->readPositions(x);
             if (first == 0 && !fixtures::intersectingTrianglePairs(p.triangles, x).empty())
                 first = f;
+            if (s.sim.selfCollision && solver->simTime() >= 0.25 - 1e-6)
+                largestStretch = std::max(largestStretch, edgeStretch(p, x).largest);
         }
         return first;
     };
@@ -863,6 +878,11 @@ TEST(SelfCollision, AClothPushedIntoAPileNeverPassesThroughItself) {
     std::printf("pile: without self-collision crossed in frame %d; with it none in %d frames, "
                 "up to %llu contacts\n",
                 crossedWithout, frames, static_cast<unsigned long long>(contacts));
+    const test::SceneStretch* limit = test::sceneStretch("pile.json");
+    ASSERT_NE(limit, nullptr);
+    std::printf("pile: largest edge strain %.2f%% after 0.25 s; limit %.1f%%\n",
+                100.0 * largestStretch, 100.0 * limit->limit);
+    EXPECT_LE(largestStretch, limit->limit);
 }
 
 // In both parallel orders (vertex and Jacobi).
