@@ -103,28 +103,6 @@ void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& 
     }
 }
 
-void checkSceneFitsMemory(const Scene& scene) {
-    const vk::SolverCounts c = vk::estimateCounts(scene);
-    // Positions, previous positions, velocities and normals (16 bytes each per vertex), the
-    // constraints and their multipliers, one tether per vertex at most.
-    double need = 64.0 * double(c.vertices) + 16.0 * double(c.tethers);
-    gpu::forEachConstraintType([&](auto t) {
-        using T = decltype(t);
-        need += double(sizeof(typename T::Item) + sizeof(typename T::Lambda)) * double(c.items[T::kIndex]);
-    });
-    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || pageSize <= 0) return;  // unknown: let the allocation decide
-    const double have = double(pages) * double(pageSize);
-    if (need > have) {
-        char text[160];
-        std::snprintf(text, sizeof text,
-                      "needs at least %.1f GiB for the solver's arrays alone, more than this "
-                      "machine's %.1f GiB of memory",
-                      need / double(1 << 30), have / double(1 << 30));
-        throw Error("scene '" + scene.name + "' is too large: " + text);
-    }
-}
-
 std::string deviceName(const Backend& backend) {
     return backend.name == "gpu" ? backend.context->info().name : cpuModelName();
 }

@@ -53,10 +53,7 @@ void checkSceneFitsDevice(const vk::Context& ctx, const Scene& scene, std::uint3
 void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& request,
                     std::ostream& notices);
 
-// Before building meshes: refuses (cloth::Error) a scene whose grids need more memory than this
-// machine has, counting only what the solver's own arrays must hold (a lower bound: building and
-// preparing need more), so that it fails at once instead of after a minute of allocating.
-void checkSceneFitsMemory(const Scene& scene);
+// Before building meshes, a scene too large for the machine's memory: app/memory_estimate.h.
 
 // The device a Backend runs on, as Solver::deviceName() reports it: the CPU model or the Vulkan
 // device's name.

@@ -154,6 +154,11 @@ void defineOptions(CLI::App& app, Options& o) {
            "constraint iterations per substep (at most 10000)");
     cli::addThreads(app, o.threads);
     cli::addTeam(app, o.team);
+    app.add_option("--memory-limit", o.memoryLimit,
+                   "refuse a scene whose estimated peak memory passes this many GiB, before "
+                   "building it (default: the memory this machine has available)")
+        ->check(CLI::Range(0.001, 1e6))
+        ->type_name("GIB");
     app.add_option("--stretch-compliance", o.stretchCompliance,
                    "override every cloth's stretch compliance (m/N, 0 to 1e6)")
         ->check(cli::compliance())

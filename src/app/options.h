@@ -36,6 +36,7 @@ struct Options {
     std::optional<float> relaxation, rho;            // --relaxation, --rho
     std::optional<int> warmup;                       // --warmup
     std::optional<int> threads;
+    std::optional<double> memoryLimit;  // --memory-limit GIB (app/memory_estimate.h)
     TeamMode team = TeamMode::Adaptive;  // --team adaptive|fixed
     std::optional<float> stretchCompliance;
     std::optional<float> bendRigidity;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/backend.h"
+#include "app/memory_estimate.h"
 #include "app/exporters.h"
 #include "app/frame_stats.h"
 #include "app/metrics.h"
@@ -104,7 +105,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
         options.scene.ends_with(".json") || options.scene.find('/') != std::string::npos;
     try {  // before building huge meshes
         checkSceneFits(sim.backend, sim.scene, request, notices);
-        checkSceneFitsMemory(sim.scene);
+        checkSceneFitsMemory(sim.scene, options.memoryLimit);
     } catch (const Error& e) {
         // A scene file's refusal names the file given, then its name key.
         if (sceneFile) throw Error(options.scene + ": " + e.what());

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "app/backend.h"
+#include "app/memory_estimate.h"
 #include "app/phantom_tuning.h"
 #include "app/sewing_step.h"
 #include "core/error.h"
@@ -110,7 +111,7 @@ void ViewerSim::prepare(bool keepState) {
             backend_ = "cpu";
         }
     }
-    checkSceneFitsMemory(scene_);
+    checkSceneFitsMemory(scene_, options_.memoryLimit);
     PrepareOptions prep;
     prep.phantoms = scene_.phantoms;
     if (options_.phantomMethod) prep.phantomMethod = *options_.phantomMethod;
