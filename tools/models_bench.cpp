@@ -108,8 +108,9 @@ Scene scene(const std::string& name, int n, const Config& c) {
     return s;
 }
 
-// The largest and mean |l / L - 1| over the mesh's edges (every model has them; the metrics'
-// edgeStretch reads XPBD's distance constraints, which a StVK cloth has none of).
+// The largest and mean |l / L - 1| over the mesh's edges, each once (every model has them; the
+// metrics' edgeStretch is the signed stretch, counts a StVK triangle's edges per triangle and
+// reads a spring model's rest lengths: this one compares every model alike).
 std::pair<double, double> meshStrain(const PreparedCloth& p, const std::vector<glm::vec4>& x) {
     double largest = 0.0, sum = 0.0;
     std::size_t count = 0;
