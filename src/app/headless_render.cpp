@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ostream>
 
+#include "app/deferred_notices.h"
 #include "app/export_video.h"
 #include "app/frame_stats.h"
 #include "app/progress.h"
@@ -31,7 +32,10 @@ bool wantsImages(const Options& o) {
 int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream& notices) {
     if (!options.video.empty()) checkVideoPath(options.video);  // before the device and the scene
     std::shared_ptr<vk::Context> ctx = makeRenderContext(options, nullptr);
-    ViewerSim sim(options, ctx, notices);
+    // The start's notices (the device, the phantoms' tuning) wait until the run has started, so
+    // that an error before it is the only line (app/deferred_notices.h).
+    DeferredNotices starting(notices);
+    ViewerSim sim(options, ctx, starting);
     const std::unique_ptr<VideoWriter> video =
         makeVideoWriter(options, sim.scene().name, sim.prepared().sim);
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
@@ -47,6 +51,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
     render::OffscreenRenderer renderer(ctx, size, shading);
     ClothFeed feed;
     feed.sync(sim, renderer.scene());
+    starting.release();
 
     const bool record = !options.recordDir.empty();
     FrameStats simStats;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <string_view>
 
 #include "app/backend.h"
 #include "app/memory_estimate.h"
@@ -84,7 +85,18 @@ void ViewerSim::loadScene(const std::string& nameOrPath) {
     Scene scene = resolveScene(nameOrPath);
     applyOverrides(options_, scene);
     scene_ = std::move(scene);
-    prepare(false);
+    try {
+        prepare(false);
+    } catch (const Error& e) {
+        // A scene file's refusals (too large, what its model lacks) name the file given first,
+        // as the plain run's do (app/simulation.cpp).
+        const std::string_view what = e.what();
+        const bool sceneFile =
+            nameOrPath.ends_with(".json") || nameOrPath.find('/') != std::string::npos;
+        if (sceneFile && (what.starts_with("scene '") || what.starts_with("model ")))
+            throw Error(nameOrPath + ": " + e.what());
+        throw;
+    }
 }
 
 void ViewerSim::prepare(bool keepState) {

@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_impl_sdl.h>
 
+#include "app/deferred_notices.h"
 #include "app/frame_stats.h"
 #include "app/hud.h"
 #include "app/render_common.h"
@@ -64,6 +65,7 @@ struct WindowApp::Impl {
     std::unique_ptr<SdlVideo> video;
     std::unique_ptr<SdlWindow> window;
     std::shared_ptr<vk::Context> ctx;
+    std::unique_ptr<DeferredNotices> starting;  // the notices the simulation writes to
     std::unique_ptr<ViewerSim> sim;
     std::unique_ptr<ViewerOutputs> outputs;  // the exports, --metrics, the stretch check
     std::unique_ptr<VideoWriter> videoOut;   // --video (null without)
@@ -115,9 +117,13 @@ struct WindowApp::Impl {
         SdlWindow* w = window.get();
         surface.createSurface = [w](VkInstance instance) { return w->createSurface(instance); };
         ctx = makeRenderContext(options, &surface, std::move(log));
-        sim = std::make_unique<ViewerSim>(options, ctx, notices);
+        // The start's notices wait until the scene is loaded and its outputs open, so that an
+        // error before is the only line (app/deferred_notices.h).
+        starting = std::make_unique<DeferredNotices>(notices);
+        sim = std::make_unique<ViewerSim>(options, ctx, *starting);
         outputs = std::make_unique<ViewerOutputs>(options, *sim, options.frames);
         outputs->started();
+        starting->release();
         videoOut = makeVideoWriter(options, sim->scene().name, sim->prepared().sim);
         swapchain =
             std::make_unique<render::Swapchain>(*ctx, window->drawableSize(), !options.noVsync);

@@ -106,15 +106,27 @@ TEST(GpuCli, AutoPicksAGpuOrSaysWhyNot) {
 }
 
 // An error found while the run starts (a mesh that cannot be read, an export folder that does
-// not exist) is the only line on stderr: the automatic backend's notice (on a machine whose only
-// Vulkan device is a CPU, "using the CPU reference solver") waits until the run has started.
+// not exist, a scene file too large for --memory-limit) is the only line on stderr: the automatic
+// backend's notice (on a machine whose only Vulkan device is a CPU, "using the CPU reference
+// solver") waits until the run has started. The same when the frames are rendered (--screenshot:
+// the viewer's simulation), where the too-large refusal names the file given too.
 TEST(GpuCli, AnErrorAtTheStartIsTheOnlyLine) {
     REQUIRE_VULKAN_DEVICE();
     const fs::path dir = scratch("start_error");
+    const fs::path big = dir / "big.json";
+    std::ofstream(big) << R"({"name": "big", "cloths": [{"grid": {"resolution": [3000, 3000]}}]})";
     for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
              {"--mesh " + (dir / "missing.obj").string(), "missing.obj: cannot open file"},
              {"--scene drop --export-gltf " + (dir / "nodir" / "x.gltf").string(),
-              "no directory"}}) {
+              "no directory"},
+             {"--memory-limit 4 --scene " + big.string(),
+              big.string() + ": scene 'big' is too large"},
+             {"--screenshot " + (dir / "a.png").string() + " --mesh " +
+                  (dir / "missing.obj").string(),
+              "missing.obj: cannot open file"},
+             {"--screenshot " + (dir / "a.png").string() + " --memory-limit 4 --scene " +
+                  big.string(),
+              big.string() + ": scene 'big' is too large"}}) {
         SCOPED_TRACE(args);
         const auto r =
             cloth::test::expectRefusal("clothsim", "--headless --frames 1 " + args, message);
