@@ -86,4 +86,22 @@ std::string Progress::line(const std::string& label, int done, int total, double
     return label + ": " + text + duration(left) + " left";
 }
 
+PreparationProgress::PreparationProgress(ProgressMode mode, std::ostream& out, std::string label,
+                                         std::uint64_t vertices, Clock::time_point start)
+    : mode_(mode), out_(out), label_(std::move(label)), large_(vertices >= kLargeVertices),
+      start_(start) {}
+
+void PreparationProgress::stage(const std::string& what, Clock::time_point now) {
+    if (mode_ == ProgressMode::Off || (!large_ && now - start_ < kQuiet)) return;
+    out_ << line(label_, what, std::chrono::duration<double>(now - start_).count()) << '\n'
+         << std::flush;
+    printed_ = true;
+}
+
+std::string PreparationProgress::line(const std::string& label, const std::string& what,
+                                      double seconds) {
+    return label + ": preparing the scene: " + what + " (" + Progress::duration(seconds) +
+           " so far)";
+}
+
 }  // namespace cloth

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 
@@ -61,6 +62,36 @@ class Progress {
     Clock::time_point start_, last_;
     bool printed_ = false;  // a line was printed (and maybe erased since)
     bool shown_ = false;    // a line is on the terminal
+};
+
+// The preparation of a large scene (building its meshes and constraints, colouring them, the
+// solver's own data), which takes seconds to minutes before the first frame: a line of its own
+// as each stage starts, "clothsim: preparing the scene: colouring and packing the constraints
+// (4 s so far)", in a log and on a terminal alike; for a scene of at least kLargeVertices grid
+// vertices from the first stage, for a smaller one once the preparation has run kQuiet; nothing
+// with --quiet.
+class PreparationProgress {
+  public:
+    using Clock = std::chrono::steady_clock;
+    static constexpr std::chrono::milliseconds kQuiet{2000};
+    static constexpr std::uint64_t kLargeVertices = 250000;  // a 500^2 grid: about 6 s here
+
+    PreparationProgress(ProgressMode mode, std::ostream& out, std::string label,
+                        std::uint64_t vertices, Clock::time_point start = Clock::now());
+    // `what` starts at `now`.
+    void stage(const std::string& what, Clock::time_point now = Clock::now());
+    bool printed() const { return printed_; }
+
+    // "clothsim: preparing the scene: colouring and packing the constraints (4 s so far)"
+    static std::string line(const std::string& label, const std::string& what, double seconds);
+
+  private:
+    ProgressMode mode_;
+    std::ostream& out_;
+    std::string label_;
+    bool large_;
+    Clock::time_point start_;
+    bool printed_ = false;
 };
 
 }  // namespace cloth

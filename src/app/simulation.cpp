@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "app/backend.h"
-#include "app/memory_estimate.h"
 #include "app/exporters.h"
 #include "app/frame_stats.h"
+#include "app/memory_estimate.h"
 #include "app/metrics.h"
 #include "app/phantom_tuning.h"
 #include "app/progress.h"
@@ -87,7 +87,7 @@ std::string usedWhy(const Solver& solver) {
 
 }  // namespace
 
-Simulation loadSimulation(const Options& options, std::ostream& notices) {
+Simulation loadSimulation(const Options& options, std::ostream& notices, std::ostream* progress) {
     Simulation sim;
     sim.scene = resolveScene(options.scene);
     applyOverrides(options, sim.scene);
@@ -119,8 +119,15 @@ Simulation loadSimulation(const Options& options, std::ostream& notices) {
     prep.resolveAuto = [&](std::uint32_t vertices) {
         return resolveAutoPhantoms(tuning, vertices, notices);
     };
+    std::optional<PreparationProgress> preparing;
+    if (progress) {
+        preparing.emplace(progressMode(*progress, options.quiet), *progress, "clothsim",
+                          estimateMemory(sim.scene).vertices);
+        prep.stage = [&](const char* what) { preparing->stage(what); };
+    }
     try {
         sim.prepared = prepareScene(sim.scene, prep);
+        if (preparing) preparing->stage("the solver's own data");
         sim.solver = createSolver(sim.backend, request, sim.prepared, notices);
     } catch (const Error& e) {
         // What the scene's model lacks (prep, the backends) names the scene file given too.
@@ -164,7 +171,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     // started, so that an error before it (a mesh that cannot be read, an export folder that
     // does not exist, a scene too large) is the only line.
     std::ostringstream starting;
-    Simulation sim = loadSimulation(options, starting);
+    Simulation sim = loadSimulation(options, starting, &notices);
     const PreparedCloth& p = sim.prepared;  // replaced in place when seams merge
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
     Exporters exporters(options, p, frames);

@@ -27,7 +27,10 @@ struct Simulation {
 // sim.prepared and re-creates sim.solver from it; returns how many pairs merged.
 std::uint32_t sewAfterFrame(Simulation& sim, std::ostream& notices);
 
-Simulation loadSimulation(const Options& options, std::ostream& notices);
+// `progress`: where the preparation of a large scene reports its stages (app/progress.h's
+// PreparationProgress: a standard stream, in its progress mode); null: nowhere.
+Simulation loadSimulation(const Options& options, std::ostream& notices,
+                          std::ostream* progress = nullptr);
 
 // Throws cloth::Error when a position is NaN or infinite (the simulation diverged).
 void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, int frame);

@@ -156,11 +156,15 @@ float rigidDampingPerSubstep(float kFrame, double substeps) {
 
 PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     const auto t0 = Clock::now();
+    auto stage = [&](const char* what) {
+        if (options.stage) options.stage(what);
+    };
     validateSim(scene);
     const PhantomSetting phantoms = options.phantoms.value_or(scene.phantoms);
     PreparedCloth p;
     p.sim = perFrameSettings(scene.sim, scene.name);  // frameDt 1/fps, substeps per frame
     std::vector<std::uint32_t> clothBegin;
+    stage("building the cloths' meshes and constraints");
     for (std::uint32_t i = 0; i < scene.cloths.size(); ++i) {
         clothBegin.push_back(p.vertexCount());
         appendCloth(scene.cloths[i], i, scene.sim, p);
@@ -168,18 +172,22 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     p.originalVertexCount = p.vertexCount();
     if (p.sim.selfCollision) p.restPositions = p.positions;
     for (auto& seg : p.segments) seg.phantomBegin = seg.phantomEnd = p.originalVertexCount;
+    stage("the colliders, seams and each vertex's triangles");
     addColliders(scene, p);
     addSeams(scene, p);
     buildVertexTriangles(p);
+    if (p.sim.model != ClothModel::Xpbd) stage("the model's own terms");
     if (p.sim.model == ClothModel::MassSpring) buildSprings(scene, clothBegin, p);
     if (p.sim.model == ClothModel::Projective) buildProjective(scene, clothBegin, p);
     if (p.sim.model == ClothModel::Fem) buildFem(scene, clothBegin, p);
     const auto request = phantomRequest(scene, phantoms, options, p.originalVertexCount);
     if (!p.seamPairs.empty()) p.sewingBase = std::make_shared<SewingBase>(SewingBase{p, request});
+    stage("colouring and packing the constraints");
     colorAndPack(p, request);
     if (p.sim.wind) buildWindVertices(p, p.positions, p.triangles, {});
     // Pairs closer than their merge distance from the start are merged at once.
     if (!p.seamPairs.empty()) {
+        stage("merging the seams already closed");
         const std::vector<std::uint32_t> close = seamPairsToMerge(p, p.positions);
         if (!close.empty()) p = mergeSeamPairs(p, close, {p.positions, p.velocities, 0.0});
         p.sewingRebuilds = 0;

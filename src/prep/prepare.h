@@ -24,6 +24,9 @@ struct PrepareOptions {
     // meshes are built; returns what auto means here (Off or Target), e.g. the target clothbench
     // measured fastest on the device (app/phantom_tuning.h).
     std::function<PhantomSetting(std::uint32_t vertices)> resolveAuto;
+    // Called as each stage of the preparation starts ("building the cloths' meshes and
+    // constraints", ...), for a progress line on large scenes (app/progress.h); may be empty.
+    std::function<void(const char* stage)> stage;
 };
 
 // Builds meshes, lumps masses, applies pins, attachments and tethers, creates the distance and

@@ -26,6 +26,34 @@ TEST(Progress, PrintsNothingWhenOff) {
     EXPECT_EQ(out.str(), "");
 }
 
+// The preparation's stages: a large scene's from the first, a small one's only once 2 s have
+// passed, none when off; each a line of its own with the time so far.
+TEST(PreparationProgress, LargeScenesReportEveryStageSmallOnesOnlyWhenSlow) {
+    const auto t0 = PreparationProgress::Clock::now();
+    for (ProgressMode mode : {ProgressMode::Log, ProgressMode::Terminal}) {
+        std::ostringstream large, small, off;
+        PreparationProgress a(mode, large, "clothsim", 9006001, t0);
+        PreparationProgress b(mode, small, "clothsim", 1089, t0);
+        PreparationProgress c(ProgressMode::Off, off, "clothsim", 9006001, t0);
+        for (PreparationProgress* p : {&a, &b, &c}) {
+            p->stage("building the cloths' meshes and constraints", t0);
+            p->stage("colouring and packing the constraints", t0 + milliseconds(1500));
+            p->stage("the solver's own data", t0 + milliseconds(65000));
+        }
+        EXPECT_EQ(large.str(),
+                  "clothsim: preparing the scene: building the cloths' meshes and constraints "
+                  "(0 s so far)\n"
+                  "clothsim: preparing the scene: colouring and packing the constraints (2 s so "
+                  "far)\n"
+                  "clothsim: preparing the scene: the solver's own data (1 min 05 s so far)\n");
+        EXPECT_EQ(small.str(),
+                  "clothsim: preparing the scene: the solver's own data (1 min 05 s so far)\n");
+        EXPECT_EQ(off.str(), "");
+        EXPECT_TRUE(a.printed());
+        EXPECT_FALSE(c.printed());
+    }
+}
+
 // --quiet, and any stream but std::cout and std::cerr, print nothing; the standard streams
 // print in place on a terminal and a line at a time in a log (a pipe, a file).
 TEST(Progress, ModeFromTheStreamAndQuiet) {
