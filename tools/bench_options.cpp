@@ -118,11 +118,11 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->type_name("D");
     app.add_option("--self-bound", o.selfBoundEdges,
                    "with --collisions: the least bound, in edges (default 0.0625)")
-        ->check(CLI::PositiveNumber)
+        ->check(cli::positive(1e6))
         ->type_name("EDGES");
     app.add_option("--self-passes", o.selfPasses,
                    "with --collisions: passes over the contacts per iteration (default 4)")
-        ->check(CLI::Range(1, 10000))
+        ->transform(cli::integer(1, 10000))
         ->type_name("N");
     cli::addParsed(app, "--self-order", o.selfOrder, parseSelfContactOrder,
                    "with --collisions: jacobi (default) or vertex (docs/collisions.md)")
@@ -191,7 +191,7 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->type_name("NAME|FILE.json");
     app.add_option("--stable-seconds", o.stableSeconds,
                    "with --stable-step: simulated seconds a step must stay stable for (default 2)")
-        ->check(CLI::Range(0.01, 1000.0))
+        ->check(cli::number(0.01, 1000.0))
         ->type_name("S");
 
     app.option_defaults()->group("Textile");
@@ -205,15 +205,15 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->type_name("NAME,...");
     app.add_option("--textile-frames", o.textileFrames,
                    "with --textile: frames each test settles for (default 180)")
-        ->check(CLI::Range(1, 100000))
+        ->transform(cli::integer(1, 100000))
         ->type_name("N");
     app.add_option("--textile-substeps", o.textileSubsteps,
                    "with --textile: substeps per 1/60 s (default 20)")
-        ->check(CLI::Range(1, 10000))
+        ->transform(cli::integer(1, 10000))
         ->type_name("N");
     app.add_option("--textile-iterations", o.textileIterations,
                    "with --textile: iterations per substep (default 4)")
-        ->check(CLI::Range(1, 10000))
+        ->transform(cli::integer(1, 10000))
         ->type_name("N");
 
     app.option_defaults()->group("Models");
@@ -226,18 +226,18 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
     app.add_option("--model-scenes", o.modelScenes,
                    "with --models: hanging, square5 (Trendafilov 2021's 5 m square), drape "
                    "(default: all three)")
-        ->check(CLI::IsMember({"hanging", "square5", "drape"}))
+        ->check(cli::oneOf({"hanging", "square5", "drape"}))
         ->delimiter(',')
         ->type_name("NAME,...");
     app.add_option("--model-rows", o.modelRows,
                    "with --models: the rows to run besides the reference (default: all of them)")
-        ->check(CLI::IsMember({"xpbd_gs", "xpbd_gs_more", "xpbd_jacobi", "xpbd_chebyshev", "pd",
+        ->check(cli::oneOf({"xpbd_gs", "xpbd_gs_more", "xpbd_jacobi", "xpbd_chebyshev", "pd",
                                "pd_more", "pd_jacobi", "pd_chebyshev", "fem", "fem_more",
                                "mass_spring"}))
         ->delimiter(',')
         ->type_name("NAME,...");
     app.add_option("--model-frames", o.modelFrames, "with --models: frames per run (default 60)")
-        ->check(CLI::Range(10, 100000))
+        ->transform(cli::integer(10, 100000))
         ->type_name("N");
 
     app.option_defaults()->group("Convergence");

@@ -1,8 +1,10 @@
 #include "app/cli.h"
 
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <sstream>
@@ -141,6 +143,40 @@ CLI::Validator nonNegative() {
         [](std::string& text) -> std::string {
             const auto v = finiteNumber(text);
             return v && *v >= 0.0 ? "" : "expected a number >= 0, got '" + text + "'";
+        },
+        "");
+}
+
+namespace {
+
+std::string shown(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
+}
+
+}  // namespace
+
+CLI::Validator number(double min, double max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            const auto v = finiteNumber(text);
+            if (!v) return "expected a finite number, got '" + text + "'";
+            if (*v < min) return "must be at least " + shown(min) + ", got " + text;
+            if (*v > max) return "must be at most " + shown(max) + ", got " + text;
+            return "";
+        },
+        "");
+}
+
+CLI::Validator positive(double max) {
+    return CLI::Validator(
+        [max](std::string& text) -> std::string {
+            const auto v = finiteNumber(text);
+            if (!v) return "expected a finite number, got '" + text + "'";
+            if (!(*v > 0.0)) return "must be above 0, got " + text;
+            if (*v > max) return "must be at most " + shown(max) + ", got " + text;
+            return "";
         },
         "");
 }
@@ -294,8 +330,7 @@ CLI::Option* addSpringStiffness(CLI::App& app, std::optional<float>& target) {
         .add_option("--spring-stiffness", target,
                     "model mass_spring: every spring's stiffness in N/m (default: the scene's, "
                     "else 1 / each material's stretch compliance)")
-        ->check(CLI::Range(0.0, 1e12))
-        ->check(CLI::PositiveNumber)
+        ->check(positive(1e12))
         ->type_name("K");
 }
 

@@ -52,6 +52,11 @@ CLI::Validator integer(long long min, long long max = kIntMax);
 CLI::Validator finite();
 // A finite number >= 0.
 CLI::Validator nonNegative();
+// A finite number in [min, max]: "must be at least 0.001, got 0", as integer() words it (CLI11's
+// own Range words it otherwise).
+CLI::Validator number(double min, double max);
+// A finite number above 0 and at most max: "must be above 0, got 0".
+CLI::Validator positive(double max);
 // A compliance: finite, not negative, at most limits::kMaxCompliance (1e6).
 CLI::Validator compliance();
 // One of `names`: "expected a, b or c, got 'x'".

@@ -157,7 +157,7 @@ void defineOptions(CLI::App& app, Options& o) {
     app.add_option("--memory-limit", o.memoryLimit,
                    "refuse a scene whose estimated peak memory passes this many GiB, before "
                    "building it (default: the memory this machine has available)")
-        ->check(CLI::Range(0.001, 1e6))
+        ->check(cli::number(0.001, 1e6))
         ->type_name("GIB");
     app.add_option("--stretch-compliance", o.stretchCompliance,
                    "override every cloth's stretch compliance (m/N, 0 to 1e6)")
@@ -166,7 +166,7 @@ void defineOptions(CLI::App& app, Options& o) {
     app.add_option("--bend-rigidity", o.bendRigidity,
                    "override every cloth's bending rigidity (N m, 1e-12 to 1000; the same along "
                    "weft and warp; drops a bend_compliance override)")
-        ->check(CLI::Range(double(limits::kMinBendRigidity), double(limits::kMaxBendRigidity)))
+        ->check(cli::number(double(limits::kMinBendRigidity), double(limits::kMaxBendRigidity)))
         ->type_name("B");
     app.add_option("--bend-compliance", o.bendCompliance,
                    "expert: every dihedral hinge's compliance (1/(N m), 0 to 1e6), the same on "

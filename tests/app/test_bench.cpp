@@ -181,6 +181,11 @@ TEST(Clothbench, UnknownFlagsAndBadListsAndChoicesAreRefusedByName) {
              {"--collider cube", "--collider: expected none, sphere or mesh:PATH, got 'cube'"},
              {"--substeps 5,6", "--substeps: expected an integer, got '5,6'"},
              {"--device -1", "--device: must be at least 0, got -1"},
+             {"--self-bound 0", "--self-bound: must be above 0, got 0"},
+             {"--self-passes 2.5", "--self-passes: expected an integer, got '2.5'"},
+             {"--stable-seconds 0", "--stable-seconds: must be at least 0.01, got 0"},
+             {"--model-scenes hanging,foo",
+              "--model-scenes: expected hanging, square5 or drape, got 'foo'"},
              {"--rho 1", "--rho: rho 1.000000 is outside [0, 1)"},
              {"--grids", "--grids: 1 required LIST missing"}}) {
         SCOPED_TRACE(args);

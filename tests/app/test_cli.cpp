@@ -124,6 +124,10 @@ TEST(Cli, BadFlagsExitNonZeroWithAMessage) {
     expectFailure("--frames ten", "expected an integer");
     expectFailure("--substeps 0", "must be at least 1");
     expectFailure("--threads 0", "must be at least 1");
+    // Ranges of decimals in the project's wording, not CLI11's ("Value 0 not in range ...").
+    expectFailure("--memory-limit 0", "--memory-limit: must be at least 0.001, got 0");
+    expectFailure("--spring-stiffness 0", "--spring-stiffness: must be above 0, got 0");
+    expectFailure("--bend-rigidity 1e9", "--bend-rigidity: must be at most 1000, got 1e9");
     expectFailure("--team 2", "--team: expected adaptive or fixed, got '2'");
     expectFailure("--stretch-compliance -3", "must not be negative");
     expectFailure("--bend-compliance nan", "expected a finite number");
