@@ -4,6 +4,9 @@
 - the two backends are siblings: src/vk includes nothing of src/cpu, src/cpu nothing of src/vk;
 - the kernels shared by C++ and GLSL (src/kernels) include only each other and glm;
 - nothing under src/ or tools/ includes a file of tests/;
+- no include cycle between the files of src/cpu and src/vk, each file's .h and .cpp taken as one
+  (and X_impl.h, a class's private part, with X): a model's solver does not include the solver
+  that makes it, nor a solver's part the solver;
 - README.md's layout table names only folders that exist, and every folder of src/.
 Usage: tools/check_structure.py [REPO_ROOT]; exits 1 when a rule is broken."""
 import pathlib
@@ -19,6 +22,53 @@ def includes(path):
         m = INCLUDE.match(line)
         if m:
             yield number, m.group(1)
+
+
+def cycles(root, areas):
+    """Include cycles among the modules (a file's .h and .cpp together) of src/AREA, one line each."""
+    def module(name):  # "vk/gpu_solver_impl.h" -> "vk/gpu_solver"
+        name = name.rsplit(".", 1)[0]
+        return name[:-len("_impl")] if name.endswith("_impl") else name
+
+    edges = {}
+    files = [p for area in areas for p in (root / "src" / area).rglob("*")
+             if p.suffix in (".h", ".cpp")]
+    for path in files:
+        edges.setdefault(module(str(path.relative_to(root / "src"))), set())
+    for path in files:
+        source = module(str(path.relative_to(root / "src")))
+        for _, inc in includes(path):
+            target = module(inc) if inc.endswith(".h") else None
+            if target in edges and target != source:
+                edges[source].add(target)
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return [f"src/{c[0]}: an include cycle between " + ", ".join(f"src/{m}" for m in c)
+            for c in found]
 
 
 def main():
@@ -41,6 +91,7 @@ def main():
                 problems.append(f"{rel}:{number}: a kernel header includes {inc}")
             if "tests/" in inc or inc.startswith("../"):
                 problems.append(f"{rel}:{number}: includes {inc} from outside src/")
+    problems += cycles(root, ("cpu", "vk"))
     for path in (root / "tools").rglob("*"):
         if path.suffix in (".h", ".cpp"):
             for number, inc in includes(path):

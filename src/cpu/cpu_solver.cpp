@@ -8,8 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <thread>
 #include <type_traits>
 
 #include "kernels/collider.h"
@@ -565,22 +563,6 @@ std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads
         throw Error(std::string("CPU kernels '") + batchIsaName(isa) +
                     "' are not available on this CPU (" + cpuModelName() + ")");
     return std::make_unique<CpuSolver>(prepared, threads, isa, workPerThread);
-}
-
-std::string cpuModelName() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-        }
-    }
-    return "unknown CPU";
-}
-
-int defaultThreadCount() {
-    return std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace cloth

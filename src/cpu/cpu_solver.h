@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cpu/batch_kernels.h"
+#include "cpu/cpu_info.h"  // cpuModelName, defaultThreadCount
 #include "cpu/team.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
@@ -26,11 +27,5 @@ namespace cloth {
 std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
                                       std::optional<BatchIsa> kernels = std::nullopt,
                                       std::uint32_t workPerThread = kCpuWorkPerThread);
-
-// "model name" of the first processor in /proc/cpuinfo, or "unknown CPU".
-std::string cpuModelName();
-
-// Threads used when the user asks for none in particular: the hardware concurrency (>= 1).
-int defaultThreadCount();
 
 }  // namespace cloth

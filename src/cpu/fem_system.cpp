@@ -4,7 +4,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "cpu/fem.h"
+#include "cpu/fem_element.h"
 #include "cpu/thread_pool.h"
 
 namespace cloth {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/cpu_info.h"
 #include "cpu/float_env.h"
 #include "cpu/model_damping.h"
 #include "cpu/thread_pool.h"

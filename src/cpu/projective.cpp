@@ -9,7 +9,7 @@
 #include <Eigen/SparseCore>
 
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/cpu_info.h"
 #include "cpu/float_env.h"
 #include "cpu/pd_jacobi.h"
 #include "cpu/model_damping.h"

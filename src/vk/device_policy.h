@@ -7,7 +7,7 @@
 #include <string>
 
 #include "vk/context.h"
-#include "vk/gpu_solver.h"
+#include "vk/gpu_solver_options.h"
 #include "vk/solver_resources.h"
 
 namespace cloth::vk::detail::policy {

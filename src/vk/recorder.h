@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "vk/gpu_solver.h"
+#include "vk/gpu_solver_options.h"
 #include "vk/profiler.h"
 #include "vk/solver_resources.h"
 
