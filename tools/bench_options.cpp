@@ -8,7 +8,7 @@
 #include "bench.h"
 #include "core/error.h"
 #include "core/limits.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 
 namespace cloth::bench {
 namespace {

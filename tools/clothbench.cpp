@@ -23,7 +23,7 @@
 #include "app/stretch_check.h"
 #include "bench.h"
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "fixtures/folded_grid.h"
 #include "fixtures/triangle_intersections.h"  // the brute-force crossing test
 #include "prep/prepare.h"

@@ -18,7 +18,7 @@
 #include "app/frame_stats.h"
 #include "bench.h"
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 #include "vk/gpu_solver.h"
 

@@ -26,7 +26,7 @@
 #include "bench.h"
 #include "core/error.h"
 #include "core/output_file.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 #include "prep/projective.h"
 

@@ -18,7 +18,7 @@
 #include "app/frame_stats.h"
 #include "bench.h"
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/mass_spring.h"
 #include "prep/prepare.h"
 #include "prep/springs.h"

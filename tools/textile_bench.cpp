@@ -14,7 +14,7 @@
 #include "core/error.h"
 #include "core/material_presets.h"
 #include "core/output_file.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "fixtures/textile.h"
 #include "prep/prepare.h"
 

@@ -17,7 +17,7 @@
 #include "app/phantom_tuning.h"
 #include "bench.h"
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 namespace cloth::bench {

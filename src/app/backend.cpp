@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
+#include "vk/backend.h"
 #include "vk/gpu_solver.h"
 #include "vk/limits.h"
 

@@ -9,9 +9,10 @@
 #include "app/phantom_tuning.h"
 #include "app/sewing_step.h"
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 #include "prep/sewing.h"
+#include "vk/backend.h"
 #include "vk/gpu_solver.h"
 
 namespace cloth {

@@ -1,7 +1,4 @@
 #include "cpu/cpu_solver.h"
-#include "cpu/mass_spring.h"
-#include "cpu/projective.h"
-#include "cpu/fem.h"
 
 #include <algorithm>
 #include <array>
@@ -15,6 +12,7 @@
 #include "kernels/wind.h"
 #include "core/error.h"
 #include "cpu/batch_kernels.h"
+#include "cpu/cpu_info.h"
 #include "cpu/float_env.h"
 #include "cpu/rigid_contacts.h"
 #include "cpu/self/self_collision.h"
@@ -546,23 +544,9 @@ void CpuSolver::setGrab(std::optional<Grab> grab) {
 
 }  // namespace
 
-std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
-                                      std::optional<BatchIsa> kernels, std::uint32_t workPerThread) {
-    if (threads < 1 || threads > 1024)
-        throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
-    if (prepared.sim.model == ClothModel::MassSpring)  // workPerThread 0: every thread (tests)
-        return makeMassSpringSolver(prepared, threads,
-                                    workPerThread == 0 ? 0u : kVerticesPerSpringThread);
-    if (prepared.sim.model == ClothModel::Fem)
-        return makeFemSolver(prepared, threads, workPerThread == 0 ? 0u : kVerticesPerFemThread);
-    if (prepared.sim.model == ClothModel::Projective)
-        return makeProjectiveSolver(prepared, threads,
-                                    workPerThread == 0 ? 0u : kVerticesPerPdThread);
-    const BatchIsa isa = kernels.value_or(bestBatchIsa());
-    if (!batchIsaAvailable(isa))
-        throw Error(std::string("CPU kernels '") + batchIsaName(isa) +
-                    "' are not available on this CPU (" + cpuModelName() + ")");
-    return std::make_unique<CpuSolver>(prepared, threads, isa, workPerThread);
+std::unique_ptr<Solver> makeXpbdCpuSolver(const PreparedCloth& prepared, int threads,
+                                          BatchIsa kernels, std::uint32_t workPerThread) {
+    return std::make_unique<CpuSolver>(prepared, threads, kernels, workPerThread);
 }
 
 }  // namespace cloth

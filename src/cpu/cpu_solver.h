@@ -7,25 +7,17 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
-#include <string>
 
 #include "cpu/batch_kernels.h"
-#include "cpu/cpu_info.h"  // cpuModelName, defaultThreadCount
 #include "cpu/team.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
 
 namespace cloth {
 
-// threads >= 1: the most threads a frame runs on (cpuTeamSize picks how many it does; any
-// number gives the same bits). kernels: how each colour's batch is solved (default:
-// bestBatchIsa()); every choice gives the same bits. workPerThread: 0 runs every frame on all
-// the threads (the tests of thread-count determinism). Throws cloth::Error for an impossible
-// count or kernels this CPU lacks. A scene of model mass_spring gets that model's solver
-// (cpu/mass_spring.h; threads and kernels then do not apply).
-std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
-                                      std::optional<BatchIsa> kernels = std::nullopt,
-                                      std::uint32_t workPerThread = kCpuWorkPerThread);
+// The XPBD and PBD solver (cpu/backend.h's makeCpuSolver chooses it by the scene's model and
+// checks its arguments): threads >= 1, kernels available on this CPU.
+std::unique_ptr<Solver> makeXpbdCpuSolver(const PreparedCloth& prepared, int threads,
+                                          BatchIsa kernels, std::uint32_t workPerThread);
 
 }  // namespace cloth

@@ -78,7 +78,4 @@ class GpuSolver : public Solver {
     std::unique_ptr<Impl> impl_;
 };
 
-std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
-                                      const GpuSolverOptions& options = {});
-
 }  // namespace cloth::vk

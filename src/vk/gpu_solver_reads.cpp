@@ -5,8 +5,6 @@
 
 #include "vk/gpu_solver.h"
 #include "vk/gpu_solver_impl.h"
-#include "vk/mass_spring_gpu.h"
-#include "vk/pd_jacobi_gpu.h"
 
 namespace cloth::vk {
 
@@ -246,16 +244,6 @@ void GpuSolver::recordReadBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dstS
     mb.dstAccessMask = dstAccess;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dstStage, 0, 1, &mb, 0, nullptr,
                          0, nullptr);
-}
-
-std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
-                                      const GpuSolverOptions& options) {
-    if (prepared.sim.model == ClothModel::MassSpring) return makeGpuMassSpringSolver(prepared, options);
-    if (prepared.sim.model == ClothModel::Fem)
-        throw Error("model fem runs on the CPU reference only (--backend cpu)");
-    if (prepared.sim.model == ClothModel::Projective)
-        return makeGpuProjectiveSolver(prepared, options);
-    return std::make_unique<GpuSolver>(prepared, options);
 }
 
 }  // namespace cloth::vk

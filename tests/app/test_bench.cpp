@@ -346,5 +346,7 @@ TEST(Clothbench, ModelsComparesTheChosenRowsWithTheReference) {
         EXPECT_LT(rms, 0.2) << rows[i].dump();
         EXPECT_LE(rms, rows[i]["max_error_of_size"].get<double>());
     }
-    expectRefused("--models --grids 4 --model-rows xpbd_gs,bogus", "--model-rows: bogus");
+    expectRefused("--models --grids 4 --model-rows xpbd_gs,bogus",
+                  "--model-rows: expected xpbd_gs, xpbd_gs_more, xpbd_jacobi, xpbd_chebyshev, pd, "
+                  "pd_more, pd_jacobi, pd_chebyshev, fem, fem_more or mass_spring, got 'bogus'");
 }

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "app/convergence.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 #include "fixtures/scenes.h"
 

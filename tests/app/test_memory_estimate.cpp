@@ -21,7 +21,7 @@
 #include "../common/run_program.h"
 #include "app/memory_estimate.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 #if defined(__SANITIZE_ADDRESS__)

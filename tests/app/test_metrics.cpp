@@ -12,7 +12,7 @@
 
 #include "app/metrics.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 #include "../common/run_program.h"
 #include "sim/schedule.h"

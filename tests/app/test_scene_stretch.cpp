@@ -20,7 +20,7 @@
 #include "app/sewing_step.h"
 #include "prep/edge_stretch.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 using namespace cloth;

@@ -17,7 +17,7 @@
 #include "app/sewing_step.h"
 #include "app/simulation.h"
 #include "core/mesh.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 #include "prep/sewing.h"
 #include "../common/run_program.h"

@@ -13,7 +13,7 @@
 #include "fixtures/blade_scene.h"
 #include "kernels/collider.h"
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "fixtures.h"
 #include "prep/colliders.h"
 #include "prep/prepare.h"

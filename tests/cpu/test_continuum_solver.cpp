@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/state_hashes.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 using namespace cloth;

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "fixtures.h"
 
 using namespace cloth;

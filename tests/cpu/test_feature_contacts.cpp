@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "fixtures/blade_scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "kernels/feature_contacts.h"
 #include "core/scene.h"
 #include "prep/prepare.h"

@@ -12,7 +12,7 @@
 
 #include "core/material_presets.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/fem.h"
 #include "fixtures/scenes.h"
 #include "prep/prepare.h"

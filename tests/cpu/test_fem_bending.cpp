@@ -17,7 +17,7 @@
 
 #include "core/mesh.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/fem.h"
 #include "cpu/fem_system.h"
 #include "fixtures/fabric_meshes.h"

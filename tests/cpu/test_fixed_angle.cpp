@@ -11,7 +11,7 @@
 #include "../common/state_hashes.h"
 #include "creased_strip.h"
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 using namespace cloth;

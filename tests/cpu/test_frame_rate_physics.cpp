@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 using namespace cloth;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/fem.h"
 #include "cpu/projective.h"
 #include "fixtures/scenes.h"

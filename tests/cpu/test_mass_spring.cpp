@@ -13,7 +13,7 @@
 
 #include "core/error.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/mass_spring.h"
 #include "fixtures/scenes.h"
 #include "kernels/spring.h"

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/mass_spring.h"
 #include "fixtures/scenes.h"
 #include "prep/prepare.h"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 using namespace cloth;

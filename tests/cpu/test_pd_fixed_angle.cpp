@@ -12,7 +12,7 @@
 #include <random>
 
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/projective.h"
 #include "creased_strip.h"
 #include "kernels/constraint/bending.h"

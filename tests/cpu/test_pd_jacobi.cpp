@@ -10,7 +10,7 @@
 #include <random>
 
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/pd_jacobi.h"
 #include "cpu/projective.h"
 #include "fixtures/scenes.h"

@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/projective.h"
 #include "fixtures/scenes.h"
 #include "kernels/projective.h"

@@ -19,7 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/self/self_collision.h"
 #include "fixtures/folded_grid.h"
 #include "fixtures/triangle_intersections.h"

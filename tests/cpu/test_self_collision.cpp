@@ -26,7 +26,7 @@
 #include "prep/edge_stretch.h"
 #include "fixtures/triangle_intersections.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/self/self_collision.h"
 #include "kernels/self_solve.h"
 #include "prep/prepare.h"

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/state_hashes.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 
 using namespace cloth;
 

@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/team.h"
 #include "cpu/team_load.h"
 #include "fixtures/scenes.h"

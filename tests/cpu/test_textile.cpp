@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "core/material_presets.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "fixtures/textile.h"
 #include "prep/prepare.h"
 

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/thread_pool.h"
 #include "fixtures/scenes.h"
 #include "prep/prepare.h"

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/constraints.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/batches.h"
 #include "prep/prepare.h"
 #include "prep_test_util.h"

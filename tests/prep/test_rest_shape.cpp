@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "kernels/constraint/bending.h"
 #include "prep/prepare.h"
 #include "prep_test_util.h"

@@ -9,7 +9,7 @@
 #include "app/phantom_tuning.h"
 #include "app/viewer_sim.h"
 #include "../common/run_program.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "render_test.h"
 
 namespace cloth {

@@ -10,7 +10,7 @@
 
 #include "fixtures/blade_scene.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "gpu_test.h"
 #include "hand_scenes.h"
 #include "prep/prepare.h"

@@ -14,7 +14,7 @@
 
 #include "fixtures/triangle_intersections.h"
 #include "gpu_test.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "cpu/self/self_collision.h"
 #include "cpu/thread_pool.h"
 #include "kernels/self_jobs.h"

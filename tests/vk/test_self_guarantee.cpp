@@ -13,7 +13,7 @@
 #include <cstring>
 #include <memory>
 
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "fixtures/folded_grid.h"
 #include "fixtures/sleeve.h"
 #include "fixtures/triangle_intersections.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 
 namespace cloth::check {
 

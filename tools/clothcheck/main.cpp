@@ -24,12 +24,13 @@
 #include "app/sewing_step.h"
 #include "core/error.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "deviation.h"
 #include "error_model.h"
 #include "inject.h"
 #include "prep/prepare.h"
 #include "prep/sewing.h"
+#include "vk/backend.h"
 #include "vk/gpu_solver.h"
 
 namespace {

@@ -18,7 +18,7 @@
 #include "fixtures/triangle_intersections.h"
 #include "core/error.h"
 #include "core/scene.h"
-#include "cpu/cpu_solver.h"
+#include "cpu/backend.h"
 #include "prep/prepare.h"
 
 using namespace cloth;
