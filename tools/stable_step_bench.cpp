@@ -22,6 +22,7 @@
 #include "cpu/mass_spring.h"
 #include "prep/prepare.h"
 #include "prep/springs.h"
+#include "prep/model_checks.h"
 
 namespace cloth::bench {
 
@@ -278,7 +279,7 @@ int stableStepBench(const BenchOptions& o) {
             throw Error("--stable-step: the scene '" + name + "' is of model xpbd, which has no "
                         "step limit; give --model mass_spring, pd or fem");
         const PreparedCloth p = prepareScene(scene);
-        refuseWhatMassSpringLacks(p);
+        refuseWhatTheModelLacks(p, SolverBackend::Cpu);
         if (!p.attachments.empty())
             throw Error("--stable-step: the scene '" + name + "' has attachments, which the "
                         "bisected step leaves out; remove them to bisect the springs' step");

@@ -1,7 +1,4 @@
 #include "app/backend.h"
-#include "prep/fem.h"
-#include "prep/projective.h"
-#include "prep/springs.h"
 
 #include <cstdio>
 #include <ostream>
@@ -9,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/model_support.h"
 #include "cpu/backend.h"
 #include "vk/backend.h"
 #include "vk/gpu_solver.h"
@@ -142,28 +140,15 @@ void listDevices(std::ostream& out) {
     vk::printDevices(out);
 }
 
-void refuseWhatTheModelLacks(const PreparedCloth& prepared, const std::string& backend) {
-    switch (prepared.sim.model) {
-        case ClothModel::Xpbd:
-            return;
-        case ClothModel::MassSpring:
-            refuseWhatMassSpringLacks(prepared);
-            return;
-        case ClothModel::Projective:
-            refuseWhatProjectiveLacks(prepared);
-            if (prepared.sim.iteration.scheme != IterationScheme::GaussSeidel) return;
-            if (backend == "gpu")
-                throw Error("model pd on the GPU runs the Jacobi global step only: switch the "
-                            "iteration to jacobi or chebyshev first (the direct LDLT step, "
-                            "iteration gs, runs on the CPU)");
-            return;
-        case ClothModel::Fem:
-            refuseWhatFemLacks(prepared);
-            break;
+void checkModelSupport(Backend& backend, const Scene& scene, std::ostream& notices) {
+    const ModelFeatures asked = modelFeatures(scene.sim);
+    if (backend.name == "gpu") {
+        auto why = unsupported(asked, SolverBackend::Gpu);
+        if (!why) return;
+        if (!backend.automatic) throw Error(*why);
+        fallBack(backend, *why, notices);
     }
-    if (backend == "gpu")
-        throw Error(std::string("model ") + clothModelName(prepared.sim.model) +
-                    " runs on the CPU reference only (switch to the CPU first)");
+    requireSupported(asked, SolverBackend::Cpu);
 }
 
 }  // namespace cloth

@@ -58,11 +58,10 @@ void checkSceneFits(Backend& backend, const Scene& scene, const BackendRequest& 
 // The device a Backend runs on, as Solver::deviceName() reports it: the CPU model or the Vulkan
 // device's name.
 std::string deviceName(const Backend& backend);
-// cloth::Error with the model's own message when the prepared scene's model cannot run it on
-// `backend` ("cpu" | "gpu"): what the model lacks (prep/springs.h, prep/projective.h,
-// prep/fem.h), or a CPU-only model on the GPU. The viewer asks before it replaces a running
-// solver, so that a refused switch leaves the run as it was.
-void refuseWhatTheModelLacks(const PreparedCloth& prepared, const std::string& backend);
+// Before preparing `scene`: whether `backend` runs what the scene asks of its model
+// (core/model_support.h's table). Where it does not, a GPU chosen automatically falls back to the
+// CPU reference (a notice); otherwise cloth::Error with the table's message.
+void checkModelSupport(Backend& backend, const Scene& scene, std::ostream& notices);
 
 std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& request,
                                      const PreparedCloth& prepared, std::ostream& notices);

@@ -104,6 +104,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices, std::os
     const bool sceneFile =
         options.scene.ends_with(".json") || options.scene.find('/') != std::string::npos;
     try {  // before building huge meshes
+        checkModelSupport(sim.backend, sim.scene, notices);
         checkSceneFits(sim.backend, sim.scene, request, notices);
         checkSceneFitsMemory(sim.scene, options.memoryLimit);
     } catch (const Error& e) {

@@ -14,6 +14,7 @@
 #include "prep/sewing.h"
 #include "vk/backend.h"
 #include "vk/gpu_solver.h"
+#include "prep/model_checks.h"
 
 namespace cloth {
 
@@ -135,7 +136,7 @@ void ViewerSim::prepare(bool keepState) {
         return resolveAutoPhantoms(tuning, vertices, notices_);
     };
     PreparedCloth next = prepareScene(scene_, prep);
-    refuseWhatTheModelLacks(next, backend_);  // before the running solver goes
+    refuseWhatTheModelLacks(next, backend_ == "gpu" ? SolverBackend::Gpu : SolverBackend::Cpu);  // before the running solver goes
     solver_.reset();  // its device memory goes before the next solver's arrives
     prepared_ = std::move(next);
     if (carry && prepared_.originalVertexCount == originals) {

@@ -7,6 +7,7 @@
 #include "cpu/fem.h"
 #include "cpu/mass_spring.h"
 #include "cpu/projective.h"
+#include "prep/model_checks.h"
 
 namespace cloth {
 
@@ -14,6 +15,7 @@ std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads
                                       std::optional<BatchIsa> kernels, std::uint32_t workPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
+    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
     if (prepared.sim.model == ClothModel::MassSpring)  // workPerThread 0: every thread (tests)
         return makeMassSpringSolver(prepared, threads,
                                     workPerThread == 0 ? 0u : kVerticesPerSpringThread);

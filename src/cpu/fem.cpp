@@ -16,6 +16,7 @@
 #include "prep/fem.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
+#include "prep/model_checks.h"
 
 namespace cloth {
 
@@ -383,7 +384,7 @@ std::unique_ptr<Solver> makeFemSolver(const PreparedCloth& prepared, int threads
     if (prepared.sim.model != ClothModel::Fem)
         throw Error("makeFemSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
-    refuseWhatFemLacks(prepared);
+    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
     return std::make_unique<FemSolver>(prepared, threads, verticesPerThread);
 }
 

@@ -13,6 +13,7 @@
 #include "prep/springs.h"
 #include "sim/schedule.h"
 #include "sim/mass_spring_solver.h"
+#include "prep/model_checks.h"
 
 namespace cloth {
 
@@ -305,7 +306,7 @@ std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int 
     if (prepared.sim.model != ClothModel::MassSpring)
         throw Error("makeMassSpringSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
-    refuseWhatMassSpringLacks(prepared);
+    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
     return std::make_unique<MassSpringSolver>(prepared, threads, verticesPerThread);
 }
 

@@ -23,6 +23,7 @@
 #include "prep/projective.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
+#include "prep/model_checks.h"
 
 namespace cloth {
 
@@ -378,7 +379,7 @@ std::unique_ptr<Solver> makeProjectiveSolver(const PreparedCloth& prepared, int 
     if (prepared.sim.model != ClothModel::Projective)
         throw Error("makeProjectiveSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
-    refuseWhatProjectiveLacks(prepared);
+    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
     return std::make_unique<ProjectiveSolver>(prepared, threads, verticesPerThread);
 }
 

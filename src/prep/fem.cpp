@@ -47,8 +47,4 @@ void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, 
     p.femBends = hingeBendTerms(p);
 }
 
-void refuseWhatFemLacks(const PreparedCloth& p) {
-    refuseWhatTheImplicitModelsLack(p, "fem", "FEM solves each step by conjugate gradients");
-}
-
 }  // namespace cloth

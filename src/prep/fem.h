@@ -23,8 +23,4 @@ namespace cloth {
 // attachment is (cpu/fem.h), which a merge removes.
 void buildFem(const Scene& scene, const std::vector<std::uint32_t>& clothBegin, PreparedCloth& p);
 
-// Throws cloth::Error naming what the model does not run yet: self-collision, phantom vertices,
-// rigid-motion damping, PBD mode, an iteration scheme other than Gauss-Seidel, fixed angles.
-void refuseWhatFemLacks(const PreparedCloth& p);
-
 }  // namespace cloth

@@ -207,24 +207,7 @@ std::size_t pdTermCount(const PreparedCloth& p, std::uint32_t kind) {
                                      [&](const gpu::PdBend& b) { return b.kind == kind; }));
 }
 
-void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
-                                     const std::string& step) {
-    auto refuse = [&](const std::string& what) {
-        throw Error("model " + model + ": " + what +
-                    " not built for this model yet (XPBD runs them: model xpbd)");
-    };
-    if (p.sim.selfCollision) refuse("self-collision is");
-    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    if (p.sim.mode != SolverMode::Xpbd)
-        throw Error("model " + model + ": solver mode pbd is XPBD's; leave the mode at xpbd");
-    if (p.sim.iteration.scheme != IterationScheme::GaussSeidel && !step.empty())
-        throw Error("model " + model + ": iteration scheme " +
-                    iterationSchemeName(p.sim.iteration.scheme) + " is XPBD's (" + step +
-                    "); leave it at gs");
-}
-
-void refuseWhatProjectiveLacks(const PreparedCloth& p) {
-    refuseWhatTheImplicitModelsLack(p, "pd", "");  // gs: the direct global step; else Jacobi's
+void refusePdRelaxation(const PreparedCloth& p) {
     const IterationSettings& it = p.sim.iteration;
     if (it.scheme != IterationScheme::GaussSeidel && it.relaxation > kPdMaxRelaxation)
         throw Error("model pd: the Jacobi global step (iteration " +

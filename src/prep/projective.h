@@ -76,14 +76,7 @@ inline std::size_t pdSeamTermCount(const PreparedCloth& p) {
     return pdTermCount(p, gpu::PD_TERM_SEAM);
 }
 
-// Throws cloth::Error naming `model` and what PD and FEM do not run yet: self-collision, phantom
-// vertices, PBD mode, and (unless `step` is empty) an iteration scheme
-// other than Gauss-Seidel (XPBD's; `step` says how the model solves instead).
-void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& model,
-                                     const std::string& step);
-
-// Throws cloth::Error naming what the model does not run yet (both backends): self-collision,
-// phantom vertices, PBD mode.
+// What the model runs on each backend is core/model_support.h's table (prep/model_checks.h).
 // Every iteration scheme runs: gs selects the direct (LDLT) global step, jacobi and chebyshev
 // the Jacobi one (kernels/pd_jacobi.h; the GPU runs only these).
 // The Jacobi schemes also need a relaxation gamma <= kPdMaxRelaxation: a sweep converges when
@@ -91,6 +84,7 @@ void refuseWhatTheImplicitModelsLack(const PreparedCloth& p, const std::string& 
 // (a_c . x)^2 <= 4 sum_j a_cj^2 x_j^2, so A <= 4 D). Measured on an 8 x 8 cloth: 0.8 converges,
 // 0.9 diverges.
 inline constexpr float kPdMaxRelaxation = 0.5f;
-void refuseWhatProjectiveLacks(const PreparedCloth& p);
+// Throws cloth::Error for a Jacobi scheme's relaxation past kPdMaxRelaxation.
+void refusePdRelaxation(const PreparedCloth& p);
 
 }  // namespace cloth

@@ -532,18 +532,6 @@ SpringIncidence stencilIncidence(const std::vector<gpu::PdBend>& terms, std::uin
     });
 }
 
-void refuseWhatMassSpringLacks(const PreparedCloth& p) {
-    auto refuse = [](const std::string& what) {
-        throw Error("model mass_spring: " + what +
-                    " not built for this model yet (XPBD runs them: model xpbd)");
-    };
-    if (p.sim.selfCollision) refuse("self-collision is");
-    if (p.vertexCount() != p.originalVertexCount) refuse("phantom vertices are");
-    if (p.sim.mode != SolverMode::Xpbd)
-        throw Error("model mass_spring: solver mode pbd is XPBD's (its stiffnesses are per "
-                    "iteration); leave the mode at xpbd");
-}
-
 std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p) {
     std::vector<std::uint32_t> of(p.originalVertexCount, kNoSpringAttachment);
     for (std::uint32_t i = 0; i < p.attachments.size(); ++i) {

@@ -152,8 +152,4 @@ std::vector<glm::vec4> springPrevious(const std::vector<glm::vec4>& x,
 inline constexpr std::uint32_t kNoSpringAttachment = 0xffffffffu;
 std::vector<std::uint32_t> springAttachmentOf(const PreparedCloth& p);
 
-// Throws cloth::Error naming what the mass-spring model does not run yet (both backends):
-// self-collision, phantom vertices, rigid-motion damping.
-void refuseWhatMassSpringLacks(const PreparedCloth& p);
-
 }  // namespace cloth

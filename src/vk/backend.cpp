@@ -1,17 +1,16 @@
 #include "vk/backend.h"
 
-#include "core/error.h"
 #include "vk/gpu_solver.h"
 #include "vk/mass_spring_gpu.h"
 #include "vk/pd_jacobi_gpu.h"
+#include "prep/model_checks.h"
 
 namespace cloth::vk {
 
 std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
                                       const GpuSolverOptions& options) {
+    refuseWhatTheModelLacks(prepared, SolverBackend::Gpu);
     if (prepared.sim.model == ClothModel::MassSpring) return makeGpuMassSpringSolver(prepared, options);
-    if (prepared.sim.model == ClothModel::Fem)
-        throw Error("model fem runs on the CPU reference only (--backend cpu)");
     if (prepared.sim.model == ClothModel::Projective)
         return makeGpuProjectiveSolver(prepared, options);
     return std::make_unique<GpuSolver>(prepared, options);

@@ -9,6 +9,7 @@
 #include "vk/gpu_solver_impl.h"
 #include "vk/limits.h"
 #include "vk/transfer.h"
+#include "prep/model_checks.h"
 
 namespace cloth::vk {
 
@@ -95,11 +96,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
         rigid = std::make_unique<detail::GpuRigidContacts>(
             *ctx, p, buffers, pipelines, policy, static_cast<std::uint32_t>(chunks.chunks.size()));
     if (p.sim.selfCollision && !p.triangles.empty()) {
-        if (p.sim.selfCollision->order == SelfCollisionSettings::Order::Sequential)
-            throw Error(
-                "self_collision.order \"sequential\" is the CPU reference's one-thread "
-                "Gauss-Seidel order; the GPU solves \"vertex\" (Gauss-Seidel by vertex colours) "
-                "or \"jacobi\" passes");
+        refuseWhatTheModelLacks(p, SolverBackend::Gpu);  // the sequential order: the CPU's
         self = std::make_unique<GpuSelfCollision>(*ctx, p, buffers[BINDING_POSITIONS],
                                                   buffers[BINDING_PREDICTED],
                                                   buffers[BINDING_TRIANGLES],

@@ -12,6 +12,7 @@
 #include "sim/mass_spring_solver.h"
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
+#include "prep/model_checks.h"
 
 namespace cloth::vk {
 
@@ -203,7 +204,7 @@ std::unique_ptr<Solver> makeGpuMassSpringSolver(const PreparedCloth& prepared,
     if (prepared.sim.model != ClothModel::MassSpring)
         throw Error("makeGpuMassSpringSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
-    refuseWhatMassSpringLacks(prepared);
+    refuseWhatTheModelLacks(prepared, SolverBackend::Gpu);
     return std::make_unique<GpuMassSpringSolver>(prepared, options);
 }
 

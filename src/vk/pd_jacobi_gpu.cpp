@@ -13,6 +13,7 @@
 #include "sim/schedule.h"
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
+#include "prep/model_checks.h"
 
 namespace cloth::vk {
 
@@ -228,7 +229,7 @@ std::unique_ptr<Solver> makeGpuProjectiveSolver(const PreparedCloth& prepared,
     if (prepared.sim.model != ClothModel::Projective)
         throw Error("makeGpuProjectiveSolver: the scene's model is " +
                     std::string(clothModelName(prepared.sim.model)));
-    refuseWhatProjectiveLacks(prepared);
+    refuseWhatTheModelLacks(prepared, SolverBackend::Gpu);
     if (prepared.sim.iteration.scheme == IterationScheme::GaussSeidel)
         throw Error(
             "model pd on the GPU runs the Jacobi global step only: give --iteration "

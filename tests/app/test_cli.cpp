@@ -296,7 +296,8 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
     EXPECT_GT(j["collisions"]["colliders"].get<int>(), 0);
     // The direct (LDLT) global step is the CPU's only: the GPU asks for the Jacobi one.
     expectFailure("--headless --backend gpu --scene hanging --frames 1 --model pd",
-                  "model pd on the GPU runs the Jacobi global step only");
+                  "model pd on the GPU: iteration gs (the direct LDLT global step) is not built "
+                  "for it; the GPU runs the Jacobi global step");
     // The Jacobi global step (Chebyshev-accelerated) on the CPU: no factor.
     const auto c = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 2 "
                                           "--model pd --iteration chebyshev --relaxation 0.5 "
@@ -338,8 +339,8 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
         << femPleated.output;
     expectFailure("--headless --backend cpu --scene " + std::string(CLOTH_TEST_SOURCE_DIR) +
                       "/assets/scenes/self_collision.json --frames 1 --model pd",
-                  "/assets/scenes/self_collision.json: model pd: self-collision is not built "
-                  "for this model yet");  // the file given, then the model's refusal
+                  "/assets/scenes/self_collision.json: model pd on the CPU reference: "
+                  "self-collision is not built for it");  // the file given, then the table's refusal
 }
 
 TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
@@ -378,7 +379,7 @@ TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
         << s.output;
     fs::remove(scene);
     expectFailure("--headless --backend gpu --scene hanging --frames 1 --model fem",
-                  "model fem runs on the CPU reference only");
+                  "model fem on the GPU: the model is not built for it; the CPU reference runs it");
 }
 
 TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
@@ -419,8 +420,8 @@ TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
     expectFailure("--headless --backend cpu --scene " + std::string(CLOTH_TEST_SOURCE_DIR) +
                       "/assets/scenes/self_collision.json --frames 1 --model mass_spring "
                       "--spring-stiffness 500",
-                  "/assets/scenes/self_collision.json: model mass_spring: self-collision is "
-                  "not built for this model yet");
+                  "/assets/scenes/self_collision.json: model mass_spring on the CPU reference: "
+                  "self-collision is not built for it; model xpbd runs it");
 }
 
 // Headless, the flags of the window and of images would do nothing: each is refused by name.
