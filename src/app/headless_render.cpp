@@ -13,6 +13,7 @@
 #include "app/viewer_outputs.h"
 #include "app/window_app.h"
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "render/image_file.h"
 #include "render/offscreen_renderer.h"
 #include "render/scene_camera.h"
@@ -20,8 +21,6 @@
 namespace cloth {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 bool wantsImages(const Options& o) {
     return !o.screenshot.empty() || !o.recordDir.empty() || !o.video.empty();
@@ -62,8 +61,7 @@ int runHeadlessRendered(const Options& options, std::ostream& out, std::ostream&
         if (frame > 0) {
             const auto t0 = Clock::now();
             sim.step();
-            simStats.add(std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
-                         sim.solver().stageTimes());
+            simStats.add(msSince(t0), sim.solver().stageTimes());
             outputs.stepped(frames);
             progress.update(frame);
         }

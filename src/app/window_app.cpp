@@ -15,6 +15,7 @@
 #include "app/export_video.h"
 #include "app/viewer_outputs.h"
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "render/camera.h"
 #include "render/frame_ring.h"
 #include "render/image_file.h"
@@ -28,13 +29,8 @@ namespace cloth {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr int kMaxStepsPerRender = 4;
 constexpr std::uint32_t kFramesInFlight = 2;
-
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 // The ImGui context and its SDL platform backend, for the window's lifetime.
 struct ImGuiSdl {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/stopwatch.h"
 #include "kernels/collider.h"
 #include "kernels/constraints.h"
 #include "kernels/wind.h"
@@ -27,8 +28,6 @@ namespace {
 
 using gpu::RigidMotion;
 using gpu::RigidSums;
-using Clock = std::chrono::steady_clock;
-
 // What a Jacobi local solve loads and stores positions through: the item's vertices, gathered
 // (with their scaled inverse masses) into local copies. Found by vertex index, as the shader's
 // (shaders/solver/jacobi.glsl) are.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
 #include "cpu/fem_system.h"
 #include "cpu/float_env.h"
@@ -21,11 +22,6 @@
 namespace cloth {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 class FemSolver final : public Solver {
 public:

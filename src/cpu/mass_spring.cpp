@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
 #include "cpu/float_env.h"
 #include "cpu/model_damping.h"
@@ -106,11 +107,6 @@ void SpringStepper::integrate(Integrator integrator, SpringState& s, SpringStepS
 }
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 class MassSpringSolver final : public MassSpringSolverBase {
 public:

@@ -9,6 +9,7 @@
 #include <Eigen/SparseCore>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
 #include "cpu/float_env.h"
 #include "cpu/pd_jacobi.h"
@@ -229,11 +230,6 @@ double ProjectiveSystem::energy(const std::vector<glm::vec4>& y, const std::vect
 }
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 class ProjectiveSolver final : public Solver {
 public:

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <span>
 
+#include "core/stopwatch.h"
 #include "prep/coloring.h"
 #include "prep/packing.h"
 #include "prep/phantom_vertices.h"
@@ -10,12 +11,6 @@
 namespace cloth {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 }  // namespace
 

@@ -5,13 +5,12 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "prep/cliques.h"
 
 namespace cloth {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 struct State {
     ConstraintVertices cv;
@@ -156,7 +155,7 @@ PhantomSplit splitForColors(const ConstraintVertices& cv, std::uint32_t vertexCo
         while (col.colorCount > target && out.cliqueRounds < kMaxRounds) {
             const auto t0 = Clock::now();
             const Cliques cliques = maximalCliques(g, s.cv, order, target);
-            out.cliqueMs += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+            out.cliqueMs += msSince(t0);
             if (out.cliqueRounds++ == 0) out.cliquesFound = cliques.count();
             if (splitCliques(s, cliques, col, target) == 0) break;  // no split helps
             g = buildConstraintGraph(s.cv, s.vertexCount());

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/frame_rate.h"
 #include "core/limits.h"
+#include "core/stopwatch.h"
 #include "prep/batches.h"
 #include "prep/cloth_builder.h"
 #include "prep/colliders.h"
@@ -19,12 +20,6 @@
 namespace cloth {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 void validateSim(const Scene& scene) {
     const std::string max = std::to_string(limits::kMaxSubsteps);

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratchDir(const std::string& name) {
+fs::path benchDir(const std::string& name) {
     return test::scratchDir("bench", name);
 }
 
@@ -49,7 +49,7 @@ BenchRun runBench(const fs::path& json, const std::string& args) {
 // One record per grid, kernel variant and thread count, each naming its kernels; "best" is the
 // variant the solver uses by default.
 TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
-    const auto [r, doc] = runBench(scratchDir("kernels") / "bench.json",
+    const auto [r, doc] = runBench(benchDir("kernels") / "bench.json",
                                    "--grids 3,4 --threads 1,2 --cpu-kernels scalar,best"
                                    " --warmup 0 --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -88,7 +88,7 @@ TEST(Clothbench, CpuKernelsAreMeasuredAndRecorded) {
 // --team fixed: every frame of every run on all of --threads, each counted as fixed; adaptive
 // (the default) says why in the same object.
 TEST(Clothbench, TheTeamObjectSaysWhyFramesRanOnTheirThreads) {
-    const auto [r, doc] = runBench(scratchDir("team") / "bench.json",
+    const auto [r, doc] = runBench(benchDir("team") / "bench.json",
                                    "--grids 4 --threads 1,2 --team fixed --warmup 1 --frames 2 "
                                    "--repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -103,7 +103,7 @@ TEST(Clothbench, TheTeamObjectSaysWhyFramesRanOnTheirThreads) {
         EXPECT_GT(team["frames"]["fixed"].get<int>(), 0);
     }
     // A 4 x 4 cloth is too small for two threads: adaptive runs it on one, and says so.
-    const auto [a, adaptive] = runBench(scratchDir("team_adaptive") / "bench.json",
+    const auto [a, adaptive] = runBench(benchDir("team_adaptive") / "bench.json",
                                         "--grids 4 --threads 2 --warmup 1 --frames 2 --repeats 1");
     ASSERT_EQ(a.exitCode, 0) << a.output;
     const nlohmann::json& team = adaptive["runs"][0]["team"];
@@ -196,7 +196,7 @@ TEST(Clothbench, UnknownFlagsAndBadListsAndChoicesAreRefusedByName) {
 
 // --iteration: the throughput rows run and record the scheme.
 TEST(Clothbench, IterationSchemeRowsRecordTheirScheme) {
-    const auto [r, doc] = runBench(scratchDir("scheme") / "bench.json",
+    const auto [r, doc] = runBench(benchDir("scheme") / "bench.json",
                                    "--grids 4 --threads 1 --iteration chebyshev --rho 0.7"
                                    " --iterations 3 --warmup 0 --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -214,7 +214,7 @@ TEST(Clothbench, IterationSchemeRowsRecordTheirScheme) {
 // (the folds of stop 18, chords of half circles against bending's flat rest angle: 142% on
 // this grid, and 4 crossing pairs).
 TEST(Clothbench, CollisionRowsRecordStagesAndCrossings) {
-    const auto [r, doc] = runBench(scratchDir("collisions") / "bench.json",
+    const auto [r, doc] = runBench(benchDir("collisions") / "bench.json",
                                    "--collisions --grids 12 --threads 1 --warmup 2"
                                    " --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -231,7 +231,7 @@ TEST(Clothbench, CollisionRowsRecordStagesAndCrossings) {
 // --convergence on a tiny grid, both kinds: the JSON has a curve per scheme with the residual
 // falling for Gauss-Seidel, the reach table, and the frame experiments' per-frame metrics.
 TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
-    const auto [r, doc] = runBench(scratchDir("convergence") / "c.json",
+    const auto [r, doc] = runBench(benchDir("convergence") / "c.json",
                                    "--convergence --grids 4 --backend cpu --threads 1 --warmup 0"
                                    " --frames 1 --repeats 1 --settle-frames 5 --max-iterations 64"
                                    " --stretch-compliance 1e-3 --schemes gs,jacobi,chebyshev:0.9,"
@@ -248,7 +248,7 @@ TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
     EXPECT_EQ(run["schemes"][3]["colours"].get<int>(), 6);
     for (const auto& s : run["schemes"]) EXPECT_EQ(s["reach"].size(), 3u);
 
-    const auto [k, kd] = runBench(scratchDir("convergence") / "k.json",
+    const auto [k, kd] = runBench(benchDir("convergence") / "k.json",
                                   "--convergence --experiment kick --grids 4 --backend cpu"
                                   " --threads 1 --frames 3 --substeps 2 --iterations 2"
                                   " --schemes gs,jacobi");
@@ -263,7 +263,7 @@ TEST(Clothbench, ConvergenceRunsRecordCurvesAndReach) {
 
 // --solver pbd: the rows say so, and PBD's residual is C alone (the metrics still come).
 TEST(Clothbench, PbdRunsAreRecordedAsPbd) {
-    const auto [r, doc] = runBench(scratchDir("pbd") / "bench.json",
+    const auto [r, doc] = runBench(benchDir("pbd") / "bench.json",
                                    "--grids 4 --threads 1 --solver pbd --iterations 3"
                                    " --warmup 0 --frames 1 --repeats 1");
     ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -278,7 +278,7 @@ TEST(Clothbench, PbdRunsAreRecordedAsPbd) {
 // cloth of Trendafilov 2021's springs (43 N/m as a membrane of compliance 1/43); XPBD is
 // refused by name.
 TEST(Clothbench, TheImplicitModelsAreStableAtTheStableStepsCap) {
-    const fs::path dir = scratchDir("stable_step");
+    const fs::path dir = benchDir("stable_step");
     for (const char* model : {"fem", "pd"}) {
         const fs::path scene = dir / (std::string(model) + ".json");
         std::ofstream(scene) << R"({"name": "square5", "model": ")" << model << R"(",
@@ -304,7 +304,7 @@ TEST(Clothbench, TheImplicitModelsAreStableAtTheStableStepsCap) {
 // off; the plan's rule shares that remainder (two equal steps) and stays; each row's growth is
 // the period map's (docs/models.md "Unequal steps").
 TEST(Clothbench, AdaptiveVerletsNaiveRemainderRunsOffWhereThePlansPatternDoesNot) {
-    const auto [r, doc] = runBench(scratchDir("adaptive") / "out.json",
+    const auto [r, doc] = runBench(benchDir("adaptive") / "out.json",
                                    "--stable-step --stable-seconds 2 --integrator adaptive_verlet"
                                    " --scene " + test::sourceDir() +
                                        "/assets/scenes/trendafilov_springs_heavy.json");
@@ -326,7 +326,7 @@ TEST(Clothbench, AdaptiveVerletsNaiveRemainderRunsOffWhereThePlansPatternDoesNot
 // its ms per frame, strain and error (the position difference every 10th frame); --model-rows
 // picks the rows, and an unknown one is refused by name.
 TEST(Clothbench, ModelsComparesTheChosenRowsWithTheReference) {
-    const auto [r, doc] = runBench(scratchDir("models") / "out.json",
+    const auto [r, doc] = runBench(benchDir("models") / "out.json",
                                    "--models --grids 4 --model-scenes hanging --model-frames 10"
                                    " --model-rows xpbd_gs,mass_spring");
     ASSERT_EQ(r.exitCode, 0) << r.output;

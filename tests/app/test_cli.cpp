@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratchDir(const std::string& name) {
+fs::path cliDir(const std::string& name) {
     return test::scratchDir("test", name);
 }
 
@@ -225,7 +225,7 @@ TEST(Cli, RepeatedFlagsAndDecimalIntegers) {
 }
 
 TEST(Cli, HeadlessRunWritesStatsAndObjFrames) {
-    const fs::path dir = scratchDir("export");
+    const fs::path dir = cliDir("export");
     const fs::path stats = dir / "stats.json";
     const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 6 --threads 2 "
                                           "--team fixed --export-obj " + (dir / "obj").string() +
@@ -279,7 +279,7 @@ TEST(Cli, FewerThreadsUsedSayWhy) {
 // stability in tests/cpu/test_mass_spring.cpp); the GPU runs it with validation on (its bits:
 // clothcheck.mass_spring*); bad values are refused by name.
 TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
-    const fs::path dir = scratchDir("pd");
+    const fs::path dir = cliDir("pd");
     const fs::path stats = dir / "stats.json";
     const auto r = runProgram("clothsim", "--headless --backend cpu --scene sphere --frames 3 "
                                           "--model pd --iterations 5 --stats " + stats.string());
@@ -344,7 +344,7 @@ TEST(Cli, ProjectiveDynamicsRunsOnTheCpuAndReportsItsTerms) {
 }
 
 TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
-    const fs::path dir = scratchDir("fem");
+    const fs::path dir = cliDir("fem");
     const fs::path stats = dir / "stats.json";
     const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 2 "
                                           "--model fem --stretch-compliance 1e-3 --stats " +
@@ -383,7 +383,7 @@ TEST(Cli, FemRunsOnTheCpuAndWarnsWhenItsSolvesStopShort) {
 }
 
 TEST(Cli, MassSpringModelRunsOnTheCpuAndReportsItsSteps) {
-    const fs::path dir = scratchDir("mass_spring");
+    const fs::path dir = cliDir("mass_spring");
     const fs::path stats = dir / "stats.json";
     const auto r = runProgram("clothsim", "--headless --backend cpu --scene hanging --frames 3 "
                                           "--model mass_spring --integrator verlet "
@@ -438,7 +438,7 @@ TEST(Cli, HeadlessRunsRefuseFlagsThatWouldDoNothing) {
 
 // A scene with wind reports it, and the time of its stage.
 TEST(Cli, StatsOfAWindyScene) {
-    const fs::path dir = scratchDir("wind");
+    const fs::path dir = cliDir("wind");
     const fs::path stats = dir / "stats.json";
     const fs::path flag = fs::path(test::sourceDir()) / "assets" / "scenes" / "flag.json";
     const auto r = runProgram("clothsim", "--headless --backend cpu --frames 3 --scene " +
@@ -453,7 +453,7 @@ TEST(Cli, StatsOfAWindyScene) {
 }
 
 TEST(Cli, MeshFlagReplacesTheClothAndKeepsNamedPins) {
-    const fs::path dir = scratchDir("mesh");
+    const fs::path dir = cliDir("mesh");
     // A 3x2-vertex strip as an OBJ; the hanging scene pins its top corners.
     const Mesh strip = makeGrid({0.5f, 0.25f, 2, 1, GridPattern::Regular, 1});
     saveObj((dir / "strip.obj").string(), strip.positions, strip.triangles);
@@ -501,7 +501,7 @@ TEST(Cli, EveryBadInputFixtureFailsCleanly) {
 TEST(Cli, SceneLargerThanMemoryIsRefusedAtOnce) {
     const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
     if (memory > 200.0 * (1ull << 30)) GTEST_SKIP() << "this machine has over 200 GiB of memory";
-    const fs::path dir = scratchDir("huge");
+    const fs::path dir = cliDir("huge");
     const fs::path scene = dir / "huge.json";
     std::ofstream(scene) << R"({"name": "huge", "cloths": [{"grid": )"
                          << R"({"resolution": [32000, 32000]}, "pins": {"regions": ["top_corners"]}}]})";
@@ -531,7 +531,7 @@ TEST(Cli, FlagLimitsNameTheFlagAndTheLimit) {
 // Only regular files are read as meshes, scenes and tuning files: /dev/zero and a FIFO are
 // refused at once with the file named (a FIFO used to block forever, /dev/zero to fill memory).
 TEST(Cli, NonRegularInputFilesAreRefused) {
-    const fs::path dir = scratchDir("fifo");
+    const fs::path dir = cliDir("fifo");
     const fs::path fifo = dir / "pipe.obj";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     expectFailure("--headless --backend cpu --frames 1 --mesh /dev/zero",
@@ -560,7 +560,7 @@ TEST(Cli, NonRegularInputFilesAreRefused) {
 // Output files: a FIFO that no process reads is refused at once (it blocked forever), a full
 // device is a write error (it was a silent success), a directory is named as the problem.
 TEST(Cli, OutputFilesReportEveryWriteError) {
-    const fs::path dir = scratchDir("outputs");
+    const fs::path dir = cliDir("outputs");
     const fs::path fifo = dir / "stats.json";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const std::string run = "--headless --backend cpu --frames 1 --scene drop ";
@@ -579,7 +579,7 @@ TEST(Cli, OutputFilesReportEveryWriteError) {
 // Values that would freeze or collapse the cloth, or overflow the solver, are refused at load
 // with the reason, also when they reach the builder without a scene file (--mesh).
 TEST(Cli, MeaninglessPhysicsIsRefusedAtLoad) {
-    const fs::path dir = scratchDir("physics");
+    const fs::path dir = cliDir("physics");
     const auto tri = [&](const std::string& name, float size) {
         const fs::path p = dir / name;
         saveObj(p.string(), {{0, 0, 0}, {size, 0, 0}, {0, size, 0}, {size, size, 0}},

@@ -19,7 +19,7 @@ namespace {
 
 const std::string kFlag = std::string(CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/flag.json";
 
-nlohmann::json readJson(const fs::path& p) {
+nlohmann::json readReport(const fs::path& p) {
     std::ifstream in(p);
     return nlohmann::json::parse(in);
 }
@@ -36,7 +36,7 @@ TEST(ClothcheckModes, ResyncOnLavapipeIsExactAndTheModelSpreads) {
                                                 out.string() + " --skip-without-device");
     if (r.exitCode == 77) GTEST_SKIP() << r.output;
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    const nlohmann::json j = readJson(out);
+    const nlohmann::json j = readReport(out);
     EXPECT_EQ(j["mode"], "resync");
     EXPECT_EQ(j["worst"]["max_rel"].get<double>(), 0.0) << r.output;
     EXPECT_EQ(j["frames_over"], 0);
@@ -53,7 +53,7 @@ TEST(ClothcheckModes, ResyncOnLavapipeIsExactAndTheModelSpreads) {
     const auto r1 = runProgram("clothcheck", "--scene hanging --mode resync --frames 8 --threads 1 "
                                              "--json " + one.string());
     ASSERT_EQ(r1.exitCode, 0) << r1.output;
-    EXPECT_EQ(readJson(one)["closest"], j["closest"]) << r1.output;
+    EXPECT_EQ(readReport(one)["closest"], j["closest"]) << r1.output;
     fs::remove_all(dir);
 }
 
@@ -102,7 +102,7 @@ TEST(ClothcheckModes, EmulatedRoundingFailsExactAndPassesResync) {
                                                  "--emulate-rounding 1 --json " + out.string());
     EXPECT_EQ(resync.exitCode, 0) << resync.output;
     EXPECT_NE(resync.output.find("mode resync"), std::string::npos) << resync.output;
-    const nlohmann::json j = readJson(out);
+    const nlohmann::json j = readReport(out);
     EXPECT_GT(j["worst"]["max_rel"].get<double>(), 0.0) << resync.output;
     EXPECT_EQ(j["frames_over"], 0) << resync.output;
     EXPECT_EQ(j["emulate_rounding"], 1);

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratchDir(const std::string& name) {
+fs::path tuningDir(const std::string& name) {
     return test::scratchDir("tuning", name);
 }
 
@@ -29,7 +29,7 @@ void writeText(const fs::path& p, const std::string& text) {
     std::ofstream(p) << text;
 }
 
-nlohmann::json readJson(const fs::path& p) {
+nlohmann::json readTuning(const fs::path& p) {
     std::ifstream in(p);
     return nlohmann::json::parse(in);
 }
@@ -95,18 +95,18 @@ class ScopedEnv {
 TEST(Tuning, FileRoundTripsThroughJsonAndDisk) {
     const TuningFile file = sampleFile();
     EXPECT_EQ(parseTuning(tuningJson(file).dump(), "mem"), file);
-    const fs::path path = scratchDir("roundtrip") / "a" / "b" / "tuning.json";  // folders made
+    const fs::path path = tuningDir("roundtrip") / "a" / "b" / "tuning.json";  // folders made
     writeTuningFile(path.string(), file);
     const auto back = readTuningFile(path.string());
     ASSERT_TRUE(back.has_value());
     EXPECT_EQ(*back, file);
-    const nlohmann::json j = readJson(path);
+    const nlohmann::json j = readTuning(path);
     EXPECT_EQ(j["devices"][0]["sizes"][0]["best"], "off");
     EXPECT_EQ(j["devices"][0]["sizes"][1]["best"], 12);
 }
 
 TEST(Tuning, MissingFileReadsAsNothing) {
-    EXPECT_FALSE(readTuningFile((scratchDir("missing") / "none.json").string()).has_value());
+    EXPECT_FALSE(readTuningFile((tuningDir("missing") / "none.json").string()).has_value());
     EXPECT_FALSE(readTuningFile("").has_value());
 }
 
@@ -153,7 +153,7 @@ TEST(Tuning, NearestSizeIsNearestOnALogScaleSmallerOnATie) {
 }
 
 TEST(Tuning, AutoFollowsTheEntryOrFallsBackWithANotice) {
-    const fs::path dir = scratchDir("resolve");
+    const fs::path dir = tuningDir("resolve");
     const std::string path = (dir / "tuning.json").string();
     AutoPhantomContext where{"prog", path, "cpu", "Some CPU @ 3.0GHz"};
     std::ostringstream notices;
@@ -220,7 +220,7 @@ TEST(Tuning, MalformedFilesGiveAnErrorNamingTheFileAndTheProblem) {
         EXPECT_NE(message.find(fragment), std::string::npos) << text << "\n-> " << message;
     }
     EXPECT_EQ(parseError(oneSize("\"off\"")), "");
-    const fs::path dir = scratchDir("malformed");
+    const fs::path dir = tuningDir("malformed");
     writeText(dir / "bad.json", "{\"format\": ");
     try {
         readTuningFile((dir / "bad.json").string());
@@ -273,7 +273,7 @@ RunStats runAuto(const std::string& backend, const fs::path& tuning, const fs::p
     EXPECT_EQ(r.exitCode, 0) << r.output;
     if (output) *output = r.output;
     if (r.exitCode != 0) return {};
-    const nlohmann::json j = readJson(stats);
+    const nlohmann::json j = readTuning(stats);
     return {j["device"].get<std::string>(), j["colors"].get<unsigned>(),
             j["colors_before_phantoms"].get<unsigned>(), j["phantom_vertices"].get<unsigned>(),
             j["vertices"].get<unsigned>()};
@@ -294,7 +294,7 @@ void expectFollows(const RunStats& s, std::uint32_t best) {
 // clothbench --tune-phantoms on tiny grids, then clothsim --phantoms auto follows the file: the
 // measured best, and then hand-set bests ("off" and 7) in the entry clothbench wrote.
 void tuneThenRun(const std::string& backend, const std::string& name) {
-    const fs::path dir = scratchDir(name);
+    const fs::path dir = tuningDir(name);
     const fs::path tuning = dir / "cfg" / "tuning.json";
     const auto bench = runProgram(
         "clothbench", "--tune-phantoms --backend " + backend +
@@ -377,7 +377,7 @@ TEST(TuningEndToEnd, ClothbenchTunesAndClothsimFollowsOnTheGpu) {
 
 TEST(TuningEndToEnd, ATargetMustBeatOffByTheMargin) {
     // No target can be 100% faster than off, so every size says off, and auto runs without.
-    const fs::path dir = scratchDir("margin");
+    const fs::path dir = tuningDir("margin");
     const fs::path tuning = dir / "tuning.json";
     const auto bench = runProgram("clothbench",
                                   "--tune-phantoms --backend cpu --grids 4,6"
@@ -396,7 +396,7 @@ TEST(TuningEndToEnd, ATargetMustBeatOffByTheMargin) {
 }
 
 TEST(TuningEndToEnd, MissingEntryFallsBackWithOneNoticeLine) {
-    const fs::path dir = scratchDir("fallback");
+    const fs::path dir = tuningDir("fallback");
     std::string output;
     const RunStats s = runAuto("cpu", dir / "absent.json", dir, &output);
     EXPECT_NE(
@@ -412,7 +412,7 @@ TEST(TuningEndToEnd, MissingEntryFallsBackWithOneNoticeLine) {
 }
 
 TEST(TuningEndToEnd, MalformedFileFailsEveryProgramCleanlyOnlyWhenAutoIsAsked) {
-    const fs::path dir = scratchDir("bad_e2e");
+    const fs::path dir = tuningDir("bad_e2e");
     const fs::path bad = dir / "bad.json";
     writeText(bad, oneSize("\"fast\""));
     const std::string flags = " --phantoms auto --tuning " + bad.string();

@@ -13,9 +13,7 @@ using cloth::test::throwsError;
 
 namespace {
 
-std::string collidersDir() {
-    return test::sourceDir() + "/tests/data/colliders";
-}
+using test::collidersDir;
 
 const char* kTetrahedron = R"(
 v 0 0 0

@@ -14,9 +14,7 @@ using cloth::test::throwsError;
 
 namespace {
 
-Scene parse(const std::string& text) {
-    return parseSceneJson(text, "inline.json", "");
-}
+using test::parse;
 
 SimSettings sim(int substeps, float fps) {
     SimSettings s;

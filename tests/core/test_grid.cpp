@@ -24,10 +24,7 @@ GridDesc grid(std::uint32_t rx, std::uint32_t ry, GridPattern p, std::uint32_t s
 const GridPattern kPatterns[] = {GridPattern::Regular, GridPattern::Alternating,
                                  GridPattern::Random};
 
-double signedAreaZ(const Mesh& m, const glm::uvec3& t) {  // area projected on XY, + if CCW
-    glm::dvec3 a(m.positions[t.x]), b(m.positions[t.y]), c(m.positions[t.z]);
-    return 0.5 * glm::cross(b - a, c - a).z;
-}
+using test::signedAreaZ;
 
 }  // namespace
 

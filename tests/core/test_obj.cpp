@@ -19,10 +19,7 @@ std::string writeText(const std::string& name, const std::string& text) {
     return path;
 }
 
-double signedAreaZ(const Mesh& m, const glm::uvec3& t) {
-    glm::dvec3 a(m.positions[t.x]), b(m.positions[t.y]), c(m.positions[t.z]);
-    return 0.5 * glm::cross(b - a, c - a).z;
-}
+using test::signedAreaZ;
 
 }  // namespace
 

@@ -31,9 +31,7 @@ std::vector<glm::vec3> worldPositions(const ClothDesc& c) {
     return out;
 }
 
-Scene parse(const std::string& text) {
-    return parseSceneJson(text, "inline.json", "");
-}
+using test::parse;
 
 }  // namespace
 

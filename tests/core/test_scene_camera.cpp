@@ -12,9 +12,7 @@ using cloth::test::throwsError;
 
 namespace {
 
-Scene parse(const std::string& text) {
-    return parseSceneJson(text, "inline.json", "");
-}
+using test::parse;
 
 std::string withCamera(const std::string& camera) {
     return R"({"cloths": [{"grid": {}}], "camera": )" + camera + "}";

@@ -13,9 +13,7 @@ using cloth::test::throwsError;
 
 namespace {
 
-std::string collidersDir() {
-    return test::sourceDir() + "/tests/data/colliders";
-}
+using test::collidersDir;
 
 // A scene of one small cloth and the given colliders (JSON array elements), read with
 // relative mesh paths resolving against tests/data/colliders.

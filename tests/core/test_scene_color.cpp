@@ -10,9 +10,7 @@ using cloth::test::throwsError;
 
 namespace {
 
-Scene parse(const std::string& text) {
-    return parseSceneJson(text, "inline.json", "");
-}
+using test::parse;
 
 std::string withColor(const std::string& color) {
     return R"({"cloths": [{"grid": {}, "material": {"color": )" + color + "}}]}";

@@ -8,7 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <glm/glm.hpp>
+
 #include "core/error.h"
+#include "core/mesh.h"
+#include "core/scene.h"
 
 namespace cloth::test {
 
@@ -41,6 +45,22 @@ inline std::string assetPath(const std::string& rel) {
 }
 inline std::string badPath(const std::string& name) {
     return sourceDir() + "/tests/data/bad/" + name;
+}
+
+// A scene from JSON text, named inline.json, with no folder for relative paths.
+inline Scene parse(const std::string& text) {
+    return parseSceneJson(text, "inline.json", "");
+}
+
+// The closed and open collider meshes of the tests' data.
+inline std::string collidersDir() {
+    return sourceDir() + "/tests/data/colliders";
+}
+
+// A triangle's area projected on the XY plane: positive when its winding is counter-clockwise.
+inline double signedAreaZ(const Mesh& m, const glm::uvec3& t) {
+    const glm::dvec3 a(m.positions[t.x]), b(m.positions[t.y]), c(m.positions[t.z]);
+    return 0.5 * glm::cross(b - a, c - a).z;
 }
 
 // A scratch directory for files a test writes (under the build tree when known).

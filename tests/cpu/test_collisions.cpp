@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <numbers>
 
 #include <gtest/gtest.h>
 
@@ -18,12 +19,11 @@
 #include "prep/colliders.h"
 #include "prep/prepare.h"
 #include "fixtures/scenes.h"
+#include "cpu_test_util.h"
 
 using namespace cloth;
 
 namespace {
-
-constexpr double kPi = 3.14159265358979;
 
 // A horizontal square patch (n x n quads, `size` metres) centred at `centre`, no pins, tethers
 // or damping.
@@ -37,15 +37,7 @@ Scene patchScene(std::uint32_t n, float size, glm::vec3 centre) {
     return s;
 }
 
-ColliderDesc plane(float tiltDegrees, float muS, float muK) {
-    ColliderDesc d;
-    d.name = "ground";
-    d.shape = ColliderShape::Plane;
-    d.transform.rotateDegrees = glm::vec3(0.0f, 0.0f, tiltDegrees);
-    d.staticFriction = muS;
-    d.kineticFriction = muK;
-    return d;
-}
+using test::plane;
 
 ColliderDesc sphere(glm::vec3 centre, float radius) {
     ColliderDesc d;
@@ -267,8 +259,8 @@ TEST(Collisions, SpinningTurntableCarriesAPatchByStaticFriction) {
     const double a0 = std::atan2(x0[corner].z, x0[corner].x);
     double a1 = std::atan2(x[corner].z, x[corner].x);
     double turned = a0 - a1;  // a positive spin about +y turns x towards -z
-    while (turned < -kPi) turned += 2 * kPi;
-    while (turned > kPi) turned -= 2 * kPi;
+    while (turned < -std::numbers::pi) turned += 2 * std::numbers::pi;
+    while (turned > std::numbers::pi) turned -= 2 * std::numbers::pi;
     std::printf("patch on a turntable at 90 deg/s: turned %.2f deg in 1 s\n",
                 glm::degrees(turned));
     EXPECT_NEAR(glm::degrees(turned), 90.0, 4.5);
@@ -426,7 +418,7 @@ TEST(ColliderMaths, PosesFollowTheirClosedForms) {
     ColliderDesc d = sphere(glm::vec3(1.0f, 2.0f, 3.0f), 0.5f);
     d.motion.type = MotionType::Oscillate;
     d.motion.amplitude = glm::vec3(0.0f, 0.0f, 1.0f);
-    d.motion.period = kPi;  // z = 3 + sin(2t - 90 deg) + 1 = 4 - cos 2t
+    d.motion.period = std::numbers::pi;  // z = 3 + sin(2t - 90 deg) + 1 = 4 - cos 2t
     d.motion.phaseDegrees = -90.0f;
     d.spin.axis = glm::vec3(0.0f, 0.0f, 2.0f);
     d.spin.degreesPerSecond = 90.0f;

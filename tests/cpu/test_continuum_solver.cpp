@@ -19,7 +19,7 @@ using namespace cloth;
 namespace {
 
 constexpr float kWidth = 0.1f, kLength = 1.0f, kDensity = 0.2f;
-constexpr int kCols = 2, kRows = 20;  // cells
+constexpr int kStripCols = 2, kStripRows = 20;  // cells
 
 OrthotropicMaterial membrane() {
     OrthotropicMaterial m;
@@ -31,7 +31,7 @@ OrthotropicMaterial membrane() {
     return m;
 }
 
-// A vertical strip of kCols x kRows cells, top edge pinned (clamped), hanging along -y.
+// A vertical strip of kStripCols x kStripRows cells, top edge pinned (clamped), hanging along -y.
 Scene strip(float weftAngle, BendModel bend = BendModel::Dihedral) {
     Scene s;
     s.name = "strip";
@@ -42,8 +42,8 @@ Scene strip(float weftAngle, BendModel bend = BendModel::Dihedral) {
     GridDesc g;
     g.width = kWidth;
     g.height = kLength;
-    g.resX = kCols;
-    g.resY = kRows;
+    g.resX = kStripCols;
+    g.resY = kStripRows;
     c.grid = g;
     c.transform.translate = {0.0f, 2.0f - 0.5f * kLength, 0.0f};
     c.pins.regions = {"top_edge"};
@@ -72,7 +72,7 @@ Sag settle(const PreparedCloth& p, int frames) {
     int n = 0;
     float minX = 1e9f, maxX = -1e9f;
     // Rest rows: the grid's vertices row by row from the top (y = 2) down.
-    const int cols = kCols + 1, rows = kRows + 1;
+    const int cols = kStripCols + 1, rows = kStripRows + 1;
     for (int c = 0; c < cols; ++c) {
         const int v = (rows - 1) * cols + c;
         bottom += x[v].y;
@@ -190,7 +190,7 @@ TEST(ContinuumSolver, ProjectiveStripFromTheStvkMaterialStretchesAsTheAnalyticBa
         s.sim.model = ClothModel::Projective;
         s.sim.iterations = 30;
         const PreparedCloth p = prepareScene(s, {});
-        ASSERT_EQ(p.pdTriangles.size(), std::size_t(2 * kCols * kRows));
+        ASSERT_EQ(p.pdTriangles.size(), std::size_t(2 * kStripCols * kStripRows));
         const Sag sag = settle(p, 100);
         const Sag later = settle(p, 140);
         const double linear = density * g * kLength * kLength / (2.0 * e);
@@ -217,7 +217,7 @@ TEST(ContinuumSolver, FemStripFromTheStvkMaterialStretchesAsTheAnalyticBar) {
         s.cloths[0].material.linearDamping = 10.0f;
         s.sim.model = ClothModel::Fem;
         const PreparedCloth p = prepareScene(s, {});
-        ASSERT_EQ(p.femTriangles.size(), std::size_t(2 * kCols * kRows));
+        ASSERT_EQ(p.femTriangles.size(), std::size_t(2 * kStripCols * kStripRows));
         const Sag sag = settle(p, 100);
         const Sag later = settle(p, 140);
         const double linear = density * g * kLength * kLength / (2.0 * e);

@@ -8,20 +8,13 @@
 #include "cpu/backend.h"
 #include "prep/prepare.h"
 #include "fixtures/scenes.h"
+#include "cpu_test_util.h"
 
 using namespace cloth;
 
 namespace {
 
-std::uint64_t fnv1a(const std::vector<glm::vec4>& v) {
-    std::uint64_t h = 1469598103934665603ull;
-    const auto* bytes = reinterpret_cast<const unsigned char*>(v.data());
-    for (size_t i = 0; i < v.size() * sizeof(glm::vec4); ++i) {
-        h ^= bytes[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
+using test::fnv1a;
 
 // Everything at once: two cloths (one with a circling attachment and both kinds of damping),
 // tethers, stretch and bending, several iterations.

@@ -11,6 +11,7 @@
 #include "fixtures/scenes.h"
 #include "kernels/constraint/bending.h"
 #include "sim/gusts.h"
+#include "cpu_test_util.h"
 
 using namespace cloth;
 
@@ -54,15 +55,7 @@ SheetState sheetState(Solver& solver) {
     return s;
 }
 
-std::uint64_t fnv1a(const std::vector<glm::vec4>& v) {
-    std::uint64_t h = 1469598103934665603ull;
-    const auto* bytes = reinterpret_cast<const unsigned char*>(v.data());
-    for (std::size_t i = 0; i < v.size() * sizeof(glm::vec4); ++i) {
-        h ^= bytes[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
+using test::fnv1a;
 
 std::uint64_t hashAfter(const PreparedCloth& p, int threads, int frames) {
     auto solver = makeCpuSolver(p, threads, std::nullopt, 0);

@@ -19,15 +19,13 @@
 #include "kernels/feature_contacts.h"
 #include "core/scene.h"
 #include "prep/prepare.h"
+#include "cpu_test_util.h"
 
 using namespace cloth;
 
 namespace {
 
-glm::vec3 randomPoint(std::mt19937& rng, float r) {
-    std::uniform_real_distribution<float> u(-r, r);
-    return {u(rng), u(rng), u(rng)};
-}
+using test::randomPoint;
 
 }  // namespace
 

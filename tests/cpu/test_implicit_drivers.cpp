@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -23,16 +24,14 @@ using namespace cloth;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // The implicit models' variants: PD's direct step, its Jacobi step, the FEM.
-enum class Variant { PdDirect, PdJacobi, Fem };
-const char* name(Variant v) {
-    return v == Variant::PdDirect ? "pd direct" : v == Variant::PdJacobi ? "pd jacobi" : "fem";
+enum class DriverVariant { PdDirect, PdJacobi, Fem };
+const char* name(DriverVariant v) {
+    return v == DriverVariant::PdDirect ? "pd direct" : v == DriverVariant::PdJacobi ? "pd jacobi" : "fem";
 }
-void setModel(Scene& s, Variant v) {
-    s.sim.model = v == Variant::Fem ? ClothModel::Fem : ClothModel::Projective;
-    if (v == Variant::PdJacobi) {
+void setModel(Scene& s, DriverVariant v) {
+    s.sim.model = v == DriverVariant::Fem ? ClothModel::Fem : ClothModel::Projective;
+    if (v == DriverVariant::PdJacobi) {
         s.sim.iteration.scheme = IterationScheme::Jacobi;
         s.sim.iteration.relaxation = 0.5f;
     }
@@ -41,7 +40,7 @@ void setModel(Scene& s, Variant v) {
 
 // A 1 m square of 2 x 2 vertices, three pinned, the cloth negligible (compliance 10^3 m/N:
 // moduli near 10^-3 N/m against the attachment's 100 N/m), no damping; vertex 3 on the attachment.
-Scene oneFreeVertex(Variant v, float compliance, MotionDesc motion) {
+Scene oneFreeVertex(DriverVariant v, float compliance, MotionDesc motion) {
     Scene s;
     s.name = "attached";
     s.sim.substeps = 10;
@@ -68,7 +67,7 @@ Scene oneFreeVertex(Variant v, float compliance, MotionDesc motion) {
     return s;
 }
 
-std::unique_ptr<Solver> makeSolver(const PreparedCloth& p, int threads) {
+std::unique_ptr<Solver> makeImplicitSolver(const PreparedCloth& p, int threads) {
     return p.sim.model == ClothModel::Fem ? makeFemSolver(p, threads, 0)
                                           : makeProjectiveSolver(p, threads, 0);
 }
@@ -83,7 +82,7 @@ std::unique_ptr<Solver> makeSolver(const PreparedCloth& p, int threads) {
 // substep gives v_{k+1} = v_k + a(v_k) h, computed here (3.6% below a(0) t: the patch's own speed
 // lowers the relative wind).
 TEST(ProjectiveAndFem, WindPushesAFreePatchAsItsDragSays) {
-    for (Variant variant : {Variant::PdDirect, Variant::PdJacobi, Variant::Fem})
+    for (DriverVariant variant : {DriverVariant::PdDirect, DriverVariant::PdJacobi, DriverVariant::Fem})
         for (int substeps : {1, 4}) {
             Scene s = fixtures::hangingScene(8, 0.5f);
             s.cloths[0].pins = {};
@@ -99,7 +98,7 @@ TEST(ProjectiveAndFem, WindPushesAFreePatchAsItsDragSays) {
             w.airDensity = 1.2f;
             s.sim.wind = w;
             const PreparedCloth p = prepareScene(s);
-            auto solver = makeSolver(p, 1);
+            auto solver = makeImplicitSolver(p, 1);
             solver->stepFrame();
             std::vector<glm::vec4> v;
             solver->readVelocities(v);
@@ -136,14 +135,14 @@ TEST(ProjectiveAndFem, ACompliantAttachmentFollowsBackwardEulersRecursion) {
     motion.type = MotionType::Oscillate;
     motion.amplitude = glm::vec3(float(amplitude), 0.0f, 0.0f);
     motion.period = float(period);
-    for (Variant variant : {Variant::PdDirect, Variant::PdJacobi, Variant::Fem}) {
+    for (DriverVariant variant : {DriverVariant::PdDirect, DriverVariant::PdJacobi, DriverVariant::Fem}) {
         const Scene s = oneFreeVertex(variant, float(1.0 / k), motion);
         const PreparedCloth p = prepareScene(s);
         ASSERT_EQ(p.attachments.size(), 1u);
         const double m = 1.0 / double(p.positions[3].w), g = -9.81;
         const double h = 1.0 / 60.0 / s.sim.substeps;
         const glm::dvec3 anchor(glm::vec3(p.positions[3]));
-        auto solver = makeSolver(p, 1);
+        auto solver = makeImplicitSolver(p, 1);
         glm::dvec3 x = anchor, v(0.0);
         std::vector<glm::vec4> got;
         double largest = 0.0, swing = 0.0;
@@ -151,7 +150,7 @@ TEST(ProjectiveAndFem, ACompliantAttachmentFollowsBackwardEulersRecursion) {
             for (int n = 0; n < s.sim.substeps; ++n) {
                 const double t1 = ((f - 1) * s.sim.substeps + n + 1) * h;
                 const glm::dvec3 target =
-                    anchor + glm::dvec3(amplitude * std::sin(2.0 * kPi * t1 / period), 0.0, 0.0);
+                    anchor + glm::dvec3(amplitude * std::sin(2.0 * std::numbers::pi * t1 / period), 0.0, 0.0);
                 const glm::dvec3 pred = x + h * v + h * h * glm::dvec3(0.0, g, 0.0);
                 const glm::dvec3 next = (m / (h * h) * pred + k * target) / (m / (h * h) + k);
                 v = (next - x) / h;
@@ -177,21 +176,21 @@ TEST(ProjectiveAndFem, AHardAttachmentCarriesItsVertexOnItsPath) {
     circle.type = MotionType::Circle;
     circle.radius = 0.2f;
     circle.period = 1.0f;
-    for (Variant variant : {Variant::PdDirect, Variant::PdJacobi, Variant::Fem}) {
+    for (DriverVariant variant : {DriverVariant::PdDirect, DriverVariant::PdJacobi, DriverVariant::Fem}) {
         const PreparedCloth p = prepareScene(oneFreeVertex(variant, 0.0f, circle));
-        auto solver = makeSolver(p, 1);
+        auto solver = makeImplicitSolver(p, 1);
         const glm::vec3 start(p.positions[3]);
         std::vector<glm::vec4> x, v;
         for (int f = 1; f <= 30; ++f) {
             solver->stepFrame();
             solver->readPositions(x);
             const double t = f / 60.0;
-            const double chord = 2.0 * circle.radius * std::sin(kPi * t / circle.period);
+            const double chord = 2.0 * circle.radius * std::sin(std::numbers::pi * t / circle.period);
             EXPECT_NEAR(glm::length(glm::vec3(x[3]) - start), chord, 2e-5) << name(variant) << f;
             EXPECT_NEAR(x[3].y, start.y, 1e-5f) << name(variant) << " frame " << f;
         }
         solver->readVelocities(v);
-        EXPECT_NEAR(glm::length(glm::vec3(v[3])), 2.0 * kPi * circle.radius / circle.period, 1e-3)
+        EXPECT_NEAR(glm::length(glm::vec3(v[3])), 2.0 * std::numbers::pi * circle.radius / circle.period, 1e-3)
             << name(variant);
     }
 }
@@ -207,7 +206,7 @@ TEST(ProjectiveAndFem, AnyThreadCountGivesTheSameBitsWithWindAndAttachments) {
         s.cloths[0].material.stretchCompliance = 1e-3f;
         s.sim.substeps = 3;
         s.sim.iterations = 4;
-        setModel(s, variant == 3 ? Variant::PdJacobi : Variant(variant));
+        setModel(s, variant == 3 ? DriverVariant::PdJacobi : DriverVariant(variant));
         if (variant == 3) s.sim.iteration.scheme = IterationScheme::Chebyshev;
         WindSettings w;
         w.velocity = glm::vec3(6.0f, 0.5f, 4.0f);
@@ -233,7 +232,7 @@ TEST(ProjectiveAndFem, AnyThreadCountGivesTheSameBitsWithWindAndAttachments) {
         ASSERT_GT(p.tethers.size(), 0u);
         std::vector<glm::vec4> first, x;
         for (int threads : {1, 2, 3}) {
-            auto solver = makeSolver(p, threads);
+            auto solver = makeImplicitSolver(p, threads);
             EXPECT_EQ(solver->threadsUsed(), threads);
             for (int f = 0; f < 4; ++f) solver->stepFrame();
             solver->readPositions(x);

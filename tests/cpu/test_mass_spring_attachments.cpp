@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <numbers>
 #include <vector>
 
 #include "core/scene.h"
@@ -18,8 +19,6 @@
 using namespace cloth;
 
 namespace {
-
-constexpr float kPi = 3.14159265358979f;
 
 // A 1 m square of 2 x 2 vertices, three pinned, springs 1e-6 N/m (nothing next to the
 // attachment's 100 N/m), no damping.
@@ -90,14 +89,14 @@ TEST(MassSpringAttachments, AHardOneCarriesItsVertexOnItsPath) {
         solver->stepFrame();
         solver->readPositions(x);
         const float t = float(f) / 60.0f;
-        const float chord = 2.0f * circle.radius * std::sin(kPi * t / circle.period);
+        const float chord = 2.0f * circle.radius * std::sin(std::numbers::pi_v<float> * t / circle.period);
         EXPECT_NEAR(glm::length(glm::vec3(x[3]) - start), chord, 2e-5f) << "frame " << f;
         EXPECT_NEAR(x[3].y, start.y, 1e-5f) << "frame " << f;  // a horizontal circle, no fall
     }
     std::vector<glm::vec4> v;
     solver->readVelocities(v);
     // Its velocity is the path's over the last step: 2 pi r / period along the circle.
-    EXPECT_NEAR(glm::length(glm::vec3(v[3])), 2.0f * kPi * circle.radius / circle.period, 1e-3f);
+    EXPECT_NEAR(glm::length(glm::vec3(v[3])), 2.0f * std::numbers::pi_v<float> * circle.radius / circle.period, 1e-3f);
 }
 
 TEST(MassSpringAttachments, AnyThreadCountGivesTheSameBits) {

@@ -15,6 +15,7 @@
 #include "cpu/mass_spring.h"
 #include "fixtures/scenes.h"
 #include "prep/prepare.h"
+#include "cpu_test_util.h"
 
 using namespace cloth;
 
@@ -40,15 +41,7 @@ Scene patchScene(std::uint32_t n, float size, glm::vec3 centre,
     return s;
 }
 
-ColliderDesc plane(float tiltDegrees, float muS, float muK) {
-    ColliderDesc d;
-    d.name = "ground";
-    d.shape = ColliderShape::Plane;
-    d.transform.rotateDegrees = glm::vec3(0.0f, 0.0f, tiltDegrees);
-    d.staticFriction = muS;
-    d.kineticFriction = muK;
-    return d;
-}
+using test::plane;
 
 // The patch lying on a plane tilted by theta about z, at its thickness above it.
 Scene inclineScene(float thetaDegrees, float muS, float muK, Integrator integrator) {

@@ -35,7 +35,7 @@ namespace {
 using test::Variant;
 using test::kVariants;
 using test::name;
-constexpr float kThickness = 0.01f;
+constexpr float kClothThickness = 0.01f;
 const glm::dvec3 kCentre(0.0, 0.5, 0.0);
 
 std::string spherePath() {
@@ -45,7 +45,7 @@ std::string spherePath() {
 // One thread: a 15 x 15 cloth is too small to share (on two, the team's barrier waits were 62%
 // of the run, measured in Release), and any thread count gives the same bits (each model's
 // AnyThreadCountGivesTheSameBits, contacts included).
-std::unique_ptr<Solver> makeSolver(const PreparedCloth& p) {
+std::unique_ptr<Solver> makeMeshColliderSolver(const PreparedCloth& p) {
     return test::makeModelSolver(p, 1);
 }
 
@@ -76,7 +76,7 @@ Scene drop(Variant v) {
     c.material.stretchCompliance = 1e-3f;
     c.material.bendCompliance = 1.0f;
     c.material.linearDamping = 1.0f;
-    c.material.thickness = kThickness;
+    c.material.thickness = kClothThickness;
     s.cloths.push_back(c);
     ColliderDesc m;
     m.name = "sphere";
@@ -166,7 +166,7 @@ TEST(ModelsMeshColliders, AClothDroppedOnAClosedMeshNeverGetsCloserThanItsThickn
         smallestInner = std::min(smallestInner, double(glm::length(p)));
     for (Variant v : kVariants) {
         const PreparedCloth p = prepareScene(drop(v));
-        auto solver = makeSolver(p);
+        auto solver = makeMeshColliderSolver(p);
         std::vector<glm::vec4> x;
         Closest worst;
         int contacts = 0;
@@ -182,10 +182,10 @@ TEST(ModelsMeshColliders, AClothDroppedOnAClosedMeshNeverGetsCloserThanItsThickn
         const glm::vec3 middle(x[7 * 15 + 7]);
         std::printf("%s: closest to the mesh %.7f m (thickness %.3f), to its centre %.4f m, "
                     "middle at y %.3f, %d contacts\n",
-                    name(v), worst.distance, double(kThickness), worst.radius, double(middle.y),
+                    name(v), worst.distance, double(kClothThickness), worst.radius, double(middle.y),
                     contacts);
         EXPECT_GT(contacts, 0) << name(v);  // resting on it (9 to 71 at the end)
-        EXPECT_GE(worst.distance, 0.999 * double(kThickness)) << name(v);
+        EXPECT_GE(worst.distance, 0.999 * double(kClothThickness)) << name(v);
         EXPECT_GT(worst.radius, smallestInner) << name(v);  // no vertex inside
         EXPECT_GT(middle.y, kCentre.y + smallestInner) << name(v);  // it rests on top
     }

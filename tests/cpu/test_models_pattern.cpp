@@ -46,7 +46,7 @@ void setModel(Scene& s, Variant v) {
 
 // One thread: these cloths are too small to share (on two, the team's barrier waits were 40% of
 // the Release run), and any thread count gives the same bits (each model's AnyThreadCount test).
-std::unique_ptr<Solver> makeSolver(const PreparedCloth& p) {
+std::unique_ptr<Solver> makePatternSolver(const PreparedCloth& p) {
     const int threads = 1;
     switch (p.sim.model) {
         case ClothModel::MassSpring: return makeMassSpringSolver(p, threads);
@@ -127,7 +127,7 @@ void expectRelaxesToThePattern(const Scene& s, Rest rest, const char* what) {
     ASSERT_TRUE(p.cloths[0].restFromPattern);
     std::vector<glm::vec4> x = p.positions;
     EXPECT_GT(worstEdge(p, x, rest), 0.14) << what;  // the start is not the pattern
-    auto solver = makeSolver(p);
+    auto solver = makePatternSolver(p);
     for (int f = 0; f < 180; ++f) solver->stepFrame();
     solver->readPositions(x);
     const double worst = worstEdge(p, x, rest);

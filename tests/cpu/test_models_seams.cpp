@@ -33,7 +33,7 @@ using test::Variant;
 using test::kVariants;
 using test::name;
 
-std::unique_ptr<Solver> makeSolver(const PreparedCloth& p, int threads) {
+std::unique_ptr<Solver> makeSeamSolver(const PreparedCloth& p, int threads) {
     return test::makeModelSolver(p, threads);
 }
 
@@ -110,7 +110,7 @@ double figure(const Solver& s, const std::string& what) {
 SewRun run(const Scene& scene, int frames, int threads) {
     SewRun r{prepareScene(scene), {}, 0.0, {}, 0, true};
     r.initial = widestPair(r.p, r.p.positions);
-    auto solver = makeSolver(r.p, threads);
+    auto solver = makeSeamSolver(r.p, threads);
     const bool direct = r.p.sim.model == ClothModel::Projective &&
                         r.p.sim.iteration.scheme == IterationScheme::GaussSeidel;
     for (int f = 0; f < frames; ++f) {
@@ -124,7 +124,7 @@ SewRun run(const Scene& scene, int frames, int threads) {
         std::vector<glm::vec4> v;
         solver->readVelocities(v);
         r.p = mergeSeamPairs(r.p, close, {r.x, v, solver->simTime()});
-        solver = makeSolver(r.p, threads);
+        solver = makeSeamSolver(r.p, threads);
         ++r.merges;
         if (direct && figure(*solver, "factorizations") != 1.0 + r.merges)
             r.factorizationsFollow = false;

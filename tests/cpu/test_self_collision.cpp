@@ -32,6 +32,7 @@
 #include "prep/prepare.h"
 #include "kernels/self_contacts.h"
 #include "kernels/self_motion.h"
+#include "cpu_test_util.h"
 
 using namespace cloth;
 
@@ -44,10 +45,7 @@ std::uint64_t edgeKey(std::uint32_t a, std::uint32_t b) {
 // A lone triangle owns all its edges and corners (self_contacts.h's selfClosestFeatureOwned).
 constexpr std::uint32_t kAllOwned = 0x3Fu;
 
-glm::vec3 randomPoint(std::mt19937& rng, float r) {
-    std::uniform_real_distribution<float> u(-r, r);
-    return {u(rng), u(rng), u(rng)};
-}
+using test::randomPoint;
 
 // The constraint value of a contact at positions x0..x3.
 double contactValue(const gpu::SelfContact& c, const std::array<glm::vec4, 4>& x) {

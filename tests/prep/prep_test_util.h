@@ -16,6 +16,8 @@
 
 #include "core/error.h"
 #include "core/mesh.h"
+#include "core/scene.h"
+#include "prep/constraint_graph.h"
 #include "prep/prepared.h"
 #include "fixtures/meshes.h"
 
@@ -99,6 +101,24 @@ inline std::uint32_t maxConstraintsAtVertex(const PreparedCloth& p) {
     for (const auto& c : p.items<gpu::DistanceConstraint>()) ++count[c.v0], ++count[c.v1];
     for (const auto& c : p.items<gpu::BendingConstraint>()) ++count[c.v0], ++count[c.v1], ++count[c.v2], ++count[c.v3];
     return *std::max_element(count.begin(), count.end());
+}
+
+// A random graph of n nodes, each pair joined with probability p.
+inline Graph randomGraph(std::uint32_t n, double p, std::mt19937& rng) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    std::bernoulli_distribution coin(p);
+    for (std::uint32_t a = 0; a < n; ++a)
+        for (std::uint32_t b = a + 1; b < n; ++b)
+            if (coin(rng)) edges.emplace_back(a, b);
+    return graphFromEdges(n, edges);
+}
+
+// A scene named "test" of the cloths given, with the default settings.
+inline Scene sceneOf(std::vector<ClothDesc> cloths) {
+    Scene s;
+    s.name = "test";
+    s.cloths = std::move(cloths);
+    return s;
 }
 
 }  // namespace cloth::test

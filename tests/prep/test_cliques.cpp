@@ -62,14 +62,7 @@ CliqueList listOf(const Cliques& c) {
     return out;
 }
 
-Graph randomGraph(std::uint32_t n, double p, std::mt19937& rng) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-    std::bernoulli_distribution coin(p);
-    for (std::uint32_t a = 0; a < n; ++a)
-        for (std::uint32_t b = a + 1; b < n; ++b)
-            if (coin(rng)) edges.emplace_back(a, b);
-    return graphFromEdges(n, edges);
-}
+using test::randomGraph;
 
 }  // namespace
 

@@ -63,14 +63,7 @@ void checkMeshSplit(const Mesh& mesh, bool bending, std::uint32_t target, const 
     }
 }
 
-Scene sceneOf(std::vector<ClothDesc> cloths) {
-    Scene s;
-    s.name = "test";
-    s.cloths = std::move(cloths);
-    return s;
-}
-
-ClothDesc anchoredCloth() {
+ClothDesc anchoredRandomCloth() {
     ClothDesc c;
     c.name = "anchored";
     GridDesc g;
@@ -168,12 +161,12 @@ TEST(PreparePhantoms, ValidBatchesWithinTheTarget) {
 }
 
 TEST(PreparePhantoms, MassAndRestStateUnchanged) {
-    ClothDesc b = anchoredCloth();
+    ClothDesc b = anchoredRandomCloth();
     b.name = "second";
     b.transform.translate = {2.0f, 0.0f, 0.0f};
     b.pins.regions = {"top_edge"};
     b.attachments.clear();
-    const Scene s = sceneOf({anchoredCloth(), b});
+    const Scene s = sceneOf({anchoredRandomCloth(), b});
     const PreparedCloth off = prepareScene(s);
     const PreparedCloth on = prepareScene(s, withPhantoms(6));
     ASSERT_GT(on.stats.phantomVertices, 0u);
@@ -205,11 +198,11 @@ TEST(PreparePhantoms, MassAndRestStateUnchanged) {
 }
 
 TEST(PreparePhantoms, GroupsCopiesAttachmentsAndTethers) {
-    ClothDesc b = anchoredCloth();
+    ClothDesc b = anchoredRandomCloth();
     b.name = "second";
     b.transform.translate = {2.0f, 0.0f, 0.0f};
-    const PreparedCloth off = prepareScene(sceneOf({anchoredCloth(), b}));
-    const PreparedCloth p = prepareScene(sceneOf({anchoredCloth(), b}), withPhantoms(7));
+    const PreparedCloth off = prepareScene(sceneOf({anchoredRandomCloth(), b}));
+    const PreparedCloth p = prepareScene(sceneOf({anchoredRandomCloth(), b}), withPhantoms(7));
     const std::uint32_t n = p.originalVertexCount;
     std::vector<std::uint32_t> groupOf(p.vertexCount(), UINT32_MAX);
     for (std::uint32_t gi = 0; gi < p.phantomGroups.size(); ++gi) {
@@ -261,7 +254,7 @@ TEST(PreparePhantoms, GroupsCopiesAttachmentsAndTethers) {
 }
 
 TEST(PreparePhantoms, ClothAtRestStaysAtRest) {
-    Scene s = sceneOf({anchoredCloth()});
+    Scene s = sceneOf({anchoredRandomCloth()});
     s.cloths[0].attachments[0].motion.type = MotionType::Static;
     s.cloths[0].material.bendCompliance = 1e-3f;  // stiff hinges: nothing drifts off the plane
     s.sim.gravity = glm::vec3(0.0f);
@@ -279,7 +272,7 @@ TEST(PreparePhantoms, ClothAtRestStaysAtRest) {
 }
 
 TEST(PreparePhantoms, SettingsAndDeterminism) {
-    Scene s = sceneOf({anchoredCloth()});
+    Scene s = sceneOf({anchoredRandomCloth()});
     s.phantoms = {PhantomMode::Auto, 0};
     PrepareOptions o;
     o.autoTargetColors = 9;

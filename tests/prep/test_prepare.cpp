@@ -31,13 +31,6 @@ ClothDesc gridCloth(const std::string& name, float w, float h, std::uint32_t rx,
     return c;
 }
 
-Scene sceneOf(std::vector<ClothDesc> cloths) {
-    Scene s;
-    s.name = "test";
-    s.cloths = std::move(cloths);
-    return s;
-}
-
 double totalMass(const PreparedCloth& p, std::uint32_t begin, std::uint32_t end) {
     double m = 0.0;
     for (std::uint32_t v = begin; v < end; ++v) m += 1.0 / double(p.positions[v].w);

@@ -6,9 +6,11 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include <gtest/gtest.h>
 
+#include "render/image_file.h"
 #include "vk/context.h"
 
 namespace cloth::test {
@@ -38,5 +40,12 @@ class RenderGpuTest : public ::testing::Test {
     std::shared_ptr<vk::MessageLog> log_;
     std::shared_ptr<vk::Context> ctx_;
 };
+
+// Keeps an image for a human to look at: <build>/test_output/<name>.png, when ctest names the
+// build folder.
+inline void keep(const render::ImageRgba8& img, const std::string& name) {
+    if (const char* dir = std::getenv("CLOTH_BUILD_DIR"))
+        render::writePng(std::string(dir) + "/test_output/" + name + ".png", img);
+}
 
 }  // namespace cloth::test

@@ -23,7 +23,7 @@ using test::hueDistance;
 using test::hueOf;
 using test::RenderGpuTest;
 
-constexpr VkExtent2D kSize{320, 160};
+constexpr VkExtent2D kLookSize{320, 160};
 
 // Two vertical 1 m sheets facing the camera (+z), 0.4 m apart; the left one green by its
 // material.
@@ -45,21 +45,21 @@ struct TwoCloths {
         ShadingSettings shading;
         shading.shadowMapSize = 512;
         shading.pattern = pattern;
-        OffscreenRenderer r(ctx, kSize, shading);
+        OffscreenRenderer r(ctx, kLookSize, shading);
         r.scene().setCloth(data, std::nullopt);
         UniformInputs in;
         in.stage = &stage;
         in.view = &view;
         in.shading = &shading;
-        in.width = kSize.width;
-        in.height = kSize.height;
+        in.width = kLookSize.width;
+        in.height = kLookSize.height;
         return r.render(makeFrameUniforms(in), prepared.positions, normals);
     }
     // Where the centre of cloth `i` (its middle vertex) appears.
     glm::ivec2 centre(std::size_t i) const {
         const ClothInfo& c = prepared.cloths[i];
         const glm::vec3 p(prepared.positions[(c.vertexBegin + c.vertexEnd) / 2]);
-        const float w = float(kSize.width), h = float(kSize.height);
+        const float w = float(kLookSize.width), h = float(kLookSize.height);
         const glm::vec3 px =
             projectToPixel(view.camera.projection(w / h) * view.camera.view(), p, w, h);
         return {int(px.x), int(px.y)};
@@ -94,8 +94,8 @@ TEST_F(RenderGpuTest, EachClothShowsItsOwnColour) {
     EXPECT_GT(hueDistance(expected[0], expected[1]), 60.0f);
     for (std::size_t i = 0; i < 2; ++i) {
         const glm::ivec2 c = s.centre(i);
-        ASSERT_TRUE(c.x >= 4 && c.y >= 4 && c.x + 4 < int(kSize.width) &&
-                    c.y + 4 < int(kSize.height))
+        ASSERT_TRUE(c.x >= 4 && c.y >= 4 && c.x + 4 < int(kLookSize.width) &&
+                    c.y + 4 < int(kLookSize.height))
             << "cloth " << i << " at " << c.x << "," << c.y;
         const test::Hsv got = hsvOf(meanAround(img, c));
         EXPECT_GT(got.s, 0.4f) << "cloth " << i;
@@ -113,7 +113,7 @@ TEST_F(RenderGpuTest, CheckPatternSwitchesOff) {
         const glm::ivec2 c = s.centre(i);
         for (int y = c.y - 12; y <= c.y + 12; ++y)
             for (int x = c.x - 12; x <= c.x + 12; ++x) {
-                const std::size_t k = 4 * (std::size_t(y) * kSize.width + x);
+                const std::size_t k = 4 * (std::size_t(y) * kLookSize.width + x);
                 int d = 0;
                 for (int ch = 0; ch < 3; ++ch)
                     d = std::max(d, std::abs(int(check.pixels[k + ch]) - int(plain.pixels[k + ch])));
@@ -123,7 +123,7 @@ TEST_F(RenderGpuTest, CheckPatternSwitchesOff) {
     }
     EXPECT_GT(double(differ), 0.25 * double(cloth)) << differ << " of " << cloth;
     // Away from the cloths (the sky above them) nothing changes.
-    for (int x = 0; x < int(kSize.width); ++x) {
+    for (int x = 0; x < int(kLookSize.width); ++x) {
         const std::size_t k = 4 * std::size_t(x);
         EXPECT_EQ(check.pixels[k], plain.pixels[k]) << x;
     }

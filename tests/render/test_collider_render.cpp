@@ -24,12 +24,9 @@ namespace {
 
 using test::RenderGpuTest;
 
-constexpr VkExtent2D kSize{320, 240};
+constexpr VkExtent2D kColliderImageSize{320, 240};
 
-void keep(const ImageRgba8& img, const std::string& name) {
-    if (const char* dir = std::getenv("CLOTH_BUILD_DIR"))
-        writePng(std::string(dir) + "/test_output/" + name + ".png", img);
-}
+using test::keep;
 
 // A cloth, colliders, and the stage and camera all the images of a test share.
 struct Scene {
@@ -43,7 +40,7 @@ struct Scene {
         prepared.colliderTriangles.assign(prepared.colliders.size(), glm::uvec2(0));
         normals = test::vertexNormals(prepared);
         stage = makeStage(makeDrawData(prepared));
-        view.camera = OrbitCamera::framing(stage.view, float(kSize.width) / float(kSize.height));
+        view.camera = OrbitCamera::framing(stage.view, float(kColliderImageSize.width) / float(kColliderImageSize.height));
     }
 };
 
@@ -56,7 +53,7 @@ struct Shot {
 // stage and camera, at simulated time `time`.
 Shot render(const std::shared_ptr<vk::Context>& ctx, const Scene& s, double time = 0.0,
             std::optional<std::vector<gpu::Collider>> colliders = std::nullopt,
-            VkExtent2D size = kSize) {
+            VkExtent2D size = kColliderImageSize) {
     PreparedCloth p = s.prepared;
     if (colliders) {
         p.colliders = *colliders;
@@ -237,10 +234,10 @@ TEST_F(RenderGpuTest, CollidersDrawnAtTheSolversTimeOnBothBackends) {
         data.colliders = makeColliderDrawData(withBall);
         const Stage stage = makeStage(data);
         ViewState view;
-        view.camera = OrbitCamera::framing(stage.view, float(kSize.width) / float(kSize.height));
+        view.camera = OrbitCamera::framing(stage.view, float(kColliderImageSize.width) / float(kColliderImageSize.height));
         ShadingSettings shading;
         shading.shadowMapSize = 1024;
-        OffscreenRenderer r(ctx_, kSize, shading);
+        OffscreenRenderer r(ctx_, kColliderImageSize, shading);
         r.scene().setCloth(data, sim.gpuBuffers());
         EXPECT_EQ(r.scene().usesGpuVertices(), b == 1);
         for (int i = 0; i < 15; ++i) sim.step();
@@ -250,8 +247,8 @@ TEST_F(RenderGpuTest, CollidersDrawnAtTheSolversTimeOnBothBackends) {
         in.stage = &stage;
         in.view = &view;
         in.shading = &shading;
-        in.width = kSize.width;
-        in.height = kSize.height;
+        in.width = kColliderImageSize.width;
+        in.height = kColliderImageSize.height;
         in.simTime = sim.solver().simTime();
         EXPECT_NEAR(in.simTime, 0.25, 1e-6);  // 15 frames of 1/60 s
         const gpu::FrameUniforms u = makeFrameUniforms(in);

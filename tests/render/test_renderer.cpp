@@ -16,11 +16,7 @@ namespace {
 
 using test::RenderGpuTest;
 
-// Keeps the image for a human to look at: <build>/test_output/<name>.png.
-void keep(const ImageRgba8& img, const std::string& name) {
-    const char* dir = std::getenv("CLOTH_BUILD_DIR");
-    if (dir) writePng(std::string(dir) + "/test_output/" + name + ".png", img);
-}
+using test::keep;
 
 struct SheetScene {
     PreparedCloth prepared = test::foldedSheet(48);

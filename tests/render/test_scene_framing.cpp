@@ -31,7 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::RenderGpuTest;
 
-constexpr VkExtent2D kSize{160, 90};
+constexpr VkExtent2D kFramingSize{160, 90};
 
 // The later frame: half a second in (a dropped cloth has fallen 1.2 m, a pinned one swung down).
 constexpr int kLaterFrame = 30;
@@ -64,7 +64,7 @@ std::vector<std::string> shippedScenes() {
 }
 
 struct Projection {
-    std::vector<std::uint8_t> mask;  // kSize pixels: 1 where a cloth triangle covers the centre
+    std::vector<std::uint8_t> mask;  // kFramingSize pixels: 1 where a cloth triangle covers the centre
     double share = 0.0;              // of the picture's pixels
     double verticesInside = 0.0;     // share of the cloth's vertices inside the picture
     double border = 0.0;             // share of the picture's border pixels that are cloth
@@ -77,7 +77,7 @@ double edge(const glm::vec2& a, const glm::vec2& b, const glm::vec2& p) {
 
 Projection project(const render::OrbitCamera& camera, const std::vector<glm::vec4>& positions,
                    std::uint32_t vertexCount, const std::vector<glm::uvec3>& triangles) {
-    const int w = int(kSize.width), h = int(kSize.height);
+    const int w = int(kFramingSize.width), h = int(kFramingSize.height);
     const glm::mat4 vp = camera.projection(float(w) / float(h)) * camera.view();
     std::vector<glm::vec2> px(vertexCount);
     std::vector<bool> front(vertexCount);
@@ -163,7 +163,7 @@ void checkScene(const std::shared_ptr<vk::Context>& ctx, render::OffscreenRender
     std::ostringstream notices;
     ViewerSim sim(options, ctx, notices);
     const SceneLook look = makeLook(sim.prepared());
-    const render::OrbitCamera camera = viewCamera(sim.scene(), look, kSize);
+    const render::OrbitCamera camera = viewCamera(sim.scene(), look, kFramingSize);
     const render::ShadingSettings shading;
     ClothFeed feed;
     feed.sync(sim, renderer.scene());
@@ -192,8 +192,8 @@ void checkScene(const std::shared_ptr<vk::Context>& ctx, render::OffscreenRender
         in.stage = &look.stage;
         in.view = &view;
         in.shading = &shading;
-        in.width = kSize.width;
-        in.height = kSize.height;
+        in.width = kFramingSize.width;
+        in.height = kFramingSize.height;
         in.frame = std::uint32_t(frame);
         in.simTime = sim.solver().simTime();
         const render::ImageRgba8 img = renderer.render(makeFrameUniforms(in), positions, normals);
@@ -203,7 +203,7 @@ void checkScene(const std::shared_ptr<vk::Context>& ctx, render::OffscreenRender
                                  ".png",
                              img);
         const auto [inMask, rendered] = renderedClothInMask(img, p.mask, sim.prepared().cloths.size());
-        if (rendered * kSize.width * kSize.height >= 50) {  // enough pixels for a share to count
+        if (rendered * kFramingSize.width * kFramingSize.height >= 50) {  // enough pixels for a share to count
             EXPECT_GT(inMask, 0.95) << at << ": the picture's cloth is not where the camera puts it";
         }
         EXPECT_GT(rendered, 0.25 * p.share) << at << ": little of the cloth shows in the picture";
@@ -219,7 +219,7 @@ using SceneFraming = RenderGpuTest;
 // Every shipped scene at the start, and all but the heaviest half a second in.
 TEST_F(SceneFraming, EveryShippedSceneShowsItsCloth) {
     const render::ShadingSettings shading;
-    render::OffscreenRenderer renderer(ctx_, kSize, shading);
+    render::OffscreenRenderer renderer(ctx_, kFramingSize, shading);
     for (const std::string& scene : shippedScenes())
         checkScene(ctx_, renderer, scene,
                    heavy(scene) ? std::vector<int>{0} : std::vector<int>{0, kLaterFrame});
@@ -228,7 +228,7 @@ TEST_F(SceneFraming, EveryShippedSceneShowsItsCloth) {
 // The heaviest scenes a quarter of a second in (labelled slow).
 TEST_F(SceneFraming, HeavyScenesShowTheirClothLaterOn) {
     const render::ShadingSettings shading;
-    render::OffscreenRenderer renderer(ctx_, kSize, shading);
+    render::OffscreenRenderer renderer(ctx_, kFramingSize, shading);
     for (const std::string& scene : shippedScenes())
         if (heavy(scene)) checkScene(ctx_, renderer, scene, {kHeavyLaterFrame});
 }

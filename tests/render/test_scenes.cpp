@@ -18,13 +18,10 @@ namespace {
 
 using test::RenderGpuTest;
 
-constexpr VkExtent2D kSize{320, 240};
+constexpr VkExtent2D kSceneImageSize{320, 240};
 constexpr int kFrames = 20;
 
-void keep(const render::ImageRgba8& img, const std::string& name) {
-    if (const char* dir = std::getenv("CLOTH_BUILD_DIR"))
-        render::writePng(std::string(dir) + "/test_output/" + name + ".png", img);
-}
+using test::keep;
 
 // Simulates kFrames frames of `scene` on `backend` and renders the result with the default view.
 render::ImageRgba8 renderScene(const std::shared_ptr<vk::Context>& ctx, const std::string& scene,
@@ -39,7 +36,7 @@ render::ImageRgba8 renderScene(const std::shared_ptr<vk::Context>& ctx, const st
     render::ViewState view;
     view.camera = render::OrbitCamera::framing(look.stage.view);
     const render::ShadingSettings shading;
-    render::OffscreenRenderer renderer(ctx, kSize, shading);
+    render::OffscreenRenderer renderer(ctx, kSceneImageSize, shading);
     ClothFeed feed;
     feed.sync(sim, renderer.scene());
     EXPECT_EQ(renderer.scene().usesGpuVertices(), backend == "gpu");
@@ -50,8 +47,8 @@ render::ImageRgba8 renderScene(const std::shared_ptr<vk::Context>& ctx, const st
     in.stage = &look.stage;
     in.view = &view;
     in.shading = &shading;
-    in.width = kSize.width;
-    in.height = kSize.height;
+    in.width = kSceneImageSize.width;
+    in.height = kSceneImageSize.height;
     return renderer.render(makeFrameUniforms(in), positions, normals);
 }
 
@@ -64,8 +61,8 @@ TEST_P(SceneRender, ClothVisibleOnBothBackends) {
     keep(cpu, "scene_" + scene + "_cpu");
     keep(gpu, "scene_" + scene + "_gpu");
     for (const render::ImageRgba8* img : {&cpu, &gpu}) {
-        ASSERT_EQ(img->width, int(kSize.width));
-        ASSERT_EQ(img->height, int(kSize.height));
+        ASSERT_EQ(img->width, int(kSceneImageSize.width));
+        ASSERT_EQ(img->height, int(kSceneImageSize.height));
         const test::Coverage c = test::coverage(*img);
         const double cloth = c.front + c.back;
         EXPECT_GT(cloth, 0.03) << scene << ": front " << c.front << " back " << c.back;

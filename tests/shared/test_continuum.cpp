@@ -21,13 +21,13 @@ using namespace cloth::gpu;
 
 namespace {
 
-std::mt19937 rng(2024);
+std::mt19937 continuumRng(2024);
 
 float uniform(float lo, float hi) {
-    return std::uniform_real_distribution<float>(lo, hi)(rng);
+    return std::uniform_real_distribution<float>(lo, hi)(continuumRng);
 }
 
-glm::vec3 randomPoint(float scale) {
+glm::vec3 randomContinuumPoint(float scale) {
     return {uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale)};
 }
 
@@ -63,7 +63,7 @@ std::array<glm::vec3, 3> placeRigidly(const std::array<glm::vec2, 3>& uv, glm::q
 
 glm::quat randomRotation() {
     return glm::angleAxis(uniform(0.0f, 6.2f),
-                          glm::normalize(randomPoint(1.0f) + glm::vec3(0.01f)));
+                          glm::normalize(randomContinuumPoint(1.0f) + glm::vec3(0.01f)));
 }
 
 }  // namespace
@@ -74,7 +74,7 @@ TEST(Stvk, GradientsMatchFiniteDifferences) {
         auto uv = randomMaterialTriangle();
         StvkBuild b = makeStvk(uv[0], uv[1], uv[2], kViscose);
         ASSERT_TRUE(b.ok()) << b.error;
-        std::array<glm::vec3, 3> x = {randomPoint(1.0f), randomPoint(1.0f), randomPoint(1.0f)};
+        std::array<glm::vec3, 3> x = {randomContinuumPoint(1.0f), randomContinuumPoint(1.0f), randomContinuumPoint(1.0f)};
         glm::vec3 C;
         glm::mat3 g[3];
         stvkEval(x[0], x[1], x[2], b.item.invRest, C, g[0], g[1], g[2]);
@@ -100,7 +100,7 @@ TEST(Stvk, ZeroStrainAndNoMoveAtRestUnderRigidMotion) {
         auto uv = randomMaterialTriangle();
         StvkBuild b = makeStvk(uv[0], uv[1], uv[2], kViscose);
         ASSERT_TRUE(b.ok());
-        auto x = placeRigidly(uv, randomRotation(), randomPoint(5.0f));
+        auto x = placeRigidly(uv, randomRotation(), randomContinuumPoint(5.0f));
         glm::vec3 C = strain(x, b.item.invRest);
         EXPECT_LT(glm::length(C), 3e-6f) << "trial " << trial;
         glm::vec4 p[3] = {{x[0], 1.0f}, {x[1], 2.0f}, {x[2], 0.5f}};
@@ -115,9 +115,9 @@ TEST(Stvk, StrainIsInvariantUnderRigidMotion) {
     for (int trial = 0; trial < 100; ++trial) {
         auto uv = randomMaterialTriangle();
         StvkBuild b = makeStvk(uv[0], uv[1], uv[2], kViscose);
-        std::array<glm::vec3, 3> x = {randomPoint(1.0f), randomPoint(1.0f), randomPoint(1.0f)};
+        std::array<glm::vec3, 3> x = {randomContinuumPoint(1.0f), randomContinuumPoint(1.0f), randomContinuumPoint(1.0f)};
         glm::quat q = randomRotation();
-        glm::vec3 t = randomPoint(3.0f);
+        glm::vec3 t = randomContinuumPoint(3.0f);
         std::array<glm::vec3, 3> y = {q * x[0] + t, q * x[1] + t, q * x[2] + t};
         glm::vec3 a = strain(x, b.item.invRest), c = strain(y, b.item.invRest);
         for (int k = 0; k < 3; ++k) EXPECT_NEAR(a[k], c[k], 2e-4f * std::max(1.0f, std::abs(a[k])));
@@ -248,8 +248,8 @@ TEST(IsoBending, ZeroForFlatStencilsAndTheirAffineImages) {
         EXPECT_LT(glm::length(isoBendingEval(x[0], x[1], x[2], x[3], c.k)), 1e-5f);
         // Any affine image of a flat stencil is flat (and may be stretched): still zero.
         glm::mat3 A(glm::vec3(uniform(0.5f, 2), uniform(-1, 1), uniform(-1, 1)),
-                    glm::vec3(uniform(-1, 1), uniform(0.5f, 2), uniform(-1, 1)), randomPoint(1));
-        glm::vec3 t = randomPoint(4.0f);
+                    glm::vec3(uniform(-1, 1), uniform(0.5f, 2), uniform(-1, 1)), randomContinuumPoint(1));
+        glm::vec3 t = randomContinuumPoint(4.0f);
         glm::vec3 C = isoBendingEval(A * x[0] + t, A * x[1] + t, A * x[2] + t, A * x[3] + t, c.k);
         EXPECT_LT(glm::length(C), 5e-5f) << "trial " << trial;
     }
@@ -274,9 +274,9 @@ TEST(IsoBending, MagnitudeUnchangedByRigidMotionAndGradientsMatchFiniteDifferenc
         auto rest = randomFlatStencil();
         IsoBendingConstraint c = buildIso(rest, 0.7f);
         std::array<glm::vec3, 4> x;
-        for (int i = 0; i < 4; ++i) x[i] = rest[i] + randomPoint(0.3f);
+        for (int i = 0; i < 4; ++i) x[i] = rest[i] + randomContinuumPoint(0.3f);
         glm::quat q = randomRotation();
-        glm::vec3 t = randomPoint(3.0f);
+        glm::vec3 t = randomContinuumPoint(3.0f);
         glm::vec3 C = isoBendingEval(x[0], x[1], x[2], x[3], c.k);
         glm::vec3 Cm = isoBendingEval(q * x[0] + t, q * x[1] + t, q * x[2] + t, q * x[3] + t, c.k);
         EXPECT_NEAR(glm::length(Cm), glm::length(C), 1e-4f * std::max(1.0f, glm::length(C)));
@@ -337,7 +337,7 @@ TEST(Wind, ZeroWithoutRelativeWind) {
 TEST(Wind, DragAlongTheWindOnTheFrontalArea) {
     const float rho = 1.2f, A = 0.05f, cd = 0.8f;
     for (int trial = 0; trial < 50; ++trial) {
-        glm::vec3 v = randomPoint(10.0f), n = glm::normalize(randomPoint(1.0f));
+        glm::vec3 v = randomContinuumPoint(10.0f), n = glm::normalize(randomContinuumPoint(1.0f));
         glm::vec3 f = windForce(v, n, A, rho, cd, 0.0f);
         float speed = glm::length(v), cosT = std::abs(glm::dot(v, n)) / speed;
         float want = 0.5f * rho * cd * A * cosT * speed * speed;
@@ -354,7 +354,7 @@ TEST(Wind, LiftPerpendicularZeroAtNormalAndGrazingIncidence) {
     EXPECT_LT(glm::length(windForce(glm::vec3(0, 0, -7), n, A, rho, 0.0f, cl)), 1e-6f);
     EXPECT_LT(glm::length(windForce(glm::vec3(5, 3, 0), n, A, rho, 0.0f, cl)), 1e-6f);
     for (int trial = 0; trial < 50; ++trial) {
-        glm::vec3 v = randomPoint(10.0f), m = glm::normalize(randomPoint(1.0f));
+        glm::vec3 v = randomContinuumPoint(10.0f), m = glm::normalize(randomContinuumPoint(1.0f));
         glm::vec3 f = windForce(v, m, A, rho, 0.0f, cl);
         float speed = glm::length(v), c = glm::dot(v, m) / speed;
         EXPECT_NEAR(glm::dot(f, v), 0.0f, 1e-3f * glm::length(f) * speed);  // perpendicular
@@ -396,7 +396,7 @@ TEST(IsoBending, PbdProjectionWithUnitStiffnessFlattensInOneStep) {
     auto rest = randomFlatStencil();
     IsoBendingConstraint c = buildIso(rest, 1.0f);
     glm::vec4 p[4];
-    for (int i = 0; i < 4; ++i) p[i] = glm::vec4(rest[i] + randomPoint(0.2f), 1.0f + i);
+    for (int i = 0; i < 4; ++i) p[i] = glm::vec4(rest[i] + randomContinuumPoint(0.2f), 1.0f + i);
     glm::vec4 lambda(0.0f);
     SolveParams s{3600.0f, MODE_PBD, 1u, 0.0f};
     projectIsoBending(p[0], p[1], p[2], p[3], c, lambda, s);  // C is linear: exact
@@ -411,7 +411,7 @@ TEST(IsoBending, XpbdIterationsSatisfyTheCompliantConstraint) {
     auto rest = randomFlatStencil();
     IsoBendingConstraint c = buildIso(rest, 0.01f);
     glm::vec4 p[4];
-    for (int i = 0; i < 4; ++i) p[i] = glm::vec4(rest[i] + randomPoint(0.2f), 1.0f);
+    for (int i = 0; i < 4; ++i) p[i] = glm::vec4(rest[i] + randomContinuumPoint(0.2f), 1.0f);
     glm::vec4 lambda(0.0f);
     for (int it = 0; it < 3; ++it) {
         SolveParams s{100.0f, MODE_XPBD, it == 0 ? 1u : 0u, 0.0f};

@@ -127,7 +127,7 @@ int settle(Body& b, float dt, int iterations, float damping, Measure measure, do
     return maxSteps;
 }
 
-const OrthotropicMaterial kViscose{245.0f, 366.0f, 0.249f, 0.167f, 0.38f};
+const OrthotropicMaterial kStaticsViscose{245.0f, 366.0f, 0.249f, 0.167f, 0.38f};
 const float kViscoseDensity = 0.23f;
 
 struct StripResult {
@@ -148,7 +148,7 @@ StripResult pullStrip(bool alongWarp) {
         return alongWarp ? glm::vec2(-x.y, x.x) : glm::vec2(x.x, x.y);
     };
     for (auto& t : g.tris) {
-        StvkBuild s = makeStvk(uv(t[0]), uv(t[1]), uv(t[2]), kViscose);
+        StvkBuild s = makeStvk(uv(t[0]), uv(t[1]), uv(t[2]), kStaticsViscose);
         EXPECT_TRUE(s.ok()) << s.error;
         s.item.v0 = t[0];
         s.item.v1 = t[1];
@@ -156,7 +156,7 @@ StripResult pullStrip(bool alongWarp) {
         b.stvk.push_back(s.item);
     }
     b.stvkLambda.assign(b.stvk.size(), glm::vec4(0.0f));
-    const float E = alongWarp ? kViscose.ey : kViscose.ex;
+    const float E = alongWarp ? kStaticsViscose.ey : kStaticsViscose.ex;
     const float F = strain * E * W;
     for (int j = 0; j <= ny; ++j) {
         b.p[g.id(0, j)].w = 0.0f;
@@ -188,7 +188,7 @@ TEST(ContinuumStatics, StvkStripElongationAndPoissonContraction) {
     for (bool alongWarp : {false, true}) {
         StripResult r = pullStrip(alongWarp);
         // Loaded along the weft the warp contracts by nuYX; along the warp, the weft by nuXY.
-        double nu = alongWarp ? kViscose.nuXY : kViscose.nuYX;
+        double nu = alongWarp ? kStaticsViscose.nuXY : kStaticsViscose.nuYX;
         std::printf(
             "stvk strip (viscose, 1 m x 0.2 m, 20 x 4 quads, pulled along the %s, "
             "%d steps): elongation %.6f m, F L / (E W) = %.6f m (ratio %.4f); "

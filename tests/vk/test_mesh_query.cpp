@@ -16,7 +16,7 @@ using cloth::test::GpuTest;
 
 namespace {
 
-struct Push {
+struct QueryPush {
     std::uint32_t root;
     std::uint32_t count;
 };
@@ -39,9 +39,9 @@ std::vector<glm::vec4> deviceQueries(const vk::Context& ctx, const vk::Buffer& n
     vk::Buffer in = uploaded(ctx, once, points, "mesh query points");
     vk::Buffer out = vk::deviceBuffer(ctx, n * 16, "mesh query results");
     vk::Buffer readback = vk::stagingBuffer(ctx, n * 16, "mesh query read-back");
-    vk::ComputeKernel kernel(ctx, "test_mesh_query.comp", 4, sizeof(Push), 64);
+    vk::ComputeKernel kernel(ctx, "test_mesh_query.comp", 4, sizeof(QueryPush), 64);
     kernel.bind({&nodes, &triangles, &in, &out});
-    const Push push{root, n};
+    const QueryPush push{root, n};
     once.run([&](VkCommandBuffer cb) {
         kernel.dispatch(cb, &push, (n + 63) / 64);
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

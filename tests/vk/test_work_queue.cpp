@@ -19,7 +19,7 @@ std::uint32_t itemsOf(std::uint32_t i, std::uint32_t seed) {
     return (i * 7u + seed) % 5u;
 }
 
-struct Push {
+struct QueuePush {
     std::uint32_t inputs;
     std::uint32_t seed;
 };
@@ -27,11 +27,11 @@ struct Push {
 class WorkQueueTest : public test::GpuTest {
   protected:
     // One pass: reset, append, arguments, indirect consume, read the per-input (hits, sum).
-    std::vector<glm::uvec2> runOnce(vk::WorkQueue& q, Push push) {
+    std::vector<glm::uvec2> runOnce(vk::WorkQueue& q, QueuePush push) {
         const std::uint32_t n = std::max(1u, push.inputs);
         vk::Buffer hits = vk::deviceBuffer(*ctx_, 8 * n, "hits");
         vk::Buffer readback = vk::stagingBuffer(*ctx_, 8 * n, "hits read-back");
-        vk::ComputeKernel emit(*ctx_, "test_work_emit.comp", 2, sizeof(Push));
+        vk::ComputeKernel emit(*ctx_, "test_work_emit.comp", 2, sizeof(QueuePush));
         vk::ComputeKernel consume(*ctx_, "test_work_consume.comp", 3, 0, 64);
         emit.bind({&q.counter(), &q.items()});
         consume.bind({&q.counter(), &q.items(), &hits});
@@ -69,7 +69,7 @@ class WorkQueueTest : public test::GpuTest {
 }  // namespace
 
 TEST_F(WorkQueueTest, OverflowIsCountedGrownAndRedoneToTheBruteForceResult) {
-    const Push push{1000u, 3u};
+    const QueuePush push{1000u, 3u};
     std::uint32_t total = 0;
     for (std::uint32_t i = 0; i < push.inputs; ++i) total += itemsOf(i, push.seed);
     ASSERT_GT(total, 1000u);
@@ -101,14 +101,14 @@ TEST_F(WorkQueueTest, OverflowIsCountedGrownAndRedoneToTheBruteForceResult) {
 
 TEST_F(WorkQueueTest, NoItemsMeansAnEmptyIndirectDispatch) {
     vk::WorkQueue q(*ctx_, "empty queue", 8, 4, 64);
-    runOnce(q, Push{0u, 0u});
+    runOnce(q, QueuePush{0u, 0u});
     EXPECT_EQ(q.appended(), 0u);
     EXPECT_FALSE(q.growIfOverflowed());
     EXPECT_EQ(q.overflows(), 0u);
 }
 
 TEST_F(WorkQueueTest, ExactFitDoesNotGrow) {
-    const Push push{10u, 1u};
+    const QueuePush push{10u, 1u};
     std::uint32_t total = 0;
     for (std::uint32_t i = 0; i < push.inputs; ++i) total += itemsOf(i, push.seed);
     vk::WorkQueue q(*ctx_, "exact queue", 8, total, 64);

@@ -4,13 +4,14 @@
 
 #include "cpu/self/args.h"
 #include "cpu/self/self_collision.h"
+#include "cpu/self/xyz.h"
 #include "kernels/self_motion.h"
 
 namespace cloth {
 
 namespace {
 
-glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+using self_detail::xyz;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cpu/self/self_collision.h"
+#include "cpu/self/xyz.h"
 #include "kernels/feature_contacts.h"
 #include "kernels/self_motion.h"
 #include "kernels/self_solve.h"
@@ -11,7 +12,7 @@ namespace cloth {
 
 namespace {
 
-glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+using self_detail::xyz;
 
 }  // namespace
 

@@ -1,0 +1,15 @@
+#pragma once
+// Wall-clock milliseconds for the statistics the solvers, preparation and the window report.
+
+#include <chrono>
+
+namespace cloth {
+
+using Clock = std::chrono::steady_clock;
+
+// Milliseconds from t to now.
+inline double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+}  // namespace cloth
