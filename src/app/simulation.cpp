@@ -20,6 +20,7 @@
 #include "app/sewing_step.h"
 #include "app/stretch_check.h"
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "prep/prepare.h"
 #include "prep/projective.h"
 #include "prep/sewing.h"
@@ -200,8 +201,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
             stretch.add(frame, m.maxStretch);
         }
         if (sewAfterFrame(sim, notices) > 0) lastMergeFrame = frame;
-        sewingMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1)
-                        .count();
+        sewingMs += msSince(t1);
         const bool checkStretch = !metrics && StretchCheck::due(frame, frames);
         if (exporters.wants(frame) || frame == frames || checkStretch) {
             sim.solver->readPositions(positions);

@@ -1,5 +1,5 @@
+// Wall-clock milliseconds for the statistics the solvers, preparation and the programs report.
 #pragma once
-// Wall-clock milliseconds for the statistics the solvers, preparation and the window report.
 
 #include <chrono>
 

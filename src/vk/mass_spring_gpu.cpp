@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "prep/model_damping.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
@@ -159,7 +160,7 @@ public:
         }
         vertexNormals(p_, x_, normals_, 0, n);
         time_ += double(p_.sim.frameDt);
-        frameMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        frameMs_ = msSince(t0);
     }
     double simTime() const override { return time_; }
 

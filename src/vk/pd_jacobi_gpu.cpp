@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "prep/model_damping.h"
 #include "prep/pd_jacobi.h"
 #include "prep/projective.h"
@@ -168,9 +169,7 @@ class GpuProjectiveSolver final : public Solver {
         for (std::uint32_t c : contact) contacts_ += c;
         vertexNormals(p_, x_, normals_, 0, n);
         time_ += double(p_.sim.frameDt);
-        frameMs_ =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+        frameMs_ = msSince(start);
     }
     double simTime() const override { return time_; }
 
