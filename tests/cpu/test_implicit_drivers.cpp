@@ -19,6 +19,7 @@
 #include "cpu/projective.h"
 #include "fixtures/scenes.h"
 #include "prep/prepare.h"
+#include "model_variants.h"
 
 using namespace cloth;
 
@@ -67,11 +68,6 @@ Scene oneFreeVertex(DriverVariant v, float compliance, MotionDesc motion) {
     return s;
 }
 
-std::unique_ptr<Solver> makeImplicitSolver(const PreparedCloth& p, int threads) {
-    return p.sim.model == ClothModel::Fem ? makeFemSolver(p, threads, 0)
-                                          : makeProjectiveSolver(p, threads, 0);
-}
-
 }  // namespace
 
 // The wind (kernels/wind.h through springWind, once per substep before the step, as the
@@ -98,7 +94,7 @@ TEST(ProjectiveAndFem, WindPushesAFreePatchAsItsDragSays) {
             w.airDensity = 1.2f;
             s.sim.wind = w;
             const PreparedCloth p = prepareScene(s);
-            auto solver = makeImplicitSolver(p, 1);
+            auto solver = test::makeModelSolver(p, 1);
             solver->stepFrame();
             std::vector<glm::vec4> v;
             solver->readVelocities(v);
@@ -142,7 +138,7 @@ TEST(ProjectiveAndFem, ACompliantAttachmentFollowsBackwardEulersRecursion) {
         const double m = 1.0 / double(p.positions[3].w), g = -9.81;
         const double h = 1.0 / 60.0 / s.sim.substeps;
         const glm::dvec3 anchor(glm::vec3(p.positions[3]));
-        auto solver = makeImplicitSolver(p, 1);
+        auto solver = test::makeModelSolver(p, 1);
         glm::dvec3 x = anchor, v(0.0);
         std::vector<glm::vec4> got;
         double largest = 0.0, swing = 0.0;
@@ -178,7 +174,7 @@ TEST(ProjectiveAndFem, AHardAttachmentCarriesItsVertexOnItsPath) {
     circle.period = 1.0f;
     for (DriverVariant variant : {DriverVariant::PdDirect, DriverVariant::PdJacobi, DriverVariant::Fem}) {
         const PreparedCloth p = prepareScene(oneFreeVertex(variant, 0.0f, circle));
-        auto solver = makeImplicitSolver(p, 1);
+        auto solver = test::makeModelSolver(p, 1);
         const glm::vec3 start(p.positions[3]);
         std::vector<glm::vec4> x, v;
         for (int f = 1; f <= 30; ++f) {
@@ -232,7 +228,7 @@ TEST(ProjectiveAndFem, AnyThreadCountGivesTheSameBitsWithWindAndAttachments) {
         ASSERT_GT(p.tethers.size(), 0u);
         std::vector<glm::vec4> first, x;
         for (int threads : {1, 2, 3}) {
-            auto solver = makeImplicitSolver(p, threads);
+            auto solver = test::makeModelSolver(p, threads);
             EXPECT_EQ(solver->threadsUsed(), threads);
             for (int f = 0; f < 4; ++f) solver->stepFrame();
             solver->readPositions(x);

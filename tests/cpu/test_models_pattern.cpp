@@ -47,12 +47,7 @@ void setModel(Scene& s, Variant v) {
 // One thread: these cloths are too small to share (on two, the team's barrier waits were 40% of
 // the Release run), and any thread count gives the same bits (each model's AnyThreadCount test).
 std::unique_ptr<Solver> makePatternSolver(const PreparedCloth& p) {
-    const int threads = 1;
-    switch (p.sim.model) {
-        case ClothModel::MassSpring: return makeMassSpringSolver(p, threads);
-        case ClothModel::Fem: return makeFemSolver(p, threads, 0);
-        default: return makeProjectiveSolver(p, threads, 0);
-    }
+    return test::makeModelSolver(p, 1);
 }
 
 // A W x H pattern of nx x ny quads in two panels (the right half's vt moved 1 in u, so the

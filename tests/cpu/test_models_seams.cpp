@@ -33,10 +33,6 @@ using test::Variant;
 using test::kVariants;
 using test::name;
 
-std::unique_ptr<Solver> makeSeamSolver(const PreparedCloth& p, int threads) {
-    return test::makeModelSolver(p, threads);
-}
-
 // Two 0.4 x 0.6 m panels of 4 x 6 cells in the plane z = 0, x in [-0.45, -0.05] and
 // [0.05, 0.45]; the first's right edge sewn to the second's left edge (7 pairs).
 Scene sewnPanels(Variant v, float mergeDistance) {
@@ -110,7 +106,7 @@ double figure(const Solver& s, const std::string& what) {
 SewRun run(const Scene& scene, int frames, int threads) {
     SewRun r{prepareScene(scene), {}, 0.0, {}, 0, true};
     r.initial = widestPair(r.p, r.p.positions);
-    auto solver = makeSeamSolver(r.p, threads);
+    auto solver = test::makeModelSolver(r.p, threads);
     const bool direct = r.p.sim.model == ClothModel::Projective &&
                         r.p.sim.iteration.scheme == IterationScheme::GaussSeidel;
     for (int f = 0; f < frames; ++f) {
@@ -124,7 +120,7 @@ SewRun run(const Scene& scene, int frames, int threads) {
         std::vector<glm::vec4> v;
         solver->readVelocities(v);
         r.p = mergeSeamPairs(r.p, close, {r.x, v, solver->simTime()});
-        solver = makeSeamSolver(r.p, threads);
+        solver = test::makeModelSolver(r.p, threads);
         ++r.merges;
         if (direct && figure(*solver, "factorizations") != 1.0 + r.merges)
             r.factorizationsFollow = false;
