@@ -2,7 +2,8 @@
 """What clothcheck's resync mode catches (docs/backends.md, "Checking a GPU that rounds
 differently"): per scene, the run without a bug (its discrepancy against the error model's
 tolerance) and each seeded bug (clothcheck --inject): the compliance scaled by 1 + s for s from
-1e-6 up, a colour skipped, a gradient's sign wrong, collider contacts dropped. Each run is resync every frame on the device clothcheck picks
+1e-6 up, a colour skipped, a gradient's sign wrong, collider contacts dropped, two colours
+without the barrier between them. Each run is resync every frame on the device clothcheck picks
 (lavapipe here, with --emulate-rounding if asked). Writes one JSON with device, commit and date.
 
   tools/check_sensitivity.py OUT.json [--build DIR] [--frames N] [--emulate-rounding SEED]
@@ -60,14 +61,15 @@ def main():
             if r.get("caught") and smallest is None:
                 smallest = s
         row["smallest_compliance_scale_caught"] = smallest
-        for kind in ("skip-colour", "gradient-sign", "drop-contact"):
+        for kind in ("skip-colour", "gradient-sign", "drop-contact", "missing-barrier"):
             # exit 2: the kind does not apply to the scene (no collider), said in "output"
             row[kind.replace("-", "_")] = run_check(a.build, scene, a.frames,
                                                     base + ["--inject", kind])
         rows.append(row)
         print(scene, "clean", row["clean"].get("exit"), "smallest", smallest,
               *(f"{k} {row[k].get('exit', row[k].get('failed'))}"
-                for k in ("skip_colour", "gradient_sign", "drop_contact")), flush=True)
+                for k in ("skip_colour", "gradient_sign", "drop_contact", "missing_barrier")),
+              flush=True)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     host = platform.processor() or platform.machine()

@@ -275,7 +275,8 @@ done
 # SCENE:KIND:SCALE, the compliance scaled by 1 + SCALE (empty for the other kinds): the smallest
 # that lavapipe with the emulated rounding caught on each scene
 # (docs/bench/clothcheck_sensitivity.json).
-injections=(hanging:skip-colour: flag:skip-colour: flag:compliance:1e-2 flag:gradient-sign:)
+injections=(hanging:skip-colour: flag:skip-colour: flag:compliance:1e-2 flag:gradient-sign:
+            flag:missing-barrier:)
 for entry in "${injections[@]}"; do
   IFS=: read -r s kind scale <<<"$entry"
   file="$s"; [ -f "$assets/scenes/$s.json" ] && file="$assets/scenes/$s.json"

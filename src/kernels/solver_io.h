@@ -108,10 +108,14 @@ const uint VERTEX_PREDICT = 8u;   // next substep: v += g dt; x += v dt; predict
 
 // SPEC_FAULT: distance constraint 0 moves its second vertex the wrong way (the sign of that
 // vertex's gradient flipped: its correction mirrored), in colors.comp; the collider contacts of
-// every vertex whose index is a multiple of FAULT_DROP_EVERY left unprojected, in contacts.comp.
+// every vertex whose index is a multiple of FAULT_DROP_EVERY left unprojected, in contacts.comp;
+// a colour run's first two colours solved without the workgroup barrier between them (stale
+// reads: an invocation starts the second colour while others still solve the first), in
+// colors_run.comp.
 const uint FAULT_GRADIENT_SIGN = 1u;
 const uint FAULT_DROP_CONTACT = 2u;
 const uint FAULT_DROP_EVERY = 97u;
+const uint FAULT_MISSING_BARRIER = 3u;
 
 // Multipliers (SPEC_LAMBDA): load the previous iteration's, store for the next one.
 const uint LAMBDA_LOAD = 1u;

@@ -128,6 +128,20 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
             recordColor(sp, lambda, colour);
         return;
     }
+    if (options.fault == GpuSolverOptions::Fault::MissingBarrier && c.substep == 0 &&
+        c.iteration == 0 && plan.colorGroups.back().y >= 2) {
+        // The injected bug: colours 0 and 1 in one workgroup without the barrier between them,
+        // the others as always.
+        recordColorRun(sp, lambda, 0, 2, gpu::FAULT_MISSING_BARRIER);
+        for (const glm::uvec2& g : plan.colorGroups) {
+            const std::uint32_t begin = std::max(g.x, 2u);
+            if (g.y >= begin + 2)
+                recordColorRun(sp, lambda, begin, g.y);
+            else if (g.y > begin)
+                recordColor(sp, lambda, begin);
+        }
+        return;
+    }
     for (const glm::uvec2& g : plan.colorGroups) {
         if (g.y - g.x >= 2)
             recordColorRun(sp, lambda, g.x, g.y);
@@ -137,7 +151,7 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
 }
 
 void GpuSolver::Impl::recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda,
-                                     std::uint32_t begin, std::uint32_t end) {
+                                     std::uint32_t begin, std::uint32_t end, std::uint32_t fault) {
     gpu::ColorPush push{};
     push.solve = sp;
     push.colorBegin = begin;
@@ -145,8 +159,9 @@ void GpuSolver::Impl::recordColorRun(const gpu::SolveParams& sp, std::uint32_t l
     std::uint32_t stages = 0;
     for (std::size_t t = 0; t < plan.offsets.size(); ++t)
         if (plan.offsets[t][end] > plan.offsets[t][begin]) stages |= typeStageBit(t);
-    rec.dispatch(pipelines.get(Kernel::ColorRun, policy.spec(plan.presentTypes, lambda)), push, 1,
-                 stages);
+    detail::Spec spec = policy.spec(plan.presentTypes, lambda);
+    if (fault) spec.fault = fault;
+    rec.dispatch(pipelines.get(Kernel::ColorRun, spec), push, 1, stages);
 }
 
 void GpuSolver::Impl::recordColor(const gpu::SolveParams& sp, std::uint32_t lambda,

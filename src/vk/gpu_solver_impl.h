@@ -65,8 +65,9 @@ struct GpuSolver::Impl {
     void recordStep(const ScheduleEntry& e, const StepContext& c);
     void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda, const StepContext& c);
     void recordColor(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t c);
+    // fault: FAULT_MISSING_BARRIER for clothcheck --inject missing-barrier, else the policy's.
     void recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t begin,
-                        std::uint32_t end);
+                        std::uint32_t end, std::uint32_t fault = 0);
     void recordJacobi(const StepContext& c);
     void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda);
     void recordPhantomsAndGrab(const gpu::SolveParams& sp);

@@ -66,8 +66,11 @@ struct GpuSolverOptions {
     // leaves the first colour out of the first iteration of each frame's first substep;
     // GradientSign flips the sign of one vertex's gradient in distance constraint 0
     // (shaders/solver/colors.glsl, FAULT_GRADIENT_SIGN); DropContact leaves the collider
-    // contacts of one vertex in 97 unprojected (shaders/solver/contacts.glsl).
-    enum class Fault { None, SkipColour, GradientSign, DropContact };
+    // contacts of one vertex in 97 unprojected (shaders/solver/contacts.glsl); MissingBarrier
+    // solves colours 0 and 1 of the same iteration as one colour run without the workgroup
+    // barrier between them (FAULT_MISSING_BARRIER): a deterministic order on llvmpipe, which
+    // runs a workgroup's invocations 8 at a time up to each barrier, and a race on GPUs.
+    enum class Fault { None, SkipColour, GradientSign, DropContact, MissingBarrier };
     Fault fault = Fault::None;
 };
 

@@ -30,8 +30,8 @@ for c in checks:
     if c is None or not c["ok"] or c["validation_messages"] != 0 or c["worst"]["max_rel"] != 0:
         problems.append(f"clothcheck: {c}")
 injections = d["injections"]
-if len(injections) != 4:
-    problems.append(f"{len(injections)} injections, 4 expected")
+if len(injections) != 5:
+    problems.append(f"{len(injections)} injections, 5 expected")
 for c in injections:
     if c is None or c["ok"] or "inject" not in c:
         problems.append(f"an injected bug not caught: {c}")

@@ -10,8 +10,9 @@ Injection parseInjection(const std::string& text) {
     if (text == "skip-colour") return Injection::SkipColour;
     if (text == "gradient-sign") return Injection::GradientSign;
     if (text == "drop-contact") return Injection::DropContact;
-    throw Error("expected compliance, skip-colour, gradient-sign or drop-contact, got '" + text +
-                "'");
+    if (text == "missing-barrier") return Injection::MissingBarrier;
+    throw Error("expected compliance, skip-colour, gradient-sign, missing-barrier or drop-contact, "
+                "got '" + text + "'");
 }
 
 const char* injectionName(Injection kind) {
@@ -20,6 +21,7 @@ const char* injectionName(Injection kind) {
         case Injection::SkipColour: return "skip-colour";
         case Injection::GradientSign: return "gradient-sign";
         case Injection::DropContact: return "drop-contact";
+        case Injection::MissingBarrier: return "missing-barrier";
     }
     return "?";
 }
@@ -37,10 +39,14 @@ PreparedCloth injected(PreparedCloth p, const Inject& inject) {
             break;
         case Injection::SkipColour:
         case Injection::GradientSign:
+        case Injection::MissingBarrier:
             if (p.sim.iteration.scheme != IterationScheme::GaussSeidel)
                 throw Error(std::string("--inject ") + injectionName(inject.kind) +
                             " is a bug of the Gauss-Seidel colour passes; the scene iterates by "
                             "Jacobi or Chebyshev");
+            if (inject.kind == Injection::MissingBarrier && p.colorCount < 2)
+                throw Error("--inject missing-barrier leaves out the barrier between colours 0 "
+                            "and 1; the cloth has one colour");
             if (inject.kind == Injection::GradientSign && p.items<gpu::DistanceConstraint>().empty())
                 throw Error("--inject gradient-sign flips a distance constraint's gradient; the "
                             "scene has none");

@@ -111,8 +111,10 @@ void defineArgs(CLI::App& app, Args& a) {
                    "put a bug into the GPU side only, to see the verdict catch it: compliance "
                    "(every XPBD compliance times 1 + --inject-scale), skip-colour (the first "
                    "colour left out of the first iteration of each frame's first substep), "
-                   "gradient-sign (distance constraint 0 moves its second vertex the wrong way) "
-                   "or drop-contact (the collider contacts of one vertex in 97 unprojected)")
+                   "gradient-sign (distance constraint 0 moves its second vertex the wrong way), "
+                   "missing-barrier (colours 0 and 1 of that iteration solved in one workgroup "
+                   "without the barrier between them) or drop-contact (the collider contacts of "
+                   "one vertex in 97 unprojected)")
         ->type_name("KIND");
     app.add_option("--inject-scale", a.injectScale,
                    "--inject compliance: the relative change (default: 1e-3)")
@@ -263,6 +265,8 @@ int run(const Args& args) {
         gpuOptions.fault = vk::GpuSolverOptions::Fault::GradientSign;
     if (args.inject == check::Injection::DropContact)
         gpuOptions.fault = vk::GpuSolverOptions::Fault::DropContact;
+    if (args.inject == check::Injection::MissingBarrier)
+        gpuOptions.fault = vk::GpuSolverOptions::Fault::MissingBarrier;
     const auto gpuData = [&](const PreparedCloth& p) {
         return args.inject ? check::injected(p, {*args.inject, injectScale}) : p;
     };
