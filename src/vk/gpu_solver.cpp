@@ -128,26 +128,26 @@ void GpuSolver::Impl::recordColors(const gpu::SolveParams& sp, std::uint32_t lam
             recordColor(sp, lambda, colour);
         return;
     }
-    if (options.fault == GpuSolverOptions::Fault::MissingBarrier && c.substep == 0 &&
-        c.iteration == 0 && plan.colorGroups.back().y >= 2) {
-        // The injected bug: colours 0 and 1 in one workgroup without the barrier between them,
-        // the others as always.
-        recordColorRun(sp, lambda, 0, 2, gpu::FAULT_MISSING_BARRIER);
+    // The colours from `from` on, group by group: a run of two or more in one dispatch, a
+    // colour alone in its own.
+    const auto colorsFrom = [&](std::uint32_t from) {
         for (const glm::uvec2& g : plan.colorGroups) {
-            const std::uint32_t begin = std::max(g.x, 2u);
+            const std::uint32_t begin = std::max(g.x, from);
             if (g.y >= begin + 2)
                 recordColorRun(sp, lambda, begin, g.y);
             else if (g.y > begin)
                 recordColor(sp, lambda, begin);
         }
+    };
+    if (options.fault == GpuSolverOptions::Fault::MissingBarrier && c.substep == 0 &&
+        c.iteration == 0 && plan.colorGroups.back().y >= 2) {
+        // The injected bug: colours 0 and 1 in one workgroup without the barrier between them,
+        // the others as always.
+        recordColorRun(sp, lambda, 0, 2, gpu::FAULT_MISSING_BARRIER);
+        colorsFrom(2);
         return;
     }
-    for (const glm::uvec2& g : plan.colorGroups) {
-        if (g.y - g.x >= 2)
-            recordColorRun(sp, lambda, g.x, g.y);
-        else
-            recordColor(sp, lambda, g.x);
-    }
+    colorsFrom(0);
 }
 
 void GpuSolver::Impl::recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda,
