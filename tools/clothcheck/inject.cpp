@@ -26,6 +26,18 @@ const char* injectionName(Injection kind) {
     return "?";
 }
 
+vk::GpuSolverOptions::Fault gpuFault(Injection kind) {
+    using Fault = vk::GpuSolverOptions::Fault;
+    switch (kind) {
+        case Injection::Compliance: return Fault::None;
+        case Injection::SkipColour: return Fault::SkipColour;
+        case Injection::GradientSign: return Fault::GradientSign;
+        case Injection::DropContact: return Fault::DropContact;
+        case Injection::MissingBarrier: return Fault::MissingBarrier;
+    }
+    return Fault::None;
+}
+
 PreparedCloth injected(PreparedCloth p, const Inject& inject) {
     if (p.sim.model != ClothModel::Xpbd)
         throw Error(std::string("--inject ") + injectionName(inject.kind) +

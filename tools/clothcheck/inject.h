@@ -6,6 +6,7 @@
 #include <string>
 
 #include "prep/prepared.h"
+#include "vk/gpu_solver_options.h"
 
 namespace cloth::check {
 
@@ -25,6 +26,9 @@ struct Inject {
 
 Injection parseInjection(const std::string& text);  // cloth::Error for an unknown kind
 const char* injectionName(Injection kind);
+// The GPU solver's fault for the kinds that live in its recording or shaders (None for
+// compliance, which lives in the data: injected()).
+vk::GpuSolverOptions::Fault gpuFault(Injection kind);
 
 // The GPU's copy of the prepared data with the bug in it (the kinds that live in the data; the
 // others leave it as it is). Throws cloth::Error where the kind does not apply: every kind needs

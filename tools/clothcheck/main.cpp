@@ -259,14 +259,7 @@ int run(const Args& args) {
     const int threads = args.threads.value_or(defaultThreadCount());
     if (args.startFrame > 0) prepared = cpuStateAfter(std::move(prepared), args.startFrame, threads);
     // The GPU's data and options: the scene's, or with --inject's bug in them.
-    if (args.inject == check::Injection::SkipColour)
-        gpuOptions.fault = vk::GpuSolverOptions::Fault::SkipColour;
-    if (args.inject == check::Injection::GradientSign)
-        gpuOptions.fault = vk::GpuSolverOptions::Fault::GradientSign;
-    if (args.inject == check::Injection::DropContact)
-        gpuOptions.fault = vk::GpuSolverOptions::Fault::DropContact;
-    if (args.inject == check::Injection::MissingBarrier)
-        gpuOptions.fault = vk::GpuSolverOptions::Fault::MissingBarrier;
+    if (args.inject) gpuOptions.fault = check::gpuFault(*args.inject);
     const auto gpuData = [&](const PreparedCloth& p) {
         return args.inject ? check::injected(p, {*args.inject, injectScale}) : p;
     };
