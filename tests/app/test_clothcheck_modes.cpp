@@ -57,6 +57,28 @@ TEST(ClothcheckModes, ResyncOnLavapipeIsExactAndTheModelSpreads) {
     fs::remove_all(dir);
 }
 
+// --substeps and --iterations override the scene's (hanging steps 50 substeps of 1 iteration);
+// the JSON records what ran, and a count out of range is refused by name.
+TEST(ClothcheckModes, SubstepsAndIterationsOverrideTheScenes) {
+    const fs::path dir = cloth::test::scratchDir("test", "clothcheck_substeps");
+    const fs::path own = dir / "own.json", set = dir / "set.json";
+    const auto r = runProgram("clothcheck", "--scene hanging --frames 1 --skip-without-device "
+                                            "--json " + own.string());
+    if (r.exitCode == 77) GTEST_SKIP() << r.output;
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(readReport(own)["substeps_per_frame"], 50);
+    EXPECT_EQ(readReport(own)["iterations"], 1);
+    const auto r2 = runProgram("clothcheck", "--scene hanging --frames 1 --substeps 7 "
+                                             "--iterations 3 --json " + set.string());
+    ASSERT_EQ(r2.exitCode, 0) << r2.output;
+    EXPECT_EQ(readReport(set)["substeps_per_frame"], 7);
+    EXPECT_EQ(readReport(set)["iterations"], 3);
+    const auto bad = runProgram("clothcheck", "--scene hanging --substeps 0");
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_NE(bad.output.find("--substeps"), std::string::npos) << bad.output;
+    fs::remove_all(dir);
+}
+
 // The default mode on lavapipe is exact, at tolerance 0; --mode is refused by name when wrong.
 TEST(ClothcheckModes, ExactIsLavapipesDefaultAndBadModesAreRefused) {
     const auto r = runProgram("clothcheck", "--scene hanging --frames 2 --skip-without-device");

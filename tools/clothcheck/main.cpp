@@ -56,6 +56,7 @@ struct Args {
     bool skipWithoutDevice = false;
     std::optional<IterationScheme> iteration;
     std::optional<float> relaxation;
+    std::optional<int> substeps;
     std::optional<int> iterations;
     std::optional<float> fps;  // --fps (core/frame_rate.h)
     std::optional<ClothModel> model;
@@ -143,6 +144,8 @@ void defineArgs(CLI::App& app, Args& a) {
                       std::string(cli::kIterationHelp) + " (default: the scene's)");
     cli::addRelaxation(app, a.relaxation,
                        "Jacobi and Chebyshev: relaxation gamma in (0, 2) (default: the scene's)");
+    addInt(app, "--substeps", a.substeps, 1, 100000,
+           "substeps per 1/60 s, whatever the frame rate (default: the scene's)");
     addInt(app, "--iterations", a.iterations, 1, 100000,
            "constraint iterations per substep (default: the scene's)");
     cli::addFps(app, a.fps);
@@ -178,6 +181,8 @@ nlohmann::json resultJson(const Args& args, const PreparedCloth& prepared, const
             {"original_vertices", prepared.originalVertexCount},
             {"constraints", prepared.constraintCount()},
             {"colours", prepared.colorCount},
+            {"substeps_per_frame", prepared.sim.substeps},
+            {"iterations", prepared.sim.iterations},
             {"cpu", {{"device", cpu.deviceName()}, {"threads", cpu.threadCount()}}},
             {"gpu",
              {{"name", gpu.name},
@@ -245,6 +250,7 @@ int run(const Args& args) {
     Scene scene = resolveScene(args.scene);
     if (args.iteration) scene.sim.iteration.scheme = *args.iteration;
     if (args.relaxation) scene.sim.iteration.relaxation = *args.relaxation;
+    if (args.substeps) scene.sim.substeps = *args.substeps;
     if (args.iterations) scene.sim.iterations = *args.iterations;
     if (args.fps) scene.sim.fps = *args.fps;
     cli::applyModelFlags(args.model, args.integrator, args.springStiffness, scene.sim);
