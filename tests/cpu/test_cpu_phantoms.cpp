@@ -31,6 +31,7 @@ float sagBelowPins(const Scene& scene, const PrepareOptions& options, int frames
 Scene settlingHanging() {
     Scene s = builtinScene("hanging");
     s.cloths[0].material.linearDamping = 2.0f;  // settle within the run
+    s.sim.substeps = 10;  // the settled sag is the same fixed point: a fifth of the scene's cost
     return s;
 }
 

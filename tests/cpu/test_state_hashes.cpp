@@ -26,12 +26,12 @@ std::uint64_t cpuHash(const PreparedCloth& p, int threads) {
 TEST(StateHashes, CpuReferenceMatchesThePinnedHashes) {
     for (const test::PinnedState& pin : test::kPinnedStates) {
         const PreparedCloth p =
-            prepareScene(builtinScene(pin.scene), test::pinnedOptions(pin.phantoms));
+            prepareScene(test::pinnedScene(pin), test::pinnedOptions(pin.phantoms));
         if (pin.phantoms > 0) {
             ASSERT_GT(p.phantomGroups.size(), 0u) << pin.scene;
         }
         const std::uint64_t h1 = cpuHash(p, 1);
-        std::printf("{\"%s\", %u, 0x%016llxull},\n", pin.scene, pin.phantoms,
+        std::printf("{\"%s\", %u, %u, 0x%016llxull},\n", pin.scene, pin.phantoms, pin.substeps,
                     static_cast<unsigned long long>(h1));
         EXPECT_EQ(h1, pin.hash) << pin.scene << " phantoms " << pin.phantoms;
         EXPECT_EQ(cpuHash(p, 2), h1) << pin.scene << " on 2 threads";

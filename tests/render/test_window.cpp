@@ -71,7 +71,7 @@ void runWithResize(WindowApp& app) {
     }
 }
 
-// On `hanging` (33x33, 10 substeps): the window's machinery, not the default demo's cost.
+// On `hanging` (33x33, 50 substeps): the window's machinery, not the default demo's cost.
 Options hanging(Options o) {
     o.scene = "hanging";
     return o;

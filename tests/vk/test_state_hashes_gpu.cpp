@@ -15,7 +15,7 @@ class StateHashTest : public test::GpuTest {};
 TEST_F(StateHashTest, GpuSolverAndSerialReferenceMatchThePinnedHashes) {
     for (const test::PinnedState& pin : test::kPinnedStates) {
         const PreparedCloth p =
-            prepareScene(builtinScene(pin.scene), test::pinnedOptions(pin.phantoms));
+            prepareScene(test::pinnedScene(pin), test::pinnedOptions(pin.phantoms));
         vk::GpuSolverOptions o;
         o.context = ctx_;
         vk::GpuSolver gpu(p, o);
