@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""What more substeps cost a shipped scene (assets/scenes/README.md, Stretch): clothsim's mean ms
+per frame (--stats) at two substep counts, on the CPU reference (--threads 2) and on the GPU
+solver (the device clothsim picks: lavapipe here), in interleaved rounds; the median of each.
+Writes one JSON with host, device, commit and date (docs/bench/scene_substeps_*.json).
+
+  tools/scene_substeps_cost.py OUT.json SCENE:BEFORE:AFTER [SCENE:BEFORE:AFTER ...]
+      [--build DIR] [--cpu-frames N] [--gpu-frames N] [--rounds N]
+
+SCENE is a built-in name or a file of assets/scenes/ without .json (hanging, tube, pile).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def scene_path(name):
+    path = os.path.join(ROOT, "assets", "scenes", name + ".json")
+    return path if os.path.exists(path) else name
+
+
+def ms_per_frame(build, scene, substeps, backend, frames):
+    """One clothsim run; its mean ms per frame and device."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        stats = f.name
+    try:
+        cmd = [os.path.join(build, "clothsim"), "--headless", "--quiet", "--backend", backend,
+               "--scene", scene_path(scene), "--frames", str(frames), "--substeps", str(substeps),
+               "--stats", stats]
+        if backend == "cpu":
+            cmd += ["--threads", "2"]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(stats) as f:
+            j = json.load(f)
+        return j["ms_per_frame"]["mean"], j["device"]
+    finally:
+        os.unlink(stats)
+
+
+def host_cpu():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or platform.machine()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("scenes", nargs="+", metavar="SCENE:BEFORE:AFTER")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--cpu-frames", type=int, default=120)
+    ap.add_argument("--gpu-frames", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    specs = []
+    for s in a.scenes:
+        name, before, after = s.split(":")
+        specs.append((name, int(before), int(after)))
+    frames = {"cpu": a.cpu_frames, "gpu": a.gpu_frames}
+    runs, devices = [], {}
+    for rnd in range(a.rounds):
+        for name, before, after in specs:
+            for substeps in (before, after):
+                for backend in ("cpu", "gpu"):
+                    ms, device = ms_per_frame(a.build, name, substeps, backend, frames[backend])
+                    devices[backend] = device
+                    runs.append({"round": rnd, "scene": name, "substeps": substeps,
+                                 "backend": backend, "frames": frames[backend],
+                                 "ms_per_frame": ms, "device": device})
+
+    def median(name, substeps, backend):
+        return statistics.median(r["ms_per_frame"] for r in runs if r["scene"] == name
+                                 and r["substeps"] == substeps and r["backend"] == backend)
+
+    rows = []
+    for name, before, after in specs:
+        row = {"scene": name + ".json", "substeps_before": before, "substeps_after": after}
+        for backend in ("cpu", "gpu"):
+            b, f = median(name, before, backend), median(name, after, backend)
+            row.update({f"{backend}_ms_before": round(b, 3), f"{backend}_ms_after": round(f, 3),
+                        f"{backend}_ratio": round(f / b, 2)})
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    out = {"what": "tools/scene_substeps_cost.py: clothsim --headless --stats --substeps N, mean ms "
+                   f"per frame, the CPU reference on --threads 2 ({a.cpu_frames} frames) and the "
+                   f"GPU solver ({a.gpu_frames} frames), {a.rounds} interleaved rounds, median",
+           "host": host_cpu(), "gpu": devices.get("gpu"), "cpu_threads": 2, "commit": commit,
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "rows": rows, "runs": runs}
+    with open(a.out, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
