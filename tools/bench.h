@@ -102,6 +102,8 @@ struct BenchOptions {
     bool textile = false;
     std::vector<std::string> textilePresets;  // empty: every preset
     int textileFrames = 180, textileSubsteps = 20, textileIterations = 4;
+    // --kernel-parts (tools/kernel_parts_bench.cpp): the block kernels' move and maths apart.
+    bool kernelParts = false;
 };
 
 // clothbench's command line (bench_options.cpp, on app/cli.h), without the program's name.
@@ -148,5 +150,6 @@ int convergenceBench(const BenchOptions& o);
 int stableStepBench(const BenchOptions& o);
 int modelsBench(const BenchOptions& o);
 int textileBench(const BenchOptions& o);
+int kernelPartsBench(const BenchOptions& o);
 
 }  // namespace cloth::bench

@@ -194,6 +194,14 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
         ->check(cli::number(0.01, 1000.0))
         ->type_name("S");
 
+    app.option_defaults()->group("Kernel parts");
+    app.add_flag("--kernel-parts", o.kernelParts,
+                 "where the CPU block kernels' time goes, one thread, per constraint type: the "
+                 "whole solve, the move alone (records, gather, scatter) and the maths alone, in "
+                 "ns per solve, on each --grids grid with dihedral and with isometric bending, "
+                 "after --warmup frames; --repeats interleaved rounds of --frames sweeps over "
+                 "every colour; the first --cpu-kernels (avx2 or avx512); --json writes the rows");
+
     app.option_defaults()->group("Textile");
     app.add_flag("--textile", o.textile,
                  "the textile lab's tests of every material preset on the CPU reference: the "

@@ -537,6 +537,7 @@ int benchMain(int argc, char** argv) {
     if (o.stableStep) return stableStepBench(o);
     if (o.models) return modelsBench(o);
     if (o.textile) return textileBench(o);
+    if (o.kernelParts) return kernelPartsBench(o);
     const bool cpu = o.backend != "gpu", gpu = o.backend != "cpu";
     // --busy-threads: other work competing for the cores (as a game's render thread would),
     // spinning from here to the end.

@@ -251,29 +251,68 @@ CLOTH_INLINE void scatter(glm::vec4* pos, const B& b, std::uint32_t n) {
 // ---- blocks and ranges ------------------------------------------------------------------------
 
 // One block: B::kLanes records at c and multipliers at lambda, of which lanes [0, n) are stored.
-template <BatchIsa I, class B, std::uint32_t Mode>
+// P: all of it (the solver), or a part alone for the cost floors (BatchPart).
+template <BatchIsa I, class B, std::uint32_t Mode, BatchPart P = BatchPart::All>
 CLOTH_INLINE void solveBlock(glm::vec4* pos, B& b, const gpu::SolveParams& params,
                              std::uint32_t n) {
     gpu::SolveParams sp = params;
     sp.mode = Mode;  // a constant, so the mode branch of the maths folds away
-    loadParams<I>(b);
-    gather<I>(pos, b);
-    for (std::uint32_t l = 0; l < B::kLanes; ++l) b.solveLane(l, sp);  // vectorised
-    scatter<I>(pos, b, n);
+    if constexpr (P != BatchPart::Maths) {
+        loadParams<I>(b);
+        gather<I>(pos, b);
+    }
+    if constexpr (P != BatchPart::Move)
+        for (std::uint32_t l = 0; l < B::kLanes; ++l) b.solveLane(l, sp);  // vectorised
+    if constexpr (P != BatchPart::Maths) scatter<I>(pos, b, n);
 }
 
 // Constraints [begin, end) of one colour; the last, partial block runs on a copy padded with
-// its first constraint, whose extra lanes are solved but not stored.
-template <BatchIsa I, class B, std::uint32_t Mode, class C>
+// its first constraint, whose extra lanes are solved but not stored. BatchPart::Maths gathers
+// the first block once and solves every block's lanes on it.
+template <BatchIsa I, class B, std::uint32_t Mode, class C, BatchPart P = BatchPart::All>
 CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, typename B::Lambda* lambda,
                              std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {
     B b;
     std::uint32_t i = begin;
+    if constexpr (P == BatchPart::Pipelined) {
+        // Block k + 1 is gathered before block k's maths, so that the core can load it while
+        // the maths runs; a colour's items share no vertex, so the order does not matter.
+        B blocks[2];
+        int cur = 0;
+        gpu::SolveParams spm = sp;
+        spm.mode = Mode;
+        if (end - i >= B::kLanes) {
+            blocks[0].c = cs + i;
+            loadParams<I>(blocks[0]);
+            gather<I>(pos, blocks[0]);
+        }
+        for (; end - i >= B::kLanes; i += B::kLanes) {
+            B& bk = blocks[cur];
+            bk.lambda = lambda + i;
+            if (end - i >= 2 * B::kLanes) {
+                B& next = blocks[cur ^ 1];
+                next.c = cs + i + B::kLanes;
+                loadParams<I>(next);
+                gather<I>(pos, next);
+            }
+            for (std::uint32_t l = 0; l < B::kLanes; ++l) bk.solveLane(l, spm);
+            scatter<I>(pos, bk, B::kLanes);
+            cur ^= 1;
+        }
+        return;
+    }
+    if constexpr (P == BatchPart::Maths) {
+        if (end - i < B::kLanes) return;
+        b.c = cs + i;
+        loadParams<I>(b);
+        gather<I>(pos, b);
+    }
     for (; end - i >= B::kLanes; i += B::kLanes) {
         b.c = cs + i;
         b.lambda = lambda + i;
-        solveBlock<I, B, Mode>(pos, b, sp, B::kLanes);
+        solveBlock<I, B, Mode, P>(pos, b, sp, B::kLanes);
     }
+    if constexpr (P != BatchPart::All) return;  // the floors count whole blocks only
     if (i == end) return;
     const std::uint32_t n = end - i;
     C tail[B::kLanes];
@@ -288,14 +327,14 @@ CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, typename B::Lambda* la
     std::copy(tailLambda, tailLambda + n, lambda + i);
 }
 
-template <BatchIsa I, class B, class C>
+template <BatchIsa I, class B, class C, BatchPart P = BatchPart::All>
 CLOTH_INLINE void solveRangeAnyMode(glm::vec4* pos, const C* cs, typename B::Lambda* lambda,
                                     std::uint32_t begin, std::uint32_t end,
                                     const gpu::SolveParams& sp) {
     if (sp.mode == gpu::MODE_PBD)
-        solveRange<I, B, gpu::MODE_PBD>(pos, cs, lambda, begin, end, sp);
+        solveRange<I, B, gpu::MODE_PBD, C, P>(pos, cs, lambda, begin, end, sp);
     else
-        solveRange<I, B, gpu::MODE_XPBD>(pos, cs, lambda, begin, end, sp);
+        solveRange<I, B, gpu::MODE_XPBD, C, P>(pos, cs, lambda, begin, end, sp);
 }
 
 // flatten: the shared maths must be inlined into the lane loop for it to vectorise.
@@ -306,15 +345,15 @@ __attribute__((flatten)) void solveBlocks(glm::vec4* pos, const typename T::Item
     solveRangeAnyMode<I, Block<T, kLanesOf<I>>>(pos, cs, lambda, begin, end, sp);
 }
 #if CLOTH_X86
-template <class T>
+template <class T, BatchPart P = BatchPart::All>
 __attribute__((flatten, target("avx2"))) void solveBlocksAvx2(glm::vec4* pos,
                                                               const typename T::Item* cs,
                                                               typename T::Lambda* lambda,
                                                               std::uint32_t begin,
                                                               std::uint32_t end,
                                                               const gpu::SolveParams& sp) {
-    solveRangeAnyMode<BatchIsa::Avx2, Block<T, kLanesOf<BatchIsa::Avx2>>>(pos, cs, lambda, begin,
-                                                                          end, sp);
+    solveRangeAnyMode<BatchIsa::Avx2, Block<T, kLanesOf<BatchIsa::Avx2>>, typename T::Item, P>(
+        pos, cs, lambda, begin, end, sp);
 }
 // AVX-512: the same lane loop sixteen lanes per vector, with twice the registers, which the
 // long bending sequence otherwise spills (measured at 256x256, one thread: the bending stage
@@ -324,12 +363,12 @@ __attribute__((flatten, target("avx2"))) void solveBlocksAvx2(glm::vec4* pos,
 #else
 #define CLOTH_AVX512 target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
 #endif
-template <class T>
+template <class T, BatchPart P = BatchPart::All>
 __attribute__((flatten, CLOTH_AVX512)) void
 solveBlocksAvx512(glm::vec4* pos, const typename T::Item* cs, typename T::Lambda* lambda,
                   std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {
-    solveRangeAnyMode<BatchIsa::Avx512, Block<T, kLanesOf<BatchIsa::Avx512>>>(pos, cs, lambda,
-                                                                              begin, end, sp);
+    solveRangeAnyMode<BatchIsa::Avx512, Block<T, kLanesOf<BatchIsa::Avx512>>, typename T::Item,
+                      P>(pos, cs, lambda, begin, end, sp);
 }
 #endif
 
@@ -404,6 +443,43 @@ void solveBatch(BatchIsa isa, glm::vec4* pos, const Item* cs, BatchLambda<Item>*
 #endif
     solveBlocks<BatchIsa::Portable, T>(pos, cs, lambda, begin, end, sp);
 }
+
+template <class Item>
+void solveBatchPart(BatchPart part, BatchIsa isa, glm::vec4* pos, const Item* cs,
+                    BatchLambda<Item>* lambda, std::uint32_t begin, std::uint32_t end,
+                    const gpu::SolveParams& sp) {
+    using T = gpu::ConstraintType<gpu::constraintTypeIndex<Item>>;
+#if CLOTH_X86
+    if (part == BatchPart::All && (isa == BatchIsa::Avx512 || isa == BatchIsa::Avx2)) {
+        const std::uint32_t lanes = isa == BatchIsa::Avx512 ? kLanesOf<BatchIsa::Avx512>
+                                                            : kLanesOf<BatchIsa::Avx2>;
+        return solveBatch(isa, pos, cs, lambda, begin, begin + (end - begin) / lanes * lanes, sp);
+    }
+    if (isa == BatchIsa::Avx512 && batchIsaAvailable(isa)) {
+        if (part == BatchPart::Move)
+            return solveBlocksAvx512<T, BatchPart::Move>(pos, cs, lambda, begin, end, sp);
+        if (part == BatchPart::Pipelined)
+            return solveBlocksAvx512<T, BatchPart::Pipelined>(pos, cs, lambda, begin, end, sp);
+        return solveBlocksAvx512<T, BatchPart::Maths>(pos, cs, lambda, begin, end, sp);
+    }
+    if (isa == BatchIsa::Avx2 && batchIsaAvailable(isa)) {
+        if (part == BatchPart::Move)
+            return solveBlocksAvx2<T, BatchPart::Move>(pos, cs, lambda, begin, end, sp);
+        if (part == BatchPart::Pipelined)
+            return solveBlocksAvx2<T, BatchPart::Pipelined>(pos, cs, lambda, begin, end, sp);
+        return solveBlocksAvx2<T, BatchPart::Maths>(pos, cs, lambda, begin, end, sp);
+    }
+#endif
+    throw Error(std::string("the kernels' parts are timed on avx2 and avx512 only, not ") +
+                batchIsaName(isa));
+}
+
+#define CLOTH_X(I, Name, name, Item, V, W, Lam)                                          \
+    template void solveBatchPart<gpu::Item>(BatchPart, BatchIsa, glm::vec4*, const gpu::Item*, \
+                                            BatchLambda<gpu::Item>*, std::uint32_t,            \
+                                            std::uint32_t, const gpu::SolveParams&);
+CLOTH_CONSTRAINT_TYPES(CLOTH_X)
+#undef CLOTH_X
 
 #define CLOTH_X(I, Name, name, Item, V, W, Lam)                                          \
     template void solveBatch<gpu::Item>(BatchIsa, glm::vec4*, const gpu::Item*, BatchLambda<gpu::Item>*, \

@@ -244,3 +244,66 @@ TEST(CpuBatch, NamesRoundTripAndUnknownNamesAreRefused) {
         EXPECT_NE(std::string(e.what()).find("neon"), std::string::npos) << e.what();
     }
 }
+
+// clothbench --kernel-parts' parts (BatchPart): All and Pipelined solve the whole blocks of a
+// range as the plain loop does, bit for bit; Move gathers and scatters without changing a bit
+// or a multiplier; Maths changes multipliers only, never a position; sse2 is refused by name.
+template <class C>
+void checkParts(const std::vector<C> Colour::*member, const char* type) {
+    int tested = 0;
+    for (BatchIsa isa : {BatchIsa::Avx2, BatchIsa::Avx512}) {
+        if (!batchIsaAvailable(isa)) continue;
+        const std::uint32_t lanes = isa == BatchIsa::Avx512 ? 32 : 16;
+        const Colour start = randomColour(7);
+        const auto& cs = start.*member;
+        gpu::SolveParams sp{};
+        sp.invDt2 = 3600.0f * 100.0f;
+        sp.mode = gpu::MODE_XPBD;
+        sp.firstIteration = 1u;
+        for (std::uint32_t b : {0u, 3u}) {
+            const std::uint32_t e = kRange, whole = b + (e - b) / lanes * lanes;
+            ASSERT_GE(whole - b, 2 * lanes) << "the range must hold two whole blocks";
+            const std::string what = std::string(type) + " " + batchIsaName(isa) + " from " +
+                                     std::to_string(b);
+            Colour want = start;
+            referenceLoop(want, cs, b, whole, sp);  // whole blocks only: the tail is not solved
+            ASSERT_NE(std::memcmp(want.pos.data(), start.pos.data(),
+                                  start.pos.size() * sizeof(glm::vec4)),
+                      0) << what << ": the plain loop moved nothing";
+            for (BatchPart part : {BatchPart::All, BatchPart::Pipelined}) {
+                Colour got = start;
+                solveBatchPart(part, isa, got.pos.data(), cs.data(), got.lambda.data(), b, e, sp);
+                expectSame(want, got, what + (part == BatchPart::All ? " all" : " pipelined"));
+            }
+            Colour moved = start;
+            solveBatchPart(BatchPart::Move, isa, moved.pos.data(), cs.data(),
+                           moved.lambda.data(), b, e, sp);
+            expectSame(start, moved, what + " move");
+            Colour maths = start;
+            solveBatchPart(BatchPart::Maths, isa, maths.pos.data(), cs.data(),
+                           maths.lambda.data(), b, e, sp);
+            EXPECT_EQ(std::memcmp(maths.pos.data(), start.pos.data(),
+                                  start.pos.size() * sizeof(glm::vec4)),
+                      0) << what << ": the maths alone stored positions";
+            int changed = 0;
+            for (std::uint32_t i = b; i < whole; ++i)
+                changed += !sameBits(maths.lambda[i], start.lambda[i]);
+            EXPECT_GT(changed, 0) << what << ": the maths alone solved nothing";
+            ++tested;
+        }
+    }
+    if (tested == 0) GTEST_SKIP() << "this CPU has neither avx2 nor avx512";
+    try {
+        Colour c = randomColour(0);
+        solveBatchPart(BatchPart::Move, BatchIsa::Sse2, c.pos.data(), (c.*member).data(),
+                       c.lambda.data(), 0, kRange, gpu::SolveParams{});
+        ADD_FAILURE() << "the parts ran on sse2";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("sse2"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CpuBatch, KernelPartsSolveMoveOrComputeAsTheyClaim) {
+    checkParts<gpu::BendingConstraint>(&Colour::bending, "bending");
+    checkParts<gpu::DistanceConstraint>(&Colour::distance, "distance");
+}
