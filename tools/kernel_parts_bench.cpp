@@ -7,6 +7,8 @@
 // after round; the medians give nanoseconds per solve and the floors of the bend / distance
 // ratio (issue 46's target: a dihedral bend at most 1.5 times a distance constraint).
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include "bench.h"
 #include "core/error.h"
+#include "core/material_presets.h"
 #include "app/frame_stats.h"
 #include "cpu/backend.h"
 #include "cpu/batch_kernels.h"
@@ -39,7 +42,7 @@ const char* partName(BatchPart p) {
 
 // One prepared grid and the state the parts run on.
 struct Subject {
-    std::string bending;  // "dihedral" | "isometric"
+    std::string bending;  // the variant's name (kVariants)
     PreparedCloth p;
     std::vector<glm::vec4> pos;
 };
@@ -56,9 +59,9 @@ std::uint64_t wholeBlockItems(const PreparedCloth& p, std::uint32_t lanes) {
 
 // Seconds for `sweeps` sweeps of every colour of one type through one part.
 template <class Item>
-double timePart(Subject& s, BatchPart part, BatchIsa isa, int sweeps,
-                std::vector<BatchLambda<Item>>& lambda) {
+double timePart(const Subject& s, BatchPart part, BatchIsa isa, int sweeps) {
     const ColoredSet<Item>& set = s.p.set<Item>();
+    std::vector<BatchLambda<Item>> lambda(set.items.size(), BatchLambda<Item>(0.0f));
     gpu::SolveParams sp{};
     sp.invDt2 = 1.0f / (1.0f / 600.0f) / (1.0f / 600.0f);
     sp.mode = gpu::MODE_XPBD;
@@ -73,6 +76,16 @@ double timePart(Subject& s, BatchPart part, BatchIsa isa, int sweeps,
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// The grids' materials: the membrane and bending models the parts are timed on.
+struct Variant {
+    const char* name;
+    StretchModel stretch;
+    BendModel bending;
+};
+constexpr Variant kVariants[] = {{"dihedral", StretchModel::Distance, BendModel::Dihedral},
+                                 {"isometric", StretchModel::Distance, BendModel::Isometric},
+                                 {"stvk", StretchModel::Stvk, BendModel::Dihedral}};
+
 }  // namespace
 
 int kernelPartsBench(const BenchOptions& o) {
@@ -83,103 +96,87 @@ int kernelPartsBench(const BenchOptions& o) {
     const std::uint32_t lanes = isa == BatchIsa::Avx512 ? 32 : 16;
     const int rounds = std::max(o.repeats, 1);
     const int sweeps = std::max(o.frames, 1);
-    nlohmann::json rows = nlohmann::json::array();
+    const MaterialPreset cotton = *findMaterialPreset("cotton");
+    nlohmann::json rows = nlohmann::json::array(), ratios = nlohmann::json::array();
     std::printf("device: %s, kernels %s, one thread, %d rounds of %d sweeps\n",
                 cpuModelName().c_str(), batchIsaName(isa), rounds, sweeps);
-    std::printf("%5s %-10s %-11s %6s %8s %8s %8s %8s\n", "grid", "bending", "type", "items",
+    std::printf("%5s %-10s %-11s %6s %8s %8s %8s %8s\n", "grid", "material", "type", "items",
                 "all ns", "move ns", "maths ns", "pipe ns");
     for (int n : o.grids) {
         std::vector<Subject> subjects;
-        for (BendModel bm : {BendModel::Dihedral, BendModel::Isometric}) {
+        for (const Variant& v : kVariants) {
             Scene scene = gridScene(n, o);
-            scene.cloths.front().material.bendModel = bm;
-            Subject s{bm == BendModel::Dihedral ? "dihedral" : "isometric",
-                      prepareScene(scene, PrepareOptions{}), {}};
+            Material& m = scene.cloths.front().material;
+            m.bendModel = v.bending;
+            m.stretchModel = v.stretch;
+            if (v.stretch == StretchModel::Stvk) m.membrane = cotton.membrane;
+            Subject s{v.name, prepareScene(scene, PrepareOptions{}), {}};
             auto solver = makeCpuSolver(s.p, 1, isa, 0);
             for (int f = 0; f < o.warmup; ++f) solver->stepFrame();
             solver->readPositions(s.pos);
             subjects.push_back(std::move(s));
         }
-        // times[subject][type][part]: seconds per round. Types: distance, bending (the
-        // subject's own: dihedral or isometric).
-        std::vector<std::vector<std::vector<std::vector<double>>>> times(
-            subjects.size(), std::vector<std::vector<std::vector<double>>>(
-                                 2, std::vector<std::vector<double>>(4)));
-        std::vector<std::vector<float>> distLambda(subjects.size()), bendLambda(subjects.size());
-        std::vector<std::vector<BatchLambda<gpu::IsoBendingConstraint>>> isoLambda(
+        // seconds[subject][type][part], one entry per round; types without items stay empty.
+        constexpr std::size_t kTypes = gpu::kConstraintTypeCount;
+        std::vector<std::array<std::array<std::vector<double>, std::size(kParts)>, kTypes>> seconds(
             subjects.size());
-        for (std::size_t i = 0; i < subjects.size(); ++i) {
-            distLambda[i].assign(subjects[i].p.set<gpu::DistanceConstraint>().items.size(), 0.0f);
-            bendLambda[i].assign(subjects[i].p.set<gpu::BendingConstraint>().items.size(), 0.0f);
-            isoLambda[i].assign(subjects[i].p.set<gpu::IsoBendingConstraint>().items.size(), {});
-        }
         for (int r = 0; r < rounds; ++r)
             for (std::size_t i = 0; i < subjects.size(); ++i)
-                for (int part = 0; part < 4; ++part) {
-                    const BatchPart bp = kParts[part];
-                    times[i][0][part].push_back(timePart<gpu::DistanceConstraint>(
-                        subjects[i], bp, isa, sweeps, distLambda[i]));
-                    times[i][1][part].push_back(
-                        subjects[i].bending == "dihedral"
-                            ? timePart<gpu::BendingConstraint>(subjects[i], bp, isa, sweeps,
-                                                               bendLambda[i])
-                            : timePart<gpu::IsoBendingConstraint>(subjects[i], bp, isa, sweeps,
-                                                                  isoLambda[i]));
-                }
+                gpu::forEachConstraintType([&](auto t) {
+                    using Item = typename decltype(t)::Item;
+                    if (wholeBlockItems<Item>(subjects[i].p, lanes) == 0) return;
+                    for (std::size_t part = 0; part < std::size(kParts); ++part)
+                        seconds[i][decltype(t)::kIndex][part].push_back(
+                            timePart<Item>(subjects[i], kParts[part], isa, sweeps));
+                });
         for (std::size_t i = 0; i < subjects.size(); ++i) {
             const Subject& s = subjects[i];
-            const std::uint64_t items[2] = {
-                wholeBlockItems<gpu::DistanceConstraint>(s.p, lanes),
-                s.bending == "dihedral" ? wholeBlockItems<gpu::BendingConstraint>(s.p, lanes)
-                                        : wholeBlockItems<gpu::IsoBendingConstraint>(s.p, lanes)};
-            const char* names[2] = {"distance",
-                                    s.bending == "dihedral" ? "bending" : "iso_bending"};
-            for (int t = 0; t < 2; ++t) {
-                if (items[t] == 0) throw Error("--kernel-parts: grid " + std::to_string(n) +
-                                               " has no whole block of " + names[t]);
-                nlohmann::json row = {{"grid", n}, {"bending_model", s.bending},
-                                      {"type", names[t]}, {"items_timed", items[t]}};
-                double ns[4];
-                for (int part = 0; part < 4; ++part) {
-                    ns[part] = median(times[i][t][part]) * 1e9 / double(items[t]) / sweeps;
+            gpu::forEachConstraintType([&](auto t) {
+                using T = decltype(t);
+                const std::uint64_t items = wholeBlockItems<typename T::Item>(s.p, lanes);
+                if (items == 0) return;
+                nlohmann::json row = {{"grid", n}, {"material", s.bending},
+                                      {"type", T::kName}, {"items_timed", items}};
+                double ns[std::size(kParts)];
+                for (std::size_t part = 0; part < std::size(kParts); ++part) {
+                    std::vector<double> each;
+                    for (double x : seconds[i][T::kIndex][part])
+                        each.push_back(x * 1e9 / double(items) / sweeps);
+                    ns[part] = median(each);
                     row[std::string(partName(kParts[part])) + "_ns_per_solve"] = ns[part];
-                    std::vector<double> all;
-                    for (double x : times[i][t][part])
-                        all.push_back(x * 1e9 / double(items[t]) / sweeps);
-                    row[std::string(partName(kParts[part])) + "_ns_per_solve_rounds"] = all;
+                    row[std::string(partName(kParts[part])) + "_ns_per_solve_rounds"] = each;
                 }
-                std::printf("%5d %-10s %-11s %6llu %8.3f %8.3f %8.3f %8.3f\n", n,
-                            s.bending.c_str(), names[t], static_cast<unsigned long long>(items[t]),
-                            ns[0], ns[1], ns[2], ns[3]);
+                std::printf("%5d %-10s %-11s %6llu %8.3f %8.3f %8.3f %8.3f\n", n, s.bending.c_str(),
+                            T::kName, static_cast<unsigned long long>(items), ns[0], ns[1], ns[2],
+                            ns[3]);
                 rows.push_back(row);
-            }
+            });
         }
-    }
-    // The ratios per grid: each bending type's parts over the distance constraint's whole solve
-    // (of the same prepared grid).
-    nlohmann::json ratios = nlohmann::json::array();
-    for (std::size_t i = 0; i + 1 < rows.size(); i += 2) {
-        const nlohmann::json& d = rows[i];
-        const nlohmann::json& b = rows[i + 1];
-        const double dAll = d["all_ns_per_solve"].get<double>();
-        nlohmann::json q = {{"grid", d["grid"]}, {"bending_model", b["bending_model"]},
-                            {"bend_all_over_distance_all", b["all_ns_per_solve"].get<double>() / dAll},
-                            {"bend_move_over_distance_all", b["move_ns_per_solve"].get<double>() / dAll},
-                            {"bend_maths_over_distance_all",
-                             b["maths_ns_per_solve"].get<double>() / dAll},
-                            {"bend_move_over_distance_move",
-                             b["move_ns_per_solve"].get<double>() /
-                                 d["move_ns_per_solve"].get<double>()},
-                            {"bend_maths_over_distance_maths",
-                             b["maths_ns_per_solve"].get<double>() /
-                                 d["maths_ns_per_solve"].get<double>()}};
-        std::printf("grid %d %s: bend/distance per solve %.2f; the bend's move alone %.2f, its "
-                    "maths alone %.2f of a whole distance solve\n",
-                    d["grid"].get<int>(), b["bending_model"].get<std::string>().c_str(),
-                    q["bend_all_over_distance_all"].get<double>(),
-                    q["bend_move_over_distance_all"].get<double>(),
-                    q["bend_maths_over_distance_all"].get<double>());
-        ratios.push_back(q);
+        // Each type's parts over the distance constraint's whole solve on the first grid.
+        const nlohmann::json* distance = nullptr;
+        for (const nlohmann::json& r : rows)
+            if (r["grid"] == n && r["type"] == "distance" && !distance) distance = &r;
+        if (!distance) continue;
+        const double dAll = (*distance)["all_ns_per_solve"].get<double>();
+        for (const nlohmann::json& r : rows) {
+            if (r["grid"] != n || r["type"] == "distance") continue;
+            const nlohmann::json q = {
+                {"grid", n},
+                {"material", r["material"]},
+                {"type", r["type"]},
+                {"all_over_distance_all", r["all_ns_per_solve"].get<double>() / dAll},
+                {"move_over_distance_all", r["move_ns_per_solve"].get<double>() / dAll},
+                {"maths_over_distance_all", r["maths_ns_per_solve"].get<double>() / dAll},
+                {"pipelined_over_distance_all", r["pipelined_ns_per_solve"].get<double>() / dAll}};
+            std::printf("grid %d %s %s: %.2f distance solves per solve; its move alone %.2f, "
+                        "its maths alone %.2f\n",
+                        n, r["material"].get<std::string>().c_str(),
+                        r["type"].get<std::string>().c_str(),
+                        q["all_over_distance_all"].get<double>(),
+                        q["move_over_distance_all"].get<double>(),
+                        q["maths_over_distance_all"].get<double>());
+            ratios.push_back(q);
+        }
     }
     if (!o.json.empty())
         writeJsonFile(o.json, {{"device", cpuModelName()},

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/constraints.h"
 #include "core/error.h"
@@ -39,6 +40,11 @@ struct Block {
     const Item* c;
     Lambda* lambda;
     alignas(64) float v[V][4][kLanes];
+    // vec4 multipliers (StVK, isometric bending) component by component, m[component][lane]:
+    // read lane by lane from the array, they stop the lane loop from vectorising (GCC: "more
+    // than one data ref"), which then ran one lane at a time. Float multipliers stay in place.
+    static constexpr bool kVecLambda = std::is_same_v<Lambda, glm::vec4>;
+    alignas(64) float m[kVecLambda ? 4 : 1][kLanes];
     alignas(64) std::uint32_t w[kWords][kLanes];  // words V.. of each record
 
     CLOTH_INLINE glm::vec4 get(int k, std::uint32_t l) const {
@@ -86,10 +92,21 @@ CLOTH_INLINE void Block<T, L>::solveLane(std::uint32_t l, const gpu::SolveParams
     for (int k = 0; k < V; ++k) words[k] = static_cast<std::uint32_t>(k);
     for (int k = V; k < kWords; ++k) words[k] = w[k][l];
     const Item item = std::bit_cast<Item>(words);
-    Lambda lam = lambda[l];
+    Lambda lam;
+    if constexpr (kVecLambda)
+        lam = Lambda(m[0][l], m[1][l], m[2][l], m[3][l]);
+    else
+        lam = lambda[l];
     LaneView<T, L> view{this, l};
     T::solve(view, item, lam, sp);
-    lambda[l] = lam;
+    if constexpr (kVecLambda) {
+        m[0][l] = lam.x;
+        m[1][l] = lam.y;
+        m[2][l] = lam.z;
+        m[3][l] = lam.w;
+    } else {
+        lambda[l] = lam;
+    }
 }
 
 // ---- gather and scatter ---------------------------------------------------------------------
@@ -248,6 +265,65 @@ CLOTH_INLINE void scatter(glm::vec4* pos, const B& b, std::uint32_t n) {
     scatterPortable(pos, b, n);
 }
 
+// vec4 multipliers into the block's m and back (Block::kVecLambda); nothing for float ones.
+template <class B>
+CLOTH_INLINE void loadLambdasPortable(B& b) {
+    for (std::uint32_t l = 0; l < B::kLanes; ++l)
+        for (int j = 0; j < 4; ++j) b.m[j][l] = b.lambda[l][j];
+}
+template <class B>
+CLOTH_INLINE void storeLambdasPortable(B& b) {
+    for (std::uint32_t l = 0; l < B::kLanes; ++l)
+        for (int j = 0; j < 4; ++j) b.lambda[l][j] = b.m[j][l];
+}
+#if CLOTH_X86
+template <class B>
+__attribute__((target("avx2"))) inline void loadLambdasAvx2(B& b) {
+    for (std::uint32_t h = 0; h < B::kLanes; h += 8) {
+        __m256 row[4];
+        transpose8([&](std::uint32_t l) { return _mm_loadu_ps(&b.lambda[h + l].x); }, row);
+        for (int j = 0; j < 4; ++j) _mm256_store_ps(&b.m[j][h], row[j]);
+    }
+}
+template <class B>
+__attribute__((target("avx2"))) inline void storeLambdasAvx2(B& b) {
+    for (std::uint32_t h = 0; h < B::kLanes; h += 8) {  // as scatterAvx2, to contiguous lanes
+        __m256 x = _mm256_load_ps(&b.m[0][h]), y = _mm256_load_ps(&b.m[1][h]);
+        __m256 z = _mm256_load_ps(&b.m[2][h]), w = _mm256_load_ps(&b.m[3][h]);
+        __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(x, y));
+        __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(z, w));
+        __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(x, y));
+        __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(z, w));
+        const __m256 r[4] = {_mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1)),
+                             _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1)),
+                             _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3)),
+                             _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3))};
+        for (std::uint32_t l = 0; l < 4; ++l) {
+            _mm_storeu_ps(&b.lambda[h + l].x, _mm256_castps256_ps128(r[l]));
+            _mm_storeu_ps(&b.lambda[h + 4 + l].x, _mm256_extractf128_ps(r[l], 1));
+        }
+    }
+}
+#endif
+template <BatchIsa I, class B>
+CLOTH_INLINE void loadLambdas(B& b) {
+    if constexpr (B::kVecLambda) {
+#if CLOTH_X86
+        if constexpr (I == BatchIsa::Avx2 || I == BatchIsa::Avx512) return loadLambdasAvx2(b);
+#endif
+        loadLambdasPortable(b);
+    }
+}
+template <BatchIsa I, class B>
+CLOTH_INLINE void storeLambdas(B& b) {
+    if constexpr (B::kVecLambda) {
+#if CLOTH_X86
+        if constexpr (I == BatchIsa::Avx2 || I == BatchIsa::Avx512) return storeLambdasAvx2(b);
+#endif
+        storeLambdasPortable(b);
+    }
+}
+
 // ---- blocks and ranges ------------------------------------------------------------------------
 
 // One block: B::kLanes records at c and multipliers at lambda, of which lanes [0, n) are stored.
@@ -261,8 +337,11 @@ CLOTH_INLINE void solveBlock(glm::vec4* pos, B& b, const gpu::SolveParams& param
         loadParams<I>(b);
         gather<I>(pos, b);
     }
-    if constexpr (P != BatchPart::Move)
+    if constexpr (P != BatchPart::Move) {
+        loadLambdas<I>(b);
         for (std::uint32_t l = 0; l < B::kLanes; ++l) b.solveLane(l, sp);  // vectorised
+        storeLambdas<I>(b);
+    }
     if constexpr (P != BatchPart::Maths) scatter<I>(pos, b, n);
 }
 
@@ -295,7 +374,9 @@ CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, typename B::Lambda* la
                 loadParams<I>(next);
                 gather<I>(pos, next);
             }
+            loadLambdas<I>(bk);
             for (std::uint32_t l = 0; l < B::kLanes; ++l) bk.solveLane(l, spm);
+            storeLambdas<I>(bk);
             scatter<I>(pos, bk, B::kLanes);
             cur ^= 1;
         }

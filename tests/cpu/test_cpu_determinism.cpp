@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "cpu/backend.h"
 #include "prep/prepare.h"
+#include "core/material_presets.h"
 #include "fixtures/scenes.h"
 #include "cpu_test_util.h"
 
@@ -49,8 +50,6 @@ std::uint64_t hashAfter(const PreparedCloth& p, int threads, int frames,
     return fnv1a(pos);
 }
 
-}  // namespace
-
 TEST(CpuDeterminism, SameHashForOneTwoAndFourThreads) {
     const PreparedCloth p = prepareScene(everythingScene(), {});
     ASSERT_GT(p.attachments.size(), 0u);
@@ -63,11 +62,27 @@ TEST(CpuDeterminism, SameHashForOneTwoAndFourThreads) {
     EXPECT_NE(hashAfter(p, 1, 0), h1);
 }
 
+// The continuum types on top: one cloth with the StVK membrane and isometric bending (vec4
+// multipliers), the other with the membrane, dihedral bending and creases (fixed angles).
+Scene continuumScene() {
+    Scene s = everythingScene();
+    const MaterialPreset cotton = *findMaterialPreset("cotton");
+    for (ClothDesc& c : s.cloths) {
+        c.material.stretchModel = StretchModel::Stvk;
+        c.material.membrane = cotton.membrane;
+    }
+    s.cloths[0].material.bendModel = BendModel::Isometric;
+    FixedAngleDesc crease;
+    crease.angleDegrees = 40.0f;
+    crease.edges.lines.push_back({glm::vec3(0.0f, -0.5f, 0.0f), glm::vec3(0.0f, 0.5f, 0.0f)});
+    s.cloths[1].fixedAngles.push_back(crease);
+    return s;
+}
+
 // Every way of solving a colour's batch (one constraint at a time, blocks in plain C++, SSE2,
 // AVX2, AVX-512) gives the same bits over a whole run, on 1 and 2 threads; a CPU without AVX2
 // or AVX-512 refuses it by name.
-TEST(CpuDeterminism, SameHashForEveryKernelVariant) {
-    const PreparedCloth p = prepareScene(everythingScene(), {});
+void expectSameHashForEveryKernelVariant(const PreparedCloth& p) {
     const std::uint64_t want = hashAfter(p, 1, 60, BatchIsa::Scalar);
     EXPECT_NE(hashAfter(p, 1, 0), want);
     int compared = 0;
@@ -84,6 +99,23 @@ TEST(CpuDeterminism, SameHashForEveryKernelVariant) {
     }
     EXPECT_GE(compared, 6);                // scalar, portable and SSE2 exist on every x86-64 CPU
     EXPECT_EQ(hashAfter(p, 2, 60), want);  // the default kernels too
+}
+
+}  // namespace
+
+TEST(CpuDeterminism, SameHashForEveryKernelVariant) {
+    expectSameHashForEveryKernelVariant(prepareScene(everythingScene(), {}));
+}
+
+// The same for the StVK membrane, isometric bending (vec4 multipliers, staged in the block
+// component by component) and fixed angles.
+TEST(CpuDeterminism, SameHashForEveryKernelVariantOnTheContinuumTypes) {
+    const PreparedCloth p = prepareScene(continuumScene(), {});
+    ASSERT_GT(p.set<gpu::StvkConstraint>().items.size(), 100u);
+    ASSERT_GT(p.set<gpu::IsoBendingConstraint>().items.size(), 100u);
+    ASSERT_GT(p.set<gpu::BendingConstraint>().items.size(), 100u);
+    ASSERT_GT(p.set<gpu::FixedAngleConstraint>().items.size(), 5u);
+    expectSameHashForEveryKernelVariant(p);
 }
 
 // Jacobi and Chebyshev (the same solve, Chebyshev's weights on top; phantoms and damping
