@@ -15,6 +15,12 @@
              at a curved hem, 1.05 m long in the middle), worn bent about a vertical axis
              (each row an arc as long as the row), the shoulder line at y = 0, the panel's
              middle at x = z = 0 and its sides curling towards -z.
+  pleated_curtain.obj  a 1.2 m x 1.0 m curtain, 24 x 20 quads (each split top-left to
+             bottom-right, as a Regular grid), worn pleated: its flat pattern in the UVs (metres),
+             folded along the five vertical lines u = 0.2, 0.4, ..., 1.0 m into six panels that
+             zig-zag at -35 and +35 degrees about the x axis in the xz plane (folds of +70, -70,
+             +70, -70, +70 degrees: a positive fold towards the front, +z), 0.983 m across, centred
+             on the origin, y up (pleats.json).
 
 The first three lie in the XY plane (y up) with front faces (counter-clockwise) towards +z.
 
@@ -222,12 +228,56 @@ def dress_panel():
     print("  shoulder seams: left 0-%d, right %d-%d" % (DRESS_SHOULDER - 1, n - DRESS_SHOULDER, n - 1))
 
 
+PLEAT_COLUMNS, PLEAT_ROWS, PLEAT_CELL, PLEAT_EVERY, PLEAT_HALF_ANGLE = 24, 20, 0.05, 4, 35.0
+
+
+def pleat_xz(u):
+    """The worn position in the xz plane of the pattern's column at u (metres), uncentred."""
+    x = z = 0.0
+    width = PLEAT_EVERY * PLEAT_CELL
+    panel = 0
+    while u > 1e-12:
+        step = min(u, width)
+        h = math.radians(-PLEAT_HALF_ANGLE if panel % 2 == 0 else PLEAT_HALF_ANGLE)
+        x += step * math.cos(h)
+        z += step * math.sin(h)
+        u -= step
+        panel += 1
+    return x, z
+
+
+def pleated_curtain():
+    cols, rows = PLEAT_COLUMNS + 1, PLEAT_ROWS + 1
+    width, height = PLEAT_COLUMNS * PLEAT_CELL, PLEAT_ROWS * PLEAT_CELL
+    xs = [pleat_xz(c * PLEAT_CELL) for c in range(cols)]
+    cx = 0.5 * (xs[0][0] + xs[-1][0])
+    cz = sum(z for _, z in xs) / len(xs)
+    verts, uvs = [], []
+    for r in range(rows):  # row 0 on top, as a grid
+        for c in range(cols):
+            x, z = xs[c]
+            verts.append((x - cx, height / 2 - r * PLEAT_CELL, z - cz))
+            uvs.append((c * PLEAT_CELL, height - r * PLEAT_CELL))
+    faces = []
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            tl, tr = r * cols + c, r * cols + c + 1
+            bl, br = tl + cols, tr + cols
+            faces += [(tl, bl, br), (tl, br, tr)]  # counter-clockwise seen from +z
+    write_uv_obj("pleated_curtain.obj", "a curtain worn pleated: its flat pattern in the UVs (m)",
+                 verts, uvs, [[(i, i) for i in face] for face in faces])
+    for k in range(1, PLEAT_COLUMNS // PLEAT_EVERY):
+        x, z = xs[k * PLEAT_EVERY]
+        print("  crease %d: x %s, z %s" % (k, fmt(x - cx), fmt(z - cz)))
+
+
 if __name__ == "__main__":
     flag()
     disc()
     quads()
     skirt()
     dress_panel()
+    pleated_curtain()
     import collider_meshes  # tools/collider_meshes.py, next to this file
 
     collider_meshes.write_collider_meshes(OUT)

@@ -36,7 +36,7 @@ inline constexpr SceneStretch kSceneStretch[] = {
     {"incline.json",                   0.0107, 0.05, ""},
     {"multiple_objects.json",          0.8361, 0.90, "Velvet's settings (5 substeps x 5 iterations): three cloths piled on the cube's edges"},
     {"pile.json",                      0.0410, 0.05, ""},
-    {"pleats.json",                    0.3868, 0.42, "the fixed angles fold the curtain tighter than its edges allow"},
+    {"pleats.json",                    0.0116, 0.05, ""},
     {"sdf_collision.json",             0.0473, 0.05, ""},
     {"self_collision.json",            0.3378, 0.37, "Velvet's settings (8 substeps x 4 iterations): the landing fold"},
     {"skirt.json",                     0.0444, 0.05, ""},
