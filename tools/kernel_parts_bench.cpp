@@ -1,9 +1,9 @@
 // clothbench --kernel-parts: where a colour batch's time goes, per constraint type, on the CPU
 // reference's block kernels (cpu/batch_kernels.h, BatchPart), one thread: the whole solve, the
 // move alone (records loaded, positions gathered and scattered, no maths) and the maths alone
-// (every block's lanes solved on positions already in the block). Each grid is prepared twice,
-// with dihedral and with isometric bending, and stepped for --warmup frames first so that the
-// positions are a hanging cloth's, not a flat sheet's. Parts and types are interleaved round
+// (every block's lanes solved on positions already in the block). Each grid is prepared three
+// times (kVariants: dihedral bending, isometric bending, the StVK membrane) and stepped for
+// --warmup frames first so that the positions are a hanging cloth's, not a flat sheet's. Parts and types are interleaved round
 // after round; the medians give nanoseconds per solve and the floors of the bend / distance
 // ratio (issue 46's target: a dihedral bend at most 1.5 times a distance constraint).
 #include <algorithm>
@@ -31,13 +31,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr BatchPart kParts[] = {BatchPart::All, BatchPart::Move, BatchPart::Maths,
-                                BatchPart::Pipelined};
+constexpr BatchPart kParts[] = {BatchPart::All, BatchPart::Move, BatchPart::Maths};
 const char* partName(BatchPart p) {
-    return p == BatchPart::All     ? "all"
-           : p == BatchPart::Move  ? "move"
-           : p == BatchPart::Maths ? "maths"
-                                   : "pipelined";
+    return p == BatchPart::All ? "all" : p == BatchPart::Move ? "move" : "maths";
 }
 
 // One prepared grid and the state the parts run on.
@@ -100,8 +96,8 @@ int kernelPartsBench(const BenchOptions& o) {
     nlohmann::json rows = nlohmann::json::array(), ratios = nlohmann::json::array();
     std::printf("device: %s, kernels %s, one thread, %d rounds of %d sweeps\n",
                 cpuModelName().c_str(), batchIsaName(isa), rounds, sweeps);
-    std::printf("%5s %-10s %-11s %6s %8s %8s %8s %8s\n", "grid", "material", "type", "items",
-                "all ns", "move ns", "maths ns", "pipe ns");
+    std::printf("%5s %-10s %-11s %6s %8s %8s %8s\n", "grid", "material", "type", "items",
+                "all ns", "move ns", "maths ns");
     for (int n : o.grids) {
         std::vector<Subject> subjects;
         for (const Variant& v : kVariants) {
@@ -146,9 +142,8 @@ int kernelPartsBench(const BenchOptions& o) {
                     row[std::string(partName(kParts[part])) + "_ns_per_solve"] = ns[part];
                     row[std::string(partName(kParts[part])) + "_ns_per_solve_rounds"] = each;
                 }
-                std::printf("%5d %-10s %-11s %6llu %8.3f %8.3f %8.3f %8.3f\n", n, s.bending.c_str(),
-                            T::kName, static_cast<unsigned long long>(items), ns[0], ns[1], ns[2],
-                            ns[3]);
+                std::printf("%5d %-10s %-11s %6llu %8.3f %8.3f %8.3f\n", n, s.bending.c_str(),
+                            T::kName, static_cast<unsigned long long>(items), ns[0], ns[1], ns[2]);
                 rows.push_back(row);
             });
         }
@@ -166,8 +161,7 @@ int kernelPartsBench(const BenchOptions& o) {
                 {"type", r["type"]},
                 {"all_over_distance_all", r["all_ns_per_solve"].get<double>() / dAll},
                 {"move_over_distance_all", r["move_ns_per_solve"].get<double>() / dAll},
-                {"maths_over_distance_all", r["maths_ns_per_solve"].get<double>() / dAll},
-                {"pipelined_over_distance_all", r["pipelined_ns_per_solve"].get<double>() / dAll}};
+                {"maths_over_distance_all", r["maths_ns_per_solve"].get<double>() / dAll}};
             std::printf("grid %d %s %s: %.2f distance solves per solve; its move alone %.2f, "
                         "its maths alone %.2f\n",
                         n, r["material"].get<std::string>().c_str(),

@@ -353,35 +353,6 @@ CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, typename B::Lambda* la
                              std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {
     B b;
     std::uint32_t i = begin;
-    if constexpr (P == BatchPart::Pipelined) {
-        // Block k + 1 is gathered before block k's maths, so that the core can load it while
-        // the maths runs; a colour's items share no vertex, so the order does not matter.
-        B blocks[2];
-        int cur = 0;
-        gpu::SolveParams spm = sp;
-        spm.mode = Mode;
-        if (end - i >= B::kLanes) {
-            blocks[0].c = cs + i;
-            loadParams<I>(blocks[0]);
-            gather<I>(pos, blocks[0]);
-        }
-        for (; end - i >= B::kLanes; i += B::kLanes) {
-            B& bk = blocks[cur];
-            bk.lambda = lambda + i;
-            if (end - i >= 2 * B::kLanes) {
-                B& next = blocks[cur ^ 1];
-                next.c = cs + i + B::kLanes;
-                loadParams<I>(next);
-                gather<I>(pos, next);
-            }
-            loadLambdas<I>(bk);
-            for (std::uint32_t l = 0; l < B::kLanes; ++l) bk.solveLane(l, spm);
-            storeLambdas<I>(bk);
-            scatter<I>(pos, bk, B::kLanes);
-            cur ^= 1;
-        }
-        return;
-    }
     if constexpr (P == BatchPart::Maths) {
         if (end - i < B::kLanes) return;
         b.c = cs + i;
@@ -408,14 +379,14 @@ CLOTH_INLINE void solveRange(glm::vec4* pos, const C* cs, typename B::Lambda* la
     std::copy(tailLambda, tailLambda + n, lambda + i);
 }
 
-template <BatchIsa I, class B, class C, BatchPart P = BatchPart::All>
+template <BatchIsa I, class B, class C>
 CLOTH_INLINE void solveRangeAnyMode(glm::vec4* pos, const C* cs, typename B::Lambda* lambda,
                                     std::uint32_t begin, std::uint32_t end,
                                     const gpu::SolveParams& sp) {
     if (sp.mode == gpu::MODE_PBD)
-        solveRange<I, B, gpu::MODE_PBD, C, P>(pos, cs, lambda, begin, end, sp);
+        solveRange<I, B, gpu::MODE_PBD>(pos, cs, lambda, begin, end, sp);
     else
-        solveRange<I, B, gpu::MODE_XPBD, C, P>(pos, cs, lambda, begin, end, sp);
+        solveRange<I, B, gpu::MODE_XPBD>(pos, cs, lambda, begin, end, sp);
 }
 
 // flatten: the shared maths must be inlined into the lane loop for it to vectorise.
@@ -433,8 +404,12 @@ __attribute__((flatten, target("avx2"))) void solveBlocksAvx2(glm::vec4* pos,
                                                               std::uint32_t begin,
                                                               std::uint32_t end,
                                                               const gpu::SolveParams& sp) {
-    solveRangeAnyMode<BatchIsa::Avx2, Block<T, kLanesOf<BatchIsa::Avx2>>, typename T::Item, P>(
-        pos, cs, lambda, begin, end, sp);
+    using B = Block<T, kLanesOf<BatchIsa::Avx2>>;
+    if constexpr (P == BatchPart::All)
+        solveRangeAnyMode<BatchIsa::Avx2, B>(pos, cs, lambda, begin, end, sp);
+    else  // the parts: XPBD only
+        solveRange<BatchIsa::Avx2, B, gpu::MODE_XPBD, typename T::Item, P>(pos, cs, lambda, begin,
+                                                                           end, sp);
 }
 // AVX-512: the same lane loop sixteen lanes per vector, with twice the registers, which the
 // long bending sequence otherwise spills (measured at 256x256, one thread: the bending stage
@@ -448,8 +423,12 @@ template <class T, BatchPart P = BatchPart::All>
 __attribute__((flatten, CLOTH_AVX512)) void
 solveBlocksAvx512(glm::vec4* pos, const typename T::Item* cs, typename T::Lambda* lambda,
                   std::uint32_t begin, std::uint32_t end, const gpu::SolveParams& sp) {
-    solveRangeAnyMode<BatchIsa::Avx512, Block<T, kLanesOf<BatchIsa::Avx512>>, typename T::Item,
-                      P>(pos, cs, lambda, begin, end, sp);
+    using B = Block<T, kLanesOf<BatchIsa::Avx512>>;
+    if constexpr (P == BatchPart::All)
+        solveRangeAnyMode<BatchIsa::Avx512, B>(pos, cs, lambda, begin, end, sp);
+    else  // the parts: XPBD only
+        solveRange<BatchIsa::Avx512, B, gpu::MODE_XPBD, typename T::Item, P>(pos, cs, lambda,
+                                                                             begin, end, sp);
 }
 #endif
 
@@ -530,6 +509,7 @@ void solveBatchPart(BatchPart part, BatchIsa isa, glm::vec4* pos, const Item* cs
                     BatchLambda<Item>* lambda, std::uint32_t begin, std::uint32_t end,
                     const gpu::SolveParams& sp) {
     using T = gpu::ConstraintType<gpu::constraintTypeIndex<Item>>;
+    if (sp.mode != gpu::MODE_XPBD) throw Error("the kernels' parts are timed in XPBD mode only");
 #if CLOTH_X86
     if (part == BatchPart::All && (isa == BatchIsa::Avx512 || isa == BatchIsa::Avx2)) {
         const std::uint32_t lanes = isa == BatchIsa::Avx512 ? kLanesOf<BatchIsa::Avx512>
@@ -539,15 +519,11 @@ void solveBatchPart(BatchPart part, BatchIsa isa, glm::vec4* pos, const Item* cs
     if (isa == BatchIsa::Avx512 && batchIsaAvailable(isa)) {
         if (part == BatchPart::Move)
             return solveBlocksAvx512<T, BatchPart::Move>(pos, cs, lambda, begin, end, sp);
-        if (part == BatchPart::Pipelined)
-            return solveBlocksAvx512<T, BatchPart::Pipelined>(pos, cs, lambda, begin, end, sp);
         return solveBlocksAvx512<T, BatchPart::Maths>(pos, cs, lambda, begin, end, sp);
     }
     if (isa == BatchIsa::Avx2 && batchIsaAvailable(isa)) {
         if (part == BatchPart::Move)
             return solveBlocksAvx2<T, BatchPart::Move>(pos, cs, lambda, begin, end, sp);
-        if (part == BatchPart::Pipelined)
-            return solveBlocksAvx2<T, BatchPart::Pipelined>(pos, cs, lambda, begin, end, sp);
         return solveBlocksAvx2<T, BatchPart::Maths>(pos, cs, lambda, begin, end, sp);
     }
 #endif

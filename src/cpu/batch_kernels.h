@@ -46,11 +46,10 @@ void solveBatch(BatchIsa isa, glm::vec4* pos, const Item* items, BatchLambda<Ite
 
 // Where a block's time goes, for the cost floors (clothbench --kernel-parts): All is solveBatch;
 // Move loads the records and gathers and scatters the positions without the maths; Maths solves
-// every whole block's lanes on the first block's gathered positions, moving nothing; Pipelined
-// is All with block k + 1 gathered before block k's maths (a design tried: the same bits). The
-// parts count whole blocks only and run on avx2 and avx512 (else a cloth::Error); Move and Maths
-// leave positions and multipliers that mean nothing.
-enum class BatchPart { All, Move, Maths, Pipelined };
+// every whole block's lanes on the first block's gathered positions, moving nothing. The parts
+// count whole blocks only, run in XPBD mode on avx2 and avx512 (else a cloth::Error); Move and
+// Maths leave positions and multipliers that mean nothing.
+enum class BatchPart { All, Move, Maths };
 
 template <class Item>
 void solveBatchPart(BatchPart part, BatchIsa isa, glm::vec4* pos, const Item* items,
