@@ -210,21 +210,29 @@ __attribute__((target("avx2"))) inline void loadParamsAvx2(B& b) {
     }
 }
 
+// The way back: rows x, y, z, w of eight lanes (at row[0..3]) to r[j], the 16 bytes of lane j in
+// the low half and of lane j + 4 in the high half. Moves and shuffles only.
+__attribute__((target("avx2"))) inline void untranspose8(const float* const row[4], __m256 r[4]) {
+    __m256 x = _mm256_load_ps(row[0]), y = _mm256_load_ps(row[1]);
+    __m256 z = _mm256_load_ps(row[2]), w = _mm256_load_ps(row[3]);
+    __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(x, y));
+    __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(z, w));
+    __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(x, y));
+    __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(z, w));
+    r[0] = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1));
+    r[1] = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1));
+    r[2] = _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3));
+    r[3] = _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3));
+}
+
 template <class B>
 __attribute__((target("avx2"))) inline void scatterAvx2(glm::vec4* pos, const B& b) {
     for (std::uint32_t h = 0; h < B::kLanes; h += 8) {
         __m256 r[B::V][4];  // r[k][j]: vertex k of lanes h + j (low half) and h + j + 4 (high)
         for (int k = 0; k < B::V; ++k) {
-            __m256 x = _mm256_load_ps(&b.v[k][0][h]), y = _mm256_load_ps(&b.v[k][1][h]);
-            __m256 z = _mm256_load_ps(&b.v[k][2][h]), w = _mm256_load_ps(&b.v[k][3][h]);
-            __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(x, y));
-            __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(z, w));
-            __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(x, y));
-            __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(z, w));
-            r[k][0] = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1));
-            r[k][1] = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1));
-            r[k][2] = _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3));
-            r[k][3] = _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3));
+            const float* const rows[4] = {&b.v[k][0][h], &b.v[k][1][h], &b.v[k][2][h],
+                                          &b.v[k][3][h]};
+            untranspose8(rows, r[k]);
         }
         for (std::uint32_t l = 0; l < 4; ++l)
             for (int k = 0; k < B::V; ++k)
@@ -288,16 +296,9 @@ __attribute__((target("avx2"))) inline void loadLambdasAvx2(B& b) {
 template <class B>
 __attribute__((target("avx2"))) inline void storeLambdasAvx2(B& b) {
     for (std::uint32_t h = 0; h < B::kLanes; h += 8) {  // as scatterAvx2, to contiguous lanes
-        __m256 x = _mm256_load_ps(&b.m[0][h]), y = _mm256_load_ps(&b.m[1][h]);
-        __m256 z = _mm256_load_ps(&b.m[2][h]), w = _mm256_load_ps(&b.m[3][h]);
-        __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(x, y));
-        __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(z, w));
-        __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(x, y));
-        __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(z, w));
-        const __m256 r[4] = {_mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1)),
-                             _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1)),
-                             _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3)),
-                             _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3))};
+        const float* const rows[4] = {&b.m[0][h], &b.m[1][h], &b.m[2][h], &b.m[3][h]};
+        __m256 r[4];
+        untranspose8(rows, r);
         for (std::uint32_t l = 0; l < 4; ++l) {
             _mm_storeu_ps(&b.lambda[h + l].x, _mm256_castps256_ps128(r[l]));
             _mm_storeu_ps(&b.lambda[h + 4 + l].x, _mm256_extractf128_ps(r[l], 1));
