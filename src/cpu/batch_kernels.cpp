@@ -156,25 +156,28 @@ CLOTH_INLINE void scatterSse2(glm::vec4* pos, const B& b) {
     }
 }
 
+// _MM_TRANSPOSE4_PS in each 128-bit half of a, b, c, d, into out[0..3]: its own inverse, so
+// transpose8 and untranspose8 both use it. Moves and shuffles only.
+__attribute__((target("avx2"))) inline void transpose4Halves(__m256 a, __m256 b, __m256 c,
+                                                              __m256 d, __m256 out[4]) {
+    __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(a, b));
+    __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(c, d));
+    __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(a, b));
+    __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(c, d));
+    out[0] = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1));
+    out[1] = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1));
+    out[2] = _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3));
+    out[3] = _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3));
+}
+
 // AVX: eight lanes at a time; each row is written with one 32-byte store, so the lane loop's
 // 32-byte loads come straight from the store buffer. Inlined into the AVX2 kernels only.
 // at(l): the 16 bytes of lane l; row[j]: their word j in lanes 0..7. Moves and shuffles only,
 // so any bits (a record's indices too) come through unchanged.
 template <class At>
 __attribute__((target("avx2"))) inline void transpose8(At at, __m256 row[4]) {
-    __m256 r0 = _mm256_set_m128(at(4), at(0));
-    __m256 r1 = _mm256_set_m128(at(5), at(1));
-    __m256 r2 = _mm256_set_m128(at(6), at(2));
-    __m256 r3 = _mm256_set_m128(at(7), at(3));
-    // _MM_TRANSPOSE4_PS in each 128-bit half.
-    __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(r0, r1));
-    __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(r2, r3));
-    __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(r0, r1));
-    __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(r2, r3));
-    row[0] = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1));
-    row[1] = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1));
-    row[2] = _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3));
-    row[3] = _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3));
+    transpose4Halves(_mm256_set_m128(at(4), at(0)), _mm256_set_m128(at(5), at(1)),
+                     _mm256_set_m128(at(6), at(2)), _mm256_set_m128(at(7), at(3)), row);
 }
 
 template <class B>
@@ -213,16 +216,8 @@ __attribute__((target("avx2"))) inline void loadParamsAvx2(B& b) {
 // The way back: rows x, y, z, w of eight lanes (at row[0..3]) to r[j], the 16 bytes of lane j in
 // the low half and of lane j + 4 in the high half. Moves and shuffles only.
 __attribute__((target("avx2"))) inline void untranspose8(const float* const row[4], __m256 r[4]) {
-    __m256 x = _mm256_load_ps(row[0]), y = _mm256_load_ps(row[1]);
-    __m256 z = _mm256_load_ps(row[2]), w = _mm256_load_ps(row[3]);
-    __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(x, y));
-    __m256d t1 = _mm256_castps_pd(_mm256_unpacklo_ps(z, w));
-    __m256d t2 = _mm256_castps_pd(_mm256_unpackhi_ps(x, y));
-    __m256d t3 = _mm256_castps_pd(_mm256_unpackhi_ps(z, w));
-    r[0] = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t1));
-    r[1] = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t1));
-    r[2] = _mm256_castpd_ps(_mm256_unpacklo_pd(t2, t3));
-    r[3] = _mm256_castpd_ps(_mm256_unpackhi_pd(t2, t3));
+    transpose4Halves(_mm256_load_ps(row[0]), _mm256_load_ps(row[1]), _mm256_load_ps(row[2]),
+                     _mm256_load_ps(row[3]), r);
 }
 
 template <class B>
