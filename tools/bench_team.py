@@ -8,25 +8,15 @@ median solves per second on 2 threads. Writes one JSON with device, commit, date
   tools/bench_team.py OUT.json [--clothbench PATH] [--rounds N] [--grid N]
 """
 import argparse
-import datetime
 import json
 import os
 import statistics
-import subprocess
-import tempfile
+
+from bench_record import commit, run_json, utc_now, write_json
 
 
 def run(bench, grid, threads):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    try:
-        subprocess.run([bench, "--grids", str(grid), "--threads", str(threads), "--quiet",
-                        "--json", path], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        with open(path) as f:
-            doc = json.load(f)
-    finally:
-        os.unlink(path)
+    doc = run_json([bench, "--grids", str(grid), "--threads", str(threads), "--quiet"], "--json")
     r = doc["runs"][0]
     return {"threads": threads, "threads_used": r.get("threads_used", threads),
             "ms_per_frame_median": r["ms_per_frame"]["median"],
@@ -59,15 +49,11 @@ def main():
                "speedup_1_to_2_median": statistics.median(ratios),
                "msolves_per_s_2_threads_median": statistics.median(r["msolves_per_s"] for r in two)}
     print(json.dumps(summary, indent=1))
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
     doc = {"what": f"clothbench --grids {a.grid} at --threads 1 and 2 (adaptive team), "
                    f"{a.rounds} interleaved rounds, quiet machine",
-           "device": runs[0]["device"], "cores": os.cpu_count(), "commit": commit,
-           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-           "summary": summary, "runs": runs}
-    with open(a.out, "w") as f:
-        json.dump(doc, f, indent=1)
+           "device": runs[0]["device"], "cores": os.cpu_count(), "commit": commit(),
+           "date": utc_now(), "summary": summary, "runs": runs}
+    write_json(a.out, doc)
 
 
 if __name__ == "__main__":

@@ -6,23 +6,15 @@ given (e.g. the build before a change and after it), all in one run; plus the 81
 
   tools/bench_threads.py OUT.json NAME=CLOTHBENCH [NAME=CLOTHBENCH ...]
 """
-import datetime
-import json
 import os
 import subprocess
 import sys
-import tempfile
+
+from bench_record import commit, run_json, utc_now, write_json
 
 
 def run(bench, args):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    try:
-        subprocess.run([bench, *args, "--json", path], check=True, stdout=subprocess.DEVNULL)
-        with open(path) as f:
-            return json.load(f)
-    finally:
-        os.unlink(path)
+    return run_json([bench, *args], "--json", stderr=True)
 
 
 def rows(doc):
@@ -66,13 +58,10 @@ def main():
             if spinner:
                 spinner.kill()
                 spinner.wait()
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     doc = {"what": "clothbench at 1 and 2 threads, quiet and beside one busy process, per build",
-           "device": results[0]["device"], "cores": os.cpu_count(), "commit": commit,
-           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-           "results": results}
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1)
+           "device": results[0]["device"], "cores": os.cpu_count(), "commit": commit(),
+           "date": utc_now(), "results": results}
+    write_json(out, doc)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ const char* partName(BatchPart p) {
 
 // One prepared grid and the state the parts run on.
 struct Subject {
-    std::string bending;  // the variant's name (kVariants)
+    std::string material;  // the variant's name (kVariants)
     PreparedCloth p;
     std::vector<glm::vec4> pos;
 };
@@ -131,7 +131,7 @@ int kernelPartsBench(const BenchOptions& o) {
                 using T = decltype(t);
                 const std::uint64_t items = wholeBlockItems<typename T::Item>(s.p, lanes);
                 if (items == 0) return;
-                nlohmann::json row = {{"grid", n}, {"material", s.bending},
+                nlohmann::json row = {{"grid", n}, {"material", s.material},
                                       {"type", T::kName}, {"items_timed", items}};
                 double ns[std::size(kParts)];
                 for (std::size_t part = 0; part < std::size(kParts); ++part) {
@@ -142,7 +142,7 @@ int kernelPartsBench(const BenchOptions& o) {
                     row[std::string(partName(kParts[part])) + "_ns_per_solve"] = ns[part];
                     row[std::string(partName(kParts[part])) + "_ns_per_solve_rounds"] = each;
                 }
-                std::printf("%5d %-10s %-11s %6llu %8.3f %8.3f %8.3f\n", n, s.bending.c_str(),
+                std::printf("%5d %-10s %-11s %6llu %8.3f %8.3f %8.3f\n", n, s.material.c_str(),
                             T::kName, static_cast<unsigned long long>(items), ns[0], ns[1], ns[2]);
                 rows.push_back(row);
             });

@@ -10,15 +10,12 @@ Writes one JSON with host, device, commit and date (docs/bench/scene_substeps_*.
 SCENE is a built-in name or a file of assets/scenes/ without .json (hanging, tube, pile).
 """
 import argparse
-import datetime
 import json
 import os
 import platform
 import statistics
-import subprocess
-import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench_record import ROOT, commit, run_json, utc_now, write_json
 
 
 def scene_path(name):
@@ -28,20 +25,12 @@ def scene_path(name):
 
 def ms_per_frame(build, scene, substeps, backend, frames):
     """One clothsim run; its mean ms per frame and device."""
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        stats = f.name
-    try:
-        cmd = [os.path.join(build, "clothsim"), "--headless", "--quiet", "--backend", backend,
-               "--scene", scene_path(scene), "--frames", str(frames), "--substeps", str(substeps),
-               "--stats", stats]
-        if backend == "cpu":
-            cmd += ["--threads", "2"]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(stats) as f:
-            j = json.load(f)
-        return j["ms_per_frame"]["mean"], j["device"]
-    finally:
-        os.unlink(stats)
+    cmd = [os.path.join(build, "clothsim"), "--headless", "--quiet", "--backend", backend,
+           "--scene", scene_path(scene), "--frames", str(frames), "--substeps", str(substeps)]
+    if backend == "cpu":
+        cmd += ["--threads", "2"]
+    j = run_json(cmd, "--stats")
+    return j["ms_per_frame"]["mean"], j["device"]
 
 
 def host_cpu():
@@ -90,17 +79,12 @@ def main():
                         f"{backend}_ratio": round(f / b, 2)})
         rows.append(row)
         print(json.dumps(row), flush=True)
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
     out = {"what": "tools/scene_substeps_cost.py: clothsim --headless --stats --substeps N, mean ms "
                    f"per frame, the CPU reference on --threads 2 ({a.cpu_frames} frames) and the "
                    f"GPU solver ({a.gpu_frames} frames), {a.rounds} interleaved rounds, median",
-           "host": host_cpu(), "gpu": devices.get("gpu"), "cpu_threads": 2, "commit": commit,
-           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-           "rows": rows, "runs": runs}
-    with open(a.out, "w") as f:
-        json.dump(out, f, indent=1)
-        f.write("\n")
+           "host": host_cpu(), "gpu": devices.get("gpu"), "cpu_threads": 2,
+           "commit": commit(short=True), "date": utc_now(), "rows": rows, "runs": runs}
+    write_json(a.out, out)
 
 
 if __name__ == "__main__":
