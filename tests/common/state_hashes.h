@@ -1,5 +1,6 @@
 // Pinned state hashes: every built-in scene after 100 frames (and a scene with every feature),
-// positions then velocities of all vertices, FNV-1a over their bytes. The CPU reference must
+// and each other model's variants on two of them (kPinnedModelStates), positions then velocities
+// of all vertices, FNV-1a over their bytes. The CPU reference must
 // reproduce them for any thread count, and the GPU solver on any device must too (it is bit for
 // bit equal to the CPU). A change that alters results on purpose re-pins them in its own commit
 // and says by how much the state moved.
@@ -63,6 +64,66 @@ inline const std::vector<PinnedState> kPinnedStates = {
     {"hanging", 0, 10, 0xff50bd313766b951ull}, {"curtain", 0, 0, 0x8de473cbac39d074ull},
     {"swirl", 0, 10, 0x29b71e9ec15ba6c7ull},   {"drop", 0, 0, 0xe9858a61362b976eull},
     {"hanging", 6, 10, 0x70429feef38de752ull}, {"swirl", 8, 10, 0xf0cdeee35e363ec9ull},
+};
+
+// The other models (mass_spring, pd, fem) on a 12 x 12 grid of two built-in scenes: `drop` (the
+// ground: contacts) and `swirl` with a gusting wind (attachments on circles, the wind step), after
+// kPinnedModelFrames frames. Their steps run through the one driver (sim/schedule.h); a
+// restructuring of a model is held to these bits, on both backends where the model has both.
+struct PinnedModelState {
+    const char* scene;    // "drop" or "swirl"
+    const char* variant;  // "mass_spring symplectic" | "mass_spring verlet" | "pd gs" |
+                          // "pd jacobi" | "pd chebyshev" | "fem"
+    std::uint64_t hash;
+};
+
+inline constexpr int kPinnedModelFrames = 20;
+
+inline Scene pinnedModelScene(const PinnedModelState& pin) {
+    Scene s = builtinScene(pin.scene);
+    for (ClothDesc& c : s.cloths) c.grid->resX = c.grid->resY = 12;
+    if (std::string(pin.scene) == "swirl") {
+        WindSettings w;
+        w.velocity = glm::vec3(3.0f, 0.0f, 1.0f);
+        w.gusts.amplitude = 0.3f;
+        w.gusts.direction = 20.0f;
+        s.sim.wind = w;
+    }
+    const std::string v = pin.variant;
+    if (v.starts_with("mass_spring")) {
+        s.sim.model = ClothModel::MassSpring;
+        s.sim.massSpring.integrator =
+            v.ends_with("verlet") ? Integrator::Verlet : Integrator::Symplectic;
+        // Soft springs, so that a substep takes few steps.
+        s.sim.massSpring.structural = s.sim.massSpring.shear = s.sim.massSpring.flexion = 200.0f;
+    } else if (v.starts_with("pd")) {
+        s.sim.model = ClothModel::Projective;
+        s.sim.iterations = 8;  // past Chebyshev's warm-up of 2
+        if (v != "pd gs") {
+            s.sim.iteration.scheme =
+                v == "pd jacobi" ? IterationScheme::Jacobi : IterationScheme::Chebyshev;
+            s.sim.iteration.relaxation = 0.5f;
+        }
+    } else {
+        s.sim.model = ClothModel::Fem;
+    }
+    return s;
+}
+
+// A failing test prints the hash it got, to re-pin with.
+inline const std::vector<PinnedModelState> kPinnedModelStates = {
+    {"drop", "mass_spring symplectic", 0x5de88b307a898c36ull},
+    {"swirl", "mass_spring symplectic", 0x550ca05748c1648bull},
+    {"drop", "mass_spring verlet", 0x5a0841c7f811ed43ull},
+    {"swirl", "mass_spring verlet", 0x21d4dcb95d31996aull},
+    {"drop", "pd gs", 0x9a44a74e9648e611ull},
+    {"swirl", "pd gs", 0x5ec3047f8175c12cull},
+    {"drop", "pd jacobi", 0xbaea2074c8f26e33ull},
+    {"swirl", "pd jacobi", 0xcd164f960f4a790eull},
+    {"drop", "pd chebyshev", 0x4c75a5699e0b2927ull},
+    {"swirl", "pd chebyshev", 0x7bbfbf55c58a9a37ull},
+    {"drop", "fem", 0xb0e788ea3da762bfull},
+    {"swirl", "fem", 0xb300e6df367ea215ull},
 };
 
 }  // namespace cloth::test

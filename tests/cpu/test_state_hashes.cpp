@@ -1,5 +1,5 @@
-// The CPU reference reproduces the pinned state hashes of every built-in scene (tests/common/
-// state_hashes.h) on 1 and 2 threads: a restructuring that claims "no change in behaviour" is
+// The CPU reference reproduces the pinned state hashes of every built-in scene, and the other
+// models theirs (tests/common/state_hashes.h), on 1 and 2 threads: a restructuring that claims "no change in behaviour" is
 // held to the bit.
 #include <cstdio>
 
@@ -12,9 +12,9 @@ using namespace cloth;
 
 namespace {
 
-std::uint64_t cpuHash(const PreparedCloth& p, int threads) {
+std::uint64_t cpuHash(const PreparedCloth& p, int threads, int frames = test::kPinnedFrames) {
     auto solver = makeCpuSolver(p, threads, std::nullopt, 0);
-    for (int f = 0; f < test::kPinnedFrames; ++f) solver->stepFrame();
+    for (int f = 0; f < frames; ++f) solver->stepFrame();
     std::vector<glm::vec4> pos, vel;
     solver->readPositions(pos);
     solver->readVelocities(vel);
@@ -35,5 +35,17 @@ TEST(StateHashes, CpuReferenceMatchesThePinnedHashes) {
                     static_cast<unsigned long long>(h1));
         EXPECT_EQ(h1, pin.hash) << pin.scene << " phantoms " << pin.phantoms;
         EXPECT_EQ(cpuHash(p, 2), h1) << pin.scene << " on 2 threads";
+    }
+}
+
+TEST(StateHashes, CpuModelsMatchTheirPinnedHashes) {
+    for (const test::PinnedModelState& pin : test::kPinnedModelStates) {
+        const PreparedCloth p = prepareScene(test::pinnedModelScene(pin));
+        const std::uint64_t h1 = cpuHash(p, 1, test::kPinnedModelFrames);
+        std::printf("{\"%s\", \"%s\", 0x%016llxull},\n", pin.scene, pin.variant,
+                    static_cast<unsigned long long>(h1));
+        EXPECT_EQ(h1, pin.hash) << pin.scene << " " << pin.variant;
+        EXPECT_EQ(cpuHash(p, 2, test::kPinnedModelFrames), h1)
+            << pin.scene << " " << pin.variant << " on 2 threads";
     }
 }
