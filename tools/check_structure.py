@@ -7,6 +7,8 @@
 - no include cycle between the files of src/cpu and src/vk, each file's .h and .cpp taken as one
   (and X_impl.h, a class's private part, with X): a model's solver does not include the solver
   that makes it, nor a solver's part the solver;
+- every model steps its frames through the one driver (sim/schedule.h forEachStep): no loop over
+  the substeps anywhere else under src/;
 - README.md's layout table names only folders that exist, and every folder of src/.
 Usage: tools/check_structure.py [REPO_ROOT]; exits 1 when a rule is broken."""
 import pathlib
@@ -15,6 +17,8 @@ import sys
 
 MAX_LINES = 600
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+SUBSTEP_LOOP = re.compile(r'\b(for|while)\s*\([^)]*substeps')
+DRIVER = pathlib.PurePosixPath("src/sim/schedule.h")
 
 
 def includes(path):
@@ -81,6 +85,11 @@ def main():
         if lines > MAX_LINES:
             problems.append(f"{rel}: {lines} lines (at most {MAX_LINES})")
         area = rel.parts[1]
+        if pathlib.PurePosixPath(rel.as_posix()) != DRIVER:
+            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                if SUBSTEP_LOOP.search(line):
+                    problems.append(f"{rel}:{number}: loops over the substeps outside the driver "
+                                    f"({DRIVER} forEachStep)")
         for number, inc in includes(path):
             if area == "vk" and inc.startswith("cpu/"):
                 problems.append(f"{rel}:{number}: src/vk includes {inc} (the backends are siblings)")

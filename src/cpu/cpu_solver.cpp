@@ -283,6 +283,9 @@ void CpuSolver::runStep(int member, int size, const ScheduleEntry& e, const Step
         case Step::Normals:
             computeNormals(member, size);
             break;
+        case Step::SpringForces: case Step::SpringMove: case Step::PdLocal: case Step::PdGlobal:
+        case Step::PdResult: case Step::FemForces: case Step::FemSolve: case Step::FemMove:
+            throw Error("XPBD: step " + std::to_string(int(e.step)) + " is another model's");
     }
     mark(member, e.stage, last);
 }

@@ -9,7 +9,7 @@
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
 #include "cpu/fem_system.h"
-#include "cpu/float_env.h"
+#include "cpu/model_frame.h"
 #include "cpu/model_damping.h"
 #include "cpu/post_step.h"
 #include "cpu/thread_pool.h"
@@ -142,116 +142,12 @@ public:
     int threadsUsed() const override { return members_; }
 
     void stepFrame() override {
-        std::fill(times_.begin(), times_.end(), 0.0);
         cgIterations_ = 0;
         cgLargestError_ = 0.0;
-        const std::uint32_t n = p_.originalVertexCount;
-        const auto elements = static_cast<std::uint32_t>(p_.femTriangles.size());
-        pool_.run([&](int member, int size) {
-            const FlushSubnormals flush;
-            std::uint32_t b, e, eb, ee, tb, te;
-            ThreadPool::split(n, member, size, b, e);
-            ThreadPool::split(elements, member, size, eb, ee);
-            ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
-            std::uint32_t ab, ae, bb, be;
-            ThreadPool::split(std::uint32_t(p_.angleSprings.size()), member, size, ab, ae);
-            ThreadPool::split(std::uint32_t(p_.femBends.size()), member, size, bb, be);
-            auto timed = [&](int stage, auto&& work) {
-                const auto t = Clock::now();
-                work();
-                if (member == 0) times_[stage] += msSince(t);
-            };
-            const AttachmentTargets& attachments = post_.attachments();
-            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
-                const auto t0 = float(time_ + double(sub) * double(h_));
-                const float t1 = t0 + h_;
-                if (p_.sim.wind)
-                    timed(kStageWind, [&] {
-                        blowWind(p_, time_ + double(h_) * double(sub), x_, v_, b, e);
-                        pool_.barrier();
-                    });
-                timed(kStageStvk, [&] {
-                    for (std::uint32_t i = eb; i < ee; ++i) {
-                        const gpu::PdTriangle& t = p_.femTriangles[i];
-                        elements_[i] = femElement(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
-                                                  glm::vec3(x_[t.v2]));
-                    }
-                    for (std::uint32_t a = ab; a < ae; ++a) angleTerm(a);
-                    for (std::uint32_t k = bb; k < be; ++k) {
-                        const gpu::PdBend& t = p_.femBends[k];
-                        bendResiduals_[k] =
-                            femBendResidual(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
-                                            glm::vec3(x_[t.v2]), glm::vec3(x_[t.v3]));
-                    }
-                    pool_.barrier();
-                    for (std::uint32_t v = b; v < e; ++v) {
-                        glm::dvec3 f(0.0);
-                        for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k)
-                            f += femForce(p_.femTriangles[corners_[k] / 3], elements_[corners_[k] / 3],
-                                          int(corners_[k] % 3));
-                        // A seam's spring of rest length 0: w (x_other - x).
-                        for (std::uint32_t k = springOffsets_[v]; k < springOffsets_[v + 1]; ++k)
-                            f += springs_[k].stiffness *
-                                 (glm::dvec3(glm::vec3(x_[springs_[k].other])) -
-                                  glm::dvec3(glm::vec3(x_[v])));
-                        // The angle springs' force -w (theta - theta_0) g_c, and their share
-                        // -h (H v)_c = -h w (g . v) g_c of the right-hand side (H = w g g^T).
-                        for (std::uint32_t k = angleOffsets_[v]; k < angleOffsets_[v + 1]; ++k) {
-                            const AngleTerm& a = angleTerms_[angleCorners_[k] / 4];
-                            f += a.factor * a.g[angleCorners_[k] % 4];
-                        }
-                        // The bends' force -k_c w (C - p).
-                        for (std::uint32_t k = bendOffsets_[v]; k < bendOffsets_[v + 1]; ++k) {
-                            const gpu::PdBend& t = p_.femBends[bendCorners_[k] / 4];
-                            f -= double(t.k[int(bendCorners_[k] % 4)]) * bendResiduals_[bendCorners_[k] / 4];
-                        }
-                        const std::int32_t r = row_[v];
-                        // A compliant attachment's spring to its target at the step's end.
-                        if (r >= 0 && attachment_[r] > 0.0)
-                            f += attachment_[r] * (glm::dvec3(attachments.target(v, t1)) -
-                                                   glm::dvec3(glm::vec3(x_[v])));
-                        force_[v] = f;
-                        if (r >= 0) velocity_[r] = glm::dvec3(glm::vec3(v_[v]));
-                    }
-                    system_->fill(elements_, member, size);
-                    pool_.barrier();
-                });
-                timed(kStageJacobiSums, [&] {
-                    rightHandSide(member, size);
-                    const FemCgResult r = system_->solve(pool_, rhs_, dv_, p_.sim.fem.tolerance,
-                                                         p_.sim.fem.maxIterations, member, size);
-                    if (member == 0) {
-                        cgIterations_ += std::uint64_t(r.iterations);
-                        cgLargestError_ = std::max(cgLargestError_, r.relativeResidual);
-                        if (!r.converged) ++cgUnconverged_;
-                    }
-                });
-                timed(kStagePredict, [&] {
-                    for (std::uint32_t v = b; v < e; ++v) {
-                        if (attachments.carried(v)) y_[v] = glm::vec4(attachments.target(v, t1), x_[v].w);
-                        if (row_[v] < 0) continue;
-                        for (int c = 0; c < 3; ++c) v_[v][c] += float(dv_[row_[v]][c]);
-                        y_[v] = glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]), x_[v].w);
-                    }
-                    pool_.barrier();
-                });
-                if (!p_.tethers.empty())
-                    timed(kStageTethers, [&] {
-                        post_.tethers(y_, tb, te);
-                        pool_.barrier();
-                    });
-                timed(kStageVelocities, [&] {
-                    post_.finish(member, t0, h_, x_, y_, v_, b, e);
-                    pool_.barrier();
-                });
-                if (rigid_.any())
-                    timed(kStageDamping, [&] {
-                        rigid_.apply(pool_, member, size, x_, v_, b, e);
-                        pool_.barrier();
-                    });
-            }
-            timed(kStageNormals, [&] { vertexNormals(p_, x_, normals_, b, e); });
-        }, members_);
+        runModelFrame(pool_, members_, kFemSchedule, p_.sim, time_, p_.sim.iterations, times_,
+                      [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
+                          return runStep(member, size, e, c);
+                      });
         time_ += double(p_.sim.frameDt);
     }
     double simTime() const override { return time_; }
@@ -280,7 +176,101 @@ public:
     }
 
 private:
-    static constexpr int kStageStvk = kStageFirstType + int(gpu::constraintTypeIndex<gpu::StvkConstraint>);
+    // One step of kFemSchedule for one member; false where the scene lacks what it needs.
+    bool runStep(int member, int size, const ScheduleEntry& e, const StepContext& c) {
+        const std::uint32_t n = p_.originalVertexCount;
+        std::uint32_t b, end;
+        ThreadPool::split(n, member, size, b, end);
+        const AttachmentTargets& attachments = post_.attachments();
+        const float t1 = c.start + h_;
+        switch (e.step) {
+            case Step::Wind:
+                if (!p_.sim.wind) return false;
+                blowWind(p_, time_ + double(h_) * double(c.substep), x_, v_, b, end);
+                return true;
+            case Step::FemForces:
+                forces(member, size, b, end, t1);
+                return true;
+            case Step::FemSolve: {
+                rightHandSide(member, size);
+                const FemCgResult r = system_->solve(pool_, rhs_, dv_, p_.sim.fem.tolerance,
+                                                     p_.sim.fem.maxIterations, member, size);
+                if (member == 0) {
+                    cgIterations_ += std::uint64_t(r.iterations);
+                    cgLargestError_ = std::max(cgLargestError_, r.relativeResidual);
+                    if (!r.converged) ++cgUnconverged_;
+                }
+                return true;
+            }
+            case Step::FemMove:
+                for (std::uint32_t v = b; v < end; ++v) {
+                    if (attachments.carried(v)) y_[v] = glm::vec4(attachments.target(v, t1), x_[v].w);
+                    if (row_[v] < 0) continue;
+                    for (int k = 0; k < 3; ++k) v_[v][k] += float(dv_[row_[v]][k]);
+                    y_[v] = glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]), x_[v].w);
+                }
+                return true;
+            case Step::Normals:
+                vertexNormals(p_, x_, normals_, b, end);
+                return true;
+            default:
+                return post_.runStep(e.step, pool_, member, size, c, x_, y_, v_, rigid_);
+        }
+    }
+
+    // The elements, angle springs and bends at the step's start, then every vertex's force and
+    // the system's blocks (a barrier between: the vertices read every member's terms). t1: the
+    // step's end, where a compliant attachment's target is.
+    void forces(int member, int size, std::uint32_t b, std::uint32_t end, float t1) {
+        std::uint32_t eb, ee, ab, ae, bb, be;
+        ThreadPool::split(std::uint32_t(p_.femTriangles.size()), member, size, eb, ee);
+        ThreadPool::split(std::uint32_t(p_.angleSprings.size()), member, size, ab, ae);
+        ThreadPool::split(std::uint32_t(p_.femBends.size()), member, size, bb, be);
+        const AttachmentTargets& attachments = post_.attachments();
+        for (std::uint32_t i = eb; i < ee; ++i) {
+            const gpu::PdTriangle& t = p_.femTriangles[i];
+            elements_[i] = femElement(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
+                                      glm::vec3(x_[t.v2]));
+        }
+        for (std::uint32_t a = ab; a < ae; ++a) angleTerm(a);
+        for (std::uint32_t k = bb; k < be; ++k) {
+            const gpu::PdBend& t = p_.femBends[k];
+            bendResiduals_[k] =
+                femBendResidual(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
+                                glm::vec3(x_[t.v2]), glm::vec3(x_[t.v3]));
+        }
+        pool_.barrier();
+        for (std::uint32_t v = b; v < end; ++v) {
+            glm::dvec3 f(0.0);
+            for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k)
+                f += femForce(p_.femTriangles[corners_[k] / 3], elements_[corners_[k] / 3],
+                              int(corners_[k] % 3));
+            // A seam's spring of rest length 0: w (x_other - x).
+            for (std::uint32_t k = springOffsets_[v]; k < springOffsets_[v + 1]; ++k)
+                f += springs_[k].stiffness *
+                     (glm::dvec3(glm::vec3(x_[springs_[k].other])) -
+                      glm::dvec3(glm::vec3(x_[v])));
+            // The angle springs' force -w (theta - theta_0) g_c, and their share
+            // -h (H v)_c = -h w (g . v) g_c of the right-hand side (H = w g g^T).
+            for (std::uint32_t k = angleOffsets_[v]; k < angleOffsets_[v + 1]; ++k) {
+                const AngleTerm& a = angleTerms_[angleCorners_[k] / 4];
+                f += a.factor * a.g[angleCorners_[k] % 4];
+            }
+            // The bends' force -k_c w (C - p).
+            for (std::uint32_t k = bendOffsets_[v]; k < bendOffsets_[v + 1]; ++k) {
+                const gpu::PdBend& t = p_.femBends[bendCorners_[k] / 4];
+                f -= double(t.k[int(bendCorners_[k] % 4)]) * bendResiduals_[bendCorners_[k] / 4];
+            }
+            const std::int32_t r = row_[v];
+            // A compliant attachment's spring to its target at the step's end.
+            if (r >= 0 && attachment_[r] > 0.0)
+                f += attachment_[r] * (glm::dvec3(attachments.target(v, t1)) -
+                                       glm::dvec3(glm::vec3(x_[v])));
+            force_[v] = f;
+            if (r >= 0) velocity_[r] = glm::dvec3(glm::vec3(v_[v]));
+        }
+        system_->fill(elements_, member, size);
+    }
 
     // Angle spring a at the step's start: theta's gradient g, the factor -w (theta - theta_0)
     // - h w theta' (theta' = sum g_c . v_c) that each corner's g takes in its force, and the

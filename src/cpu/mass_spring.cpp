@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
-#include "cpu/float_env.h"
+#include "cpu/model_frame.h"
 #include "cpu/model_damping.h"
 #include "cpu/thread_pool.h"
 #include "kernels/constraints.h"
@@ -144,67 +144,13 @@ public:
     int threadCount() const override { return threads_; }
     int threadsUsed() const override { return members_; }
 
-    // Members share the vertices (and the tethers: one per vertex at most); barriers between
-    // the forces, the moves and the tethers. Member 0's clock times the stages.
+    // Members share the vertices (and the tethers: one per vertex at most); the driver puts a
+    // barrier after each step (cpu/model_frame.h).
     void stepFrame() override {
-        std::fill(times_.begin(), times_.end(), 0.0);
-        const MassSpringSettings& m = p_.sim.massSpring;
-        const float hLast = springLastStep(plan_);
-        pool_.run([&](int member, int size) {
-            const FlushSubnormals flush;
-            std::uint32_t b, e, tb, te;
-            ThreadPool::split(stepper_.vertexCount(), member, size, b, e);
-            ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
-            auto timed = [&](int stage, auto&& work) {
-                const auto t = Clock::now();
-                work();
-                if (member == 0) times_[stage] += msSince(t);
-            };
-            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
-                if (p_.sim.wind)
-                    timed(kStageWind, [&] {
-                        blow(sub, hLast, m.integrator, b, e);
-                        pool_.barrier();
-                    });
-                for (std::uint32_t k = 0; k < plan_.steps; ++k) {
-                    const float t0 = springStepTime(time_, plan_, sub, k);
-                    const float t1 = springStepTime(time_, plan_, sub, k + 1);
-                    const SpringStepSize size = springStepSize(plan_, k);
-                    const float h = size.h;
-                    timed(kStagePredict, [&] {
-                        stepper_.forces(state_.x, b, e, t0);
-                        pool_.barrier();
-                        stepper_.integrate(m.integrator, state_, size, p_.sim.gravity, damping_, b,
-                                           e, t0, t1);
-                        pool_.barrier();
-                    });
-                    if (!p_.tethers.empty())
-                        timed(kStageTethers, [&] {
-                            projectTethers(h, m.integrator, tb, te);
-                            pool_.barrier();
-                        });
-                    if (!p_.colliders.empty())
-                        timed(kStageContacts, [&] {
-                            collide(member, t0, t1, h, m.integrator, b, e);
-                            pool_.barrier();
-                        });
-                }
-                // Mueller's damping at the substep's end; Verlet's previous positions move back
-                // by the last step times the change (cpu/model_damping.h).
-                if (rigid_.any())
-                    timed(kStageDamping, [&] {
-                        rigid_.apply(pool_, member, size, state_.x, state_.v, b, e,
-                                     springKeepsPrevious(m.integrator) ? &state_.previous : nullptr,
-                                     hLast);
-                        pool_.barrier();
-                    });
-            }
-            timed(kStageNormals, [&] {
-                std::uint32_t nb, ne;
-                ThreadPool::split(p_.originalVertexCount, member, size, nb, ne);
-                computeNormals(nb, ne);
-            });
-        }, members_);
+        runModelFrame(pool_, members_, kMassSpringSchedule, p_.sim, time_, int(plan_.steps), times_,
+                      [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
+                          return runStep(member, size, e, c);
+                      });
         time_ += double(p_.sim.frameDt);
     }
     double simTime() const override { return time_; }
@@ -225,6 +171,58 @@ public:
     }
 
 private:
+    // One step of kMassSpringSchedule for one member; false where the scene lacks what it needs.
+    // The Iteration loop's index is the step k of the substep's plan.
+    bool runStep(int member, int size, const ScheduleEntry& e, const StepContext& c) {
+        const Integrator integrator = p_.sim.massSpring.integrator;
+        std::uint32_t b, end;
+        ThreadPool::split(stepper_.vertexCount(), member, size, b, end);
+        const auto k = std::uint32_t(c.iteration);
+        switch (e.step) {
+            case Step::Wind:
+                if (!p_.sim.wind) return false;
+                blow(c.substep, springLastStep(plan_), integrator, b, end);
+                return true;
+            case Step::SpringForces:
+                stepper_.forces(state_.x, b, end, springStepTime(time_, plan_, c.substep, k));
+                return true;
+            case Step::SpringMove:
+                stepper_.integrate(integrator, state_, springStepSize(plan_, k), p_.sim.gravity,
+                                   damping_, b, end, springStepTime(time_, plan_, c.substep, k),
+                                   springStepTime(time_, plan_, c.substep, k + 1));
+                return true;
+            case Step::Tethers: {
+                if (p_.tethers.empty()) return false;
+                std::uint32_t tb, te;
+                ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
+                projectTethers(springStepSize(plan_, k).h, integrator, tb, te);
+                return true;
+            }
+            case Step::Contacts:
+                if (p_.colliders.empty()) return false;
+                collide(member, springStepTime(time_, plan_, c.substep, k),
+                        springStepTime(time_, plan_, c.substep, k + 1), springStepSize(plan_, k).h,
+                        integrator, b, end);
+                return true;
+            case Step::Damping:
+                // Mueller's damping at the substep's end; Verlet's previous positions move back
+                // by the last step times the change (cpu/model_damping.h).
+                if (!rigid_.any()) return false;
+                rigid_.apply(pool_, member, size, state_.x, state_.v, b, end,
+                             springKeepsPrevious(integrator) ? &state_.previous : nullptr,
+                             springLastStep(plan_));
+                return true;
+            case Step::Normals: {
+                std::uint32_t nb, ne;
+                ThreadPool::split(p_.originalVertexCount, member, size, nb, ne);
+                computeNormals(nb, ne);
+                return true;
+            }
+            default:
+                throw Error("mass_spring: step " + std::to_string(int(e.step)) +
+                            " is not in its schedule");
+        }
+    }
     // Tethers (at most their length from their anchor) after each step; the velocity takes the
     // projection's move over the step (Verlet's follows from its previous positions).
     void projectTethers(float h, Integrator integrator, std::uint32_t begin, std::uint32_t end) {

@@ -1,7 +1,6 @@
 #include "cpu/pd_jacobi.h"
 
 #include "kernels/pd_jacobi.h"
-#include "sim/schedule.h"
 
 namespace cloth {
 
@@ -65,26 +64,15 @@ void PdJacobiSystem::sweep(const std::vector<glm::vec4>& cur, const std::vector<
     }
 }
 
-void PdJacobiSystem::solve(ThreadPool& pool, int member, int size, const std::vector<glm::vec4>& s,
-                           std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end,
-                           const std::vector<glm::vec4>* targets) {
-    const IterationSettings& it = p_.sim.iteration;
+void PdJacobiSystem::start(const std::vector<glm::vec4>& s, std::uint32_t begin,
+                           std::uint32_t end) {
     for (std::uint32_t v = begin; v < end; ++v) iterates_[0][v] = iterates_[2][v] = s[v];
-    pool.barrier();
-    float omega = 1.0f;
-    const int iterations = p_.sim.iterations;
-    for (int k = 0; k < iterations; ++k) {
-        const std::vector<glm::vec4>& cur = iterates_[k % 3];
-        project(cur, member, size);
-        pool.barrier();
-        omega = iterationOmega(it, k, omega);
-        sweep(cur, iterates_[(k + 2) % 3], s, iterates_[(k + 1) % 3], omega, it.relaxation, begin,
-              end, targets);
-        pool.barrier();
-    }
+}
+
+void PdJacobiSystem::result(int iterations, std::vector<glm::vec4>& y, std::uint32_t begin,
+                            std::uint32_t end) const {
     const std::vector<glm::vec4>& last = iterates_[iterations % 3];
     for (std::uint32_t v = begin; v < end; ++v) y[v] = last[v];
-    pool.barrier();
 }
 
 }  // namespace cloth

@@ -19,14 +19,23 @@ class PdJacobiSystem {
   public:
     PdJacobiSystem(const PreparedCloth& p, float h);
 
-    // `iterations` local/global iterations of the step from s (the inertial prediction, also the
-    // start; a carried vertex's is its target), leaving the result in y. Every member of the pool
-    // together, each with its vertices [begin, end) of ThreadPool::split; barriers inside.
+    // A step's local/global iterations in the parts its schedule runs (sim/schedule.h
+    // kProjectiveSchedule), every member of the pool with its vertices [begin, end) of
+    // ThreadPool::split and a barrier after each part: start() from s (the inertial prediction,
+    // also the start; a carried vertex's is its target); iteration k's local() then global()
+    // (omega, gamma: Chebyshev's weight and the relaxation); result() puts the last iterate in y.
     // targets: per vertex, its attachment's target at the step's end (needed with compliant
     // attachments).
-    void solve(ThreadPool& pool, int member, int size, const std::vector<glm::vec4>& s,
-               std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end,
-               const std::vector<glm::vec4>* targets = nullptr);
+    void start(const std::vector<glm::vec4>& s, std::uint32_t begin, std::uint32_t end);
+    void local(int k, int member, int size) { project(iterates_[k % 3], member, size); }
+    void global(int k, float omega, float gamma, const std::vector<glm::vec4>& s,
+                std::uint32_t begin, std::uint32_t end,
+                const std::vector<glm::vec4>* targets = nullptr) {
+        sweep(iterates_[k % 3], iterates_[(k + 2) % 3], s, iterates_[(k + 1) % 3], omega, gamma,
+              begin, end, targets);
+    }
+    void result(int iterations, std::vector<glm::vec4>& y, std::uint32_t begin,
+                std::uint32_t end) const;
 
     // The parts, for the tests: the local step from y (terms split among the members), and one
     // sweep of vertices [begin, end) from cur (prev: the iterate before) into next.

@@ -71,4 +71,29 @@ std::uint32_t PostStep::contactCount() const {
     return std::uint32_t(std::count(contact_.begin(), contact_.end(), std::uint8_t(1)));
 }
 
+bool PostStep::runStep(Step step, ThreadPool& pool, int member, int size, const StepContext& c,
+                       std::vector<glm::vec4>& x, std::vector<glm::vec4>& y,
+                       std::vector<glm::vec4>& v, ModelRigidDamping& rigid) {
+    std::uint32_t b, e;
+    ThreadPool::split(p_.originalVertexCount, member, size, b, e);
+    switch (step) {
+        case Step::Tethers: {
+            if (p_.tethers.empty()) return false;
+            std::uint32_t tb, te;
+            ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
+            tethers(y, tb, te);
+            return true;
+        }
+        case Step::Velocities:
+            finish(member, c.start, c.dt, x, y, v, b, e);
+            return true;
+        case Step::Damping:
+            if (!rigid.any()) return false;
+            rigid.apply(pool, member, size, x, v, b, e);
+            return true;
+        default:
+            return false;
+    }
+}
+
 }  // namespace cloth

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
-#include "cpu/float_env.h"
+#include "cpu/model_frame.h"
 #include "cpu/pd_jacobi.h"
 #include "cpu/model_damping.h"
 #include "cpu/post_step.h"
@@ -263,65 +263,10 @@ public:
     int threadsUsed() const override { return members_; }
 
     void stepFrame() override {
-        std::fill(times_.begin(), times_.end(), 0.0);
-        const std::uint32_t n = p_.originalVertexCount;
-        pool_.run([&](int member, int size) {
-            const FlushSubnormals flush;
-            std::uint32_t b, e, tb, te;
-            ThreadPool::split(n, member, size, b, e);
-            ThreadPool::split(std::uint32_t(p_.tethers.size()), member, size, tb, te);
-            auto timed = [&](int stage, auto&& work) {
-                const auto t = Clock::now();
-                work();
-                if (member == 0) times_[stage] += msSince(t);
-            };
-            const AttachmentTargets& attachments = post_.attachments();
-            const std::vector<glm::vec4>* targets = attachments.any() ? &targets_ : nullptr;
-            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
-                const auto t0 = float(time_ + double(sub) * double(h_));
-                const float t1 = t0 + h_;
-                if (p_.sim.wind)
-                    timed(kStageWind, [&] {
-                        blowWind(p_, time_ + double(h_) * double(sub), x_, v_, b, e);
-                        pool_.barrier();
-                    });
-                timed(kStagePredict, [&] {
-                    for (std::uint32_t v = b; v < e; ++v) {
-                        s_[v] = gpu::pdPredict(x_[v], v_[v], p_.sim.gravity, h_);
-                        if (attachments.held(v)) {
-                            const glm::vec3 target = attachments.target(v, t1);
-                            targets_[v] = glm::vec4(target, 0.0f);
-                            if (attachments.carried(v)) s_[v] = glm::vec4(target, x_[v].w);
-                        }
-                        y_[v] = s_[v];
-                    }
-                    pool_.barrier();
-                });
-                timed(kStageJacobiSums, [&] {
-                    if (jacobi_)
-                        jacobi_->solve(pool_, member, size, s_, y_, b, e, targets);
-                    else
-                        for (int it = 0; it < p_.sim.iterations; ++it)
-                            system_->iterate(pool_, member, size, y_, s_, targets);
-                    pool_.barrier();
-                });
-                if (!p_.tethers.empty())
-                    timed(kStageTethers, [&] {
-                        post_.tethers(y_, tb, te);
-                        pool_.barrier();
-                    });
-                timed(kStageVelocities, [&] {
-                    post_.finish(member, t0, h_, x_, y_, v_, b, e);
-                    pool_.barrier();
-                });
-                if (rigid_.any())
-                    timed(kStageDamping, [&] {
-                        rigid_.apply(pool_, member, size, x_, v_, b, e);
-                        pool_.barrier();
-                    });
-            }
-            timed(kStageNormals, [&] { vertexNormals(p_, x_, normals_, b, e); });
-        }, members_);
+        runModelFrame(pool_, members_, kProjectiveSchedule, p_.sim, time_, p_.sim.iterations,
+                      times_, [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
+                          return runStep(member, size, e, c);
+                      });
         time_ += double(p_.sim.frameDt);
     }
     double simTime() const override { return time_; }
@@ -352,6 +297,53 @@ public:
     }
 
 private:
+    // One step of kProjectiveSchedule for one member; false where the scene lacks what it needs.
+    bool runStep(int member, int size, const ScheduleEntry& e, const StepContext& c) {
+        std::uint32_t b, end;
+        ThreadPool::split(p_.originalVertexCount, member, size, b, end);
+        const AttachmentTargets& attachments = post_.attachments();
+        const std::vector<glm::vec4>* targets = attachments.any() ? &targets_ : nullptr;
+        switch (e.step) {
+            case Step::Wind:
+                if (!p_.sim.wind) return false;
+                blowWind(p_, time_ + double(h_) * double(c.substep), x_, v_, b, end);
+                return true;
+            case Step::Predict: {
+                const float t1 = c.start + h_;
+                for (std::uint32_t v = b; v < end; ++v) {
+                    s_[v] = gpu::pdPredict(x_[v], v_[v], p_.sim.gravity, h_);
+                    if (attachments.held(v)) {
+                        const glm::vec3 target = attachments.target(v, t1);
+                        targets_[v] = glm::vec4(target, 0.0f);
+                        if (attachments.carried(v)) s_[v] = glm::vec4(target, x_[v].w);
+                    }
+                    y_[v] = s_[v];
+                }
+                if (jacobi_) jacobi_->start(s_, b, end);
+                return true;
+            }
+            case Step::PdLocal:
+                if (jacobi_)
+                    jacobi_->local(c.iteration, member, size);
+                else
+                    system_->iterate(pool_, member, size, y_, s_, targets);
+                return true;
+            case Step::PdGlobal:
+                if (!jacobi_) return false;
+                jacobi_->global(c.iteration, c.omega, c.gamma, s_, b, end, targets);
+                return true;
+            case Step::PdResult:
+                if (!jacobi_) return false;
+                jacobi_->result(p_.sim.iterations, y_, b, end);
+                return true;
+            case Step::Normals:
+                vertexNormals(p_, x_, normals_, b, end);
+                return true;
+            default:
+                return post_.runStep(e.step, pool_, member, size, c, x_, y_, v_, rigid_);
+        }
+    }
+
     PreparedCloth p_;
     float h_;
     std::unique_ptr<ProjectiveSystem> system_;  // the direct global step (scheme gs)

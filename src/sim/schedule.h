@@ -1,11 +1,15 @@
-// The substep schedule as data: the steps of a frame, in order, in one list that the CPU
-// reference (src/cpu/cpu_solver.cpp), the Vulkan recorder (src/vk/gpu_solver.cpp) and the serial
-// test reference (tests/vk/reference.cpp) all execute through forEachStep(). A new step is one
-// entry here and one case in each executor; the three cannot drift apart in order or timing.
+// The substep schedules as data: each model's steps of a frame, in order, in one list per model
+// that every backend executes through the one driver, forEachStep(). XPBD's kSchedule runs in the
+// CPU reference (src/cpu/cpu_solver.cpp), the Vulkan recorder (src/vk/gpu_solver.cpp) and the
+// serial test reference (tests/vk/reference.cpp); the other models' lists run in their CPU
+// solvers (through cpu/model_frame.h) and their Vulkan solvers. A new step is one entry in a list
+// and one case in each executor of that model; the backends cannot drift apart in order or timing.
 #pragma once
 
 #include <cstdint>
 #include <iterator>
+#include <span>
+#include <utility>
 
 #include "core/scene.h"
 #include "sim/gusts.h"
@@ -44,8 +48,20 @@ enum class Step : std::uint8_t {
     Restitution,  // scenes with a restitution > 0: bouncing contacts leave at -e v_n
     Damping,      // Mueller's damping of non-rigid motion
     Normals,      // vertex normals of the original vertices
+    // The other models' own steps (docs/models.md).
+    SpringForces,  // mass_spring: every spring's and angle's force at the step's start
+    SpringMove,    // mass_spring: the integrator's move over the step (prep/springs.h's plan)
+    PdLocal,       // pd: the local step (every term's projection); the direct global step (gs):
+                   // the whole local/global iteration
+    PdGlobal,      // pd, Jacobi and Chebyshev: one sweep of the vertices (kernels/pd_jacobi.h)
+    PdResult,      // pd: the last iterate becomes the step's result
+    FemForces,     // fem: the elements', seams', angles' and bends' forces, the system's blocks
+    FemSolve,      // fem: backward Euler's linear system for the velocity change (CG)
+    FemMove,       // fem: the velocity change applied, the step's positions predicted from it
 };
 
+// Iteration: once per iteration of the substep (XPBD and pd: the scene's iterations; mass_spring:
+// each step of its plan, prep/springs.h).
 enum class Loop : std::uint8_t { Substep, Iteration, Frame };
 
 struct ScheduleEntry {
@@ -53,6 +69,8 @@ struct ScheduleEntry {
     Loop loop;  // runs once per substep, per iteration of a substep, or per frame (at its end)
     int stage;  // where its time goes (kStageNames); Colors splits its time by type itself
 };
+
+using Schedule = std::span<const ScheduleEntry>;
 
 inline constexpr ScheduleEntry kSchedule[] = {
     {Step::Wind, Loop::Substep, kStageWind},
@@ -72,6 +90,52 @@ inline constexpr ScheduleEntry kSchedule[] = {
     {Step::Damping, Loop::Substep, kStageDamping},
     {Step::Normals, Loop::Frame, kStageNormals},
 };
+
+// mass_spring (cpu/mass_spring.cpp, vk/mass_spring_gpu.cpp): its plan's steps as the iterations.
+inline constexpr ScheduleEntry kMassSpringSchedule[] = {
+    {Step::Wind, Loop::Substep, kStageWind},
+    {Step::SpringForces, Loop::Iteration, kStagePredict},
+    {Step::SpringMove, Loop::Iteration, kStagePredict},
+    {Step::Tethers, Loop::Iteration, kStageTethers},
+    {Step::Contacts, Loop::Iteration, kStageContacts},
+    {Step::Damping, Loop::Substep, kStageDamping},
+    {Step::Normals, Loop::Frame, kStageNormals},
+};
+
+// pd (cpu/projective.cpp, vk/pd_jacobi_gpu.cpp).
+inline constexpr ScheduleEntry kProjectiveSchedule[] = {
+    {Step::Wind, Loop::Substep, kStageWind},
+    {Step::Predict, Loop::Substep, kStagePredict},
+    {Step::PdLocal, Loop::Iteration, kStageJacobiSums},
+    {Step::PdGlobal, Loop::Iteration, kStageJacobiSums},
+    {Step::PdResult, Loop::Substep, kStageJacobiSums},
+    {Step::Tethers, Loop::Substep, kStageTethers},
+    {Step::Velocities, Loop::Substep, kStageVelocities},
+    {Step::Damping, Loop::Substep, kStageDamping},
+    {Step::Normals, Loop::Frame, kStageNormals},
+};
+
+// fem (cpu/fem.cpp).
+inline constexpr ScheduleEntry kFemSchedule[] = {
+    {Step::Wind, Loop::Substep, kStageWind},
+    {Step::FemForces, Loop::Substep, kStageStvk},
+    {Step::FemSolve, Loop::Substep, kStageJacobiSums},
+    {Step::FemMove, Loop::Substep, kStagePredict},
+    {Step::Tethers, Loop::Substep, kStageTethers},
+    {Step::Velocities, Loop::Substep, kStageVelocities},
+    {Step::Damping, Loop::Substep, kStageDamping},
+    {Step::Normals, Loop::Frame, kStageNormals},
+};
+
+// The schedule of a model.
+inline Schedule modelSchedule(ClothModel model) {
+    switch (model) {
+        case ClothModel::MassSpring: return kMassSpringSchedule;
+        case ClothModel::Projective: return kProjectiveSchedule;
+        case ClothModel::Fem: return kFemSchedule;
+        default: return kSchedule;
+    }
+}
 
 // Where a step runs within the frame.
 struct StepContext {
@@ -120,13 +184,14 @@ inline gpu::WindParams windParams(const WindSettings& w, double time, float dt) 
     return p;
 }
 
-// Calls run(entry, context) for every step of the frame that starts at `time` (seconds): the
-// substeps in order, each running the Substep and Iteration entries in list order (iterations
-// looping over the consecutive Iteration entries), then the Frame entries.
+// The one driver: calls run(entry, context) for every step of `schedule` in the frame that starts
+// at `time` (seconds): the substeps in order, each running the Substep and Iteration entries in
+// list order (`iterations` times over each run of consecutive Iteration entries), then the Frame
+// entries.
 template <class F>
-void forEachStep(const SimSettings& sim, double time, F&& run) {
+void forEachStep(Schedule schedule, const SimSettings& sim, double time, int iterations, F&& run) {
     const float dt = substepDt(sim);
-    constexpr int n = static_cast<int>(std::size(kSchedule));
+    const int n = static_cast<int>(schedule.size());
     for (int s = 0; s < sim.substeps; ++s) {
         StepContext c;
         c.substep = s;
@@ -138,22 +203,22 @@ void forEachStep(const SimSettings& sim, double time, F&& run) {
         c.start = static_cast<float>(time + static_cast<double>(dt) * s);
         if (sim.wind) c.wind = windParams(*sim.wind, time + static_cast<double>(dt) * s, dt);
         for (int i = 0; i < n;) {
-            if (kSchedule[i].loop == Loop::Frame) {
+            if (schedule[i].loop == Loop::Frame) {
                 ++i;
                 continue;
             }
-            if (kSchedule[i].loop == Loop::Substep) {
-                run(kSchedule[i++], c);
+            if (schedule[i].loop == Loop::Substep) {
+                run(schedule[i++], c);
                 continue;
             }
             int end = i;  // the run of Iteration entries [i, end)
-            while (end < n && kSchedule[end].loop == Loop::Iteration) ++end;
+            while (end < n && schedule[end].loop == Loop::Iteration) ++end;
             c.gamma = sim.iteration.relaxation;
-            for (int it = 0; it < sim.iterations; ++it) {
+            for (int it = 0; it < iterations; ++it) {
                 c.iteration = it;
                 c.omega = iterationOmega(sim.iteration, it, c.omega);
                 c.solve.firstIteration = it == 0 ? 1u : 0u;
-                for (int k = i; k < end; ++k) run(kSchedule[k], c);
+                for (int k = i; k < end; ++k) run(schedule[k], c);
             }
             c.iteration = 0;
             c.omega = 1.0f;
@@ -165,8 +230,14 @@ void forEachStep(const SimSettings& sim, double time, F&& run) {
     last.dt = dt;
     last.substep = sim.substeps - 1;
     last.lastSubstep = true;
-    for (const ScheduleEntry& e : kSchedule)
+    for (const ScheduleEntry& e : schedule)
         if (e.loop == Loop::Frame) run(e, last);
+}
+
+// XPBD's frame: kSchedule with the scene's iterations.
+template <class F>
+void forEachStep(const SimSettings& sim, double time, F&& run) {
+    forEachStep(kSchedule, sim, time, sim.iterations, std::forward<F>(run));
 }
 
 }  // namespace cloth

@@ -36,6 +36,9 @@ inline constexpr int kStageWind = 0;
 inline constexpr int kStageCollisions = 1;  // pre-stabilisation and contact reset
 inline constexpr int kStagePredict = 2;
 inline constexpr int kStageFirstType = 3;  // + the type's index
+// The StVK triangles' stage (the fem model bills its elements' forces there).
+inline constexpr int kStageStvk =
+    kStageFirstType + int(gpu::constraintTypeIndex<gpu::StvkConstraint>);
 // The CPU reference's waits at the barrier that closes each colour (threads done with their share
 // wait for the others); kept apart so that they are not billed to the colour's last type. 0 on
 // the GPU, whose colour passes are timed from the first dispatch to the last.

@@ -355,6 +355,9 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
                          gpu::CountPush{plan.originalVertexCount},
                          policy.groupsFor(plan.originalVertexCount), stage);
             break;
+        case Step::SpringForces: case Step::SpringMove: case Step::PdLocal: case Step::PdGlobal:
+        case Step::PdResult: case Step::FemForces: case Step::FemSolve: case Step::FemMove:
+            throw Error("XPBD: step " + std::to_string(int(e.step)) + " is another model's");
     }
 }
 

@@ -123,33 +123,50 @@ public:
             kernel_.dispatch(cb, &push, (count + workgroup_ - 1) / workgroup_);
             computeBarrier(cb);
         };
-        once_.run([&](VkCommandBuffer cb) {
-            const float dt = substepDt(p_.sim);
-            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
-                if (p_.sim.wind) {
-                    push.wind = windParams(*p_.sim.wind, time_ + double(dt) * double(sub), dt);
+        // One step of kMassSpringSchedule recorded; the Iteration loop's index is the step k of
+        // the substep's plan. The normals are computed on the host after the read-back.
+        auto record = [&](VkCommandBuffer cb, const ScheduleEntry& e, const StepContext& c) {
+            const auto k = std::uint32_t(c.iteration);
+            switch (e.step) {
+                case Step::Wind:
+                    if (!p_.sim.wind) return;
+                    push.wind = c.wind;
                     push.h = springLastStep(plan_);  // Verlet's previous positions move by it
                     run(cb, kJobWind, n);
-                }
-                for (std::uint32_t k = 0; k < plan_.steps; ++k) {
-                    push.t0 = springStepTime(time_, plan_, sub, k);
-                    push.t1 = springStepTime(time_, plan_, sub, k + 1);
+                    return;
+                case Step::SpringForces: {
+                    push.t0 = springStepTime(time_, plan_, c.substep, k);
+                    push.t1 = springStepTime(time_, plan_, c.substep, k + 1);
                     const SpringStepSize size = springStepSize(plan_, k);
                     push.h = size.h;
                     push.hMean = size.hMean;
                     push.ratio = size.ratio;
                     run(cb, kJobForces, n);
-                    run(cb, kJobStep, n);
-                    if (tethers) run(cb, kJobTethers, tethers);
-                    if (colliders) run(cb, kJobContacts, n);
+                    return;
                 }
-                if (rigid_.any()) {  // at the substep's end (cpu/model_damping.h)
+                case Step::SpringMove: run(cb, kJobStep, n); return;
+                case Step::Tethers:
+                    if (tethers) run(cb, kJobTethers, tethers);
+                    return;
+                case Step::Contacts:
+                    if (colliders) run(cb, kJobContacts, n);
+                    return;
+                case Step::Damping:  // at the substep's end (cpu/model_damping.h)
+                    if (!rigid_.any()) return;
                     push.h = springLastStep(plan_);
                     run(cb, kJobRigidSums, rigid_.runCount);
                     run(cb, kJobRigidMotions, rigid_.segmentCount);
                     run(cb, kJobRigidDamp, rigid_.runCount * gpu::RIGID_SUM_CHUNK);
-                }
+                    return;
+                case Step::Normals: return;
+                default:
+                    throw Error("mass_spring on the GPU: step " + std::to_string(int(e.step)) +
+                                " is not in its schedule");
             }
+        };
+        once_.run([&](VkCommandBuffer cb) {
+            forEachStep(kMassSpringSchedule, p_.sim, time_, int(plan_.steps),
+                        [&](const ScheduleEntry& e, const StepContext& c) { record(cb, e, c); });
         });
         readPositions(x_);
         if (colliders) {

@@ -133,34 +133,49 @@ class GpuProjectiveSolver final : public Solver {
             computeBarrier(cb);
         };
         auto base = [&](int k) { return std::uint32_t(((k % 3) + 3) % 3) * n; };
-        once_.run([&](VkCommandBuffer cb) {
-            for (int sub = 0; sub < p_.sim.substeps; ++sub) {
-                push.t0 = float(time_ + double(sub) * double(h_));
-                push.t1 = push.t0 + h_;
-                if (p_.sim.wind) {
-                    push.wind = windParams(*p_.sim.wind, time_ + double(h_) * double(sub), h_);
+        // One step of kProjectiveSchedule recorded (three iterates rotate: x^(k+1) overwrites
+        // x^(k-1)). The normals are computed on the host after the read-back.
+        auto record = [&](VkCommandBuffer cb, const ScheduleEntry& e, const StepContext& c) {
+            const int k = c.iteration;
+            switch (e.step) {
+                case Step::Wind:
+                    if (!p_.sim.wind) return;
+                    push.wind = c.wind;
                     run(cb, kJobWind, n);
-                }
-                push.cur = base(0), push.prev = base(2);
-                run(cb, kJobPredict, n);
-                float omega = 1.0f;
-                for (int k = 0; k < p_.sim.iterations; ++k) {
+                    return;
+                case Step::Predict:
+                    push.t0 = c.start;
+                    push.t1 = push.t0 + h_;
+                    push.cur = base(0), push.prev = base(2);
+                    run(cb, kJobPredict, n);
+                    return;
+                case Step::PdLocal:
                     push.cur = base(k), push.prev = base(k - 1), push.next = base(k + 1);
                     run(cb, kJobProjectTri, tris);
                     run(cb, kJobProjectBend, bends);
-                    omega = iterationOmega(it, k, omega);
-                    push.omega = omega;
+                    return;
+                case Step::PdGlobal:
+                    push.omega = c.omega;
                     run(cb, kJobSweep, n);
-                }
-                push.cur = base(p_.sim.iterations);
-                run(cb, kJobTethers, tethers);
-                run(cb, kJobFinish, n);
-                if (rigid_.any()) {  // at the substep's end (cpu/model_damping.h)
+                    return;
+                case Step::PdResult: push.cur = base(p_.sim.iterations); return;
+                case Step::Tethers: run(cb, kJobTethers, tethers); return;
+                case Step::Velocities: run(cb, kJobFinish, n); return;
+                case Step::Damping:  // at the substep's end (cpu/model_damping.h)
+                    if (!rigid_.any()) return;
                     run(cb, kJobRigidSums, rigid_.runCount);
                     run(cb, kJobRigidMotions, rigid_.segmentCount);
                     run(cb, kJobRigidDamp, rigid_.runCount * gpu::RIGID_SUM_CHUNK);
-                }
+                    return;
+                case Step::Normals: return;
+                default:
+                    throw Error("model pd on the GPU: step " + std::to_string(int(e.step)) +
+                                " is not in its schedule");
             }
+        };
+        once_.run([&](VkCommandBuffer cb) {
+            forEachStep(kProjectiveSchedule, p_.sim, time_, p_.sim.iterations,
+                        [&](const ScheduleEntry& e, const StepContext& c) { record(cb, e, c); });
         });
         readPositions(x_);
         std::vector<std::uint32_t> contact(n);

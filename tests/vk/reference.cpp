@@ -90,6 +90,9 @@ void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
             break;
         case Step::Normals:
             break;  // normals() computes them on request
+        case Step::SpringForces: case Step::SpringMove: case Step::PdLocal: case Step::PdGlobal:
+        case Step::PdResult: case Step::FemForces: case Step::FemSolve: case Step::FemMove:
+            throw Error("XPBD: step " + std::to_string(int(e.step)) + " is another model's");
     }
 }
 
