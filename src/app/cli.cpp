@@ -356,4 +356,17 @@ void applyModelFlags(const std::optional<ClothModel>& model,
     if (stiffness) sim.massSpring.structural = sim.massSpring.shear = sim.massSpring.flexion = *stiffness;
 }
 
+void applySimFlags(const SimFlags& f, SimSettings& sim) {
+    if (f.substeps) sim.substeps = *f.substeps;
+    if (f.fps) sim.fps = *f.fps;
+    if (f.iterations) sim.iterations = *f.iterations;
+    applyModelFlags(f.model, f.integrator, f.springStiffness, sim);
+    IterationSettings& it = sim.iteration;
+    if (f.iterationScheme) it.scheme = *f.iterationScheme;
+    if (f.relaxation) it.relaxation = *f.relaxation;
+    if (f.rho) it.rho = *f.rho;
+    if (f.warmup) it.warmup = *f.warmup;
+    if (f.relaxation || f.rho || f.warmup) checkIterationSettings(it, "--relaxation/--rho/--warmup");
+}
+
 }  // namespace cloth::cli

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/error.h"
+#include "app/sim_flags.h"
 #include "core/scene.h"
 #include "prep/phantoms.h"
 

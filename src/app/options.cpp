@@ -132,7 +132,7 @@ void defineOptions(CLI::App& app, Options& o) {
         ->type_name("FILE.obj");
     addInt(app, "--frames", o.frames, 0, cli::kIntMax,
            "frames to simulate, 1/fps s each (headless default: 300)");
-    cli::addFps(app, o.fps);
+    cli::addFps(app, o.sim.fps);
     addInt(app, "--start-frame", o.startFrame, 0, kMaxStartFrame,
            "the number of the first frame (the initial state) in exported file names, --record "
            "and glTF times (default: the scene's, else 0)");
@@ -143,14 +143,14 @@ void defineOptions(CLI::App& app, Options& o) {
     cli::addDevice(app, o.device, "Vulkan device index (see --list-devices)");
     cli::addValidate(app, o.validate);
     cli::addSolver(app, o.solver, "constraint solver (default: the scene's, normally xpbd)");
-    cli::addModel(app, o.model, "cloth model (default: the scene's, normally xpbd; docs/models.md)");
-    cli::addIntegrator(app, o.integrator,
+    cli::addModel(app, o.sim.model, "cloth model (default: the scene's, normally xpbd; docs/models.md)");
+    cli::addIntegrator(app, o.sim.integrator,
                        "model mass_spring: the integrator (default: the scene's, normally "
                        "symplectic)");
-    cli::addSpringStiffness(app, o.springStiffness);
-    addInt(app, "--substeps", o.substeps, 1, kMaxSteps,
+    cli::addSpringStiffness(app, o.sim.springStiffness);
+    addInt(app, "--substeps", o.sim.substeps, 1, kMaxSteps,
            "substeps per 1/60 s, whatever the frame rate (at most 10000)");
-    addInt(app, "--iterations", o.iterations, 1, kMaxSteps,
+    addInt(app, "--iterations", o.sim.iterations, 1, kMaxSteps,
            "constraint iterations per substep (at most 10000)");
     cli::addThreads(app, o.threads);
     cli::addTeam(app, o.team);
@@ -175,12 +175,12 @@ void defineOptions(CLI::App& app, Options& o) {
         ->type_name("X");
 
     app.option_defaults()->group("Iteration scheme");
-    cli::addIteration(app, o.iterationScheme,
+    cli::addIteration(app, o.sim.iterationScheme,
                       std::string(cli::kIterationHelp) + " (default: the scene's, normally gs)");
-    cli::addRelaxation(app, o.relaxation,
+    cli::addRelaxation(app, o.sim.relaxation,
                        "Jacobi and Chebyshev: relaxation gamma in (0, 2) (default 1)");
-    cli::addRho(app, o.rho, "Chebyshev: spectral radius estimate in [0, 1) (default 0.9)");
-    addInt(app, "--warmup", o.warmup, 1, kMaxSteps,
+    cli::addRho(app, o.sim.rho, "Chebyshev: spectral radius estimate in [0, 1) (default 0.9)");
+    addInt(app, "--warmup", o.sim.warmup, 1, kMaxSteps,
            "Chebyshev: plain Jacobi iterations before acceleration (default 2)");
 
     app.option_defaults()->group(cli::kPhantomGroup);
@@ -296,20 +296,11 @@ void applyCameraFlags(const Options& o, CameraDesc& camera) {
 }  // namespace
 
 void applyOverrides(const Options& o, Scene& scene) {
-    if (o.substeps) scene.sim.substeps = *o.substeps;
-    if (o.fps) scene.sim.fps = *o.fps;
+    cli::applySimFlags(o.sim, scene.sim);
     if (o.startFrame) scene.sim.startFrame = *o.startFrame;
-    if (o.iterations) scene.sim.iterations = *o.iterations;
     if (o.solver) scene.sim.mode = *o.solver;
-    cli::applyModelFlags(o.model, o.integrator, o.springStiffness, scene.sim);
     if (o.phantoms) scene.phantoms = *o.phantoms;
     if (o.phantomsEachColor) scene.sim.averagePhantomsEachColor = *o.phantomsEachColor;
-    IterationSettings& it = scene.sim.iteration;
-    if (o.iterationScheme) it.scheme = *o.iterationScheme;
-    if (o.relaxation) it.relaxation = *o.relaxation;
-    if (o.rho) it.rho = *o.rho;
-    if (o.warmup) it.warmup = *o.warmup;
-    if (o.relaxation || o.rho || o.warmup) checkIterationSettings(it, "--relaxation/--rho/--warmup");
     applyCameraFlags(o, scene.camera);
     for (ClothDesc& cloth : scene.cloths) {
         if (!o.mesh.empty()) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/sim_flags.h"
 #include "core/scene.h"
 #include "cpu/team.h"
 #include "prep/phantoms.h"
@@ -21,20 +22,12 @@ struct Options {
     bool validate = false;
     std::string scene = "sphere";
     std::optional<int> frames;
-    std::optional<float> fps;         // --fps X (core/frame_rate.h)
     std::optional<int> startFrame;    // --start-frame N
     std::string backend = "auto";  // cpu | gpu | auto
     std::optional<int> device;
     std::string mesh;
-    std::optional<int> substeps;
-    std::optional<int> iterations;
+    cli::SimFlags sim;  // --substeps, --iterations, --fps, --model, --iteration and theirs
     std::optional<SolverMode> solver;
-    std::optional<ClothModel> model;          // --model
-    std::optional<Integrator> integrator;     // --integrator
-    std::optional<float> springStiffness;     // --spring-stiffness
-    std::optional<IterationScheme> iterationScheme;  // --iteration
-    std::optional<float> relaxation, rho;            // --relaxation, --rho
-    std::optional<int> warmup;                       // --warmup
     std::optional<int> threads;
     std::optional<double> memoryLimit;  // --memory-limit GIB (app/memory_estimate.h)
     TeamMode team = TeamMode::Adaptive;  // --team adaptive|fixed

@@ -59,8 +59,8 @@ TEST(Cli, ParsesEveryFlag) {
     EXPECT_TRUE(o.headless && o.validate);
     EXPECT_EQ(o.scene, "curtain");
     EXPECT_EQ(*o.frames, 7);
-    EXPECT_EQ(*o.substeps, 3);
-    EXPECT_EQ(*o.iterations, 4);
+    EXPECT_EQ(*o.sim.substeps, 3);
+    EXPECT_EQ(*o.sim.iterations, 4);
     EXPECT_EQ(*o.solver, SolverMode::Pbd);
     EXPECT_EQ(*o.threads, 2);
     EXPECT_FLOAT_EQ(*o.stretchCompliance, 1e-6f);
@@ -80,7 +80,7 @@ TEST(Cli, ParsesEveryFlag) {
     EXPECT_EQ(parseOptions({"--team", "fixed", "--team", "adaptive"}).team, TeamMode::Adaptive);
     const Options it = parseOptions(
         {"--iteration", "chebyshev", "--relaxation", "1.2", "--rho", "0.95", "--warmup", "3"});
-    EXPECT_EQ(*it.iterationScheme, IterationScheme::Chebyshev);
+    EXPECT_EQ(*it.sim.iterationScheme, IterationScheme::Chebyshev);
     Scene scene = builtinScene("hanging");
     applyOverrides(it, scene);
     EXPECT_EQ(scene.sim.iteration.scheme, IterationScheme::Chebyshev);
@@ -217,7 +217,7 @@ TEST(Cli, ScreenshotExtensions) {
 // As before CLI11: the last of a repeated flag wins; integers are decimal ("010" is ten).
 TEST(Cli, RepeatedFlagsAndDecimalIntegers) {
     EXPECT_EQ(*parseOptions({"--frames", "3", "--frames", "5"}).frames, 5);
-    EXPECT_EQ(*parseOptions({"--substeps", "010"}).substeps, 10);
+    EXPECT_EQ(*parseOptions({"--substeps", "010"}).sim.substeps, 10);
     EXPECT_EQ(*parseOptions({"--frames=7"}).frames, 7);
     EXPECT_EQ(parseOptions({"--backend", "gpu", "--backend", "cpu"}).backend, "cpu");
     EXPECT_THROW(parseOptions({"--substeps", "0x10"}), Error);
@@ -524,7 +524,7 @@ TEST(Cli, FlagLimitsNameTheFlagAndTheLimit) {
     expectFailure("--stretch-compliance 1e39",
                   "--stretch-compliance: 1e39 is softer than any material");
     expectFailure("--bend-compliance 1e7", "--bend-compliance: 1e7 is softer than any material");
-    EXPECT_EQ(*parseOptions({"--substeps", "10000"}).substeps, 10000);
+    EXPECT_EQ(*parseOptions({"--substeps", "10000"}).sim.substeps, 10000);
     EXPECT_EQ(*parseOptions({"--frames", "2147483647"}).frames, 2147483647);
 }
 

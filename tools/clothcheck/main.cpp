@@ -54,14 +54,8 @@ struct Args {
     std::optional<int> threads;  // default: all hardware threads
     int every = 1;
     bool skipWithoutDevice = false;
-    std::optional<IterationScheme> iteration;
-    std::optional<float> relaxation;
-    std::optional<int> substeps;
-    std::optional<int> iterations;
-    std::optional<float> fps;  // --fps (core/frame_rate.h)
-    std::optional<ClothModel> model;
-    std::optional<Integrator> integrator;
-    std::optional<float> springStiffness;
+    cli::SimFlags sim;  // --iteration, --relaxation, --substeps, --iterations, --fps, --model,
+                        // --integrator, --spring-stiffness
     std::string json;
     int startFrame = 0;
     std::optional<int> minSelfPairs;
@@ -140,18 +134,18 @@ void defineArgs(CLI::App& app, Args& a) {
                  "exit 77 (a skipped test) when no Vulkan device exists, unless CI is set");
 
     app.option_defaults()->group("Solver");
-    cli::addIteration(app, a.iteration,
+    cli::addIteration(app, a.sim.iterationScheme,
                       std::string(cli::kIterationHelp) + " (default: the scene's)");
-    cli::addRelaxation(app, a.relaxation,
+    cli::addRelaxation(app, a.sim.relaxation,
                        "Jacobi and Chebyshev: relaxation gamma in (0, 2) (default: the scene's)");
-    addInt(app, "--substeps", a.substeps, 1, 100000,
+    addInt(app, "--substeps", a.sim.substeps, 1, 100000,
            "substeps per 1/60 s, whatever the frame rate (default: the scene's)");
-    addInt(app, "--iterations", a.iterations, 1, 100000,
+    addInt(app, "--iterations", a.sim.iterations, 1, 100000,
            "constraint iterations per substep (default: the scene's)");
-    cli::addFps(app, a.fps);
-    cli::addModel(app, a.model, "cloth model (default: the scene's, normally xpbd)");
-    cli::addIntegrator(app, a.integrator, "model mass_spring: the integrator (default: the scene's)");
-    cli::addSpringStiffness(app, a.springStiffness);
+    cli::addFps(app, a.sim.fps);
+    cli::addModel(app, a.sim.model, "cloth model (default: the scene's, normally xpbd)");
+    cli::addIntegrator(app, a.sim.integrator, "model mass_spring: the integrator (default: the scene's)");
+    cli::addSpringStiffness(app, a.sim.springStiffness);
     cli::addThreads(app, a.threads,
                     "CPU reference's worker threads, at most 1024 (default: all hardware threads)");
     cli::addPhantoms(
@@ -248,12 +242,7 @@ int run(const Args& args) {
     gpuOptions.workgroupSize = args.workgroupSize;
 
     Scene scene = resolveScene(args.scene);
-    if (args.iteration) scene.sim.iteration.scheme = *args.iteration;
-    if (args.relaxation) scene.sim.iteration.relaxation = *args.relaxation;
-    if (args.substeps) scene.sim.substeps = *args.substeps;
-    if (args.iterations) scene.sim.iterations = *args.iterations;
-    if (args.fps) scene.sim.fps = *args.fps;
-    cli::applyModelFlags(args.model, args.integrator, args.springStiffness, scene.sim);
+    cli::applySimFlags(args.sim, scene.sim);
     PrepareOptions prepOptions;
     prepOptions.phantoms = args.phantoms;
     const AutoPhantomContext tuning{"clothcheck", tuningPath(args.tuning), "gpu",
