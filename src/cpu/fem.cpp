@@ -210,11 +210,8 @@ private:
                     y_[v] = glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]), x_[v].w);
                 }
                 return true;
-            case Step::Normals:
-                vertexNormals(p_, x_, normals_, b, end);
-                return true;
             default:
-                return post_.runStep(e.step, pool_, member, size, c, x_, y_, v_, rigid_);
+                return post_.runStep(e.step, pool_, member, size, c, x_, y_, v_, normals_, rigid_);
         }
     }
 

@@ -73,7 +73,8 @@ std::uint32_t PostStep::contactCount() const {
 
 bool PostStep::runStep(Step step, ThreadPool& pool, int member, int size, const StepContext& c,
                        std::vector<glm::vec4>& x, std::vector<glm::vec4>& y,
-                       std::vector<glm::vec4>& v, ModelRigidDamping& rigid) {
+                       std::vector<glm::vec4>& v, std::vector<glm::vec4>& normals,
+                       ModelRigidDamping& rigid) {
     std::uint32_t b, e;
     ThreadPool::split(p_.originalVertexCount, member, size, b, e);
     switch (step) {
@@ -90,6 +91,9 @@ bool PostStep::runStep(Step step, ThreadPool& pool, int member, int size, const 
         case Step::Damping:
             if (!rigid.any()) return false;
             rigid.apply(pool, member, size, x, v, b, e);
+            return true;
+        case Step::Normals:
+            vertexNormals(p_, x, normals, b, e);
             return true;
         default:
             return false;

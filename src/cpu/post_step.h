@@ -34,12 +34,13 @@ public:
                 std::vector<glm::vec4>& y, std::vector<glm::vec4>& v, std::uint32_t begin,
                 std::uint32_t end);
     // The steps of their schedules (sim/schedule.h) that both implicit models run after their
-    // solve, one member's share: Tethers (in y), Velocities (finish above, over the substep c)
-    // and Damping (Mueller's, `rigid`, on x and v). False for any other step, or where the scene
-    // lacks what the step needs.
+    // solve, one member's share: Tethers (in y), Velocities (finish above, over the substep c),
+    // Damping (Mueller's, `rigid`, on x and v) and Normals (from x). False for any other step,
+    // or where the scene lacks what the step needs.
     bool runStep(Step step, ThreadPool& pool, int member, int size, const StepContext& c,
                  std::vector<glm::vec4>& x, std::vector<glm::vec4>& y,
-                 std::vector<glm::vec4>& v, ModelRigidDamping& rigid);
+                 std::vector<glm::vec4>& v, std::vector<glm::vec4>& normals,
+                 ModelRigidDamping& rigid);
     // Free vertices in contact in the last step.
     std::uint32_t contactCount() const;
     const AttachmentTargets& attachments() const { return attachments_; }

@@ -336,11 +336,8 @@ private:
                 if (!jacobi_) return false;
                 jacobi_->result(p_.sim.iterations, y_, b, end);
                 return true;
-            case Step::Normals:
-                vertexNormals(p_, x_, normals_, b, end);
-                return true;
             default:
-                return post_.runStep(e.step, pool_, member, size, c, x_, y_, v_, rigid_);
+                return post_.runStep(e.step, pool_, member, size, c, x_, y_, v_, normals_, rigid_);
         }
     }
 
