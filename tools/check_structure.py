@@ -9,6 +9,8 @@
   that makes it, nor a solver's part the solver;
 - every model steps its frames through the one driver (sim/schedule.h forEachStep): no loop over
   the substeps anywhere else under src/;
+- no solver copies the prepared scene: no class under src/cpu, src/vk or src/sim keeps a
+  PreparedCloth by value (a solver shares it, SharedCloth in prep/prepared.h);
 - README.md's layout table names only folders that exist, and every folder of src/.
 Usage: tools/check_structure.py [REPO_ROOT]; exits 1 when a rule is broken."""
 import pathlib
@@ -19,6 +21,9 @@ MAX_LINES = 600
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 SUBSTEP_LOOP = re.compile(r'\b(for|while)\s*\([^)]*substeps')
 DRIVER = pathlib.PurePosixPath("src/sim/schedule.h")
+# A class member (this code base's members end in "_") that holds a PreparedCloth by value.
+PREPARED_MEMBER = re.compile(r'^\s*(const\s+)?PreparedCloth\s+\w+_\s*(;|=|\{)')
+SOLVER_AREAS = ("cpu", "vk", "sim")
 
 
 def includes(path):
@@ -90,6 +95,11 @@ def main():
                 if SUBSTEP_LOOP.search(line):
                     problems.append(f"{rel}:{number}: loops over the substeps outside the driver "
                                     f"({DRIVER} forEachStep)")
+        if area in SOLVER_AREAS:
+            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                if PREPARED_MEMBER.search(line):
+                    problems.append(f"{rel}:{number}: keeps a copy of the prepared scene (share "
+                                    "it: SharedCloth, prep/prepared.h)")
         for number, inc in includes(path):
             if area == "vk" and inc.startswith("cpu/"):
                 problems.append(f"{rel}:{number}: src/vk includes {inc} (the backends are siblings)")

@@ -73,7 +73,7 @@ std::unique_ptr<Solver> makeSolver(Backend& backend, const BenchOptions& o,
     BackendRequest req;  // as clothsim runs: workgroup size 64, no timestamps
     req.backend = backend.name;
     req.threads = o.threads.back();
-    return createSolver(backend, req, p, std::cerr);
+    return createSolver(backend, req, shareCopy(p), std::cerr);  // (each candidate keeps its own)
 }
 
 TuningSize tuneSize(int n, const std::vector<Candidate>& cands, Backend& backend,

@@ -107,7 +107,7 @@ std::string deviceName(const Backend& backend) {
 }
 
 std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& request,
-                                     const PreparedCloth& prepared, std::ostream& notices) {
+                                     SharedCloth prepared, std::ostream& notices) {
     if (backend.name == "gpu") {
         vk::GpuSolverOptions o;
         o.context = backend.context;
@@ -122,14 +122,8 @@ std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& req
             fallBack(backend, e.what(), notices);
         }
     }
-    return makeCpuSolver(prepared, request.threads.value_or(defaultThreadCount()), std::nullopt,
-                         request.fixedTeam ? 0u : kCpuWorkPerThread);
-}
-
-std::unique_ptr<Solver> createSolver(const BackendRequest& request, const PreparedCloth& prepared,
-                                     std::ostream& notices) {
-    Backend backend = chooseBackend(request, notices);
-    return createSolver(backend, request, prepared, notices);
+    return makeCpuSolver(std::move(prepared), request.threads.value_or(defaultThreadCount()),
+                         std::nullopt, request.fixedTeam ? 0u : kCpuWorkPerThread);
 }
 
 void listDevices(std::ostream& out) {

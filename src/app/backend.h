@@ -63,12 +63,9 @@ std::string deviceName(const Backend& backend);
 // CPU reference (a notice); otherwise cloth::Error with the table's message.
 void checkModelSupport(Backend& backend, const Scene& scene, std::ostream& notices);
 
+// The solver shares `prepared` (sim/solver.h).
 std::unique_ptr<Solver> createSolver(Backend& backend, const BackendRequest& request,
-                                     const PreparedCloth& prepared, std::ostream& notices);
-
-// chooseBackend + createSolver in one step.
-std::unique_ptr<Solver> createSolver(const BackendRequest& request, const PreparedCloth& prepared,
-                                     std::ostream& notices);
+                                     SharedCloth prepared, std::ostream& notices);
 
 // The --list-devices text (or why there is no device).
 void listDevices(std::ostream& out);

@@ -128,7 +128,7 @@ Simulation loadSimulation(const Options& options, std::ostream& notices, std::os
         prep.stage = [&](const char* what) { preparing->stage(what); };
     }
     try {
-        sim.prepared = prepareScene(sim.scene, prep);
+        *sim.prepared = prepareScene(sim.scene, prep);
         if (preparing) preparing->stage("the solver's own data");
         sim.solver = createSolver(sim.backend, request, sim.prepared, notices);
     } catch (const Error& e) {
@@ -157,11 +157,11 @@ void checkFinite(const std::vector<glm::vec4>& positions, std::uint32_t count, i
 }
 
 std::uint32_t sewAfterFrame(Simulation& sim, std::ostream& notices) {
-    std::optional<PreparedCloth> sewn = sewCloseSeams(sim.prepared, *sim.solver);
+    std::optional<PreparedCloth> sewn = sewCloseSeams(*sim.prepared, *sim.solver);
     if (!sewn) return 0;
-    const std::uint32_t merged = mergedSeamPairCount(*sewn) - mergedSeamPairCount(sim.prepared);
+    const std::uint32_t merged = mergedSeamPairCount(*sewn) - mergedSeamPairCount(*sim.prepared);
     sim.solver.reset();  // its device memory goes before the next solver's arrives
-    sim.prepared = std::move(*sewn);
+    *sim.prepared = std::move(*sewn);
     sim.solver = createSolver(sim.backend, sim.request, sim.prepared, notices);
     return merged;
 }
@@ -174,7 +174,7 @@ int runHeadless(const Options& options, std::ostream& out, std::ostream& notices
     // does not exist, a scene too large) is the only line.
     std::ostringstream starting;
     Simulation sim = loadSimulation(options, starting, &notices);
-    const PreparedCloth& p = sim.prepared;  // replaced in place when seams merge
+    const PreparedCloth& p = *sim.prepared;  // replaced in place when seams merge
     const int frames = options.frames.value_or(kDefaultHeadlessFrames);
     Exporters exporters(options, p, frames);
     std::vector<glm::vec4> positions;

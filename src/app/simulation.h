@@ -17,7 +17,9 @@ namespace cloth {
 
 struct Simulation {
     Scene scene;
-    PreparedCloth prepared;
+    // One block, shared with the solver; replaced in place (the exporters read it) once the
+    // solver is gone.
+    std::shared_ptr<PreparedCloth> prepared = std::make_shared<PreparedCloth>();
     Backend backend;  // the GPU's context when the solver runs there
     BackendRequest request;
     std::unique_ptr<Solver> solver;

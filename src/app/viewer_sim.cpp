@@ -43,7 +43,7 @@ void carryState(const State& from, std::uint32_t originals, PreparedCloth& to) {
 
 }  // namespace
 
-std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const PreparedCloth& prepared,
+std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, SharedCloth prepared,
                                          const std::shared_ptr<vk::Context>& ctx,
                                          std::optional<int> threads, bool fixedTeam) {
     if (backend == "gpu") {
@@ -55,7 +55,7 @@ std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const Prepa
         o.timestampInterval = 30;
         return vk::makeGpuSolver(prepared, o);
     }
-    return makeCpuSolver(prepared, threads.value_or(defaultThreadCount()), std::nullopt,
+    return makeCpuSolver(std::move(prepared), threads.value_or(defaultThreadCount()), std::nullopt,
                          fixedTeam ? 0u : kCpuWorkPerThread);
 }
 
@@ -105,16 +105,16 @@ void ViewerSim::prepare(bool keepState) {
     State state;
     const bool carry = keepState && solver_;
     std::vector<std::uint32_t> merged;  // seam pairs merged so far
-    const std::size_t pairCount = prepared_.seamPairs.size();
+    const std::size_t pairCount = prepared_->seamPairs.size();
     if (carry) {
         solver_->readPositions(state.positions);
         solver_->readVelocities(state.velocities);
-        showMergedVertices(prepared_, state.positions);
-        showMergedVertices(prepared_, state.velocities);
+        showMergedVertices(*prepared_, state.positions);
+        showMergedVertices(*prepared_, state.velocities);
         for (std::uint32_t i = 0; i < pairCount; ++i)
-            if (prepared_.seamPairs[i].merged()) merged.push_back(i);
+            if (prepared_->seamPairs[i].merged()) merged.push_back(i);
     }
-    const std::uint32_t originals = prepared_.originalVertexCount;
+    const std::uint32_t originals = prepared_->originalVertexCount;
     if (backend_ == "gpu") {
         // From the scene description, before a huge grid is built (as the plain runs do).
         try {
@@ -138,16 +138,19 @@ void ViewerSim::prepare(bool keepState) {
     PreparedCloth next = prepareScene(scene_, prep);
     refuseWhatTheModelLacks(next, backend_ == "gpu" ? SolverBackend::Gpu : SolverBackend::Cpu);  // before the running solver goes
     solver_.reset();  // its device memory goes before the next solver's arrives
-    prepared_ = std::move(next);
-    if (carry && prepared_.originalVertexCount == originals) {
-        PreparedCloth start = prepared_;
+    *prepared_ = std::move(next);
+    if (carry && prepared_->originalVertexCount == originals) {
+        PreparedCloth start = *prepared_;  // the scene with the carried state: the solver's own
         carryState(state, originals, start);
         // Seam pairs merged before stay merged (the same scene has the same pairs).
+        SharedCloth running;
         if (!merged.empty() && start.seamPairs.size() == pairCount) {
-            start = mergeSeamPairs(start, merged, {start.positions, start.velocities, 0.0});
-            prepared_ = start;
+            *prepared_ = mergeSeamPairs(start, merged, {start.positions, start.velocities, 0.0});
+            running = prepared_;
+        } else {
+            running = shareCloth(std::move(start));
         }
-        solver_ = makeViewerSolver(backend_, start, ctx_, options_.threads,
+        solver_ = makeViewerSolver(backend_, std::move(running), ctx_, options_.threads,
                                    options_.team == TeamMode::Fixed);
     } else {
         solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads,
@@ -159,7 +162,7 @@ void ViewerSim::prepare(bool keepState) {
 
 void ViewerSim::reset() {
     metrics_.clear();
-    if (!prepared_.seamPairs.empty()) {  // sewing replaced prepared_: start from the scene again
+    if (!prepared_->seamPairs.empty()) {  // sewing replaced prepared_: start from the scene again
         prepare(false);
         return;
     }
@@ -189,7 +192,7 @@ void ViewerSim::setBackend(const std::string& backend) {
     State state;
     solver_->readPositions(state.positions);
     solver_->readVelocities(state.velocities);
-    PreparedCloth start = prepared_;
+    PreparedCloth start = *prepared_;
     // Same PreparedCloth: every vertex, phantoms included, carries over exactly.
     for (std::size_t i = 0; i < start.positions.size(); ++i) {
         start.positions[i] = glm::vec4(glm::vec3(state.positions[i]), start.positions[i].w);
@@ -197,8 +200,8 @@ void ViewerSim::setBackend(const std::string& backend) {
     }
     solver_.reset();
     backend_ = backend;
-    solver_ =
-        makeViewerSolver(backend_, start, ctx_, options_.threads, options_.team == TeamMode::Fixed);
+    solver_ = makeViewerSolver(backend_, shareCloth(std::move(start)), ctx_, options_.threads,
+                               options_.team == TeamMode::Fixed);
     ++generation_;
 }
 
@@ -263,13 +266,13 @@ void ViewerSim::step() {
     solver_->stepFrame();
     ++frame_;
     if (metricsOn_) {
-        metrics_.push_back(measureFrame(prepared_, *solver_));
+        metrics_.push_back(measureFrame(*prepared_, *solver_));
         if (metrics_.size() > metricsFrames_) metrics_.pop_front();
     }
     // Sewing: pairs that came close enough merge; the renderer re-reads the new triangles.
-    if (std::optional<PreparedCloth> sewn = sewCloseSeams(prepared_, *solver_)) {
+    if (std::optional<PreparedCloth> sewn = sewCloseSeams(*prepared_, *solver_)) {
         solver_.reset();
-        prepared_ = std::move(*sewn);
+        *prepared_ = std::move(*sewn);
         solver_ = makeViewerSolver(backend_, prepared_, ctx_, options_.threads,
                                    options_.team == TeamMode::Fixed);
         if (grab_) setGrab(grab_);
@@ -293,14 +296,14 @@ std::optional<render::ExternalVertexBuffers> ViewerSim::gpuBuffers() const {
 
 void ViewerSim::read(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& normals) {
     solver_->readPositions(positions);
-    showMergedVertices(prepared_, positions);
+    showMergedVertices(*prepared_, positions);
     solver_->readNormals(normals);
 }
 
 void ViewerSim::setGrab(std::optional<Grab> grab) {
     // A vertex merged by sewing is moved through the vertex it was merged into.
-    if (grab && grab->vertex < prepared_.shownAt.size())
-        grab->vertex = prepared_.shownAt[grab->vertex];
+    if (grab && grab->vertex < prepared_->shownAt.size())
+        grab->vertex = prepared_->shownAt[grab->vertex];
     grab_ = grab;
     solver_->setGrab(grab);
 }

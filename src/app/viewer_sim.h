@@ -73,7 +73,7 @@ class ViewerSim {
     Solver& solver() { return *solver_; }
     const Solver& solver() const { return *solver_; }
     const Scene& scene() const { return scene_; }
-    const PreparedCloth& prepared() const { return prepared_; }
+    const PreparedCloth& prepared() const { return *prepared_; }
     const std::string& backend() const { return backend_; }
     SimControls controls() const;
     // How many times the cloth was replaced (scene, reset, backend, settings): the renderer
@@ -95,7 +95,8 @@ class ViewerSim {
     std::shared_ptr<vk::Context> ctx_;
     std::ostream& notices_;
     Scene scene_;
-    PreparedCloth prepared_;
+    // One block, replaced in place (the exporters read it) once the solver sharing it is gone.
+    std::shared_ptr<PreparedCloth> prepared_ = std::make_shared<PreparedCloth>();
     std::unique_ptr<Solver> solver_;
     std::string backend_;
     int frame_ = 0;
@@ -107,7 +108,7 @@ class ViewerSim {
 };
 
 // The solver for `backend` ("cpu" or "gpu"); the GPU one runs on `ctx` (shared with rendering).
-std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, const PreparedCloth& prepared,
+std::unique_ptr<Solver> makeViewerSolver(const std::string& backend, SharedCloth prepared,
                                          const std::shared_ptr<vk::Context>& ctx,
                                          std::optional<int> threads, bool fixedTeam = false);
 

@@ -11,24 +11,24 @@
 
 namespace cloth {
 
-std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
+std::unique_ptr<Solver> makeCpuSolver(SharedCloth prepared, int threads,
                                       std::optional<BatchIsa> kernels, std::uint32_t workPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
-    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
-    if (prepared.sim.model == ClothModel::MassSpring)  // workPerThread 0: every thread (tests)
-        return makeMassSpringSolver(prepared, threads,
+    refuseWhatTheModelLacks(*prepared, SolverBackend::Cpu);
+    if (prepared->sim.model == ClothModel::MassSpring)  // workPerThread 0: every thread (tests)
+        return makeMassSpringSolver(std::move(prepared), threads,
                                     workPerThread == 0 ? 0u : kVerticesPerSpringThread);
-    if (prepared.sim.model == ClothModel::Fem)
-        return makeFemSolver(prepared, threads, workPerThread == 0 ? 0u : kVerticesPerFemThread);
-    if (prepared.sim.model == ClothModel::Projective)
-        return makeProjectiveSolver(prepared, threads,
+    if (prepared->sim.model == ClothModel::Fem)
+        return makeFemSolver(std::move(prepared), threads, workPerThread == 0 ? 0u : kVerticesPerFemThread);
+    if (prepared->sim.model == ClothModel::Projective)
+        return makeProjectiveSolver(std::move(prepared), threads,
                                     workPerThread == 0 ? 0u : kVerticesPerPdThread);
     const BatchIsa isa = kernels.value_or(bestBatchIsa());
     if (!batchIsaAvailable(isa))
         throw Error(std::string("CPU kernels '") + batchIsaName(isa) +
                     "' are not available on this CPU (" + cpuModelName() + ")");
-    return makeXpbdCpuSolver(prepared, threads, isa, workPerThread);
+    return makeXpbdCpuSolver(std::move(prepared), threads, isa, workPerThread);
 }
 
 }  // namespace cloth

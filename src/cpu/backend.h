@@ -21,8 +21,14 @@ namespace cloth {
 // the threads (the tests of thread-count determinism). Throws cloth::Error for an impossible
 // count or kernels this CPU lacks. A scene of another model gets that model's solver (kernels
 // then do not apply; workPerThread 0 still runs every frame on all the threads).
-std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
+std::unique_ptr<Solver> makeCpuSolver(SharedCloth prepared, int threads,
                                       std::optional<BatchIsa> kernels = std::nullopt,
                                       std::uint32_t workPerThread = kCpuWorkPerThread);
+// The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
+inline std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
+                                      std::optional<BatchIsa> kernels = std::nullopt,
+                                      std::uint32_t workPerThread = kCpuWorkPerThread) {
+    return makeCpuSolver(shareCopy(prepared), threads, kernels, workPerThread);
+}
 
 }  // namespace cloth

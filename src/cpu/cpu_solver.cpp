@@ -57,7 +57,7 @@ using Chunk = VertexChunk;
 
 class CpuSolver final : public Solver {
 public:
-    CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa, std::uint32_t workPerThread);
+    CpuSolver(SharedCloth prepared, int threads, BatchIsa isa, std::uint32_t workPerThread);
 
     const char* backendName() const override { return "cpu"; }
     std::string deviceName() const override { return cpuModelName(); }
@@ -106,7 +106,8 @@ private:
     void computeNormals(int member, int size);
     glm::vec3 normalSum(std::uint32_t v) const;
 
-    PreparedCloth p_;
+    SharedCloth shared_;      // the prepared scene: read, never copied (sim/solver.h)
+    const PreparedCloth& p_;  // *shared_
     float dt_ = 0.0f;
     double time_ = 0.0;
     std::vector<glm::vec4> pos_, pred_, vel_, normals_;
@@ -135,12 +136,12 @@ private:
     CpuTeam team_;  // the members of each frame (cpu/team.h)
 };
 
-CpuSolver::CpuSolver(const PreparedCloth& prepared, int threads, BatchIsa isa,
-                     std::uint32_t workPerThread)
-    : p_(prepared),
+CpuSolver::CpuSolver(SharedCloth prepared, int threads, BatchIsa isa, std::uint32_t workPerThread)
+    : shared_(std::move(prepared)),
+      p_(*shared_),
       isa_(isa),
       pool_(threads),
-      team_(cpuTeamSize(prepared, threads, workPerThread), threads, workPerThread != 0,
+      team_(cpuTeamSize(p_, threads, workPerThread), threads, workPerThread != 0,
             TeamLoadSource::system(pool_)) {
     CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
     CLOTH_ASSERT(!p_.sim.wind || p_.windVertices.size() == p_.positions.size());
@@ -546,9 +547,9 @@ void CpuSolver::setGrab(std::optional<Grab> grab) {
 
 }  // namespace
 
-std::unique_ptr<Solver> makeXpbdCpuSolver(const PreparedCloth& prepared, int threads,
-                                          BatchIsa kernels, std::uint32_t workPerThread) {
-    return std::make_unique<CpuSolver>(prepared, threads, kernels, workPerThread);
+std::unique_ptr<Solver> makeXpbdCpuSolver(SharedCloth prepared, int threads, BatchIsa kernels,
+                                          std::uint32_t workPerThread) {
+    return std::make_unique<CpuSolver>(std::move(prepared), threads, kernels, workPerThread);
 }
 
 }  // namespace cloth

@@ -17,7 +17,12 @@ namespace cloth {
 
 // The XPBD and PBD solver (cpu/backend.h's makeCpuSolver chooses it by the scene's model and
 // checks its arguments): threads >= 1, kernels available on this CPU.
-std::unique_ptr<Solver> makeXpbdCpuSolver(const PreparedCloth& prepared, int threads,
+std::unique_ptr<Solver> makeXpbdCpuSolver(SharedCloth prepared, int threads,
                                           BatchIsa kernels, std::uint32_t workPerThread);
+// The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
+inline std::unique_ptr<Solver> makeXpbdCpuSolver(const PreparedCloth& prepared, int threads,
+                                          BatchIsa kernels, std::uint32_t workPerThread) {
+    return makeXpbdCpuSolver(shareCopy(prepared), threads, kernels, workPerThread);
+}
 
 }  // namespace cloth

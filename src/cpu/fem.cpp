@@ -25,20 +25,21 @@ namespace {
 
 class FemSolver final : public Solver {
 public:
-    FemSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
-        : p_(p),
-          h_(substepDt(p.sim)),
+    FemSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
+        : shared_(std::move(shared)),
+          p_(*shared_),
+          h_(substepDt(p_.sim)),
           threads_(threads),
           members_(verticesPerThread == 0
                        ? threads
-                       : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
+                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
                                                        1u, std::uint32_t(threads)))),
           pool_(threads),
           post_(p_, threads),
           rigid_(p_) {
-        const std::uint32_t n = p.originalVertexCount;
-        x_.assign(p.positions.begin(), p.positions.begin() + n);
-        v_.assign(p.velocities.begin(), p.velocities.begin() + n);
+        const std::uint32_t n = p_.originalVertexCount;
+        x_.assign(p_.positions.begin(), p_.positions.begin() + n);
+        v_.assign(p_.velocities.begin(), p_.velocities.begin() + n);
         y_ = x_;
         // A vertex carried by a hard attachment leaves the solve like a pin (it moves, so its
         // neighbours feel its move at the next step's force).
@@ -46,46 +47,46 @@ public:
         row_.assign(n, -1);
         for (std::uint32_t i = 0; i < n; ++i)
             if (x_[i].w > 0.0f && !attachments.carried(i)) row_[i] = rows_++;
-        elements_.resize(p.femTriangles.size());
+        elements_.resize(p_.femTriangles.size());
         // Per vertex, its triangles' corners (3 t + c), in triangle order.
         offsets_.assign(n + 1, 0);
-        for (const gpu::PdTriangle& t : p.femTriangles)
+        for (const gpu::PdTriangle& t : p_.femTriangles)
             for (std::uint32_t v : {t.v0, t.v1, t.v2}) ++offsets_[v + 1];
         for (std::uint32_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
         corners_.resize(offsets_[n]);
         std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
-        for (std::uint32_t t = 0; t < p.femTriangles.size(); ++t) {
-            const gpu::PdTriangle& k = p.femTriangles[t];
+        for (std::uint32_t t = 0; t < p_.femTriangles.size(); ++t) {
+            const gpu::PdTriangle& k = p_.femTriangles[t];
             corners_[next[k.v0]++] = 3 * t;
             corners_[next[k.v1]++] = 3 * t + 1;
             corners_[next[k.v2]++] = 3 * t + 2;
         }
-        // Per vertex, its seam springs (p.springs: rest length 0), in spring order.
+        // Per vertex, its seam springs (p_.springs: rest length 0), in spring order.
         springOffsets_.assign(n + 1, 0);
-        for (const gpu::Spring& k : p.springs) ++springOffsets_[k.a + 1], ++springOffsets_[k.b + 1];
+        for (const gpu::Spring& k : p_.springs) ++springOffsets_[k.a + 1], ++springOffsets_[k.b + 1];
         for (std::uint32_t i = 0; i < n; ++i) springOffsets_[i + 1] += springOffsets_[i];
         springs_.resize(springOffsets_[n]);
         next.assign(springOffsets_.begin(), springOffsets_.end() - 1);
-        for (const gpu::Spring& k : p.springs) {
+        for (const gpu::Spring& k : p_.springs) {
             springs_[next[k.a]++] = {k.b, double(k.stiffness)};
             springs_[next[k.b]++] = {k.a, double(k.stiffness)};
         }
         force_.assign(n, glm::dvec3(0.0));
         // Per vertex, its angle springs' corners (4 a + c), in spring order; per free row, the
         // blocks of h^2 w g_c g_d^T it takes from them (FemStencils).
-        const SpringIncidence angles = stencilIncidence(p.angleSprings, n);
+        const SpringIncidence angles = stencilIncidence(p_.angleSprings, n);
         angleOffsets_ = angles.offsets;
         angleCorners_ = angles.springs;
-        angleTerms_.resize(p.angleSprings.size());
-        stencilBlocks_.assign(16 * p.angleSprings.size(), glm::dmat3(0.0));
+        angleTerms_.resize(p_.angleSprings.size());
+        stencilBlocks_.assign(16 * p_.angleSprings.size(), glm::dmat3(0.0));
         FemStencils stencils;
-        if (!p.angleSprings.empty()) {
+        if (!p_.angleSprings.empty()) {
             stencils.offsets.push_back(0);
             for (std::uint32_t i = 0; i < n; ++i) {
                 if (row_[i] < 0) continue;
                 for (std::uint32_t k = angleOffsets_[i]; k < angleOffsets_[i + 1]; ++k) {
                     const std::uint32_t a = angleCorners_[k] / 4, c = angleCorners_[k] % 4;
-                    const gpu::FixedAngleConstraint& t = p.angleSprings[a];
+                    const gpu::FixedAngleConstraint& t = p_.angleSprings[a];
                     const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
                     for (std::uint32_t d = 0; d < 4; ++d)
                         if (const std::int32_t j = row_[v[d]]; j >= 0) {
@@ -97,14 +98,14 @@ public:
             }
         }
         // Per vertex, its bends' corners (4 b + c), in bend order (the force's sum).
-        const SpringIncidence bends = stencilIncidence(p.femBends, n);
+        const SpringIncidence bends = stencilIncidence(p_.femBends, n);
         bendOffsets_ = bends.offsets;
         bendCorners_ = bends.springs;
-        bendResiduals_.assign(p.femBends.size(), glm::dvec3(0.0));
+        bendResiduals_.assign(p_.femBends.size(), glm::dvec3(0.0));
         std::vector<double> mass, extra;
         FemCouplings couplings;
         const double h = h_;
-        if (!p.springs.empty()) couplings.offsets.push_back(0);
+        if (!p_.springs.empty()) couplings.offsets.push_back(0);
         for (std::uint32_t i = 0; i < n; ++i) {
             if (row_[i] < 0) continue;
             rowVertex_.push_back(i);
@@ -125,11 +126,11 @@ public:
             }
             couplings.offsets.push_back(std::uint32_t(couplings.columns.size()));
         }
-        system_.emplace(p.femTriangles, row_, rows_, std::move(mass),
-                        1.0 + h * double(p.sim.fem.rayleighAlpha),
-                        h * double(p.sim.fem.rayleighBeta) + h * h, std::move(extra),
-                        std::move(couplings), std::move(stencils), p.femBends);
-        if (!p.angleSprings.empty()) system_->setStencilBlocks(&stencilBlocks_);
+        system_.emplace(p_.femTriangles, row_, rows_, std::move(mass),
+                        1.0 + h * double(p_.sim.fem.rayleighAlpha),
+                        h * double(p_.sim.fem.rayleighBeta) + h * h, std::move(extra),
+                        std::move(couplings), std::move(stencils), p_.femBends);
+        if (!p_.angleSprings.empty()) system_->setStencilBlocks(&stencilBlocks_);
         dv_.assign(rows_, glm::dvec3(0.0));
         rhs_ = kv_ = velocity_ = dv_;
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
@@ -317,7 +318,8 @@ private:
         }
     }
 
-    PreparedCloth p_;
+    SharedCloth shared_;      // the prepared scene: read, never copied (sim/solver.h)
+    const PreparedCloth& p_;  // *shared_
     float h_;
     int threads_, members_;
     ThreadPool pool_;
@@ -360,15 +362,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> makeFemSolver(const PreparedCloth& prepared, int threads,
+std::unique_ptr<Solver> makeFemSolver(SharedCloth prepared, int threads,
                                       std::uint32_t verticesPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
-    if (prepared.sim.model != ClothModel::Fem)
+    if (prepared->sim.model != ClothModel::Fem)
         throw Error("makeFemSolver: the scene's model is " +
-                    std::string(clothModelName(prepared.sim.model)));
-    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
-    return std::make_unique<FemSolver>(prepared, threads, verticesPerThread);
+                    std::string(clothModelName(prepared->sim.model)));
+    refuseWhatTheModelLacks(*prepared, SolverBackend::Cpu);
+    return std::make_unique<FemSolver>(std::move(prepared), threads, verticesPerThread);
 }
 
 }  // namespace cloth

@@ -23,7 +23,12 @@ namespace cloth {
 // threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most
 // (0: all of them). Throws cloth::Error for what the model does not run.
 inline constexpr std::uint32_t kVerticesPerFemThread = 2048;
-std::unique_ptr<Solver> makeFemSolver(const PreparedCloth& prepared, int threads = 1,
+std::unique_ptr<Solver> makeFemSolver(SharedCloth prepared, int threads = 1,
                                       std::uint32_t verticesPerThread = kVerticesPerFemThread);
+// The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
+inline std::unique_ptr<Solver> makeFemSolver(const PreparedCloth& prepared, int threads = 1,
+                                      std::uint32_t verticesPerThread = kVerticesPerFemThread) {
+    return makeFemSolver(shareCopy(prepared), threads, verticesPerThread);
+}
 
 }  // namespace cloth

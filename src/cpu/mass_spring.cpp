@@ -110,33 +110,33 @@ namespace {
 
 class MassSpringSolver final : public MassSpringSolverBase {
 public:
-    MassSpringSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
-        : MassSpringSolverBase(p),
-          stepper_(p.springs, p.originalVertexCount),
+    MassSpringSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
+        : MassSpringSolverBase(std::move(shared)),
+          stepper_(p_.springs, p_.originalVertexCount),
           threads_(threads),
           members_(verticesPerThread == 0
                        ? threads
-                       : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
+                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
                                                        1u, std::uint32_t(threads)))),
           pool_(threads),
-          rigid_(p) {
-        stepper_.setAttachments(p);
-        stepper_.setAngles(p);
-        state_.x = p.positions;
-        state_.v = p.velocities;
-        if (springKeepsPrevious(p.sim.massSpring.integrator))
+          rigid_(p_) {
+        stepper_.setAttachments(p_);
+        stepper_.setAngles(p_);
+        state_.x = p_.positions;
+        state_.v = p_.velocities;
+        if (springKeepsPrevious(p_.sim.massSpring.integrator))
             state_.previous = springPrevious(state_.x, state_.v, springLastStep(plan_));
-        damping_ = springDamping(p);
-        if (!p.colliders.empty()) {
+        damping_ = springDamping(p_);
+        if (!p_.colliders.empty()) {
             state_.start = state_.x;
             for (glm::vec4& x : state_.start) x.w = 0.0f;
-            thickness_ = springThickness(p);
-            poses_.resize(std::size_t(threads) * 2 * p.colliders.size());
-            memory_.assign(p.originalVertexCount, gpu::meshMemoryNone());
-            bounceBelow_ = springBounceBelow(p.sim, plan_);
+            thickness_ = springThickness(p_);
+            poses_.resize(std::size_t(threads) * 2 * p_.colliders.size());
+            memory_.assign(p_.originalVertexCount, gpu::meshMemoryNone());
+            bounceBelow_ = springBounceBelow(p_.sim, plan_);
         }
-        normals_.assign(p.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
-        computeNormals(0, p.originalVertexCount);
+        normals_.assign(p_.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+        computeNormals(0, p_.originalVertexCount);
     }
 
     const char* backendName() const override { return "cpu"; }
@@ -293,15 +293,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads,
+std::unique_ptr<Solver> makeMassSpringSolver(SharedCloth prepared, int threads,
                                              std::uint32_t verticesPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
-    if (prepared.sim.model != ClothModel::MassSpring)
+    if (prepared->sim.model != ClothModel::MassSpring)
         throw Error("makeMassSpringSolver: the scene's model is " +
-                    std::string(clothModelName(prepared.sim.model)));
-    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
-    return std::make_unique<MassSpringSolver>(prepared, threads, verticesPerThread);
+                    std::string(clothModelName(prepared->sim.model)));
+    refuseWhatTheModelLacks(*prepared, SolverBackend::Cpu);
+    return std::make_unique<MassSpringSolver>(std::move(prepared), threads, verticesPerThread);
 }
 
 }  // namespace cloth

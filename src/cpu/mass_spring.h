@@ -91,7 +91,12 @@ private:
 // threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most (a
 // small cloth runs on one; 0: all of them, for the tests). Any number gives the same bits.
 inline constexpr std::uint32_t kVerticesPerSpringThread = 2048;
-std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads = 1,
+std::unique_ptr<Solver> makeMassSpringSolver(SharedCloth prepared, int threads = 1,
                                              std::uint32_t verticesPerThread = kVerticesPerSpringThread);
+// The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
+inline std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads = 1,
+                                             std::uint32_t verticesPerThread = kVerticesPerSpringThread) {
+    return makeMassSpringSolver(shareCopy(prepared), threads, verticesPerThread);
+}
 
 }  // namespace cloth

@@ -233,24 +233,25 @@ namespace {
 
 class ProjectiveSolver final : public Solver {
 public:
-    ProjectiveSolver(const PreparedCloth& p, int threads, std::uint32_t verticesPerThread)
-        : p_(p),
-          h_(substepDt(p.sim)),
-          system_(p.sim.iteration.scheme == IterationScheme::GaussSeidel
+    ProjectiveSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
+        : shared_(std::move(shared)),
+          p_(*shared_),
+          h_(substepDt(p_.sim)),
+          system_(p_.sim.iteration.scheme == IterationScheme::GaussSeidel
                       ? std::make_unique<ProjectiveSystem>(p_, h_)
                       : nullptr),
           jacobi_(system_ ? nullptr : std::make_unique<PdJacobiSystem>(p_, h_)),
           threads_(threads),
           members_(verticesPerThread == 0
                        ? threads
-                       : int(std::clamp<std::uint32_t>(p.originalVertexCount / verticesPerThread,
+                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
                                                        1u, std::uint32_t(threads)))),
           pool_(threads),
           post_(p_, threads),
           rigid_(p_) {
-        const std::uint32_t n = p.originalVertexCount;
-        x_.assign(p.positions.begin(), p.positions.begin() + n);
-        v_.assign(p.velocities.begin(), p.velocities.begin() + n);
+        const std::uint32_t n = p_.originalVertexCount;
+        x_.assign(p_.positions.begin(), p_.positions.begin() + n);
+        v_.assign(p_.velocities.begin(), p_.velocities.begin() + n);
         s_ = y_ = x_;
         targets_.assign(n, glm::vec4(0.0f));
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
@@ -341,7 +342,8 @@ private:
         }
     }
 
-    PreparedCloth p_;
+    SharedCloth shared_;      // the prepared scene: read, never copied (sim/solver.h)
+    const PreparedCloth& p_;  // *shared_
     float h_;
     std::unique_ptr<ProjectiveSystem> system_;  // the direct global step (scheme gs)
     std::unique_ptr<PdJacobiSystem> jacobi_;    // the Jacobi one (jacobi, chebyshev)
@@ -357,15 +359,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> makeProjectiveSolver(const PreparedCloth& prepared, int threads,
+std::unique_ptr<Solver> makeProjectiveSolver(SharedCloth prepared, int threads,
                                              std::uint32_t verticesPerThread) {
     if (threads < 1 || threads > 1024)
         throw Error("--threads must be between 1 and 1024, got " + std::to_string(threads));
-    if (prepared.sim.model != ClothModel::Projective)
+    if (prepared->sim.model != ClothModel::Projective)
         throw Error("makeProjectiveSolver: the scene's model is " +
-                    std::string(clothModelName(prepared.sim.model)));
-    refuseWhatTheModelLacks(prepared, SolverBackend::Cpu);
-    return std::make_unique<ProjectiveSolver>(prepared, threads, verticesPerThread);
+                    std::string(clothModelName(prepared->sim.model)));
+    refuseWhatTheModelLacks(*prepared, SolverBackend::Cpu);
+    return std::make_unique<ProjectiveSolver>(std::move(prepared), threads, verticesPerThread);
 }
 
 }  // namespace cloth

@@ -78,7 +78,12 @@ private:
 // threads >= 1: the most threads a frame runs on, one per `verticesPerThread` vertices at most
 // (0: all of them, for the tests). Throws cloth::Error for what the model does not run.
 inline constexpr std::uint32_t kVerticesPerPdThread = 2048;
-std::unique_ptr<Solver> makeProjectiveSolver(const PreparedCloth& prepared, int threads = 1,
+std::unique_ptr<Solver> makeProjectiveSolver(SharedCloth prepared, int threads = 1,
                                              std::uint32_t verticesPerThread = kVerticesPerPdThread);
+// The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
+inline std::unique_ptr<Solver> makeProjectiveSolver(const PreparedCloth& prepared, int threads = 1,
+                                             std::uint32_t verticesPerThread = kVerticesPerPdThread) {
+    return makeProjectiveSolver(shareCopy(prepared), threads, verticesPerThread);
+}
 
 }  // namespace cloth

@@ -8,6 +8,7 @@
 #include <optional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -206,6 +207,15 @@ inline std::uint32_t PreparedCloth::colorItems(std::uint32_t c) const {
     gpu::forEachConstraintType([&](auto t) { n += set<typename decltype(t)::Item>().colorSize(c); });
     return n;
 }
+
+// A prepared scene as the solvers hold it: shared and read-only. A solver keeps one of these, never
+// a copy (sim/solver.h); its state (positions, velocities, multipliers) is its own.
+using SharedCloth = std::shared_ptr<const PreparedCloth>;
+inline SharedCloth shareCloth(PreparedCloth&& p) {
+    return std::make_shared<const PreparedCloth>(std::move(p));
+}
+// A shared copy, for a caller that goes on changing its own (tests, clothcheck's restarts).
+inline SharedCloth shareCopy(const PreparedCloth& p) { return std::make_shared<const PreparedCloth>(p); }
 
 // The contact thickness of vertex v (original or phantom copy): its cloth segment's.
 inline float vertexThickness(const PreparedCloth& p, std::uint32_t v) {

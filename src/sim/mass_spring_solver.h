@@ -38,9 +38,11 @@ public:
     }
 
 protected:
-    explicit MassSpringSolverBase(const PreparedCloth& p) : p_(p), plan_(planSpringSteps(p)) {}
+    explicit MassSpringSolverBase(SharedCloth shared)
+        : shared_(std::move(shared)), p_(*shared_), plan_(planSpringSteps(p_)) {}
 
-    PreparedCloth p_;
+    SharedCloth shared_;      // the prepared scene: read, never copied (sim/solver.h)
+    const PreparedCloth& p_;  // *shared_
     SpringPlan plan_;
 };
 

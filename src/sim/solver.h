@@ -5,6 +5,9 @@
 //                                           attachments, tethers, grab, phantom averaging
 //                      velocity update (+ linear damping), rigid-preserving damping
 //   then vertex normals.
+// A solver reads the PreparedCloth it was made from for as long as it lives, and copies only its
+// state (positions, velocities, multipliers): the caller keeps that PreparedCloth alive and
+// unchanged until the solver is gone (the factories refuse a temporary at compile time).
 #pragma once
 
 #include <cstdint>

@@ -12,6 +12,10 @@
 namespace cloth::vk {
 
 // Throws cloth::Error for a model the GPU does not run, or a device it cannot use.
+std::unique_ptr<Solver> makeGpuSolver(SharedCloth prepared,
+                                      const GpuSolverOptions& options = {});
+// The same from the caller's own `prepared` (tests): XPBD's solver uploads it and keeps nothing;
+// the other models' solvers get a copy.
 std::unique_ptr<Solver> makeGpuSolver(const PreparedCloth& prepared,
                                       const GpuSolverOptions& options = {});
 

@@ -49,49 +49,49 @@ std::uint32_t integratorCode(Integrator i) {
 
 class GpuMassSpringSolver final : public MassSpringSolverBase {
 public:
-    GpuMassSpringSolver(const PreparedCloth& p, const GpuSolverOptions& o)
-        : MassSpringSolverBase(p),
+    GpuMassSpringSolver(SharedCloth shared, const GpuSolverOptions& o)
+        : MassSpringSolverBase(std::move(shared)),
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
           kernel_(*ctx_, "mass_spring.comp", 27, sizeof(Push), o.workgroupSize),
-          rigid_(modelRigidTable(p)) {
-        const std::uint32_t n = p.originalVertexCount;
+          rigid_(modelRigidTable(p_)) {
+        const std::uint32_t n = p_.originalVertexCount;
         const std::vector<glm::vec4> previous =
-            springPrevious(p.positions, p.velocities, springLastStep(plan_));  // Verlet's
-        const std::vector<float> damping = springDamping(p);
-        const SpringIncidence in = springIncidence(p.springs, n);
-        positions_ = filledBuffer(*ctx_, once_, p.positions, "ms.positions");
-        velocities_ = filledBuffer(*ctx_, once_, p.velocities, "ms.velocities");
+            springPrevious(p_.positions, p_.velocities, springLastStep(plan_));  // Verlet's
+        const std::vector<float> damping = springDamping(p_);
+        const SpringIncidence in = springIncidence(p_.springs, n);
+        positions_ = filledBuffer(*ctx_, once_, p_.positions, "ms.positions");
+        velocities_ = filledBuffer(*ctx_, once_, p_.velocities, "ms.velocities");
         previous_ = filledBuffer(*ctx_, once_, previous, "ms.previous");
         forces_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "ms.forces");
-        springs_ = filledBuffer(*ctx_, once_, p.springs, "ms.springs");
+        springs_ = filledBuffer(*ctx_, once_, p_.springs, "ms.springs");
         offsets_ = filledBuffer(*ctx_, once_, in.offsets, "ms.offsets");
         incident_ = filledBuffer(*ctx_, once_, in.springs, "ms.incident");
         damping_ = filledBuffer(*ctx_, once_, damping, "ms.damping");
-        tethers_ = filledBuffer(*ctx_, once_, p.tethers, "ms.tethers");
-        colliders_ = filledBuffer(*ctx_, once_, p.colliders, "ms.colliders");
-        thickness_ = filledBuffer(*ctx_, once_, springThickness(p), "ms.thickness");
-        std::vector<glm::vec4> start = p.colliders.empty() ? std::vector<glm::vec4>{} : p.positions;
+        tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "ms.tethers");
+        colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "ms.colliders");
+        thickness_ = filledBuffer(*ctx_, once_, springThickness(p_), "ms.thickness");
+        std::vector<glm::vec4> start = p_.colliders.empty() ? std::vector<glm::vec4>{} : p_.positions;
         for (glm::vec4& x : start) x.w = 0.0f;
         start_ = filledBuffer(*ctx_, once_, start, "ms.start");
-        triangles_ = filledBuffer(*ctx_, once_, p.triangles, "ms.triangles");
-        vertexTriOffsets_ = filledBuffer(*ctx_, once_, p.vertexTriangleOffsets, "ms.vertexTriOffsets");
-        vertexTriangles_ = filledBuffer(*ctx_, once_, p.vertexTriangles, "ms.vertexTriangles");
-        wind_ = filledBuffer(*ctx_, once_, p.windVertices, "ms.wind");
-        attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p), "ms.attachmentOf");
-        attachments_ = filledBuffer(*ctx_, once_, p.attachments, "ms.attachments");
-        motions_ = filledBuffer(*ctx_, once_, p.motions, "ms.motions");
-        meshNodes_ = filledBuffer(*ctx_, once_, p.meshNodes, "ms.meshNodes");
-        meshTriangles_ = filledBuffer(*ctx_, once_, p.meshTriangles, "ms.meshTriangles");
+        triangles_ = filledBuffer(*ctx_, once_, p_.triangles, "ms.triangles");
+        vertexTriOffsets_ = filledBuffer(*ctx_, once_, p_.vertexTriangleOffsets, "ms.vertexTriOffsets");
+        vertexTriangles_ = filledBuffer(*ctx_, once_, p_.vertexTriangles, "ms.vertexTriangles");
+        wind_ = filledBuffer(*ctx_, once_, p_.windVertices, "ms.wind");
+        attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p_), "ms.attachmentOf");
+        attachments_ = filledBuffer(*ctx_, once_, p_.attachments, "ms.attachments");
+        motions_ = filledBuffer(*ctx_, once_, p_.motions, "ms.motions");
+        meshNodes_ = filledBuffer(*ctx_, once_, p_.meshNodes, "ms.meshNodes");
+        meshTriangles_ = filledBuffer(*ctx_, once_, p_.meshTriangles, "ms.meshTriangles");
         meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
                                   "ms.meshHints");
         rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "ms.rigidTable");
         rigidSlots_ = filledBuffer(
             *ctx_, once_, std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
             "ms.rigidSlots");
-        const SpringIncidence angles = stencilIncidence(p.angleSprings, n);
-        angles_ = filledBuffer(*ctx_, once_, p.angleSprings, "ms.angles");
+        const SpringIncidence angles = stencilIncidence(p_.angleSprings, n);
+        angles_ = filledBuffer(*ctx_, once_, p_.angleSprings, "ms.angles");
         angleOffsets_ = filledBuffer(*ctx_, once_, angles.offsets, "ms.angleOffsets");
         angleCorners_ = filledBuffer(*ctx_, once_, angles.springs, "ms.angleCorners");
         kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
@@ -217,13 +217,13 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> makeGpuMassSpringSolver(const PreparedCloth& prepared,
+std::unique_ptr<Solver> makeGpuMassSpringSolver(SharedCloth prepared,
                                                 const GpuSolverOptions& options) {
-    if (prepared.sim.model != ClothModel::MassSpring)
+    if (prepared->sim.model != ClothModel::MassSpring)
         throw Error("makeGpuMassSpringSolver: the scene's model is " +
-                    std::string(clothModelName(prepared.sim.model)));
-    refuseWhatTheModelLacks(prepared, SolverBackend::Gpu);
-    return std::make_unique<GpuMassSpringSolver>(prepared, options);
+                    std::string(clothModelName(prepared->sim.model)));
+    refuseWhatTheModelLacks(*prepared, SolverBackend::Gpu);
+    return std::make_unique<GpuMassSpringSolver>(std::move(prepared), options);
 }
 
 }  // namespace cloth::vk

@@ -14,7 +14,12 @@ namespace cloth::vk {
 
 // Throws cloth::Error as cpu/mass_spring.h's makeMassSpringSolver does for what the model does
 // not run, and for a scene that is not of model mass_spring.
-std::unique_ptr<Solver> makeGpuMassSpringSolver(const PreparedCloth& prepared,
+std::unique_ptr<Solver> makeGpuMassSpringSolver(SharedCloth prepared,
                                                 const GpuSolverOptions& options);
+// The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
+inline std::unique_ptr<Solver> makeGpuMassSpringSolver(const PreparedCloth& prepared,
+                                                const GpuSolverOptions& options) {
+    return makeGpuMassSpringSolver(shareCopy(prepared), options);
+}
 
 }  // namespace cloth::vk

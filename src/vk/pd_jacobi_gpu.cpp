@@ -37,49 +37,50 @@ constexpr std::uint32_t kBuffers = 31;
 
 class GpuProjectiveSolver final : public Solver {
   public:
-    GpuProjectiveSolver(const PreparedCloth& p, const GpuSolverOptions& o)
-        : p_(p),
-          h_(substepDt(p.sim)),
+    GpuProjectiveSolver(SharedCloth shared, const GpuSolverOptions& o)
+        : shared_(std::move(shared)),
+          p_(*shared_),
+          h_(substepDt(p_.sim)),
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "pd"),
           workgroup_(o.workgroupSize),
           kernel_(*ctx_, "pd_jacobi.comp", kBuffers, sizeof(Push), o.workgroupSize),
-          rigid_(modelRigidTable(p)) {
-        const std::uint32_t n = p.originalVertexCount;
-        const PdJacobiLayout l = buildPdJacobiLayout(p, h_);
-        const std::vector<glm::vec4> x(p.positions.begin(), p.positions.begin() + n);
-        const std::vector<glm::vec4> v(p.velocities.begin(), p.velocities.begin() + n);
+          rigid_(modelRigidTable(p_)) {
+        const std::uint32_t n = p_.originalVertexCount;
+        const PdJacobiLayout l = buildPdJacobiLayout(p_, h_);
+        const std::vector<glm::vec4> x(p_.positions.begin(), p_.positions.begin() + n);
+        const std::vector<glm::vec4> v(p_.velocities.begin(), p_.velocities.begin() + n);
         positions_ = filledBuffer(*ctx_, once_, x, "pd.positions");
         velocities_ = filledBuffer(*ctx_, once_, v, "pd.velocities");
         predicted_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "pd.predicted");
         iterates_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(3 * std::size_t(n)), "pd.iterates");
         vertices_ = filledBuffer(*ctx_, once_, l.vertices, "pd.vertices");
-        triangles_ = filledBuffer(*ctx_, once_, p.pdTriangles, "pd.triangles");
-        bends_ = filledBuffer(*ctx_, once_, p.pdBends, "pd.bends");
-        triProjections_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(2 * p.pdTriangles.size()),
+        triangles_ = filledBuffer(*ctx_, once_, p_.pdTriangles, "pd.triangles");
+        bends_ = filledBuffer(*ctx_, once_, p_.pdBends, "pd.bends");
+        triProjections_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(2 * p_.pdTriangles.size()),
                                  "pd.triProjections");
         bendProjections_ =
-            filledBuffer(*ctx_, once_, std::vector<glm::vec4>(p.pdBends.size()), "pd.bendProjections");
+            filledBuffer(*ctx_, once_, std::vector<glm::vec4>(p_.pdBends.size()), "pd.bendProjections");
         triOffsets_ = filledBuffer(*ctx_, once_, l.triOffsets, "pd.triOffsets");
         triCorners_ = filledBuffer(*ctx_, once_, l.triCorners, "pd.triCorners");
         bendOffsets_ = filledBuffer(*ctx_, once_, l.bendOffsets, "pd.bendOffsets");
         bendCorners_ = filledBuffer(*ctx_, once_, l.bendCorners, "pd.bendCorners");
-        tethers_ = filledBuffer(*ctx_, once_, p.tethers, "pd.tethers");
-        colliders_ = filledBuffer(*ctx_, once_, p.colliders, "pd.colliders");
-        thickness_ = filledBuffer(*ctx_, once_, springThickness(p), "pd.thickness");
-        damping_ = filledBuffer(*ctx_, once_, implicitDamping(p), "pd.damping");
+        tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "pd.tethers");
+        colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "pd.colliders");
+        thickness_ = filledBuffer(*ctx_, once_, springThickness(p_), "pd.thickness");
+        damping_ = filledBuffer(*ctx_, once_, implicitDamping(p_), "pd.damping");
         contact_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
         targets_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "pd.targets");
-        attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p), "pd.attachmentOf");
-        attachments_ = filledBuffer(*ctx_, once_, p.attachments, "pd.attachments");
-        motions_ = filledBuffer(*ctx_, once_, p.motions, "pd.motions");
-        meshTriangles_ = filledBuffer(*ctx_, once_, p.triangles, "pd.meshTriangles");
+        attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p_), "pd.attachmentOf");
+        attachments_ = filledBuffer(*ctx_, once_, p_.attachments, "pd.attachments");
+        motions_ = filledBuffer(*ctx_, once_, p_.motions, "pd.motions");
+        meshTriangles_ = filledBuffer(*ctx_, once_, p_.triangles, "pd.meshTriangles");
         vertexTriOffsets_ =
-            filledBuffer(*ctx_, once_, p.vertexTriangleOffsets, "pd.vertexTriOffsets");
-        vertexTriangles_ = filledBuffer(*ctx_, once_, p.vertexTriangles, "pd.vertexTriangles");
-        wind_ = filledBuffer(*ctx_, once_, p.windVertices, "pd.wind");
-        colliderNodes_ = filledBuffer(*ctx_, once_, p.meshNodes, "pd.colliderNodes");
-        colliderTriangles_ = filledBuffer(*ctx_, once_, p.meshTriangles, "pd.colliderTriangles");
+            filledBuffer(*ctx_, once_, p_.vertexTriangleOffsets, "pd.vertexTriOffsets");
+        vertexTriangles_ = filledBuffer(*ctx_, once_, p_.vertexTriangles, "pd.vertexTriangles");
+        wind_ = filledBuffer(*ctx_, once_, p_.windVertices, "pd.wind");
+        colliderNodes_ = filledBuffer(*ctx_, once_, p_.meshNodes, "pd.colliderNodes");
+        colliderTriangles_ = filledBuffer(*ctx_, once_, p_.meshTriangles, "pd.colliderTriangles");
         meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
                                   "pd.meshHints");
         rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "pd.rigidTable");
@@ -219,7 +220,8 @@ class GpuProjectiveSolver final : public Solver {
     }
 
   private:
-    PreparedCloth p_;
+    SharedCloth shared_;      // the prepared scene: read, never copied (sim/solver.h)
+    const PreparedCloth& p_;  // *shared_
     float h_;
     std::shared_ptr<Context> ctx_;
     OneShot once_;
@@ -238,18 +240,18 @@ class GpuProjectiveSolver final : public Solver {
 
 }  // namespace
 
-std::unique_ptr<Solver> makeGpuProjectiveSolver(const PreparedCloth& prepared,
+std::unique_ptr<Solver> makeGpuProjectiveSolver(SharedCloth prepared,
                                                 const GpuSolverOptions& options) {
-    if (prepared.sim.model != ClothModel::Projective)
+    if (prepared->sim.model != ClothModel::Projective)
         throw Error("makeGpuProjectiveSolver: the scene's model is " +
-                    std::string(clothModelName(prepared.sim.model)));
-    refuseWhatTheModelLacks(prepared, SolverBackend::Gpu);
-    if (prepared.sim.iteration.scheme == IterationScheme::GaussSeidel)
+                    std::string(clothModelName(prepared->sim.model)));
+    refuseWhatTheModelLacks(*prepared, SolverBackend::Gpu);
+    if (prepared->sim.iteration.scheme == IterationScheme::GaussSeidel)
         throw Error(
             "model pd on the GPU runs the Jacobi global step only: give --iteration "
             "jacobi or chebyshev (the direct LDLT step, iteration gs, runs on the CPU: "
             "--backend cpu)");
-    return std::make_unique<GpuProjectiveSolver>(prepared, options);
+    return std::make_unique<GpuProjectiveSolver>(std::move(prepared), options);
 }
 
 }  // namespace cloth::vk

@@ -15,7 +15,12 @@ namespace cloth::vk {
 
 // Throws cloth::Error for what the model does not run (prep/projective.h), for the direct (gs)
 // scheme, whose LDLT global step runs on the CPU only, and for a scene not of model pd.
-std::unique_ptr<Solver> makeGpuProjectiveSolver(const PreparedCloth& prepared,
+std::unique_ptr<Solver> makeGpuProjectiveSolver(SharedCloth prepared,
                                                 const GpuSolverOptions& options);
+// The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
+inline std::unique_ptr<Solver> makeGpuProjectiveSolver(const PreparedCloth& prepared,
+                                                const GpuSolverOptions& options) {
+    return makeGpuProjectiveSolver(shareCopy(prepared), options);
+}
 
 }  // namespace cloth::vk

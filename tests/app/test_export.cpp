@@ -175,7 +175,7 @@ TEST(Export, GltfLastFrameEqualsTheSolversPositions) {
     Simulation sim = loadSimulation(
         parseOptions({"--headless", "--backend", "cpu", "--threads", "1", "--scene", scenePath()}),
         notices);
-    GltfExporter exporter(file, 2, sim.prepared, true, 4);
+    GltfExporter exporter(file, 2, *sim.prepared, true, 4);
     std::vector<glm::vec4> x;
     sim.solver->readPositions(x);
     exporter.write(0, x, sim.solver->simTime());

@@ -110,7 +110,7 @@ TEST(SewingRun, TubeMergesEverySeamPairAndHangsOpen) {
     o.threads = 2;
     std::ostringstream notices;
     Simulation sim = loadSimulation(o, notices);
-    const std::size_t pairs = sim.prepared.seamPairs.size();
+    const std::size_t pairs = sim.prepared->seamPairs.size();
     ASSERT_EQ(pairs, 42u);
     int first = 0, last = 0;
     std::vector<glm::vec4> x;
@@ -122,8 +122,8 @@ TEST(SewingRun, TubeMergesEverySeamPairAndHangsOpen) {
         }
     }
     sim.solver->readPositions(x);
-    checkFinite(x, sim.prepared.vertexCount(), 300);
-    const PreparedCloth& p = sim.prepared;
+    checkFinite(x, sim.prepared->vertexCount(), 300);
+    const PreparedCloth& p = *sim.prepared;
     EXPECT_EQ(mergedSeamPairCount(p), pairs);
     EXPECT_EQ(largestGap(p, x), 0.0);
     // Open as a tube: the middles of the two panels (vertex 6 of row 10) stay apart, the seams
