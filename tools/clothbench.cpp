@@ -161,7 +161,7 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
     const double slowestMs = *std::max_element(m.singleMs.begin(), m.singleMs.end());
     const double medianFrameMs = median(m.singleMs);
     // XPBD: constraint projections; the mass-spring model: spring updates (a spring per step).
-    double solvesPerFrame = double(p.coloredItemCount()) * o.iterations * p.sim.substeps;
+    double solvesPerFrame = double(p.coloredItemCount()) * o.iterations * p.timing.substeps;
     nlohmann::json model = {{"name", clothModelName(p.sim.model)}};
     if (p.sim.model == ClothModel::MassSpring) {
         double steps = 1.0;
@@ -171,14 +171,14 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
         }
         model["integrator"] = integratorName(p.sim.massSpring.integrator);
         model["springs"] = p.springs.size();
-        solvesPerFrame = double(p.springs.size()) * steps * p.sim.substeps;
+        solvesPerFrame = double(p.springs.size()) * steps * p.timing.substeps;
     }
     if (p.sim.model == ClothModel::Projective) {
         // Projective dynamics: term projections (triangles and hinges) per iteration.
         for (const Solver::ModelFigure& f : solver.modelFigures()) model[f.name] = f.value;
         model["strain_terms"] = p.pdTriangles.size();
         model["bending_terms"] = p.pdBends.size();
-        solvesPerFrame = double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * p.sim.substeps;
+        solvesPerFrame = double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * p.timing.substeps;
     }
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);
@@ -205,8 +205,8 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             // wait for a core another process holds).
             {"frame_ms_single", {{"median", medianFrameMs}, {"slowest", slowestMs},
                                  {"slowest_over_median", slowestMs / medianFrameMs}}},
-            {"ms_per_substep", medMs / p.sim.substeps},
-            {"ms_per_substep_min", minMs / p.sim.substeps},
+            {"ms_per_substep", medMs / p.timing.substeps},
+            {"ms_per_substep_min", minMs / p.timing.substeps},
             {"solves_per_second", solvesPerFrame / (medMs / 1000.0)},
             {"solves_per_second_max", solvesPerFrame / (minMs / 1000.0)},
             {"stages_ms", stages},
@@ -258,7 +258,7 @@ void addCollisionFigures(nlohmann::json& r, const PreparedCloth& p, const Solver
     for (int i = kStageSelfRebuild; i <= kStageSelfClamp; ++i)
         self += st[kStageNames[i]].get<double>();
     for (int i = 0; i < kStageCount; ++i) stamped += st[kStageNames[i]].get<double>();
-    const double perStep = 1.0 / p.sim.substeps;
+    const double perStep = 1.0 / p.timing.substeps;
     const double vertices = double(p.originalVertexCount);
     nlohmann::json steps = nlohmann::json::object();
     for (int i = kStageSelfRebuild; i <= kStageSelfClamp; ++i)
@@ -422,7 +422,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["counters"] = {{"dispatches_per_frame", c.dispatches},
                          {"self_dispatches_per_frame", c.selfDispatches},
                          {"self_dispatches_per_substep",
-                          double(c.selfDispatches) / double(p.sim.substeps)},
+                          double(c.selfDispatches) / double(p.timing.substeps)},
                          {"barriers_per_frame", c.barriers},
                          {"submissions_per_frame", c.submissions},
                          {"host_waits_per_frame", c.hostWaits},

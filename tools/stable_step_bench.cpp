@@ -119,7 +119,7 @@ nlohmann::json measureAdaptive(const std::string& name, const PreparedCloth& pre
     const std::vector<float> damping = springDamping(prepared);
     const double least = *std::min_element(damping.begin(), damping.end());
     const double omega = springOmegaMax(prepared, 2000);
-    const double substep = double(prepared.sim.frameDt);  // one a frame, as the source's loop
+    const double substep = double(prepared.timing.frameDt);  // one a frame, as the source's loop
     nlohmann::json rows = nlohmann::json::array();
     std::printf("%-28s adaptive_verlet (substep %.5g s, omega_max %.5g rad/s, equal steps' limit "
                 "%.5g s):\n", name.c_str(), substep, omega, stableStep(Integrator::Verlet, omega,
@@ -205,8 +205,8 @@ constexpr double kImplicitCap = 0.1, kImplicitLeast = 1e-4;
 
 bool implicitStableAt(const PreparedCloth& prepared, double h, double seconds, int threads) {
     PreparedCloth p = prepared;
-    p.sim.frameDt = float(h);
-    p.sim.substeps = 1;
+    p.timing.frameDt = float(h);
+    p.timing.substeps = 1;
     const std::uint32_t n = p.originalVertexCount;
     const double diagonal = std::max(diagonalOf(prepared.positions), 1e-3);
     perturb(p.positions, diagonal);

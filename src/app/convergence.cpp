@@ -17,7 +17,7 @@ PreparedCloth withSolverState(const PreparedCloth& p, Solver& solver) {
         s.positions[i] = glm::vec4(glm::vec3(x[i]), p.positions[i].w);
         s.velocities[i] = glm::vec4(glm::vec3(v[i]), 0.0f);
     }
-    s.startTime = solver.simTime();
+    s.run.time = solver.simTime();
     return s;
 }
 
@@ -40,7 +40,7 @@ void copyStateOntoPhantoms(const PreparedCloth& from, PreparedCloth& to) {
             to.velocities[m] = to.velocities[original];
         }
     }
-    to.startTime = from.startTime;
+    to.run.time = from.run.time;
 }
 
 PreparedCloth settledStart(const PreparedCloth& p, const SolverFactory& make, int frames) {
@@ -51,14 +51,14 @@ PreparedCloth settledStart(const PreparedCloth& p, const SolverFactory& make, in
 
 PreparedCloth oneSubstep(const PreparedCloth& start) {
     PreparedCloth p = start;
-    p.sim.frameDt = start.sim.frameDt / static_cast<float>(start.sim.substeps);
-    p.sim.substeps = 1;
+    p.timing.frameDt = start.timing.frameDt / static_cast<float>(start.timing.substeps);
+    p.timing.substeps = 1;
     return p;
 }
 
 double initialResidual(const PreparedCloth& startState) {
     const PreparedCloth start = oneSubstep(startState);
-    const float dt = start.sim.frameDt;
+    const float dt = start.timing.frameDt;
     std::vector<glm::vec4> x = start.positions, v = start.velocities, predicted(x.size());
     v.resize(x.size(), glm::vec4(0.0f));
     for (std::size_t i = 0; i < x.size(); ++i)

@@ -59,7 +59,7 @@ nlohmann::json sewingJson(const PreparedCloth& p) {
     nlohmann::json j = {{"seam_pairs", p.seamPairs.size()}, {"merged", mergedSeamPairCount(p)}};
     // Frames end at multiples of 1/fps s; the clock is a double sum of substeps.
     auto frame = [&](double t) {
-        return t < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(std::lround(t / p.sim.frameDt));
+        return t < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(std::lround(t / p.timing.frameDt));
     };
     j["first_merge_frame"] = frame(first);
     j["last_merge_frame"] = frame(last);
@@ -103,7 +103,7 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         {"threads_used", solver.threadsUsed()},
         {"team", teamJson(solver)},
         {"solver", solverModeName(p.sim.mode)},
-        {"substeps", p.sim.substeps},  // per frame: ceil(the scene's per 1/60 s x 60 / fps)
+        {"substeps", p.timing.substeps},  // per frame: ceil(the scene's per 1/60 s x 60 / fps)
         {"fps", p.sim.fps},
         {"start_frame", p.sim.startFrame},
         {"iterations", p.sim.iterations},

@@ -62,7 +62,7 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
     // The XPBD residual and energy need the multipliers and compliances: the mass-spring model
     // has neither (its residual is C, as PBD's; its elastic energy its springs', below).
     const bool xpbd = p.sim.mode == SolverMode::Xpbd && p.sim.model == ClothModel::Xpbd;
-    const double dt = substepDt(p.sim);
+    const double dt = substepDt(p.timing);
     const double invDt2 = 1.0 / (dt * dt);
     FrameMetrics m;
     Sums s;

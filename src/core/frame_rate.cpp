@@ -26,13 +26,13 @@ double substepsPerSixtieth(const SimSettings& sim) {
     return double(substepsPerFrame(sim)) * double(sim.fps) / 60.0;
 }
 
-SimSettings perFrameSettings(const SimSettings& sim, const std::string& scene) {
+FrameTiming frameTiming(const SimSettings& sim, const std::string& scene) {
     const std::string where = "scene '" + scene + "': ";
     if (auto problem = fpsProblem(sim.fps)) throw Error(where + "fps " + *problem);
     if (sim.startFrame < 0 || sim.startFrame > kMaxStartFrame)
         throw Error(where + "start_frame must be between 0 and " + std::to_string(kMaxStartFrame) +
                     ", got " + std::to_string(sim.startFrame));
-    SimSettings out = sim;
+    FrameTiming out;
     out.frameDt = 1.0f / sim.fps;  // 1.0f / 60.0f at the default, as always
     out.substeps = substepsPerFrame(sim);
     if (out.substeps > limits::kMaxSubsteps)

@@ -27,9 +27,15 @@ int substepsPerFrame(const SimSettings& sim);
 // it is a little more (the substep a little shorter).
 double substepsPerSixtieth(const SimSettings& sim);
 
-// What a prepared cloth runs: `sim` with frameDt = 1/fps and substeps per frame. Throws
-// cloth::Error (naming `scene`) for a frame rate out of range, a start frame out of range, or more
-// than limits::kMaxSubsteps substeps per frame.
-SimSettings perFrameSettings(const SimSettings& sim, const std::string& scene);
+// How a prepared cloth steps (PreparedCloth::timing): frames of frameDt = 1/fps s, each of
+// `substeps` substeps. The scene's settings stay as given (substeps per 1/60 s).
+struct FrameTiming {
+    float frameDt = 1.0f / 60.0f;  // s
+    int substeps = 10;             // per frame (SimSettings' default at 60 fps)
+};
+
+// `sim`'s frame timing. Throws cloth::Error (naming `scene`) for a frame rate out of range, a
+// start frame out of range, or more than limits::kMaxSubsteps substeps per frame.
+FrameTiming frameTiming(const SimSettings& sim, const std::string& scene);
 
 }  // namespace cloth

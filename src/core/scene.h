@@ -165,13 +165,11 @@ struct FemSettings {
 
 struct SimSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
-    // A scene's substeps count per 1/60 s; a prepared cloth's (PreparedCloth::sim) per frame,
-    // ceil(substeps * 60 / fps) (core/frame_rate.h), so the substep length does not follow fps.
+    // Substeps per 1/60 s of simulated time, whatever the frame rate: a frame of 1/fps s takes
+    // ceil(substeps * 60 / fps) (core/frame_rate.h FrameTiming, which a prepared cloth runs).
     int substeps = 10;
     int iterations = 1;
     SolverMode mode = SolverMode::Xpbd;
-    // A prepared cloth's frame length, 1/fps (prepareScene sets it from fps); a scene's is unused.
-    float frameDt = 1.0f / 60.0f;
     float fps = 60.0f;   // frames per simulated second: scene key "fps", flag --fps (1 to 1000)
     // The number of the first frame (the initial state) in exported file names and in the glTF's
     // times: scene key "start_frame", flag --start-frame. The simulated time still starts at 0.

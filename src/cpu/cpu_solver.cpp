@@ -143,7 +143,7 @@ CpuSolver::CpuSolver(SharedCloth prepared, int threads, BatchIsa isa, std::uint3
       pool_(threads),
       team_(cpuTeamSize(p_, threads, workPerThread), threads, workPerThread != 0,
             TeamLoadSource::system(pool_)) {
-    CLOTH_ASSERT(p_.sim.substeps >= 1 && p_.sim.iterations >= 1);
+    CLOTH_ASSERT(p_.timing.substeps >= 1 && p_.sim.iterations >= 1);
     CLOTH_ASSERT(!p_.sim.wind || p_.windVertices.size() == p_.positions.size());
     gpu::forEachConstraintType([&](auto t) {
         using T = decltype(t);
@@ -151,8 +151,8 @@ CpuSolver::CpuSolver(SharedCloth prepared, int threads, BatchIsa isa, std::uint3
         CLOTH_ASSERT(p_.set<Item>().colorOffsets.size() == p_.colorCount + 1u);
         std::get<T::kIndex>(lambdas_).assign(p_.items<Item>().size(), BatchLambda<Item>(0.0f));
     });
-    dt_ = substepDt(p_.sim);
-    time_ = p_.startTime;  // a solver re-created mid-run (sewing) keeps the clock
+    dt_ = substepDt(p_.timing);
+    time_ = p_.run.time;  // a solver re-created mid-run (sewing) keeps the clock
     pos_ = p_.positions;
     pred_ = p_.positions;
     vel_ = p_.velocities;
@@ -192,7 +192,7 @@ CpuSolver::CpuSolver(SharedCloth prepared, int threads, BatchIsa isa, std::uint3
 void CpuSolver::stepFrame() {
     stageMs_.fill(0.0);
     pool_.run([this](int member, int size) { runFrame(member, size); }, team_.beginFrame());
-    time_ += static_cast<double>(dt_) * p_.sim.substeps;
+    time_ += static_cast<double>(dt_) * p_.timing.substeps;
     team_.endFrame();
     if (self_) self_->endFrame();
 }
@@ -206,7 +206,7 @@ void CpuSolver::runFrame(int member, int size) {
     Clock::time_point last = Clock::now();
     std::uint64_t timeBits = 0;
     std::memcpy(&timeBits, &time_, sizeof timeBits);
-    forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) {
+    forEachStep(p_.sim, p_.timing, time_, [&](const ScheduleEntry& e, const StepContext& c) {
         // clothcheck's error model only (cpu/float_env.h): nothing when rounding to nearest.
         roundingWhere = roundingKey(
             roundingKey(timeBits, std::uint64_t(c.substep) << 20 | std::uint64_t(c.iteration)),

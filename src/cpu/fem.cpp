@@ -28,7 +28,7 @@ public:
     FemSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
         : shared_(std::move(shared)),
           p_(*shared_),
-          h_(substepDt(p_.sim)),
+          h_(substepDt(p_.timing)),
           threads_(threads),
           members_(verticesPerThread == 0
                        ? threads
@@ -145,11 +145,11 @@ public:
     void stepFrame() override {
         cgIterations_ = 0;
         cgLargestError_ = 0.0;
-        runModelFrame(pool_, members_, kFemSchedule, p_.sim, time_, p_.sim.iterations, times_,
+        runModelFrame(pool_, members_, kFemSchedule, p_.sim, p_.timing, time_, p_.sim.iterations, times_,
                       [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
                           return runStep(member, size, e, c);
                       });
-        time_ += double(p_.sim.frameDt);
+        time_ += double(p_.timing.frameDt);
     }
     double simTime() const override { return time_; }
 
@@ -357,7 +357,7 @@ private:
     std::uint64_t cgIterations_ = 0, cgUnconverged_ = 0;
     double cgLargestError_ = 0.0;
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
-    double time_ = p_.startTime;
+    double time_ = p_.run.time;
 };
 
 }  // namespace

@@ -147,11 +147,11 @@ public:
     // Members share the vertices (and the tethers: one per vertex at most); the driver puts a
     // barrier after each step (cpu/model_frame.h).
     void stepFrame() override {
-        runModelFrame(pool_, members_, kMassSpringSchedule, p_.sim, time_, int(plan_.steps), times_,
+        runModelFrame(pool_, members_, kMassSpringSchedule, p_.sim, p_.timing, time_, int(plan_.steps), times_,
                       [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
                           return runStep(member, size, e, c);
                       });
-        time_ += double(p_.sim.frameDt);
+        time_ += double(p_.timing.frameDt);
     }
     double simTime() const override { return time_; }
 
@@ -238,7 +238,7 @@ private:
     // The wind of substep `sub` on the vertices [begin, end) (cpu/vertex_drivers.h); h: the step
     // (Verlet's previous positions move back by dv h).
     void blow(int sub, float h, Integrator integrator, std::uint32_t begin, std::uint32_t end) {
-        blowWind(p_, time_ + double(substepDt(p_.sim)) * double(sub), state_.x, state_.v, begin,
+        blowWind(p_, time_ + double(substepDt(p_.timing)) * double(sub), state_.x, state_.v, begin,
                  end, springKeepsPrevious(integrator) ? &state_.previous : nullptr, h);
     }
     // The colliders after a step from t0 to t1 (kernels/collider.h springContactAny), over
@@ -288,7 +288,7 @@ private:
     std::vector<gpu::MeshMemory> memory_;   // per vertex: what its mesh queries remember
     float bounceBelow_ = 0.0f;
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
-    double time_ = p_.startTime;
+    double time_ = p_.run.time;
 };
 
 }  // namespace

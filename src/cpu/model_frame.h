@@ -19,12 +19,13 @@ namespace cloth {
 // count of the schedule's Iteration loop. `times`: per stage, set to this frame's milliseconds.
 template <class Run>
 void runModelFrame(ThreadPool& pool, int members, Schedule schedule, const SimSettings& sim,
-                   double time, int iterations, std::vector<double>& times, Run&& run) {
+                   const FrameTiming& timing, double time, int iterations,
+                   std::vector<double>& times, Run&& run) {
     std::fill(times.begin(), times.end(), 0.0);
     pool.run(
         [&](int member, int size) {
             const FlushSubnormals flush;
-            forEachStep(schedule, sim, time, iterations,
+            forEachStep(schedule, sim, timing, time, iterations,
                         [&](const ScheduleEntry& e, const StepContext& c) {
                             const auto t = Clock::now();
                             if (!run(member, size, e, c)) return;

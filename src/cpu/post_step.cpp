@@ -18,7 +18,7 @@ PostStep::PostStep(const PreparedCloth& p, int members) : p_(p), attachments_(p)
     contact_.assign(n, 0);
     poses_.resize(std::size_t(members) * 2 * p.colliders.size());
     memory_.assign(n, gpu::meshMemoryNone());
-    bounceBelow_ = restitutionThreshold(p.sim);
+    bounceBelow_ = restitutionThreshold(p.sim, p.timing);
 }
 
 void PostStep::tethers(std::vector<glm::vec4>& y, std::uint32_t begin, std::uint32_t end) const {

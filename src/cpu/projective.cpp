@@ -236,7 +236,7 @@ public:
     ProjectiveSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
         : shared_(std::move(shared)),
           p_(*shared_),
-          h_(substepDt(p_.sim)),
+          h_(substepDt(p_.timing)),
           system_(p_.sim.iteration.scheme == IterationScheme::GaussSeidel
                       ? std::make_unique<ProjectiveSystem>(p_, h_)
                       : nullptr),
@@ -264,11 +264,11 @@ public:
     int threadsUsed() const override { return members_; }
 
     void stepFrame() override {
-        runModelFrame(pool_, members_, kProjectiveSchedule, p_.sim, time_, p_.sim.iterations,
+        runModelFrame(pool_, members_, kProjectiveSchedule, p_.sim, p_.timing, time_, p_.sim.iterations,
                       times_, [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
                           return runStep(member, size, e, c);
                       });
-        time_ += double(p_.sim.frameDt);
+        time_ += double(p_.timing.frameDt);
     }
     double simTime() const override { return time_; }
 
@@ -294,7 +294,7 @@ public:
                 // A merge of seam pairs re-creates the solver, which factors its new system
                 // once: the factorizations before it are the merges since the start.
                 {"factorizations",
-                 system_ ? double(system_->factorizations() + p_.sewingRebuilds) : 0.0}};
+                 system_ ? double(system_->factorizations() + p_.run.sewingRebuilds) : 0.0}};
     }
 
 private:
@@ -354,7 +354,7 @@ private:
     std::vector<glm::vec4> x_, v_, s_, y_, normals_;
     std::vector<glm::vec4> targets_;  // per vertex: its attachment's target at the step's end
     std::vector<double> times_ = std::vector<double>(kStageCount, 0.0);
-    double time_ = p_.startTime;
+    double time_ = p_.run.time;
 };
 
 }  // namespace

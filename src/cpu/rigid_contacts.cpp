@@ -20,7 +20,7 @@ RigidContacts::RigidContacts(const PreparedCloth& p, const std::vector<glm::vec4
         anyRestitution_ |= c.restitution > 0.0f;
         anyMoving_ |= !gpu::colliderIsStatic(c);
     }
-    bounceBelow_ = restitutionThreshold(p.sim);
+    bounceBelow_ = restitutionThreshold(p.sim, p.timing);
     if (!p.meshFeatures.empty())
         featureSums_.assign(3 * p.triangles.size() + p.originalVertexCount, glm::vec4(0.0f));
 }

@@ -8,7 +8,7 @@ namespace cloth {
 void blowWind(const PreparedCloth& p, double time, const std::vector<glm::vec4>& x,
               std::vector<glm::vec4>& v, std::uint32_t begin, std::uint32_t end,
               std::vector<glm::vec4>* previous, float h) {
-    const float dt = substepDt(p.sim);
+    const float dt = substepDt(p.timing);
     const gpu::WindParams wind = windParams(*p.sim.wind, time, dt);
     for (std::uint32_t i = begin; i < end; ++i) {
         if (x[i].w <= 0.0f) continue;

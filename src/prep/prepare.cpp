@@ -157,7 +157,8 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
     validateSim(scene);
     const PhantomSetting phantoms = options.phantoms.value_or(scene.phantoms);
     PreparedCloth p;
-    p.sim = perFrameSettings(scene.sim, scene.name);  // frameDt 1/fps, substeps per frame
+    p.sim = scene.sim;
+    p.timing = frameTiming(scene.sim, scene.name);
     std::vector<std::uint32_t> clothBegin;
     stage("building the cloths' meshes and constraints");
     for (std::uint32_t i = 0; i < scene.cloths.size(); ++i) {
@@ -185,7 +186,7 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
         stage("merging the seams already closed");
         const std::vector<std::uint32_t> close = seamPairsToMerge(p, p.positions);
         if (!close.empty()) p = mergeSeamPairs(p, close, {p.positions, p.velocities, 0.0});
-        p.sewingRebuilds = 0;
+        p.run.sewingRebuilds = 0;
     }
     p.stats.prepareMs = msSince(t0);
     return p;

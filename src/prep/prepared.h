@@ -13,6 +13,7 @@
 
 #include <glm/glm.hpp>
 
+#include "core/frame_rate.h"
 #include "core/scene.h"
 #include "kernels/constraint_types.h"
 #include "kernels/types.h"
@@ -45,6 +46,17 @@ struct SeamPair {
     bool merged() const { return mergedAt >= 0.0; }
 };
 
+// Where a run stands when a solver is made from a PreparedCloth: 0 and none at load; sewing, which
+// re-makes the prepared data mid-run, carries it on to the next solver.
+struct RunState {
+    // Simulated time (s) of the positions and velocities: a solver starts its clock here.
+    double time = 0.0;
+    // How many times merging seam pairs has re-made the data since the solvers started (the
+    // merges at load not counted): a solver re-created from it continues its counts
+    // (pd.factorizations).
+    std::uint32_t sewingRebuilds = 0;
+};
+
 struct SewingBase;  // prep/sewing.h: the scene's data before any merge and before colouring
 
 struct ClothInfo {  // per cloth, for output and rendering
@@ -66,7 +78,8 @@ struct ColoredSet {
 };
 
 struct PreparedCloth {
-    SimSettings sim;
+    SimSettings sim;     // the scene's, as given
+    FrameTiming timing;  // what a frame runs: 1/fps s of sim.substeps * 60 / fps substeps
 
     // ---- vertices ----
     // [0, originalVertexCount): the scene's vertices, cloth after cloth, each cloth's in its
@@ -167,13 +180,9 @@ struct PreparedCloth {
     // Empty until a pair merges.
     std::vector<std::uint32_t> shownAt;
     std::shared_ptr<const SewingBase> sewingBase;  // null without seams
-    // How many times merging seam pairs has re-made this data since the solvers started (0 at
-    // load, the merges at load included): a solver re-created from it continues its counts
-    // (pd.factorizations).
-    std::uint32_t sewingRebuilds = 0;
-    // Simulated time (s) of `positions` and `velocities`; a solver starts its clock here (0 at
-    // load; a merge re-creates the solver mid-run).
-    double startTime = 0.0;
+
+    // ---- where the run stands (runtime state, apart from the prepared data above) ----
+    RunState run;
 
     PrepStats stats;
 

@@ -334,8 +334,8 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
     next.seamPairs = std::move(seamPairs);
     next.shownAt = std::move(rep);
     next.sewingBase = current.sewingBase;
-    next.sewingRebuilds = current.sewingRebuilds + 1;
-    next.startTime = state.time;
+    next.run.sewingRebuilds = current.run.sewingRebuilds + 1;
+    next.run.time = state.time;
     next.stats.prepareMs = current.stats.prepareMs;
     return next;
 }

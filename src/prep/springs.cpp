@@ -431,7 +431,7 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
     }
     plan.limit = stableStep(m.integrator, plan.omegaMax,
                             m.integrator == Integrator::Explicit ? least : most);
-    const double substep = double(p.sim.frameDt) / double(p.sim.substeps);
+    const double substep = double(p.timing.frameDt) / double(p.timing.substeps);
     if (m.integrator == Integrator::Explicit && !(least > 0.0))
         throw Error("mass_spring: forward Euler (integrator explicit) is unstable at any step "
                     "without damping; set mass_spring.air_damping (or every material's "
@@ -442,7 +442,7 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
                     shortNumber(plan.omegaMax) + " rad/s)");
     const double longest = m.step > 0.0f ? double(m.step) : 0.9 * plan.limit;
     const double steps = std::ceil(substep / longest);
-    if (!(steps * double(p.sim.substeps) <= 1e6))
+    if (!(steps * double(p.timing.substeps) <= 1e6))
         throw Error("mass_spring: the springs need a step of " + shortNumber(plan.limit) +
                     " s at most, more than 10^6 steps per frame; lower mass_spring.stiffness" +
                     (m.integrator == Integrator::Explicit ? " or use symplectic or verlet" : ""));
@@ -469,7 +469,7 @@ SpringPlan planSpringSteps(const PreparedCloth& p) {
                         "with the substep's remainder last are unstable at that step (a mode "
                         "grows by e^" + shortNumber(plan.growth) + " per second); its longest "
                         "stable step here is " + shortNumber(longest) + " s");
-        if (!(double(plan.steps) * double(p.sim.substeps) <= 1e6)) break;
+        if (!(double(plan.steps) * double(p.timing.substeps) <= 1e6)) break;
         plan.growth = g;
         return plan;
     }

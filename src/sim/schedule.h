@@ -11,6 +11,7 @@
 #include <span>
 #include <utility>
 
+#include "core/frame_rate.h"
 #include "core/scene.h"
 #include "sim/gusts.h"
 #include "sim/solver.h"
@@ -163,14 +164,14 @@ inline float iterationOmega(const IterationSettings& s, int it, float previous) 
 }
 
 // The substep length of a frame, as every backend computes it.
-inline float substepDt(const SimSettings& sim) {
-    return sim.frameDt / static_cast<float>(sim.substeps);
+inline float substepDt(const FrameTiming& t) {
+    return t.frameDt / static_cast<float>(t.substeps);
 }
 
 // Contacts slower than this (m/s) get no restitution: 2 |g| dt, what gravity adds in two
 // substeps, so that resting contact does not bounce (src/kernels/collider.h).
-inline float restitutionThreshold(const SimSettings& sim) {
-    return 2.0f * glm::length(sim.gravity) * substepDt(sim);
+inline float restitutionThreshold(const SimSettings& sim, const FrameTiming& t) {
+    return 2.0f * glm::length(sim.gravity) * substepDt(t);
 }
 
 // The wind of the substep that starts at `time`, gusts included (sim/gusts.h).
@@ -184,19 +185,20 @@ inline gpu::WindParams windParams(const WindSettings& w, double time, float dt) 
     return p;
 }
 
-// The one driver: calls run(entry, context) for every step of `schedule` in the frame that starts
-// at `time` (seconds): the substeps in order, each running the Substep and Iteration entries in
+// The one driver: calls run(entry, context) for every step of `schedule` in the frame of `timing`
+// that starts at `time` (seconds): the substeps in order, each running the Substep and Iteration entries in
 // list order (`iterations` times over each run of consecutive Iteration entries), then the Frame
 // entries.
 template <class F>
-void forEachStep(Schedule schedule, const SimSettings& sim, double time, int iterations, F&& run) {
-    const float dt = substepDt(sim);
+void forEachStep(Schedule schedule, const SimSettings& sim, const FrameTiming& timing, double time,
+                 int iterations, F&& run) {
+    const float dt = substepDt(timing);
     const int n = static_cast<int>(schedule.size());
-    for (int s = 0; s < sim.substeps; ++s) {
+    for (int s = 0; s < timing.substeps; ++s) {
         StepContext c;
         c.substep = s;
         c.dt = dt;
-        c.lastSubstep = s + 1 == sim.substeps;
+        c.lastSubstep = s + 1 == timing.substeps;
         c.solve.invDt2 = 1.0f / (dt * dt);
         c.solve.mode = sim.mode == SolverMode::Pbd ? gpu::MODE_PBD : gpu::MODE_XPBD;
         c.solve.time = static_cast<float>(time + static_cast<double>(dt) * (s + 1));
@@ -228,7 +230,7 @@ void forEachStep(Schedule schedule, const SimSettings& sim, double time, int ite
     }
     StepContext last;
     last.dt = dt;
-    last.substep = sim.substeps - 1;
+    last.substep = timing.substeps - 1;
     last.lastSubstep = true;
     for (const ScheduleEntry& e : schedule)
         if (e.loop == Loop::Frame) run(e, last);
@@ -236,8 +238,8 @@ void forEachStep(Schedule schedule, const SimSettings& sim, double time, int ite
 
 // XPBD's frame: kSchedule with the scene's iterations.
 template <class F>
-void forEachStep(const SimSettings& sim, double time, F&& run) {
-    forEachStep(kSchedule, sim, time, sim.iterations, std::forward<F>(run));
+void forEachStep(const SimSettings& sim, const FrameTiming& timing, double time, F&& run) {
+    forEachStep(kSchedule, sim, timing, time, sim.iterations, std::forward<F>(run));
 }
 
 }  // namespace cloth

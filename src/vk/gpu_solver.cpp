@@ -66,7 +66,7 @@ std::uint32_t dispatchCapacity(const PreparedCloth& p) {
         static_cast<std::uint32_t>(p.sim.selfCollision ? p.sim.selfCollision->passes : 0);
     const std::uint32_t perIteration =
         static_cast<std::uint32_t>(gpu::kConstraintTypeCount + 1) * p.colorCount + 9 + passes;
-    return static_cast<std::uint32_t>(p.sim.substeps) *
+    return static_cast<std::uint32_t>(p.timing.substeps) *
                (static_cast<std::uint32_t>(p.sim.iterations) * perIteration + 10 +
                 (p.sim.selfCollision ? 7u : 0u)) +
            5;
@@ -78,6 +78,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
     : ctx(checkedContext(p, o)),
       options(o),
       sim(p.sim),
+      timing(p.timing),
       policy(*ctx, o),
       jacobi(p.sim.iteration.scheme == IterationScheme::GaussSeidel
                  ? nullptr
@@ -91,7 +92,7 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
       sync(*ctx),
       readback(*ctx, 16 * p.positions.size()) {
     options.context.reset();  // the Impl's own `ctx` keeps it alive
-    time = p.startTime;       // a solver re-created mid-run (sewing) keeps the clock
+    time = p.run.time;       // a solver re-created mid-run (sewing) keeps the clock
     if (!p.colliders.empty())
         rigid = std::make_unique<detail::GpuRigidContacts>(
             *ctx, p, buffers, pipelines, policy, static_cast<std::uint32_t>(chunks.chunks.size()));
@@ -421,9 +422,10 @@ void GpuSolver::Impl::recordFrame() {
     profiler().beginFrame(cb, timed);
 
     // Times as the CPU reference computes them (double accumulation, float per substep).
-    forEachStep(sim, time, [&](const ScheduleEntry& e, const StepContext& c) { recordStep(e, c); });
-    if (rigid) rigid->recordCount(rec, substepDt(sim), 1u << kStageContacts);
-    time += static_cast<double>(substepDt(sim)) * sim.substeps;
+    forEachStep(sim, timing, time,
+                [&](const ScheduleEntry& e, const StepContext& c) { recordStep(e, c); });
+    if (rigid) rigid->recordCount(rec, substepDt(timing), 1u << kStageContacts);
+    time += static_cast<double>(substepDt(timing)) * timing.substeps;
     VK_CHECK(vkEndCommandBuffer(cb));
     rec.end();
 }

@@ -27,6 +27,7 @@ struct GpuSolver::Impl {
     std::shared_ptr<Context> ctx;
     GpuSolverOptions options;
     SimSettings sim;
+    FrameTiming timing;
     detail::DispatchPolicy policy;
     // Jacobi and Chebyshev iterations (null with Gauss-Seidel): where each type's deltas and
     // previous multipliers start.

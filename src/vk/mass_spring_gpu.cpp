@@ -165,7 +165,7 @@ public:
             }
         };
         once_.run([&](VkCommandBuffer cb) {
-            forEachStep(kMassSpringSchedule, p_.sim, time_, int(plan_.steps),
+            forEachStep(kMassSpringSchedule, p_.sim, p_.timing, time_, int(plan_.steps),
                         [&](const ScheduleEntry& e, const StepContext& c) { record(cb, e, c); });
         });
         readPositions(x_);
@@ -176,7 +176,7 @@ public:
             for (const glm::vec4& s : start) contacts_ += s.w > 0.0f ? 1u : 0u;
         }
         vertexNormals(p_, x_, normals_, 0, n);
-        time_ += double(p_.sim.frameDt);
+        time_ += double(p_.timing.frameDt);
         frameMs_ = msSince(t0);
     }
     double simTime() const override { return time_; }
@@ -212,7 +212,7 @@ private:
     ModelRigidTable rigid_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
-    double time_ = p_.startTime, frameMs_ = 0.0;
+    double time_ = p_.run.time, frameMs_ = 0.0;
 };
 
 }  // namespace

@@ -40,7 +40,7 @@ class GpuProjectiveSolver final : public Solver {
     GpuProjectiveSolver(SharedCloth shared, const GpuSolverOptions& o)
         : shared_(std::move(shared)),
           p_(*shared_),
-          h_(substepDt(p_.sim)),
+          h_(substepDt(p_.timing)),
           ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
           once_(*ctx_, "pd"),
           workgroup_(o.workgroupSize),
@@ -121,7 +121,7 @@ class GpuProjectiveSolver final : public Solver {
                   it.relaxation,
                   0.0f,
                   0.0f,
-                  restitutionThreshold(p_.sim),
+                  restitutionThreshold(p_.sim, p_.timing),
                   std::uint32_t(p_.colliders.size()),
                   {},
                   rigid_.runCount,
@@ -175,7 +175,7 @@ class GpuProjectiveSolver final : public Solver {
             }
         };
         once_.run([&](VkCommandBuffer cb) {
-            forEachStep(kProjectiveSchedule, p_.sim, time_, p_.sim.iterations,
+            forEachStep(kProjectiveSchedule, p_.sim, p_.timing, time_, p_.sim.iterations,
                         [&](const ScheduleEntry& e, const StepContext& c) { record(cb, e, c); });
         });
         readPositions(x_);
@@ -184,7 +184,7 @@ class GpuProjectiveSolver final : public Solver {
         contacts_ = 0;
         for (std::uint32_t c : contact) contacts_ += c;
         vertexNormals(p_, x_, normals_, 0, n);
-        time_ += double(p_.sim.frameDt);
+        time_ += double(p_.timing.frameDt);
         frameMs_ = msSince(start);
     }
     double simTime() const override { return time_; }
@@ -235,7 +235,7 @@ class GpuProjectiveSolver final : public Solver {
     ModelRigidTable rigid_;
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
-    double time_ = p_.startTime, frameMs_ = 0.0;
+    double time_ = p_.run.time, frameMs_ = 0.0;
 };
 
 }  // namespace

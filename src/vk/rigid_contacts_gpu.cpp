@@ -17,7 +17,7 @@ GpuRigidContacts::GpuRigidContacts(const Context&, const PreparedCloth& p,
     phantomGroupCount_ = static_cast<std::uint32_t>(p.phantomGroups.size());
     for (const gpu::Collider& c : p.colliders)
         anyRestitution_ = anyRestitution_ || c.restitution > 0.0f;
-    bounceBelow_ = restitutionThreshold(p.sim);
+    bounceBelow_ = restitutionThreshold(p.sim, p.timing);
     features_ = !p.meshFeatures.empty();
 }
 

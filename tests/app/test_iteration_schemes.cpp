@@ -44,7 +44,7 @@ std::vector<glm::dvec3> referenceSubstep(const PreparedCloth& p, const Iteration
                                          int iterations) {
     const auto& items = p.items<gpu::DistanceConstraint>();
     const std::size_t nv = p.positions.size();
-    const double dt = p.sim.frameDt;  // one substep
+    const double dt = p.timing.frameDt;  // one substep
     std::vector<glm::dvec3> x(nv), prev(nv);
     std::vector<double> w(nv), count(nv, 0.0);
     for (std::size_t v = 0; v < nv; ++v) {
@@ -114,7 +114,7 @@ double largestDistance(const std::vector<glm::vec4>& a, const std::vector<glm::d
 // with relaxation), to float rounding (1e-6 m on a 1 m cloth).
 TEST(IterationSchemes, JacobiAndChebyshevStepsAreTheFormulas) {
     PreparedCloth p = stretchOnly(prepareScene(hanging(6, 1e-3f)));
-    p.sim.substeps = 1;
+    p.timing.substeps = 1;
     for (std::size_t v = 0; v < p.positions.size(); ++v)  // some motion to undo
         if (p.positions[v].w > 0)
             p.velocities[v] = glm::vec4(0.3f * std::sin(float(v)), 0.2f, 0.1f * float(v % 3), 0);

@@ -58,7 +58,7 @@ TEST(Metrics, AUniformStretchGivesTheClosedFormValues) {
         x[i] = glm::vec4(glm::vec3(glm::dvec3(glm::vec3(p.positions[i])) * s), p.positions[i].w);
         v[i] = glm::vec4(0.3f, -0.2f, 0.1f, 0.0f);
     }
-    const double dt = substepDt(p.sim);
+    const double dt = substepDt(p.timing);
     for (bool withLambda : {false, true}) {
         SCOPED_TRACE(withLambda ? "with multipliers" : "multipliers 0");
         TypeMultipliers lambdas;

@@ -81,7 +81,7 @@ TEST(FrameRate, SubstepsFollowTheFrameRateAndKeepTheirLength) {
     for (const auto& c : cases) {
         const SimSettings s = sim(c.substeps, c.fps);
         EXPECT_EQ(substepsPerFrame(s), c.perFrame) << c.substeps << " at " << c.fps;
-        const SimSettings f = perFrameSettings(s, "x");
+        const FrameTiming f = frameTiming(s, "x");
         EXPECT_EQ(f.substeps, c.perFrame);
         EXPECT_EQ(f.frameDt, 1.0f / c.fps);
         // The substep is never longer than the scene's 1/(60 substeps) s.
@@ -96,7 +96,7 @@ TEST(FrameRate, SubstepsFollowTheFrameRateAndKeepTheirLength) {
 // The default is what every run did before fps existed, bit for bit.
 TEST(FrameRate, SixtyFramesPerSecondIsTheOldFrame) {
     for (int substeps : {1, 3, 10, 17, 10000}) {
-        const SimSettings f = perFrameSettings(sim(substeps, 60.0f), "x");
+        const FrameTiming f = frameTiming(sim(substeps, 60.0f), "x");
         EXPECT_EQ(f.substeps, substeps);
         EXPECT_EQ(f.frameDt, 1.0f / 60.0f);
         EXPECT_EQ(substepsPerSixtieth(sim(substeps, 60.0f)), double(substeps));
@@ -106,13 +106,13 @@ TEST(FrameRate, SixtyFramesPerSecondIsTheOldFrame) {
 TEST(FrameRate, ScenesBuiltInCodeAreCheckedToo) {
     for (float fps : {0.0f, -1.0f, 1001.0f, std::numeric_limits<float>::quiet_NaN(),
                       std::numeric_limits<float>::infinity()})
-        EXPECT_TRUE(throwsError([&] { perFrameSettings(sim(10, fps), "s"); },
+        EXPECT_TRUE(throwsError([&] { frameTiming(sim(10, fps), "s"); },
                                 {"scene 's': fps must be between 1 and 1000 frames per second"}))
             << fps;
     SimSettings s = sim(10, 60.0f);
     s.startFrame = -5;
-    EXPECT_TRUE(throwsError([&] { perFrameSettings(s, "s"); }, {"start_frame must be between 0"}));
-    EXPECT_TRUE(throwsError([&] { perFrameSettings(sim(10000, 24.0f), "s"); },
+    EXPECT_TRUE(throwsError([&] { frameTiming(s, "s"); }, {"start_frame must be between 0"}));
+    EXPECT_TRUE(throwsError([&] { frameTiming(sim(10000, 24.0f), "s"); },
                             {"10000 substeps per 1/60 s at 24 fps make 25000 substeps per frame, "
                              "more than 10000"}));
 }

@@ -11,7 +11,8 @@ namespace cloth::test {
 inline PreparedCloth bareCloth(const std::vector<glm::vec4>& vertices, int substeps = 10,
                                int iterations = 1) {
     PreparedCloth p;
-    p.sim.substeps = substeps;
+    p.sim.substeps = substeps;  // at 60 fps: as many per frame
+    p.timing.substeps = substeps;
     p.sim.iterations = iterations;
     p.originalVertexCount = static_cast<std::uint32_t>(vertices.size());
     p.positions = vertices;

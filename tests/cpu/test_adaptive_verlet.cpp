@@ -79,7 +79,7 @@ TEST(AdaptiveVerlet, AFreeFallOverUnequalStepsFollowsItsClosedForm) {
         auto solver = makeCpuSolver(p, 1);
         const int frames = 30;
         for (int f = 0; f < frames; ++f) solver->stepFrame();
-        const double t = frames * double(p.sim.frameDt);
+        const double t = frames * double(p.timing.frameDt);
         const double fall = 9.81 * t * (t + hL) / 2.0;
         std::vector<glm::vec4> x;
         solver->readPositions(x);

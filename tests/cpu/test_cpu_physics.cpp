@@ -15,12 +15,12 @@ TEST(CpuPhysics, FreeFallFollowsTheExactDiscreteTrajectory) {
     PreparedCloth p = test::bareCloth({glm::vec4(x0, 1.0f), glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)});
     p.velocities[0] = glm::vec4(v0, 0.0f);
     auto solver = makeCpuSolver(p, 1);
-    const double h = double(p.sim.frameDt) / p.sim.substeps;
+    const double h = double(p.timing.frameDt) / p.timing.substeps;
     const glm::dvec3 g(p.sim.gravity);
     std::vector<glm::vec4> pos, vel;
     for (int frame = 1; frame <= 90; ++frame) {
         solver->stepFrame();
-        const double n = double(frame) * p.sim.substeps;
+        const double n = double(frame) * p.timing.substeps;
         const glm::dvec3 x = glm::dvec3(x0) + n * h * glm::dvec3(v0) + g * (h * h * n * (n + 1) / 2);
         const glm::dvec3 v = glm::dvec3(v0) + n * h * g;
         solver->readPositions(pos);
@@ -192,8 +192,8 @@ TEST(CpuPhysics, LinearDampingDecaysMomentumGeometrically) {
     solver->readPositions(x);
     solver->readVelocities(v);
     const double px = momentumX(x, v);
-    const double h = double(p.sim.frameDt) / p.sim.substeps;
-    const double expect = px0 * std::pow(1.0 - c * h, 30 * p.sim.substeps);
+    const double h = double(p.timing.frameDt) / p.timing.substeps;
+    const double expect = px0 * std::pow(1.0 - c * h, 30 * p.timing.substeps);
     EXPECT_NEAR(px, expect, 1e-3 * expect);
 }
 

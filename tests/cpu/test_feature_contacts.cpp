@@ -152,7 +152,7 @@ TEST(FeatureContacts, FrictionHoldsOrLimitsTheContactPointsSlide) {
 TEST(FeatureContacts, NoSharpEdgeCutsThroughACoarseCloth) {
     const PreparedCloth p = prepareScene(fixtures::bladeScene());
     ASSERT_GT(p.meshFeatures.size(), 0u);
-    const float dt = p.sim.frameDt;
+    const float dt = p.timing.frameDt;
     const int frames = 90;
     auto run = [&](const PreparedCloth& q, bool eachFrame) {
         auto solver = makeCpuSolver(q, 2);
@@ -205,7 +205,7 @@ TEST(FeatureContacts, FrictionAtTheRidgeHoldsADrapedCloth) {
             solver->stepFrame();
             if (f < 240 || f % 30 != 0) continue;
             solver->readPositions(x);
-            const auto c = fixtures::featureClearance(p, x, p.sim.frameDt * f);
+            const auto c = fixtures::featureClearance(p, x, p.timing.frameDt * f);
             worst.crossings += c.crossings;
             worst.closest = std::min(worst.closest, c.closest);
             farthest = std::max(farthest, c.closest);
@@ -255,12 +255,12 @@ TEST(FeatureContacts, TheTableEdgesNoLongerCutTheTablecloth) {
         for (int f = 1; f <= 180; ++f) {
             solver->stepFrame();
             solver->readPositions(x);
-            const int n = fixtures::featureCrossings(p, x, p.sim.frameDt * f);
+            const int n = fixtures::featureCrossings(p, x, p.timing.frameDt * f);
             crossings[with] += n;
             framesCrossed[with] += n > 0;
         }
     }
-    const double closest = fixtures::featureClearance(p, x, p.sim.frameDt * 180).closest;
+    const double closest = fixtures::featureClearance(p, x, p.timing.frameDt * 180).closest;
     const float h = p.segments[0].thickness;
     std::printf("tablecloth, 180 frames: without feature contacts %d crossings in %d frames; with "
                 "them %d, and the cloth %.4f m from the nearest feature at the end (h = %.3f)\n",

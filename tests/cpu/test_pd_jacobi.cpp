@@ -87,7 +87,7 @@ TEST(PdJacobi, ManySweepsReachTheDirectSolveOfTheSameGlobalStep) {
     scene.cloths[0].material.bendCompliance = 1.0f;
     scene.cloths[0].transform.translate = glm::vec3(0.0f);
     const PreparedCloth p = prepareScene(scene);
-    const float h = substepDt(p.sim);
+    const float h = substepDt(p.timing);
     ProjectiveSystem direct(p, h);
     PdJacobiSystem jacobi(p, h);
     const std::vector<glm::vec4> x = crumpled(p);

@@ -19,9 +19,12 @@ struct Call {
     bool operator==(const Call&) const = default;
 };
 
-std::vector<Call> walk(Schedule schedule, const SimSettings& sim, int iterations) {
+std::vector<Call> walk(Schedule schedule, int substeps, int iterations) {
     std::vector<Call> out;
-    forEachStep(schedule, sim, 0.0, iterations, [&](const ScheduleEntry& e, const StepContext& c) {
+    const SimSettings sim;
+    FrameTiming timing;
+    timing.substeps = substeps;
+    forEachStep(schedule, sim, timing, 0.0, iterations, [&](const ScheduleEntry& e, const StepContext& c) {
         out.push_back({e.step, c.substep, c.iteration});
     });
     return out;
@@ -38,9 +41,7 @@ std::string show(const std::vector<Call>& calls) {
 }  // namespace
 
 TEST(Schedule, MassSpringLoopsItsStepsInsideEachSubstep) {
-    SimSettings sim;
-    sim.substeps = 2;
-    sim.iterations = 7;  // not the mass-spring's loop count: the plan's steps are
+    // (The scene's iterations are not the mass-spring's loop count: the plan's steps are.)
     std::vector<Call> expected;
     for (int s = 0; s < 2; ++s) {
         expected.push_back({Step::Wind, s, 0});
@@ -50,13 +51,11 @@ TEST(Schedule, MassSpringLoopsItsStepsInsideEachSubstep) {
         expected.push_back({Step::Damping, s, 0});
     }
     expected.push_back({Step::Normals, 1, 0});
-    const std::vector<Call> got = walk(kMassSpringSchedule, sim, 3);
+    const std::vector<Call> got = walk(kMassSpringSchedule, 2, 3);
     EXPECT_EQ(got, expected) << show(got);
 }
 
 TEST(Schedule, ProjectiveIteratesItsLocalAndGlobalStepsThenFinishesTheSubstep) {
-    SimSettings sim;
-    sim.substeps = 3;
     std::vector<Call> expected;
     for (int s = 0; s < 3; ++s) {
         expected.push_back({Step::Wind, s, 0});
@@ -69,33 +68,32 @@ TEST(Schedule, ProjectiveIteratesItsLocalAndGlobalStepsThenFinishesTheSubstep) {
             expected.push_back({step, s, 0});
     }
     expected.push_back({Step::Normals, 2, 0});
-    const std::vector<Call> got = walk(kProjectiveSchedule, sim, 2);
+    const std::vector<Call> got = walk(kProjectiveSchedule, 3, 2);
     EXPECT_EQ(got, expected) << show(got);
 }
 
 TEST(Schedule, FemRunsEachStepOncePerSubstep) {
-    SimSettings sim;
-    sim.substeps = 2;
     std::vector<Call> expected;
     for (int s = 0; s < 2; ++s)
         for (Step step : {Step::Wind, Step::FemForces, Step::FemSolve, Step::FemMove, Step::Tethers,
                           Step::Velocities, Step::Damping})
             expected.push_back({step, s, 0});
     expected.push_back({Step::Normals, 1, 0});
-    const std::vector<Call> got = walk(kFemSchedule, sim, 5);
+    const std::vector<Call> got = walk(kFemSchedule, 2, 5);
     EXPECT_EQ(got, expected) << show(got);
 }
 
 TEST(Schedule, EverySubstepStartsWhereTheLastEndedAndTheChebyshevWeightsFollowTheRecurrence) {
     SimSettings sim;
-    sim.substeps = 4;
-    sim.frameDt = 0.02f;
+    FrameTiming timing;
+    timing.substeps = 4;
+    timing.frameDt = 0.02f;
     sim.iteration.scheme = IterationScheme::Chebyshev;
     sim.iteration.warmup = 1;
     sim.iteration.rho = 0.8f;
     const double frameStart = 1.5;
     std::vector<float> omegas;
-    forEachStep(kProjectiveSchedule, sim, frameStart, 3,
+    forEachStep(kProjectiveSchedule, sim, timing, frameStart, 3,
                 [&](const ScheduleEntry& e, const StepContext& c) {
                     if (e.loop == Loop::Frame) return;
                     EXPECT_FLOAT_EQ(c.dt, 0.005f);

@@ -47,10 +47,10 @@ Solver::SelfCounts expectCandidatesHoldEveryContact(const PreparedCloth& p, int 
     for (int f = 0; f < frames; ++f) solver->stepFrame();
     const Solver::SelfCounts c = solver->selfCounts();
     EXPECT_EQ(c.missed, 0u) << "of " << c.checkedContacts << " contacts";
-    EXPECT_LT(c.detections, std::uint64_t(frames) * std::uint64_t(p.sim.substeps));
+    EXPECT_LT(c.detections, std::uint64_t(frames) * std::uint64_t(p.timing.substeps));
     std::printf("[          ] %llu contacts checked, %llu detections in %d substeps\n",
                 static_cast<unsigned long long>(c.checkedContacts),
-                static_cast<unsigned long long>(c.detections), frames * p.sim.substeps);
+                static_cast<unsigned long long>(c.detections), frames * p.timing.substeps);
     return c;
 }
 
@@ -144,8 +144,8 @@ namespace {
 
 // One substep per frame (convergence.cpp's oneSubstep): every substep's end is a frame's.
 PreparedCloth oneSubstepFrames(PreparedCloth p) {
-    p.sim.frameDt /= static_cast<float>(p.sim.substeps);
-    p.sim.substeps = 1;
+    p.timing.frameDt /= static_cast<float>(p.timing.substeps);
+    p.timing.substeps = 1;
     return p;
 }
 
@@ -300,7 +300,7 @@ TEST(BoundedDetection, LayersFallingTogetherAreDetectedOnceHoweverFast) {
     auto solver = makeCpuSolver(checked(p), 2);
     for (int f = 0; f < 10; ++f) solver->stepFrame();
     const Solver::SelfCounts c = solver->selfCounts();
-    EXPECT_EQ(c.detections, 1u) << "in " << 10 * p.sim.substeps << " substeps";
+    EXPECT_EQ(c.detections, 1u) << "in " << 10 * p.timing.substeps << " substeps";
     EXPECT_EQ(c.missed, 0u);
     EXPECT_GT(c.candidates, 0u);
     std::vector<glm::vec4> x;

@@ -131,7 +131,7 @@ TEST(SewingPrep, MergeReplacesEverySecondVertexAndConservesMass) {
         const PreparedCloth m = mergeSeamPairs(p, allPairs(p), {x, v, 0.75});
         EXPECT_EQ(mergedSeamPairCount(m), 14u);
         EXPECT_FALSE(hasUnmergedSeamPairs(m));
-        EXPECT_EQ(m.startTime, 0.75);
+        EXPECT_EQ(m.run.time, 0.75);
         const std::set<std::uint32_t> used = referencedVertices(m);
         ASSERT_EQ(m.shownAt.size(), m.originalVertexCount);
         for (const SeamPair& s : m.seamPairs) {
@@ -267,7 +267,7 @@ TEST(SewingPrep, PairsAlreadyCloseAreMergedAtLoad) {
     // The panels coincide: every pair is 0 apart and merges before the first frame.
     const PreparedCloth p = prepareScene(parse(panelsJson("", "", 0.0f)));
     EXPECT_EQ(mergedSeamPairCount(p), 14u);
-    EXPECT_EQ(p.startTime, 0.0);
+    EXPECT_EQ(p.run.time, 0.0);
     for (const auto& c : p.items<gpu::DistanceConstraint>()) EXPECT_NE(c.restLength, 0.0f);
     EXPECT_TRUE(batchesAreValid(p));
     // A merge distance of 0 never merges.

@@ -147,6 +147,7 @@ void colourAndPack(PreparedCloth& p, const Raw& raw) {
 PreparedCloth buildHandScene(const HandScene& scene) {
     PreparedCloth p;
     p.sim = scene.sim;
+    p.timing = frameTiming(scene.sim, "hand scene");
     Raw raw;
     std::vector<std::vector<glm::vec4>> phantoms(scene.cloths.size());
     std::vector<std::vector<std::vector<std::uint32_t>>> groups(scene.cloths.size());

@@ -34,8 +34,8 @@ SerialReference::SerialReference(const PreparedCloth& p)
 // The frame as the shared schedule lists it (sim/schedule.h), each step written out serially.
 void SerialReference::stepFrame() {
     const FlushSubnormals flush;  // as the CPU reference and the GPU
-    forEachStep(p_.sim, time_, [&](const ScheduleEntry& e, const StepContext& c) { step(e, c); });
-    time_ += static_cast<double>(substepDt(p_.sim)) * p_.sim.substeps;
+    forEachStep(p_.sim, p_.timing, time_, [&](const ScheduleEntry& e, const StepContext& c) { step(e, c); });
+    time_ += static_cast<double>(substepDt(p_.timing)) * p_.timing.substeps;
 }
 
 void SerialReference::step(const ScheduleEntry& e, const StepContext& c) {
@@ -113,7 +113,7 @@ void SerialReference::collisions(const StepContext& c) {
 }
 
 void SerialReference::contacts(const StepContext& c) {
-    const float bounceBelow = restitutionThreshold(p_.sim);
+    const float bounceBelow = restitutionThreshold(p_.sim, p_.timing);
     for (std::uint32_t v = 0; v < pos_.size(); ++v) {
         glm::vec4 gathered(0.0f, 0.0f, 0.0f, NEAR_UNSET);
         for (const Collider& k : p_.colliders)

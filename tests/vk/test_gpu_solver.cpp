@@ -79,7 +79,7 @@ class GpuSolverTest : public GpuTest {
         EXPECT_LE(compare(cx, ref.positions()).maxAbs, tol) << "CPU against the serial reference";
         gpu.readVelocities(v);
         cpu->readVelocities(cv);
-        float velTol = tol * 60.0f * static_cast<float>(p.sim.substeps);
+        float velTol = tol * 60.0f * static_cast<float>(p.timing.substeps);
         EXPECT_LE(compare(v, ref.velocities()).maxAbs, velTol) << "velocities";
         EXPECT_LE(compare(v, cv).maxAbs, velTol) << "velocities (CPU)";
         // The scene moved: a solver that did nothing would not pass.
@@ -389,7 +389,7 @@ TEST_F(ColorRunTest, AllColoursInOneRunGiveTheSameBitsAsOneDispatchPerColour) {
         expectSameBits(runs.x, perColour.x);
         expectSameBits(runs.v, perColour.v);
         // Each iteration's colours: one dispatch instead of one per colour.
-        const std::uint32_t saved = p.sim.substeps * p.sim.iterations * (p.colorCount - 1);
+        const std::uint32_t saved = p.timing.substeps * p.sim.iterations * (p.colorCount - 1);
         EXPECT_EQ(runs.counters.dispatches, perColour.counters.dispatches - saved);
         EXPECT_EQ(runs.counters.barriers, perColour.counters.barriers - saved);
         // And both agree with the CPU reference and the serial reference.
@@ -426,7 +426,7 @@ TEST_F(ColorRunTest, LargeColoursBreakRunsAndTheResultStaysTheSame) {
     expectSameBits(runs.x, perColour.x);
     expectSameBits(runs.v, perColour.v);
     EXPECT_EQ(runs.counters.dispatches, perColour.counters.dispatches -
-                                            p.sim.substeps * p.sim.iterations *
+                                            p.timing.substeps * p.sim.iterations *
                                                 (p.colorCount - dispatches));
 }
 

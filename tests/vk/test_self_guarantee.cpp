@@ -27,8 +27,8 @@ namespace {
 
 // One substep per frame: every substep's end is a frame's.
 PreparedCloth oneSubstepFrames(PreparedCloth p) {
-    p.sim.frameDt /= static_cast<float>(p.sim.substeps);
-    p.sim.substeps = 1;
+    p.timing.frameDt /= static_cast<float>(p.timing.substeps);
+    p.timing.substeps = 1;
     return p;
 }
 

@@ -175,7 +175,7 @@ nlohmann::json resultJson(const Args& args, const PreparedCloth& prepared, const
             {"original_vertices", prepared.originalVertexCount},
             {"constraints", prepared.constraintCount()},
             {"colours", prepared.colorCount},
-            {"substeps_per_frame", prepared.sim.substeps},
+            {"substeps_per_frame", prepared.timing.substeps},
             {"iterations", prepared.sim.iterations},
             {"cpu", {{"device", cpu.deviceName()}, {"threads", cpu.threadCount()}}},
             {"gpu",
@@ -211,7 +211,7 @@ PreparedCloth cpuStateAfter(PreparedCloth prepared, int frames, int threads) {
         }
     }
     cpu->readState(prepared.positions, prepared.velocities, nullptr);
-    prepared.startTime = cpu->simTime();
+    prepared.run.time = cpu->simTime();
     std::printf("clothcheck: the CPU reference ran frames 1-%d alone; both backends start from "
                 "its state\n", frames);
     return prepared;
@@ -319,9 +319,9 @@ int run(const Args& args) {
             resyncNext = false;
             if (f != first) {  // both start over from the GPU's state
                 gpu->readState(prepared.positions, prepared.velocities, nullptr);
-                prepared.startTime = gpu->simTime();
+                prepared.run.time = gpu->simTime();
                 cpu = makeCpuSolver(prepared, threads);
-                if (!gpu->restart(prepared.positions, prepared.velocities, prepared.startTime)) {
+                if (!gpu->restart(prepared.positions, prepared.velocities, prepared.run.time)) {
                     gpu.reset();
                     gpu = vk::makeGpuSolver(gpuData(prepared), gpuOptions);
                 }
