@@ -130,9 +130,9 @@ Scene sphere() {
     ground.name = "ground";
     ground.shape = ColliderShape::Plane;
     s.colliders = {ball, ground};
-    s.camera.position = glm::vec3(1.3f, 1.45f, 1.75f);
-    s.camera.target = glm::vec3(0.0f, 0.45f, 0.0f);
-    s.camera.fovDegrees = 45.0f;
+    s.camera.position = glm::vec3(1.45f, 2.1f, 1.95f);  // from about 30 degrees above the cloth
+    s.camera.target = glm::vec3(-0.1f, 0.7f, 0.1f);
+    s.camera.fovDegrees = 40.0f;
     return s;
 }
 

@@ -178,12 +178,11 @@ void checkScene(const std::shared_ptr<vk::Context>& ctx, render::OffscreenRender
                                      look.data.triangles);
         const std::string at = fs::path(scene).stem().string() + " at frame " +
                                std::to_string(frame);
-        // Not a speck: 2% of the picture, or, for a long thin cloth (coil.json's 3 m x 0.1 m
-        // strip covers about 1% when it spans the picture's height), half a percent spanning at
-        // least 40% of the picture's width or height.
-        EXPECT_TRUE(p.share > 0.02 || (p.share > 0.005 && p.extent > 0.4))
-            << at << ": the cloth is a speck or out of view: " << 100 * p.share << "% spanning "
-            << 100 * p.extent << "%";
+        // Not a speck: 2% of the picture, for every scene. A long thin cloth needs a camera that
+        // sees it in depth: coil.json's 3 m x 0.1 m strip covers 1% when it stands across the
+        // picture's height seen from the side, 3.3% seen from above its top end.
+        EXPECT_GT(p.share, 0.02) << at << ": the cloth is a speck or out of view: " << 100 * p.share
+                                 << "% spanning " << 100 * p.extent << "%";
         EXPECT_LT(p.share, 0.9) << at << ": the cloth fills the picture";
         EXPECT_GT(p.verticesInside, 0.97) << at << ": the cloth is cut off by the picture's edge";
         EXPECT_LT(p.border, 0.1) << at << ": the cloth runs along the picture's edge";
