@@ -178,7 +178,8 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
         for (const Solver::ModelFigure& f : solver.modelFigures()) model[f.name] = f.value;
         model["strain_terms"] = p.pdTriangles.size();
         model["bending_terms"] = p.pdBends.size();
-        solvesPerFrame = double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * p.timing.substeps;
+        solvesPerFrame =
+            double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * p.timing.substeps;
     }
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);

@@ -59,7 +59,8 @@ nlohmann::json sewingJson(const PreparedCloth& p) {
     nlohmann::json j = {{"seam_pairs", p.seamPairs.size()}, {"merged", mergedSeamPairCount(p)}};
     // Frames end at multiples of 1/fps s; the clock is a double sum of substeps.
     auto frame = [&](double t) {
-        return t < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(std::lround(t / p.timing.frameDt));
+        return t < 0.0 ? nlohmann::json(nullptr)
+                       : nlohmann::json(std::lround(t / p.timing.frameDt));
     };
     j["first_merge_frame"] = frame(first);
     j["last_merge_frame"] = frame(last);

@@ -20,7 +20,8 @@ std::unique_ptr<Solver> makeCpuSolver(SharedCloth prepared, int threads,
         return makeMassSpringSolver(std::move(prepared), threads,
                                     workPerThread == 0 ? 0u : kVerticesPerSpringThread);
     if (prepared->sim.model == ClothModel::Fem)
-        return makeFemSolver(std::move(prepared), threads, workPerThread == 0 ? 0u : kVerticesPerFemThread);
+        return makeFemSolver(std::move(prepared), threads,
+                             workPerThread == 0 ? 0u : kVerticesPerFemThread);
     if (prepared->sim.model == ClothModel::Projective)
         return makeProjectiveSolver(std::move(prepared), threads,
                                     workPerThread == 0 ? 0u : kVerticesPerPdThread);

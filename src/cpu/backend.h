@@ -26,8 +26,8 @@ std::unique_ptr<Solver> makeCpuSolver(SharedCloth prepared, int threads,
                                       std::uint32_t workPerThread = kCpuWorkPerThread);
 // The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
 inline std::unique_ptr<Solver> makeCpuSolver(const PreparedCloth& prepared, int threads,
-                                      std::optional<BatchIsa> kernels = std::nullopt,
-                                      std::uint32_t workPerThread = kCpuWorkPerThread) {
+                                             std::optional<BatchIsa> kernels = std::nullopt,
+                                             std::uint32_t workPerThread = kCpuWorkPerThread) {
     return makeCpuSolver(shareCopy(prepared), threads, kernels, workPerThread);
 }
 

@@ -21,7 +21,7 @@ std::unique_ptr<Solver> makeXpbdCpuSolver(SharedCloth prepared, int threads,
                                           BatchIsa kernels, std::uint32_t workPerThread);
 // The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
 inline std::unique_ptr<Solver> makeXpbdCpuSolver(const PreparedCloth& prepared, int threads,
-                                          BatchIsa kernels, std::uint32_t workPerThread) {
+                                                 BatchIsa kernels, std::uint32_t workPerThread) {
     return makeXpbdCpuSolver(shareCopy(prepared), threads, kernels, workPerThread);
 }
 

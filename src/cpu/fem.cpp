@@ -63,7 +63,8 @@ public:
         }
         // Per vertex, its seam springs (p_.springs: rest length 0), in spring order.
         springOffsets_.assign(n + 1, 0);
-        for (const gpu::Spring& k : p_.springs) ++springOffsets_[k.a + 1], ++springOffsets_[k.b + 1];
+        for (const gpu::Spring& k : p_.springs)
+            ++springOffsets_[k.a + 1], ++springOffsets_[k.b + 1];
         for (std::uint32_t i = 0; i < n; ++i) springOffsets_[i + 1] += springOffsets_[i];
         springs_.resize(springOffsets_[n]);
         next.assign(springOffsets_.begin(), springOffsets_.end() - 1);
@@ -145,7 +146,8 @@ public:
     void stepFrame() override {
         cgIterations_ = 0;
         cgLargestError_ = 0.0;
-        runModelFrame(pool_, members_, kFemSchedule, p_.sim, p_.timing, time_, p_.sim.iterations, times_,
+        runModelFrame(pool_, members_, kFemSchedule, p_.sim, p_.timing, time_, p_.sim.iterations,
+                      times_,
                       [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
                           return runStep(member, size, e, c);
                       });

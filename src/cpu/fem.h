@@ -26,8 +26,9 @@ inline constexpr std::uint32_t kVerticesPerFemThread = 2048;
 std::unique_ptr<Solver> makeFemSolver(SharedCloth prepared, int threads = 1,
                                       std::uint32_t verticesPerThread = kVerticesPerFemThread);
 // The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
-inline std::unique_ptr<Solver> makeFemSolver(const PreparedCloth& prepared, int threads = 1,
-                                      std::uint32_t verticesPerThread = kVerticesPerFemThread) {
+inline std::unique_ptr<Solver> makeFemSolver(
+    const PreparedCloth& prepared, int threads = 1,
+    std::uint32_t verticesPerThread = kVerticesPerFemThread) {
     return makeFemSolver(shareCopy(prepared), threads, verticesPerThread);
 }
 

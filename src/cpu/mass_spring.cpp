@@ -147,7 +147,8 @@ public:
     // Members share the vertices (and the tethers: one per vertex at most); the driver puts a
     // barrier after each step (cpu/model_frame.h).
     void stepFrame() override {
-        runModelFrame(pool_, members_, kMassSpringSchedule, p_.sim, p_.timing, time_, int(plan_.steps), times_,
+        runModelFrame(pool_, members_, kMassSpringSchedule, p_.sim, p_.timing, time_,
+                      int(plan_.steps), times_,
                       [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
                           return runStep(member, size, e, c);
                       });

@@ -94,8 +94,9 @@ inline constexpr std::uint32_t kVerticesPerSpringThread = 2048;
 std::unique_ptr<Solver> makeMassSpringSolver(SharedCloth prepared, int threads = 1,
                                              std::uint32_t verticesPerThread = kVerticesPerSpringThread);
 // The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
-inline std::unique_ptr<Solver> makeMassSpringSolver(const PreparedCloth& prepared, int threads = 1,
-                                             std::uint32_t verticesPerThread = kVerticesPerSpringThread) {
+inline std::unique_ptr<Solver> makeMassSpringSolver(
+    const PreparedCloth& prepared, int threads = 1,
+    std::uint32_t verticesPerThread = kVerticesPerSpringThread) {
     return makeMassSpringSolver(shareCopy(prepared), threads, verticesPerThread);
 }
 

@@ -264,8 +264,9 @@ public:
     int threadsUsed() const override { return members_; }
 
     void stepFrame() override {
-        runModelFrame(pool_, members_, kProjectiveSchedule, p_.sim, p_.timing, time_, p_.sim.iterations,
-                      times_, [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
+        runModelFrame(pool_, members_, kProjectiveSchedule, p_.sim, p_.timing, time_,
+                      p_.sim.iterations, times_,
+                      [&](int member, int size, const ScheduleEntry& e, const StepContext& c) {
                           return runStep(member, size, e, c);
                       });
         time_ += double(p_.timing.frameDt);

@@ -81,8 +81,9 @@ inline constexpr std::uint32_t kVerticesPerPdThread = 2048;
 std::unique_ptr<Solver> makeProjectiveSolver(SharedCloth prepared, int threads = 1,
                                              std::uint32_t verticesPerThread = kVerticesPerPdThread);
 // The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
-inline std::unique_ptr<Solver> makeProjectiveSolver(const PreparedCloth& prepared, int threads = 1,
-                                             std::uint32_t verticesPerThread = kVerticesPerPdThread) {
+inline std::unique_ptr<Solver> makeProjectiveSolver(
+    const PreparedCloth& prepared, int threads = 1,
+    std::uint32_t verticesPerThread = kVerticesPerPdThread) {
     return makeProjectiveSolver(shareCopy(prepared), threads, verticesPerThread);
 }
 

@@ -224,7 +224,9 @@ inline SharedCloth shareCloth(PreparedCloth&& p) {
     return std::make_shared<const PreparedCloth>(std::move(p));
 }
 // A shared copy, for a caller that goes on changing its own (tests, clothcheck's restarts).
-inline SharedCloth shareCopy(const PreparedCloth& p) { return std::make_shared<const PreparedCloth>(p); }
+inline SharedCloth shareCopy(const PreparedCloth& p) {
+    return std::make_shared<const PreparedCloth>(p);
+}
 
 // The contact thickness of vertex v (original or phantom copy): its cloth segment's.
 inline float vertexThickness(const PreparedCloth& p, std::uint32_t v) {

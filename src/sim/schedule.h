@@ -186,9 +186,9 @@ inline gpu::WindParams windParams(const WindSettings& w, double time, float dt) 
 }
 
 // The one driver: calls run(entry, context) for every step of `schedule` in the frame of `timing`
-// that starts at `time` (seconds): the substeps in order, each running the Substep and Iteration entries in
-// list order (`iterations` times over each run of consecutive Iteration entries), then the Frame
-// entries.
+// that starts at `time` (seconds): the substeps in order, each running the Substep and Iteration
+// entries in list order (`iterations` times over each run of consecutive Iteration entries), then
+// the Frame entries.
 template <class F>
 void forEachStep(Schedule schedule, const SimSettings& sim, const FrameTiming& timing, double time,
                  int iterations, F&& run) {

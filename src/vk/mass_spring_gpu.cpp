@@ -72,11 +72,13 @@ public:
         tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "ms.tethers");
         colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "ms.colliders");
         thickness_ = filledBuffer(*ctx_, once_, springThickness(p_), "ms.thickness");
-        std::vector<glm::vec4> start = p_.colliders.empty() ? std::vector<glm::vec4>{} : p_.positions;
+        std::vector<glm::vec4> start =
+            p_.colliders.empty() ? std::vector<glm::vec4>{} : p_.positions;
         for (glm::vec4& x : start) x.w = 0.0f;
         start_ = filledBuffer(*ctx_, once_, start, "ms.start");
         triangles_ = filledBuffer(*ctx_, once_, p_.triangles, "ms.triangles");
-        vertexTriOffsets_ = filledBuffer(*ctx_, once_, p_.vertexTriangleOffsets, "ms.vertexTriOffsets");
+        vertexTriOffsets_ =
+            filledBuffer(*ctx_, once_, p_.vertexTriangleOffsets, "ms.vertexTriOffsets");
         vertexTriangles_ = filledBuffer(*ctx_, once_, p_.vertexTriangles, "ms.vertexTriangles");
         wind_ = filledBuffer(*ctx_, once_, p_.windVertices, "ms.wind");
         attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p_), "ms.attachmentOf");

@@ -18,7 +18,7 @@ std::unique_ptr<Solver> makeGpuMassSpringSolver(SharedCloth prepared,
                                                 const GpuSolverOptions& options);
 // The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
 inline std::unique_ptr<Solver> makeGpuMassSpringSolver(const PreparedCloth& prepared,
-                                                const GpuSolverOptions& options) {
+                                                       const GpuSolverOptions& options) {
     return makeGpuMassSpringSolver(shareCopy(prepared), options);
 }
 

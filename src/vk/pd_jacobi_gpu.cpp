@@ -57,10 +57,10 @@ class GpuProjectiveSolver final : public Solver {
         vertices_ = filledBuffer(*ctx_, once_, l.vertices, "pd.vertices");
         triangles_ = filledBuffer(*ctx_, once_, p_.pdTriangles, "pd.triangles");
         bends_ = filledBuffer(*ctx_, once_, p_.pdBends, "pd.bends");
-        triProjections_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(2 * p_.pdTriangles.size()),
-                                 "pd.triProjections");
-        bendProjections_ =
-            filledBuffer(*ctx_, once_, std::vector<glm::vec4>(p_.pdBends.size()), "pd.bendProjections");
+        triProjections_ = filledBuffer(
+            *ctx_, once_, std::vector<glm::vec4>(2 * p_.pdTriangles.size()), "pd.triProjections");
+        bendProjections_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(p_.pdBends.size()),
+                                        "pd.bendProjections");
         triOffsets_ = filledBuffer(*ctx_, once_, l.triOffsets, "pd.triOffsets");
         triCorners_ = filledBuffer(*ctx_, once_, l.triCorners, "pd.triCorners");
         bendOffsets_ = filledBuffer(*ctx_, once_, l.bendOffsets, "pd.bendOffsets");

@@ -19,7 +19,7 @@ std::unique_ptr<Solver> makeGpuProjectiveSolver(SharedCloth prepared,
                                                 const GpuSolverOptions& options);
 // The same from a copy of `prepared` (a caller that keeps and changes its own: tests).
 inline std::unique_ptr<Solver> makeGpuProjectiveSolver(const PreparedCloth& prepared,
-                                                const GpuSolverOptions& options) {
+                                                       const GpuSolverOptions& options) {
     return makeGpuProjectiveSolver(shareCopy(prepared), options);
 }
 

@@ -24,9 +24,10 @@ std::vector<Call> walk(Schedule schedule, int substeps, int iterations) {
     const SimSettings sim;
     FrameTiming timing;
     timing.substeps = substeps;
-    forEachStep(schedule, sim, timing, 0.0, iterations, [&](const ScheduleEntry& e, const StepContext& c) {
-        out.push_back({e.step, c.substep, c.iteration});
-    });
+    forEachStep(schedule, sim, timing, 0.0, iterations,
+                [&](const ScheduleEntry& e, const StepContext& c) {
+                    out.push_back({e.step, c.substep, c.iteration});
+                });
     return out;
 }
 

@@ -34,7 +34,8 @@ SerialReference::SerialReference(const PreparedCloth& p)
 // The frame as the shared schedule lists it (sim/schedule.h), each step written out serially.
 void SerialReference::stepFrame() {
     const FlushSubnormals flush;  // as the CPU reference and the GPU
-    forEachStep(p_.sim, p_.timing, time_, [&](const ScheduleEntry& e, const StepContext& c) { step(e, c); });
+    forEachStep(p_.sim, p_.timing, time_,
+                [&](const ScheduleEntry& e, const StepContext& c) { step(e, c); });
     time_ += static_cast<double>(substepDt(p_.timing)) * p_.timing.substeps;
 }
 
