@@ -29,4 +29,13 @@ struct ModelRigidTable {
 };
 ModelRigidTable modelRigidTable(const PreparedCloth& p);
 
+// The damping's three passes in order, each as run(pass, invocations): 0 the runs' sums, 1 each
+// segment's rigid motion, 2 the velocities' move (a run's vertices, chunk by chunk).
+template <class Run>
+void forEachRigidDampingPass(const ModelRigidTable& t, Run&& run) {
+    run(0u, t.runCount);
+    run(1u, t.segmentCount);
+    run(2u, t.runCount * gpu::RIGID_SUM_CHUNK);
+}
+
 }  // namespace cloth

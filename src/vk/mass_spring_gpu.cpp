@@ -32,6 +32,8 @@ struct Push {
 static_assert(sizeof(Push) == 96 && offsetof(Push, wind) == 64);
 constexpr std::uint32_t kJobForces = 0, kJobStep = 1, kJobTethers = 2, kJobContacts = 3,
                         kJobWind = 4, kJobRigidSums = 5, kJobRigidMotions = 6, kJobRigidDamp = 7;
+// forEachRigidDampingPass's passes, job after job.
+static_assert(kJobRigidMotions == kJobRigidSums + 1 && kJobRigidDamp == kJobRigidSums + 2);
 
 std::uint32_t integratorCode(Integrator i) {
     switch (i) {
@@ -156,9 +158,9 @@ public:
                 case Step::Damping:  // at the substep's end (cpu/model_damping.h)
                     if (!rigid_.any()) return;
                     push.h = springLastStep(plan_);
-                    run(cb, kJobRigidSums, rigid_.runCount);
-                    run(cb, kJobRigidMotions, rigid_.segmentCount);
-                    run(cb, kJobRigidDamp, rigid_.runCount * gpu::RIGID_SUM_CHUNK);
+                    forEachRigidDampingPass(rigid_, [&](std::uint32_t pass, std::uint32_t count) {
+                        run(cb, kJobRigidSums + pass, count);
+                    });
                     return;
                 case Step::Normals: return;
                 default:

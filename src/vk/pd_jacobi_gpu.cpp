@@ -33,6 +33,8 @@ static_assert(sizeof(Push) == 112 && offsetof(Push, rigidRuns) == 96);
 constexpr std::uint32_t kJobPredict = 0, kJobProjectTri = 1, kJobProjectBend = 2, kJobSweep = 3,
                         kJobTethers = 4, kJobFinish = 5, kJobWind = 6, kJobRigidSums = 7,
                         kJobRigidMotions = 8, kJobRigidDamp = 9;
+// forEachRigidDampingPass's passes, job after job.
+static_assert(kJobRigidMotions == kJobRigidSums + 1 && kJobRigidDamp == kJobRigidSums + 2);
 constexpr std::uint32_t kBuffers = 31;
 
 class GpuProjectiveSolver final : public Solver {
@@ -164,9 +166,9 @@ class GpuProjectiveSolver final : public Solver {
                 case Step::Velocities: run(cb, kJobFinish, n); return;
                 case Step::Damping:  // at the substep's end (cpu/model_damping.h)
                     if (!rigid_.any()) return;
-                    run(cb, kJobRigidSums, rigid_.runCount);
-                    run(cb, kJobRigidMotions, rigid_.segmentCount);
-                    run(cb, kJobRigidDamp, rigid_.runCount * gpu::RIGID_SUM_CHUNK);
+                    forEachRigidDampingPass(rigid_, [&](std::uint32_t pass, std::uint32_t count) {
+                        run(cb, kJobRigidSums + pass, count);
+                    });
                     return;
                 case Step::Normals: return;
                 default:
