@@ -11,6 +11,9 @@
   the substeps anywhere else under src/;
 - no solver copies the prepared scene: no class under src/cpu, src/vk or src/sim keeps a
   PreparedCloth by value (a solver shares it, SharedCloth in prep/prepared.h);
+- no solver builds load-time data: nothing under src/cpu, src/vk or src/sim calls the builders
+  of the Jacobi layouts, the spring plan or self-collision's rest data (prepareScene builds them
+  once, prep/solver_data.h);
 - README.md's layout table names only folders that exist, and every folder of src/.
 Usage: tools/check_structure.py [REPO_ROOT]; exits 1 when a rule is broken."""
 import pathlib
@@ -24,6 +27,10 @@ DRIVER = pathlib.PurePosixPath("src/sim/schedule.h")
 # A class member (this code base's members end in "_") that holds a PreparedCloth by value.
 PREPARED_MEMBER = re.compile(r'^\s*(const\s+)?PreparedCloth\s+\w+_\s*(;|=|\{)')
 SOLVER_AREAS = ("cpu", "vk", "sim")
+# The builders of the solvers' load-time data (prep/solver_data.cpp calls them).
+LOAD_TIME_BUILDER = re.compile(r'\b(buildJacobiLayout|buildPdJacobiLayout|planSpringSteps|'
+                               r'findRestNeighbours|restPairs|triangleThicknesses|'
+                               r'selfVertexColours|prepareSolverData)\s*\(')
 
 
 def includes(path):
@@ -100,6 +107,10 @@ def main():
                 if PREPARED_MEMBER.search(line):
                     problems.append(f"{rel}:{number}: keeps a copy of the prepared scene (share "
                                     "it: SharedCloth, prep/prepared.h)")
+                builder = LOAD_TIME_BUILDER.search(line.split("//")[0])
+                if builder:
+                    problems.append(f"{rel}:{number}: a solver calls {builder.group(1)} (load-time "
+                                    "data is built in the preparation: prep/solver_data.h)")
         for number, inc in includes(path):
             if area == "vk" and inc.startswith("cpu/"):
                 problems.append(f"{rel}:{number}: src/vk includes {inc} (the backends are siblings)")

@@ -27,6 +27,7 @@
 #include "fixtures/folded_grid.h"
 #include "fixtures/triangle_intersections.h"  // the brute-force crossing test
 #include "prep/prepare.h"
+#include "prep/solver_data.h"
 #include "vk/gpu_solver.h"
 
 namespace cloth::bench {
@@ -309,6 +310,7 @@ nlohmann::json runCpu(const PreparedCloth& p, int grid, int threads, BatchIsa ke
     if (p.sim.selfCollision) {  // the same folded cloth without self-collision first
         PreparedCloth plain = p;
         plain.sim.selfCollision.reset();
+        prepareSolverData(plain);
         auto solver = makeCpuSolver(plain, threads, kernels, workPerThread(o));
         without =
             record(plain, grid, *solver, measure(*solver, o, what + ", without self-collision"), o);
@@ -399,6 +401,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     if (p.sim.selfCollision) {  // the same folded cloth without self-collision first
         PreparedCloth plain = p;
         plain.sim.selfCollision.reset();
+        prepareSolverData(plain);
         vk::GpuSolver solver(plain, options);
         without =
             record(plain, grid, solver, measure(solver, o, what + ", without self-collision"), o);

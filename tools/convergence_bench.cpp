@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "cpu/backend.h"
 #include "prep/prepare.h"
+#include "prep/solver_data.h"
 #include "vk/gpu_solver.h"
 
 namespace cloth::bench {
@@ -70,6 +71,7 @@ double frameMs(const PreparedCloth& start, const SolverFactory& make, const Sche
     PreparedCloth p = oneSubstep(start);
     p.sim.iterations = iterations;
     p.sim.iteration = s.iteration;
+    prepareSolverData(p);
     auto solver = make(p);
     return median(measure(*solver, o).frameMs);
 }
@@ -207,6 +209,7 @@ nlohmann::json runFrames(const std::string& backend, int n, const SolverFactory&
     for (const Scheme& s : schemesOf(o)) {
         PreparedCloth p = schemeCloth(scene, kicked, s, o);
         p.sim.iteration = s.iteration;
+        prepareSolverData(p);
         auto solver = make(p);
         solver->keepMultipliers(true);
         nlohmann::json frames = nlohmann::json::array();

@@ -22,6 +22,7 @@
 #include "cpu/mass_spring.h"
 #include "prep/prepare.h"
 #include "prep/springs.h"
+#include "prep/solver_data.h"
 #include "prep/model_checks.h"
 
 namespace cloth::bench {
@@ -207,6 +208,7 @@ bool implicitStableAt(const PreparedCloth& prepared, double h, double seconds, i
     PreparedCloth p = prepared;
     p.timing.frameDt = float(h);
     p.timing.substeps = 1;
+    prepareSolverData(p);  // for the step tried
     const std::uint32_t n = p.originalVertexCount;
     const double diagonal = std::max(diagonalOf(prepared.positions), 1e-3);
     perturb(p.positions, diagonal);

@@ -4,6 +4,7 @@
 
 #include "kernels/constraints.h"
 #include "core/error.h"
+#include "prep/solver_data.h"
 
 namespace cloth {
 
@@ -75,6 +76,7 @@ ConvergencePoint measureConvergence(const PreparedCloth& start, const SolverFact
     PreparedCloth p = oneSubstep(start);
     p.sim.iterations = iterations;
     p.sim.iteration = scheme;
+    prepareSolverData(p);  // the layouts of the scheme and the substep measured
     std::unique_ptr<Solver> solver = make(p);
     solver->keepMultipliers(true);
     solver->stepFrame();

@@ -34,6 +34,11 @@ struct FrameTiming {
     int substeps = 10;             // per frame (SimSettings' default at 60 fps)
 };
 
+// The substep length of a frame, as every backend computes it.
+inline float substepDt(const FrameTiming& t) {
+    return t.frameDt / static_cast<float>(t.substeps);
+}
+
 // `sim`'s frame timing. Throws cloth::Error (naming `scene`) for a frame rate out of range, a
 // start frame out of range, or more than limits::kMaxSubsteps substeps per frame.
 FrameTiming frameTiming(const SimSettings& sim, const std::string& scene);

@@ -20,7 +20,7 @@
 #include "cpu/team.h"
 #include "cpu/thread_pool.h"
 #include "kernels/jacobi.h"
-#include "prep/jacobi_layout.h"
+#include "prep/solver_data.h"
 #include "sim/schedule.h"
 
 namespace cloth {
@@ -128,7 +128,7 @@ private:
     std::vector<glm::vec4> start_;
     // Jacobi and Chebyshev iterations (src/kernels/jacobi.h): the layout, each item's moves,
     // the previous iterate's positions and multipliers (one vec4 per item).
-    std::unique_ptr<JacobiLayout> jacobi_;
+    const JacobiLayout* jacobi_ = nullptr;  // p_.solverData's, under Jacobi and Chebyshev
     std::vector<glm::vec4> deltas_, prevPositions_, prevLambdas_;
     BatchIsa isa_;
     std::array<double, kStageCount> stageMs_{};
@@ -181,7 +181,7 @@ CpuSolver::CpuSolver(SharedCloth prepared, int threads, BatchIsa isa, std::uint3
     motions_.resize(p_.segments.size());
     if (p_.sim.iteration.scheme != IterationScheme::GaussSeidel) {
         checkIterationSettings(p_.sim.iteration, "iteration");
-        jacobi_ = std::make_unique<JacobiLayout>(buildJacobiLayout(p_));
+        jacobi_ = &jacobiLayout(p_, "the CPU solver");
         deltas_.assign(jacobi_->deltaCount, glm::vec4(0.0f));
         prevLambdas_.assign(jacobi_->lambdaCount, glm::vec4(0.0f));
         prevPositions_ = pos_;

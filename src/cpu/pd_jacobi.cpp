@@ -1,11 +1,12 @@
 #include "cpu/pd_jacobi.h"
 
 #include "kernels/pd_jacobi.h"
+#include "prep/solver_data.h"
 
 namespace cloth {
 
-PdJacobiSystem::PdJacobiSystem(const PreparedCloth& p, float h)
-    : p_(p), layout_(buildPdJacobiLayout(p, h)) {
+PdJacobiSystem::PdJacobiSystem(const PreparedCloth& p)
+    : p_(p), layout_(pdLayout(p, "projective dynamics' Jacobi iteration")) {
     triProjections_.assign(2 * p.pdTriangles.size(), glm::vec4(0.0f));
     bendProjections_.assign(p.pdBends.size(), glm::vec4(0.0f));
     for (auto& x : iterates_) x.assign(p.originalVertexCount, glm::vec4(0.0f));

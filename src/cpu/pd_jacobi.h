@@ -17,7 +17,9 @@ namespace cloth {
 
 class PdJacobiSystem {
   public:
-    PdJacobiSystem(const PreparedCloth& p, float h);
+    // A step of the prepared timing's substep; the layout is p's solver data's
+    // (prep/solver_data.h).
+    explicit PdJacobiSystem(const PreparedCloth& p);
 
     // A step's local/global iterations in the parts its schedule runs (sim/schedule.h
     // kProjectiveSchedule), every member of the pool with its vertices [begin, end) of
@@ -49,7 +51,7 @@ class PdJacobiSystem {
 
   private:
     const PreparedCloth& p_;
-    PdJacobiLayout layout_;
+    const PdJacobiLayout& layout_;
     std::vector<glm::vec4> triProjections_;   // per triangle: r_u, r_v
     std::vector<glm::vec4> bendProjections_;  // per bend: p
     std::vector<glm::vec4> iterates_[3];      // x^k rotating: x^(k+1) overwrites x^(k-1)

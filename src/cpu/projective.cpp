@@ -20,7 +20,7 @@
 #include "kernels/pd_jacobi.h"
 #include "kernels/projective.h"
 #include "kernels/spring.h"
-#include "prep/pd_jacobi.h"
+#include "prep/solver_data.h"
 #include "prep/projective.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
@@ -33,7 +33,10 @@ struct ProjectiveSystem::Factor {
 };
 
 ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
-    : p_(p), h_(h), factor_(std::make_unique<Factor>()) {
+    : p_(p),
+      h_(h),
+      layout_(pdLayout(p, "projective dynamics")),
+      factor_(std::make_unique<Factor>()) {
     const std::uint32_t n = p.originalVertexCount;
     mass_.assign(n, 0.0);
     pins_.assign(n, glm::vec3(0.0f));
@@ -45,11 +48,6 @@ ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
     }
     const auto& tris = p.pdTriangles;
     const auto& bends = p.pdBends;
-    PdJacobiLayout layout = buildPdJacobiLayout(p, h);  // its CSR incidence, in term order
-    triOffsets_ = std::move(layout.triOffsets);
-    triCorners_ = std::move(layout.triCorners);
-    bendOffsets_ = std::move(layout.bendOffsets);
-    bendCorners_ = std::move(layout.bendCorners);
     triProjections_.assign(2 * tris.size(), glm::vec3(0.0f));
     bendProjections_.assign(bends.size(), glm::vec3(0.0f));
 
@@ -60,7 +58,7 @@ ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
     attachment_.assign(n, 0.0);
     row_.assign(n, -1);
     for (std::uint32_t v = 0; v < n; ++v)
-        if (mass_[v] > 0.0 && layout.vertices[v].carried == 0u) row_[v] = freeCount_++;
+        if (mass_[v] > 0.0 && layout_.vertices[v].carried == 0u) row_[v] = freeCount_++;
     for (const gpu::Attachment& a : p.attachments)
         if (a.vertex < n && a.param > 0.0f) attachment_[a.vertex] = 1.0 / double(a.param);
     pinned_.assign(3 * std::size_t(freeCount_), 0.0);
@@ -158,15 +156,15 @@ void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vect
         const std::int32_t r = row_[v];
         if (r < 0) continue;
         glm::dvec3 sum = mass_[v] * invH2 * glm::dvec3(glm::vec3(s[v]));
-        for (std::uint32_t k = triOffsets_[v]; k < triOffsets_[v + 1]; ++k) {
-            const std::uint32_t t = triCorners_[k] / 3, c = triCorners_[k] % 3;
+        for (std::uint32_t k = layout_.triOffsets[v]; k < layout_.triOffsets[v + 1]; ++k) {
+            const std::uint32_t t = layout_.triCorners[k] / 3, c = layout_.triCorners[k] % 3;
             const gpu::PdTriangle& term = tris[t];
             const double wu = double(term.area) * term.stiffness.x * gpu::pdWeightsU(term.invRest)[c];
             const double wv = double(term.area) * term.stiffness.y * gpu::pdWeightsV(term.invRest)[c];
             sum += wu * glm::dvec3(triProjections_[2 * t]) + wv * glm::dvec3(triProjections_[2 * t + 1]);
         }
-        for (std::uint32_t k = bendOffsets_[v]; k < bendOffsets_[v + 1]; ++k) {
-            const std::uint32_t i = bendCorners_[k] / 4, c = bendCorners_[k] % 4;
+        for (std::uint32_t k = layout_.bendOffsets[v]; k < layout_.bendOffsets[v + 1]; ++k) {
+            const std::uint32_t i = layout_.bendCorners[k] / 4, c = layout_.bendCorners[k] % 4;
             sum += double(bends[i].weight) * bends[i].k[c] * glm::dvec3(bendProjections_[i]);
         }
         if (attachment_[v] > 0.0) sum += attachment_[v] * glm::dvec3(glm::vec3((*targets)[v]));
@@ -240,7 +238,7 @@ public:
           system_(p_.sim.iteration.scheme == IterationScheme::GaussSeidel
                       ? std::make_unique<ProjectiveSystem>(p_, h_)
                       : nullptr),
-          jacobi_(system_ ? nullptr : std::make_unique<PdJacobiSystem>(p_, h_)),
+          jacobi_(system_ ? nullptr : std::make_unique<PdJacobiSystem>(p_)),
           threads_(threads),
           members_(verticesPerThread == 0
                        ? threads

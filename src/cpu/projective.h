@@ -21,6 +21,7 @@
 #include <glm/glm.hpp>
 
 #include "cpu/thread_pool.h"
+#include "prep/pd_jacobi.h"
 #include "prep/prepared.h"
 #include "sim/solver.h"
 
@@ -66,8 +67,9 @@ private:
     // y_k joins the right-hand side at each iteration.
     std::vector<std::uint32_t> carriedOffsets_, carriedVertex_;
     std::vector<double> carriedValue_;
-    // Per vertex, its terms' corners (CSR): triangle t's corner c as 3 t + c, bend b's as 4 b + c.
-    std::vector<std::uint32_t> triOffsets_, triCorners_, bendOffsets_, bendCorners_;
+    // Per vertex, its terms' corners (CSR): triangle t's corner c as 3 t + c, bend b's as 4 b + c
+    // (p_'s solver data).
+    const PdJacobiLayout& layout_;
     std::vector<glm::vec3> triProjections_;  // per triangle: r_u, r_v
     std::vector<glm::vec3> bendProjections_;
     std::vector<double> rhs_;  // per coordinate, per row

@@ -14,6 +14,7 @@
 #include "prep/cloth_builder.h"
 #include "prep/colliders.h"
 #include "prep/sewing.h"
+#include "prep/solver_data.h"
 #include "kernels/feature_contacts.h"
 #include "kernels/self_contacts.h"
 
@@ -187,6 +188,10 @@ PreparedCloth prepareScene(const Scene& scene, const PrepareOptions& options) {
         const std::vector<std::uint32_t> close = seamPairsToMerge(p, p.positions);
         if (!close.empty()) p = mergeSeamPairs(p, close, {p.positions, p.velocities, 0.0});
         p.run.sewingRebuilds = 0;
+    }
+    if (!p.solverData) {  // (a merge above made it)
+        stage("the solvers' layouts, plans and rest data");
+        prepareSolverData(p);
     }
     p.stats.prepareMs = msSince(t0);
     return p;

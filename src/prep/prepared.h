@@ -58,6 +58,7 @@ struct RunState {
 };
 
 struct SewingBase;  // prep/sewing.h: the scene's data before any merge and before colouring
+struct SolverData;  // prep/solver_data.h: the solvers' load-time data (layouts, plans, rest data)
 
 struct ClothInfo {  // per cloth, for output and rendering
     std::string name;
@@ -180,6 +181,10 @@ struct PreparedCloth {
     // Empty until a pair merges.
     std::vector<std::uint32_t> shownAt;
     std::shared_ptr<const SewingBase> sewingBase;  // null without seams
+
+    // ---- the solvers' load-time data, built from the above by prepareSolverData (prep/
+    // solver_data.h): the Jacobi layouts, the spring plan, self-collision's rest data ----
+    std::shared_ptr<const SolverData> solverData;
 
     // ---- where the run stands (runtime state, apart from the prepared data above) ----
     RunState run;

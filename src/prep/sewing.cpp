@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/limits.h"
 #include "prep/prepare.h"
+#include "prep/solver_data.h"
 
 namespace cloth {
 
@@ -337,6 +338,7 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
     next.run.sewingRebuilds = current.run.sewingRebuilds + 1;
     next.run.time = state.time;
     next.stats.prepareMs = current.stats.prepareMs;
+    prepareSolverData(next);
     return next;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "prep/prepared.h"
+#include "prep/solver_data.h"
 #include "prep/springs.h"
 #include "sim/solver.h"
 
@@ -39,11 +40,13 @@ public:
 
 protected:
     explicit MassSpringSolverBase(SharedCloth shared)
-        : shared_(std::move(shared)), p_(*shared_), plan_(planSpringSteps(p_)) {}
+        : shared_(std::move(shared)),
+          p_(*shared_),
+          plan_(springPlan(p_, "the mass-spring solver")) {}
 
     SharedCloth shared_;      // the prepared scene: read, never copied (sim/solver.h)
     const PreparedCloth& p_;  // *shared_
-    SpringPlan plan_;
+    const SpringPlan& plan_;  // p_'s solver data's (prep/solver_data.h)
 };
 
 }  // namespace cloth

@@ -163,11 +163,6 @@ inline float iterationOmega(const IterationSettings& s, int it, float previous) 
     return 4.0f / (4.0f - r2 * previous);
 }
 
-// The substep length of a frame, as every backend computes it.
-inline float substepDt(const FrameTiming& t) {
-    return t.frameDt / static_cast<float>(t.substeps);
-}
-
 // Contacts slower than this (m/s) get no restitution: 2 |g| dt, what gravity adds in two
 // substeps, so that resting contact does not bounce (src/kernels/collider.h).
 inline float restitutionThreshold(const SimSettings& sim, const FrameTiming& t) {

@@ -80,12 +80,13 @@ GpuSolver::Impl::Impl(const PreparedCloth& p, const GpuSolverOptions& o)
       sim(p.sim),
       timing(p.timing),
       policy(*ctx, o),
+      data(p.solverData),
       jacobi(p.sim.iteration.scheme == IterationScheme::GaussSeidel
                  ? nullptr
-                 : std::make_unique<JacobiLayout>(buildJacobiLayout(p))),
+                 : &jacobiLayout(p, "the GPU solver")),
       chunks(detail::buildChunks(p, o.workgroupSize * vertexItems(p, policy))),
       once(*ctx, "solver transfers"),
-      buffers(detail::createBuffers(*ctx, p, chunks, jacobi.get(), once)),
+      buffers(detail::createBuffers(*ctx, p, chunks, jacobi, once)),
       pipelines(*ctx, buffers, o.workgroupSize, policy.runWg, policy.wide),
       plan(p, policy.runItems),
       rec(pipelines),

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "prep/jacobi_layout.h"
+#include "prep/solver_data.h"
 #include "sim/schedule.h"
 #include "vk/buffer.h"
 #include "vk/device_policy.h"
@@ -29,9 +29,12 @@ struct GpuSolver::Impl {
     SimSettings sim;
     FrameTiming timing;
     detail::DispatchPolicy policy;
+    // The prepared scene's solver data (prep/solver_data.h), kept for its Jacobi layout: the
+    // solver keeps nothing else of the scene.
+    std::shared_ptr<const SolverData> data;
     // Jacobi and Chebyshev iterations (null with Gauss-Seidel): where each type's deltas and
-    // previous multipliers start.
-    std::unique_ptr<JacobiLayout> jacobi;
+    // previous multipliers start (data's layout).
+    const JacobiLayout* jacobi = nullptr;
     detail::ChunkTable chunks;
     OneShot once;
     detail::SolverBuffers buffers;

@@ -9,6 +9,7 @@
 #include "core/stopwatch.h"
 #include "prep/model_damping.h"
 #include "prep/pd_jacobi.h"
+#include "prep/solver_data.h"
 #include "prep/projective.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
@@ -49,7 +50,7 @@ class GpuProjectiveSolver final : public Solver {
           kernel_(*ctx_, "pd_jacobi.comp", kBuffers, sizeof(Push), o.workgroupSize),
           rigid_(modelRigidTable(p_)) {
         const std::uint32_t n = p_.originalVertexCount;
-        const PdJacobiLayout l = buildPdJacobiLayout(p_, h_);
+        const PdJacobiLayout& l = pdLayout(p_, "the GPU projective dynamics solver");
         const std::vector<glm::vec4> x(p_.positions.begin(), p_.positions.begin() + n);
         const std::vector<glm::vec4> v(p_.velocities.begin(), p_.velocities.begin() + n);
         positions_ = filledBuffer(*ctx_, once_, x, "pd.positions");

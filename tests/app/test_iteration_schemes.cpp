@@ -10,6 +10,7 @@
 #include "app/convergence.h"
 #include "cpu/backend.h"
 #include "prep/prepare.h"
+#include "prep/solver_data.h"
 #include "fixtures/scenes.h"
 
 using namespace cloth;
@@ -128,6 +129,7 @@ TEST(IterationSchemes, JacobiAndChebyshevStepsAreTheFormulas) {
             PreparedCloth q = p;
             q.sim.iterations = iterations;
             q.sim.iteration = it;
+            prepareSolverData(q);  // the scheme's Jacobi layout
             auto solver = makeCpuSolver(q, 2);
             solver->stepFrame();
             std::vector<glm::vec4> x;
@@ -165,6 +167,7 @@ TEST(IterationSchemes, EverySchemeSettlesAtTheSameFixedPoint) {
         p.sim.iterations = iterations;
         p.sim.iteration.scheme = scheme;
         p.sim.iteration.rho = 0.9f;
+        prepareSolverData(p);
         auto solver = makeCpuSolver(p, 2);
         for (int f = 0; f < 90; ++f) solver->stepFrame();
         std::vector<glm::vec4> x;

@@ -89,7 +89,7 @@ TEST(PdJacobi, ManySweepsReachTheDirectSolveOfTheSameGlobalStep) {
     const PreparedCloth p = prepareScene(scene);
     const float h = substepDt(p.timing);
     ProjectiveSystem direct(p, h);
-    PdJacobiSystem jacobi(p, h);
+    PdJacobiSystem jacobi(p);
     const std::vector<glm::vec4> x = crumpled(p);
     std::vector<glm::vec4> v(x.size(), glm::vec4(0.0f, -1.0f, 0.0f, 0.0f)), s;
     direct.predict(x, v, p.sim.gravity, s);

@@ -16,6 +16,7 @@
 #include "fixtures/scenes.h"
 #include "kernels/projective.h"
 #include "prep/prepare.h"
+#include "prep/solver_data.h"
 
 using namespace cloth;
 
@@ -113,6 +114,7 @@ TEST(Projective, EachIterationLowersTheStepsEnergyWithCompliantAttachments) {
         a.param = 1e-3f;  // 1000 N/m
         p.attachments.push_back(a);
     }
+    prepareSolverData(p);
     ProjectiveSystem system(p, 1.0f / 60.0f);
     std::vector<glm::vec4> x(p.positions.begin(), p.positions.begin() + p.originalVertexCount);
     std::vector<glm::vec4> targets(x.size(), glm::vec4(0.0f));

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "kernels/constraints.h"
+#include "prep/solver_data.h"
 
 namespace cloth::test {
 
@@ -193,6 +194,7 @@ PreparedCloth buildHandScene(const HandScene& scene) {
     for (std::uint32_t t = 0; t < p.triangles.size(); ++t)
         for (auto v : {p.triangles[t].x, p.triangles[t].y, p.triangles[t].z})
             p.vertexTriangles[fill[v]++] = t;
+    prepareSolverData(p);
     return p;
 }
 

@@ -14,6 +14,7 @@
 #include "gpu_test.h"
 #include "hand_scenes.h"
 #include "prep/prepare.h"
+#include "prep/solver_data.h"
 #include "reference.h"
 #include "vk/gpu_solver.h"
 
@@ -758,6 +759,7 @@ TEST_F(GpuSolverTest, JacobiAndChebyshevGiveTheSameBitsAsTheCpu) {
         PreparedCloth ps[2] = {prepareScene(continuum), test::buildHandScene(grid)};
         ps[1].sim.iteration = continuum.sim.iteration;
         ps[1].sim.iterations = 4;
+        prepareSolverData(ps[1]);
         for (const PreparedCloth& p : ps) {
             // The CPU reference runs once; each variant's GPU run is compared with it.
             auto cpu = makeCpuSolver(p, 2);

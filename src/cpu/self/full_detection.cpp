@@ -11,8 +11,8 @@ namespace cloth {
 FullDetection::FullDetection(const PreparedCloth& p)
     : p_(p),
       margin_(p.sim.selfCollision->margin),
-      triThickness_(triangleThicknesses(p)),
-      rest_(findRestNeighbours(p)),
+      triThickness_(selfRestData(p, "self-collision's full detection").triangleThickness),
+      rest_(selfRestData(p, "self-collision's full detection").neighbours),
       boxes_(p.triangles.size()),
       tree_(static_cast<std::uint32_t>(p.triangles.size())) {}
 

@@ -19,7 +19,7 @@
 #include "cpu/thread_pool.h"
 #include "kernels/self_contacts.h"
 #include "prep/prepared.h"
-#include "prep/self_collision_data.h"
+#include "prep/solver_data.h"
 
 namespace cloth {
 
@@ -46,8 +46,8 @@ private:
 
     const PreparedCloth& p_;
     float margin_;
-    std::vector<float> triThickness_;
-    RestNeighbours rest_;
+    const std::vector<float>& triThickness_;  // p_'s solver data's (prep/solver_data.h)
+    const RestNeighbours& rest_;
     std::vector<Aabb> boxes_;
     SelfTree tree_;
     struct alignas(64) MemberWork {

@@ -23,16 +23,15 @@ constexpr std::uint64_t kWornNumerator = 3, kWornDenominator = 2;
 SelfCollision::SelfCollision(const PreparedCloth& p)
     : p_(p),
       s_(*p.sim.selfCollision),
-      triThickness_(triangleThicknesses(p)),
-      rest_(findRestNeighbours(p)),
-      restPairs_(restPairs(p, rest_)),
-      colours_(selfVertexColours(p)),
+      restData_(selfRestData(p, "self-collision")),
+      triThickness_(restData_.triangleThickness),
+      leastThickness_(restData_.leastThickness),
+      rest_(restData_.neighbours),
+      restPairs_(restData_.pairs),
+      colours_(restData_.vertexColours),
       tree_(static_cast<std::uint32_t>(p.triangles.size())),
       boxes_(p.triangles.size()) {
     const std::uint32_t n = p.originalVertexCount;
-    leastThickness_ = triThickness_.empty()
-                          ? 0.0f
-                          : *std::min_element(triThickness_.begin(), triThickness_.end());
     originalOf_.resize(p.positions.size());
     for (std::uint32_t v = 0; v < originalOf_.size(); ++v) originalOf_[v] = v;
     groupOf_.assign(n, ~0u);

@@ -31,7 +31,7 @@
 #include "cpu/thread_pool.h"
 #include "kernels/self_contacts.h"
 #include "prep/prepared.h"
-#include "prep/self_collision_data.h"
+#include "prep/solver_data.h"
 
 namespace cloth {
 
@@ -104,13 +104,15 @@ private:
 
     const PreparedCloth& p_;
     const SelfCollisionSettings s_;
-    std::vector<float> triThickness_;
-    float leastThickness_ = 0.0f;
-    RestNeighbours rest_;
-    RestPairs restPairs_;  // the rest neighbours as pairs, for the bounds
+    // The rest data (p_'s solver data, prep/solver_data.h) and its parts.
+    const SelfRestData& restData_;
+    const std::vector<float>& triThickness_;
+    const float leastThickness_;
+    const RestNeighbours& rest_;
+    const RestPairs& restPairs_;  // the rest neighbours as pairs, for the bounds
+    const SelfVertexColours& colours_;  // the vertex order's
     std::vector<std::uint32_t> originalOf_;  // per vertex: its original (itself for originals)
     std::vector<std::uint32_t> groupOf_;     // per original vertex: its phantom group, or ~0u
-    SelfVertexColours colours_;              // the vertex order's
 
     // The tree and its rebuild rule.
     SelfTree tree_;

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "prep/self_collision_data.h"
+#include "prep/solver_data.h"
 #include "vk/self/kernels.h"
 #include "vk/self/self_collision_gpu.h"
 #include "vk/transfer.h"
@@ -95,17 +95,17 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     const std::uint64_t n = triangles_, v = vertices_;
     start_ = deviceBuffer(ctx, 16ull * allVertices_, "self start");
     triInfo_ = uploaded(ctx, once, p.triangleFeatureInfo, "self triangle info");
-    const std::vector<float> thickness = triangleThicknesses(p);
-    leastThickness_ = *std::min_element(thickness.begin(), thickness.end());
-    triThickness_ = uploaded(ctx, once, thickness, "self triangle thickness");
-    const RestNeighbours rest = findRestNeighbours(p);
+    const SelfRestData& data = selfRestData(p, "the GPU's self-collision");
+    leastThickness_ = data.leastThickness;
+    triThickness_ = uploaded(ctx, once, data.triangleThickness, "self triangle thickness");
+    const RestNeighbours& rest = data.neighbours;
     restVtOffsets_ = uploaded(ctx, once, rest.vtOffsets, "self rest vt offsets");
     restVt_ = uploaded(ctx, once, rest.vt, "self rest vt");
     restEeOffsets_ = uploaded(ctx, once, rest.eeOffsets, "self rest ee offsets");
     restEe_ = uploaded(ctx, once, rest.ee, "self rest ee");
     inertOffsets_ = uploaded(ctx, once, rest.inertOffsets, "self inert offsets");
     inert_ = uploaded(ctx, once, rest.inert, "self inert");
-    const RestPairs pairs = restPairs(p, rest);
+    const RestPairs& pairs = data.pairs;
     restPairs_ = uploaded(ctx, once, pairs.pairs, "self rest pairs");
     restPairLists_ = uploaded(ctx, once, pairs.lists, "self rest pair lists");
     restPairCount_ = static_cast<std::uint32_t>(pairs.pairs.size());
@@ -126,7 +126,7 @@ GpuSelfCollision::GpuSelfCollision(const Context& ctx, const PreparedCloth& p,
     // The ints (shaders/self/buffers.glsl): lists' offsets, counts, contacts' counts, colours,
     // vertices by colour, phantom groups of originals; the walk's counts; the originals; the
     // phantom groups and members; the scans' sums.
-    const SelfVertexColours colours = selfVertexColours(p);
+    const SelfVertexColours& colours = data.vertexColours;
     colourOffsets_ = colours.offsets;
     std::vector<std::uint32_t> ints(3 * v + 1, 0);
     ints.insert(ints.end(), colours.colourOf.begin(), colours.colourOf.end());

@@ -1,0 +1,140 @@
+// The solvers' load-time data (prep/solver_data.h): built by the preparation for what the
+// settings ask, equal to the builders' own results, shared by copies of the prepared scene,
+// rebuilt by sewing's merges, and refused, with an error saying why, when the scene changed after
+// it was built.
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/frame_rate.h"
+#include "cpu/backend.h"
+#include "fixtures/scenes.h"
+#include "prep/prepare.h"
+#include "prep/sewing.h"
+#include "prep/solver_data.h"
+#include "prep_test_util.h"
+
+using namespace cloth;
+using cloth::test::throwsError;
+
+namespace {
+
+Scene hanging(ClothModel model, IterationScheme scheme, bool self = false) {
+    Scene s = fixtures::hangingScene(8);
+    s.sim.model = model;
+    s.sim.iteration.scheme = scheme;
+    s.sim.iteration.relaxation = 0.5f;  // projective dynamics' Jacobi step converges with it
+    if (self) s.sim.selfCollision = SelfCollisionSettings{};
+    return s;
+}
+
+}  // namespace
+
+TEST(SolverData, ThePreparationBuildsWhatTheSettingsAskAndNothingElse) {
+    const PreparedCloth gs = prepareScene(hanging(ClothModel::Xpbd, IterationScheme::GaussSeidel));
+    ASSERT_TRUE(gs.solverData);
+    EXPECT_FALSE(gs.solverData->jacobi || gs.solverData->pd || gs.solverData->springPlan ||
+                 gs.solverData->self);
+
+    const PreparedCloth jacobi = prepareScene(hanging(ClothModel::Xpbd, IterationScheme::Jacobi));
+    ASSERT_TRUE(jacobi.solverData && jacobi.solverData->jacobi);
+    const JacobiLayout direct = buildJacobiLayout(jacobi);
+    EXPECT_EQ(jacobi.solverData->jacobi->sources, direct.sources);
+    EXPECT_EQ(jacobi.solverData->jacobi->deltaCount, direct.deltaCount);
+    EXPECT_EQ(jacobi.solverData->jacobi->deltaBase, direct.deltaBase);
+    EXPECT_GT(direct.deltaCount, 0u);
+
+    const PreparedCloth pd = prepareScene(hanging(ClothModel::Projective, IterationScheme::Jacobi));
+    ASSERT_TRUE(pd.solverData && pd.solverData->pd);
+    EXPECT_FALSE(pd.solverData->jacobi);  // XPBD's layout is not projective dynamics'
+    const PdJacobiLayout pdDirect = buildPdJacobiLayout(pd, substepDt(pd.timing));
+    EXPECT_EQ(pd.solverData->pd->triCorners, pdDirect.triCorners);
+    ASSERT_EQ(pd.solverData->pd->vertices.size(), pdDirect.vertices.size());
+    for (std::size_t v = 0; v < pdDirect.vertices.size(); ++v)
+        EXPECT_EQ(pd.solverData->pd->vertices[v].diagonal, pdDirect.vertices[v].diagonal) << v;
+
+    const PreparedCloth springs =
+        prepareScene(hanging(ClothModel::MassSpring, IterationScheme::GaussSeidel));
+    ASSERT_TRUE(springs.solverData && springs.solverData->springPlan);
+    EXPECT_EQ(springs.solverData->springPlan->steps, planSpringSteps(springs).steps);
+    EXPECT_EQ(springs.solverData->springPlan->step, planSpringSteps(springs).step);
+
+    const PreparedCloth self =
+        prepareScene(hanging(ClothModel::Xpbd, IterationScheme::GaussSeidel, true));
+    ASSERT_TRUE(self.solverData && self.solverData->self);
+    const RestNeighbours rest = findRestNeighbours(self);
+    EXPECT_EQ(self.solverData->self->neighbours.vt, rest.vt);
+    EXPECT_EQ(self.solverData->self->neighbours.ee, rest.ee);
+    EXPECT_EQ(self.solverData->self->pairs.pairs.size(), restPairs(self, rest).pairs.size());
+    EXPECT_EQ(self.solverData->self->vertexColours.order, selfVertexColours(self).order);
+    EXPECT_GT(self.solverData->self->leastThickness, 0.0f);
+}
+
+TEST(SolverData, CopiesOfThePreparedSceneShareOneBlock) {
+    // clothcheck gives both backends a copy of the scene: one block for both.
+    const PreparedCloth p = prepareScene(hanging(ClothModel::Xpbd, IterationScheme::Chebyshev));
+    const PreparedCloth copy = p;
+    const SharedCloth shared = shareCopy(p);
+    EXPECT_EQ(copy.solverData.get(), p.solverData.get());
+    EXPECT_EQ(shared->solverData.get(), p.solverData.get());
+    EXPECT_NO_THROW(makeCpuSolver(shared, 1));
+}
+
+TEST(SolverData, ASceneChangedAfterThePreparationIsRefusedUntilTheDataIsRebuilt) {
+    // The iteration scheme changed: the Gauss-Seidel scene has no Jacobi layout.
+    PreparedCloth p = prepareScene(hanging(ClothModel::Xpbd, IterationScheme::GaussSeidel));
+    p.sim.iteration.scheme = IterationScheme::Jacobi;
+    EXPECT_TRUE(throwsError([&] { makeCpuSolver(p, 1); },
+                            {"the CPU solver", "other settings", "prepareSolverData"}));
+    prepareSolverData(p);
+    EXPECT_NO_THROW(makeCpuSolver(p, 1));
+
+    // An attachment added: projective dynamics' diagonal would miss its weight.
+    PreparedCloth q = prepareScene(hanging(ClothModel::Projective, IterationScheme::Jacobi));
+    gpu::Attachment a{};
+    a.vertex = 20;
+    a.param = 1e-3f;
+    q.attachments.push_back(a);
+    EXPECT_TRUE(
+        throwsError([&] { makeCpuSolver(q, 1); }, {"projective dynamics", "prepareSolverData"}));
+    prepareSolverData(q);
+    EXPECT_NO_THROW(makeCpuSolver(q, 1));
+
+    // A vertex pinned: the spring plan's masses changed.
+    PreparedCloth r = prepareScene(hanging(ClothModel::MassSpring, IterationScheme::GaussSeidel));
+    r.positions[30].w = 0.0f;
+    EXPECT_TRUE(throwsError([&] { makeCpuSolver(r, 1); }, {"mass-spring", "prepareSolverData"}));
+
+    // No data at all (a scene built by hand): named as such.
+    PreparedCloth bare = p;
+    bare.solverData.reset();
+    EXPECT_TRUE(throwsError([&] { makeCpuSolver(bare, 1); }, {"has no solver data"}));
+}
+
+TEST(SolverData, ASewingMergeRebuildsTheDataForTheMergedScene) {
+    const std::string json =
+        R"({"model": "pd", "iteration": {"scheme": "jacobi", "relaxation": 0.5},
+        "cloths": [
+          {"grid": {"width": 0.4, "height": 0.6, "resolution": [4, 6]},
+           "transform": {"translate": [0, 1, 0]}},
+          {"grid": {"width": 0.4, "height": 0.6, "resolution": [4, 6]},
+           "transform": {"translate": [0, 1, 0.1]}}],
+        "seams": [{"a": {"cloth": 0, "vertices": {"regions": ["left_edge"]}},
+                   "b": {"cloth": 1, "vertices": {"regions": ["left_edge"]}}}]})";
+    const PreparedCloth p = prepareScene(parseSceneJson(json, "inline.json", ""));
+    ASSERT_FALSE(p.seamPairs.empty());
+    std::vector<std::uint32_t> all(p.seamPairs.size());
+    std::iota(all.begin(), all.end(), 0u);
+    const PreparedCloth m = mergeSeamPairs(p, all, {p.positions, p.velocities, 0.5});
+    ASSERT_TRUE(m.solverData);
+    EXPECT_NE(m.solverData.get(), p.solverData.get());
+    EXPECT_NO_THROW(solverData(m, "test"));
+    // The merged scene's incidence: the merged-away vertices have no terms left.
+    const PdJacobiLayout& l = *m.solverData->pd;
+    for (const SeamPair& s : m.seamPairs)
+        EXPECT_EQ(l.triOffsets[s.b], l.triOffsets[s.b + 1]) << "vertex " << s.b;
+    EXPECT_EQ(l.triCorners, buildPdJacobiLayout(m, substepDt(m.timing)).triCorners);
+}
