@@ -7,7 +7,7 @@ path drifted from the programs fails here, naming the file and the line.
 
 Shortened: clothsim and clothcheck run 2 frames (`--frames N` replaced, or added), clothsim
 without a window (`--headless` added); clothbench measures a 16^2 grid (--grids replaced) for one
-frame, no warm-up, one repeat (--convergence: 2 settling frames, sweeps up to 4 iterations).
+frame, no warm-up, one repeat (--convergence: 1 settling frame, sweeps up to 2 iterations).
 Everything else on the line is kept. The commands run in a scratch
 directory where `build/` is the build directory and `assets/` and `docs/` copies of the source
 tree's, so that what they write (stats.json, out/, flag.glb, the tuning file) lands there.
@@ -91,8 +91,8 @@ def shortened(args):
         rest = replace_value(rest, "--warmup", "0")
         rest = replace_value(rest, "--repeats", "1")
         if "--convergence" in rest:  # its own lengths: the settling and the longest sweep
-            rest = replace_value(rest, "--settle-frames", "2")
-            rest = replace_value(rest, "--max-iterations", "4")
+            rest = replace_value(rest, "--settle-frames", "1")
+            rest = replace_value(rest, "--max-iterations", "2")
             rest = replace_value(rest, "--time-iterations", "2")
         if "--collisions" in rest or "--profile-frames" in rest:
             rest = replace_value(rest, "--profile-frames", "1")

@@ -6,7 +6,7 @@
 #   tools/test.sh [--fast] [ctest arguments...]
 #
 # Without --fast: every test (CI runs this through .ci/run). With CI set, each fuzz target also
-# runs briefly (CLOTH_FUZZ_SECONDS, default 60 s each; tools/fuzz.sh), in the background beside the
+# runs briefly (CLOTH_FUZZ_SECONDS, default 20 s each; tools/fuzz.sh), in the background beside the
 # build and ctest (one fuzzer on one core; its output is printed after ctest's), and any finding
 # fails the run.
 # --fast: the tier a contributor runs before each commit: every test but those labelled slow, no
@@ -24,7 +24,7 @@ if [ "$fast" -eq 0 ] && [ -n "${CI:-}" ]; then
   mkdir -p build-fuzz
   fuzz_log="build-fuzz/test_sh_fuzz.log"
   # In a session of its own, so that a failed build or an interrupt ends the fuzzer with it.
-  setsid tools/fuzz.sh "${CLOTH_FUZZ_SECONDS:-60}" >"$fuzz_log" 2>&1 &
+  setsid tools/fuzz.sh "${CLOTH_FUZZ_SECONDS:-20}" >"$fuzz_log" 2>&1 &
   fuzz_pid=$!
   trap '[ -n "$fuzz_pid" ] && kill -- "-$fuzz_pid" 2>/dev/null || true' EXIT
 fi
