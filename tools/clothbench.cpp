@@ -171,16 +171,16 @@ nlohmann::json record(const PreparedCloth& p, int grid, const Solver& solver, co
             if (f.name == "steps_per_substep") steps = f.value;
         }
         model["integrator"] = integratorName(p.sim.massSpring.integrator);
-        model["springs"] = p.springs.size();
-        solvesPerFrame = double(p.springs.size()) * steps * p.timing.substeps;
+        model["springs"] = p.springTerms.springs.size();
+        solvesPerFrame = double(p.springTerms.springs.size()) * steps * p.timing.substeps;
     }
     if (p.sim.model == ClothModel::Projective) {
         // Projective dynamics: term projections (triangles and hinges) per iteration.
         for (const Solver::ModelFigure& f : solver.modelFigures()) model[f.name] = f.value;
-        model["strain_terms"] = p.pdTriangles.size();
-        model["bending_terms"] = p.pdBends.size();
-        solvesPerFrame =
-            double(p.pdTriangles.size() + p.pdBends.size()) * o.iterations * p.timing.substeps;
+        model["strain_terms"] = p.pdTerms.triangles.size();
+        model["bending_terms"] = p.pdTerms.bends.size();
+        solvesPerFrame = double(p.pdTerms.triangles.size() + p.pdTerms.bends.size()) *
+                         o.iterations * p.timing.substeps;
     }
     nlohmann::json stages = nlohmann::json::object();
     for (int i = 0; i < kStageCount; ++i) stages[kStageNames[i]] = m.stages.stageMeanMs(i);

@@ -71,7 +71,7 @@ bool ranOff(const std::vector<glm::vec4>& x, const std::vector<glm::vec4>& rest,
 bool stableAt(const PreparedCloth& p, Integrator integrator, const std::vector<float>& damping,
               double h, double seconds) {
     const std::uint32_t n = p.originalVertexCount;
-    SpringStepper stepper(p.springs, n);
+    SpringStepper stepper(p.springTerms.springs, springIncidence(p.springTerms.springs, n));
     SpringState s{p.positions, p.velocities, {}};
     const double diagonal = std::max(diagonalOf(p.positions), 1e-3);
     perturb(s.x, diagonal);
@@ -88,7 +88,7 @@ bool stableAt(const PreparedCloth& p, Integrator integrator, const std::vector<f
 bool patternStableAt(const PreparedCloth& p, const std::vector<float>& damping,
                      const std::vector<double>& lengths, double seconds) {
     const std::uint32_t n = p.originalVertexCount;
-    SpringStepper stepper(p.springs, n);
+    SpringStepper stepper(p.springTerms.springs, springIncidence(p.springTerms.springs, n));
     SpringState s{p.positions, p.velocities, {}};
     const double diagonal = std::max(diagonalOf(p.positions), 1e-3);
     perturb(s.x, diagonal);
@@ -188,7 +188,7 @@ nlohmann::json measure(const std::string& name, const PreparedCloth& p, Integrat
     return {{"scene", name},
             {"integrator", integratorName(integrator)},
             {"vertices", p.originalVertexCount},
-            {"springs", p.springs.size()},
+            {"springs", p.springTerms.springs.size()},
             {"damping_per_s", {{"least", least}, {"most", most}}},
             {"omega_max_rad_s", omega},
             {"theory_step_s", theory},

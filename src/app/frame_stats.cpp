@@ -128,15 +128,16 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
     if (p.sim.model == ClothModel::MassSpring) {
         nlohmann::json ms = {{"integrator", integratorName(p.sim.massSpring.integrator)},
                              {"air_damping", p.sim.massSpring.airDamping},
-                             {"springs", {{"structural", p.springFamilies[0]},
-                                          {"shear", p.springFamilies[1]},
-                                          {"flexion", p.springFamilies[2]}}}};
+                             {"springs",
+                              {{"structural", p.springTerms.families[0]},
+                               {"shear", p.springTerms.families[1]},
+                               {"flexion", p.springTerms.families[2]}}}};
         for (const Solver::ModelFigure& f : solver.modelFigures()) ms[f.name] = f.value;
         j["mass_spring"] = ms;
     }
     if (p.sim.model == ClothModel::Fem) {
-        nlohmann::json fem = {{"elements", p.femTriangles.size()},
-                              {"bending_terms", p.femBends.size()},
+        nlohmann::json fem = {{"elements", p.femTerms.triangles.size()},
+                              {"bending_terms", p.femTerms.bends.size()},
                               {"rayleigh_alpha", p.sim.fem.rayleighAlpha},
                               {"rayleigh_beta", p.sim.fem.rayleighBeta},
                               {"tolerance", p.sim.fem.tolerance},
@@ -147,8 +148,8 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
     if (p.sim.model == ClothModel::Projective) {
         const std::size_t seams = pdSeamTermCount(p);
         const std::size_t angles = pdTermCount(p, gpu::PD_TERM_FIXED_ANGLE);
-        nlohmann::json pd = {{"strain_terms", p.pdTriangles.size()},
-                             {"bending_terms", p.pdBends.size() - seams - angles},
+        nlohmann::json pd = {{"strain_terms", p.pdTerms.triangles.size()},
+                             {"bending_terms", p.pdTerms.bends.size() - seams - angles},
                              {"fixed_angle_terms", angles},
                              {"seam_terms", seams}};
         for (const Solver::ModelFigure& f : solver.modelFigures()) pd[f.name] = f.value;

@@ -124,7 +124,7 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
     const EdgeStretch stretch = edgeStretch(p, x);
     if (p.sim.model == ClothModel::MassSpring) {
         double energy = 0.0;
-        for (const gpu::Spring& sp : p.springs) {
+        for (const gpu::Spring& sp : p.springTerms.springs) {
             const double l = glm::length(dvec3(glm::vec3(x[sp.a])) - dvec3(glm::vec3(x[sp.b])));
             energy += 0.5 * double(sp.stiffness) * (l - sp.rest) * (l - sp.rest);
         }
@@ -133,13 +133,13 @@ FrameMetrics computeMetrics(const PreparedCloth& p, const std::vector<glm::vec4>
     if (p.sim.model == ClothModel::Projective) {
         // Projective dynamics' own energy: each term at its projection (kernels/projective.h).
         double energy = 0.0;
-        for (const gpu::PdTriangle& t : p.pdTriangles) {
+        for (const gpu::PdTriangle& t : p.pdTerms.triangles) {
             const glm::vec3 x0(x[t.v0]), x1(x[t.v1]), x2(x[t.v2]);
             glm::vec3 ru, rv;
             gpu::pdProjectTriangle(x0, x1, x2, t.invRest, t.stiffness, ru, rv);
             energy += gpu::pdTriangleEnergy(x0, x1, x2, t.invRest, t.stiffness, t.area, ru, rv);
         }
-        for (const gpu::PdBend& b : p.pdBends) {
+        for (const gpu::PdBend& b : p.pdTerms.bends) {
             const glm::vec3 q[4] = {glm::vec3(x[b.v0]), glm::vec3(x[b.v1]), glm::vec3(x[b.v2]),
                                     glm::vec3(x[b.v3])};
             const glm::vec3 c = q[0] * b.k.x + q[1] * b.k.y + q[2] * b.k.z + q[3] * b.k.w;

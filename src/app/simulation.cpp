@@ -38,20 +38,20 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
     if (p.sim.model == ClothModel::Fem) {
         char tolerance[32];
         std::snprintf(tolerance, sizeof tolerance, "%.3g", double(p.sim.fem.tolerance));
-        const std::string angles = p.angleSprings.empty()
-                                       ? std::string()
-                                       : " and " + std::to_string(p.angleSprings.size()) +
-                                             " angle springs";
-        return std::to_string(p.femTriangles.size()) + " membrane elements, " +
-               std::to_string(p.femBends.size()) + " bending terms" + angles +
+        const std::string angles =
+            p.springTerms.angles.empty()
+                ? std::string()
+                : " and " + std::to_string(p.springTerms.angles.size()) + " angle springs";
+        return std::to_string(p.femTerms.triangles.size()) + " membrane elements, " +
+               std::to_string(p.femTerms.bends.size()) + " bending terms" + angles +
                " (model fem, backward Euler by conjugate gradients to " + tolerance + ")";
     }
     if (p.sim.model == ClothModel::Projective) {
         const std::size_t seams = pdSeamTermCount(p);
         const std::size_t angles = pdTermCount(p, gpu::PD_TERM_FIXED_ANGLE);
-        std::vector<std::string> kinds = {std::to_string(p.pdTriangles.size()) + " strain",
-                                          std::to_string(p.pdBends.size() - seams - angles) +
-                                              " bending"};
+        std::vector<std::string> kinds = {
+            std::to_string(p.pdTerms.triangles.size()) + " strain",
+            std::to_string(p.pdTerms.bends.size() - seams - angles) + " bending"};
         if (angles) kinds.push_back(std::to_string(angles) + " fixed-angle");
         if (seams) kinds.push_back(std::to_string(seams) + " seam");
         std::string list = kinds[0];
@@ -60,13 +60,13 @@ std::string modelSummary(const PreparedCloth& p, const Solver& solver) {
         return list + " terms (model pd, " + std::to_string(p.sim.iterations) +
                " local/global iterations per substep)";
     }
-    std::string s = std::to_string(p.springs.size()) + " springs" +
-                    (p.angleSprings.empty()
-                         ? std::string()
-                         : " and " + std::to_string(p.angleSprings.size()) + " angle springs") +
-                    " (model " +
-                    clothModelName(p.sim.model) + ", " +
-                    integratorName(p.sim.massSpring.integrator);
+    std::string s =
+        std::to_string(p.springTerms.springs.size()) + " springs" +
+        (p.springTerms.angles.empty()
+             ? std::string()
+             : " and " + std::to_string(p.springTerms.angles.size()) + " angle springs") +
+        " (model " + clothModelName(p.sim.model) + ", " +
+        integratorName(p.sim.massSpring.integrator);
     for (const Solver::ModelFigure& f : solver.modelFigures()) {
         char text[64];
         if (f.name == "steps_per_substep")

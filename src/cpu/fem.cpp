@@ -9,15 +9,16 @@
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
 #include "cpu/fem_system.h"
-#include "cpu/model_frame.h"
 #include "cpu/model_damping.h"
+#include "cpu/model_frame.h"
 #include "cpu/post_step.h"
 #include "cpu/thread_pool.h"
 #include "cpu/vertex_drivers.h"
 #include "prep/fem.h"
+#include "prep/model_checks.h"
+#include "prep/solver_data.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
-#include "prep/model_checks.h"
 
 namespace cloth {
 
@@ -47,47 +48,46 @@ public:
         row_.assign(n, -1);
         for (std::uint32_t i = 0; i < n; ++i)
             if (x_[i].w > 0.0f && !attachments.carried(i)) row_[i] = rows_++;
-        elements_.resize(p_.femTriangles.size());
+        elements_.resize(p_.femTerms.triangles.size());
         // Per vertex, its triangles' corners (3 t + c), in triangle order.
         offsets_.assign(n + 1, 0);
-        for (const gpu::PdTriangle& t : p_.femTriangles)
+        for (const gpu::PdTriangle& t : p_.femTerms.triangles)
             for (std::uint32_t v : {t.v0, t.v1, t.v2}) ++offsets_[v + 1];
         for (std::uint32_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
         corners_.resize(offsets_[n]);
         std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
-        for (std::uint32_t t = 0; t < p_.femTriangles.size(); ++t) {
-            const gpu::PdTriangle& k = p_.femTriangles[t];
+        for (std::uint32_t t = 0; t < p_.femTerms.triangles.size(); ++t) {
+            const gpu::PdTriangle& k = p_.femTerms.triangles[t];
             corners_[next[k.v0]++] = 3 * t;
             corners_[next[k.v1]++] = 3 * t + 1;
             corners_[next[k.v2]++] = 3 * t + 2;
         }
-        // Per vertex, its seam springs (p_.springs: rest length 0), in spring order.
+        // Per vertex, its seam springs (p_.springTerms.springs: rest length 0), in spring order.
         springOffsets_.assign(n + 1, 0);
-        for (const gpu::Spring& k : p_.springs)
+        for (const gpu::Spring& k : p_.springTerms.springs)
             ++springOffsets_[k.a + 1], ++springOffsets_[k.b + 1];
         for (std::uint32_t i = 0; i < n; ++i) springOffsets_[i + 1] += springOffsets_[i];
         springs_.resize(springOffsets_[n]);
         next.assign(springOffsets_.begin(), springOffsets_.end() - 1);
-        for (const gpu::Spring& k : p_.springs) {
+        for (const gpu::Spring& k : p_.springTerms.springs) {
             springs_[next[k.a]++] = {k.b, double(k.stiffness)};
             springs_[next[k.b]++] = {k.a, double(k.stiffness)};
         }
         force_.assign(n, glm::dvec3(0.0));
         // Per vertex, its angle springs' corners (4 a + c), in spring order; per free row, the
         // blocks of h^2 w g_c g_d^T it takes from them (FemStencils).
-        const SpringIncidence angles = stencilIncidence(p_.angleSprings, n);
-        angleOffsets_ = angles.offsets;
-        angleCorners_ = angles.springs;
-        angleTerms_.resize(p_.angleSprings.size());
-        stencilBlocks_.assign(16 * p_.angleSprings.size(), glm::dmat3(0.0));
+        const ModelTables& tables = modelTables(p_, "the FEM solver");
+        angles_ = &tables.angles;
+        angleTerms_.resize(p_.springTerms.angles.size());
+        stencilBlocks_.assign(16 * p_.springTerms.angles.size(), glm::dmat3(0.0));
         FemStencils stencils;
-        if (!p_.angleSprings.empty()) {
+        if (!p_.springTerms.angles.empty()) {
             stencils.offsets.push_back(0);
             for (std::uint32_t i = 0; i < n; ++i) {
                 if (row_[i] < 0) continue;
-                for (std::uint32_t k = angleOffsets_[i]; k < angleOffsets_[i + 1]; ++k) {
-                    const std::uint32_t a = angleCorners_[k] / 4, c = angleCorners_[k] % 4;
-                    const gpu::FixedAngleConstraint& t = p_.angleSprings[a];
+                for (std::uint32_t k = angles_->offsets[i]; k < angles_->offsets[i + 1]; ++k) {
+                    const std::uint32_t a = angles_->springs[k] / 4, c = angles_->springs[k] % 4;
+                    const gpu::FixedAngleConstraint& t = p_.springTerms.angles[a];
                     const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
                     for (std::uint32_t d = 0; d < 4; ++d)
                         if (const std::int32_t j = row_[v[d]]; j >= 0) {
@@ -99,14 +99,12 @@ public:
             }
         }
         // Per vertex, its bends' corners (4 b + c), in bend order (the force's sum).
-        const SpringIncidence bends = stencilIncidence(p_.femBends, n);
-        bendOffsets_ = bends.offsets;
-        bendCorners_ = bends.springs;
-        bendResiduals_.assign(p_.femBends.size(), glm::dvec3(0.0));
+        bends_ = &tables.bends;
+        bendResiduals_.assign(p_.femTerms.bends.size(), glm::dvec3(0.0));
         std::vector<double> mass, extra;
         FemCouplings couplings;
         const double h = h_;
-        if (!p_.springs.empty()) couplings.offsets.push_back(0);
+        if (!p_.springTerms.springs.empty()) couplings.offsets.push_back(0);
         for (std::uint32_t i = 0; i < n; ++i) {
             if (row_[i] < 0) continue;
             rowVertex_.push_back(i);
@@ -127,11 +125,11 @@ public:
             }
             couplings.offsets.push_back(std::uint32_t(couplings.columns.size()));
         }
-        system_.emplace(p_.femTriangles, row_, rows_, std::move(mass),
+        system_.emplace(p_.femTerms.triangles, row_, rows_, std::move(mass),
                         1.0 + h * double(p_.sim.fem.rayleighAlpha),
                         h * double(p_.sim.fem.rayleighBeta) + h * h, std::move(extra),
-                        std::move(couplings), std::move(stencils), p_.femBends);
-        if (!p_.angleSprings.empty()) system_->setStencilBlocks(&stencilBlocks_);
+                        std::move(couplings), std::move(stencils), p_.femTerms.bends);
+        if (!p_.springTerms.angles.empty()) system_->setStencilBlocks(&stencilBlocks_);
         dv_.assign(rows_, glm::dvec3(0.0));
         rhs_ = kv_ = velocity_ = dv_;
         normals_.assign(n, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
@@ -223,18 +221,18 @@ private:
     // step's end, where a compliant attachment's target is.
     void forces(int member, int size, std::uint32_t b, std::uint32_t end, float t1) {
         std::uint32_t eb, ee, ab, ae, bb, be;
-        ThreadPool::split(std::uint32_t(p_.femTriangles.size()), member, size, eb, ee);
-        ThreadPool::split(std::uint32_t(p_.angleSprings.size()), member, size, ab, ae);
-        ThreadPool::split(std::uint32_t(p_.femBends.size()), member, size, bb, be);
+        ThreadPool::split(std::uint32_t(p_.femTerms.triangles.size()), member, size, eb, ee);
+        ThreadPool::split(std::uint32_t(p_.springTerms.angles.size()), member, size, ab, ae);
+        ThreadPool::split(std::uint32_t(p_.femTerms.bends.size()), member, size, bb, be);
         const AttachmentTargets& attachments = post_.attachments();
         for (std::uint32_t i = eb; i < ee; ++i) {
-            const gpu::PdTriangle& t = p_.femTriangles[i];
+            const gpu::PdTriangle& t = p_.femTerms.triangles[i];
             elements_[i] = femElement(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
                                       glm::vec3(x_[t.v2]));
         }
         for (std::uint32_t a = ab; a < ae; ++a) angleTerm(a);
         for (std::uint32_t k = bb; k < be; ++k) {
-            const gpu::PdBend& t = p_.femBends[k];
+            const gpu::PdBend& t = p_.femTerms.bends[k];
             bendResiduals_[k] =
                 femBendResidual(t, glm::vec3(x_[t.v0]), glm::vec3(x_[t.v1]),
                                 glm::vec3(x_[t.v2]), glm::vec3(x_[t.v3]));
@@ -243,7 +241,7 @@ private:
         for (std::uint32_t v = b; v < end; ++v) {
             glm::dvec3 f(0.0);
             for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k)
-                f += femForce(p_.femTriangles[corners_[k] / 3], elements_[corners_[k] / 3],
+                f += femForce(p_.femTerms.triangles[corners_[k] / 3], elements_[corners_[k] / 3],
                               int(corners_[k] % 3));
             // A seam's spring of rest length 0: w (x_other - x).
             for (std::uint32_t k = springOffsets_[v]; k < springOffsets_[v + 1]; ++k)
@@ -252,14 +250,15 @@ private:
                       glm::dvec3(glm::vec3(x_[v])));
             // The angle springs' force -w (theta - theta_0) g_c, and their share
             // -h (H v)_c = -h w (g . v) g_c of the right-hand side (H = w g g^T).
-            for (std::uint32_t k = angleOffsets_[v]; k < angleOffsets_[v + 1]; ++k) {
-                const AngleTerm& a = angleTerms_[angleCorners_[k] / 4];
-                f += a.factor * a.g[angleCorners_[k] % 4];
+            for (std::uint32_t k = angles_->offsets[v]; k < angles_->offsets[v + 1]; ++k) {
+                const AngleTerm& a = angleTerms_[angles_->springs[k] / 4];
+                f += a.factor * a.g[angles_->springs[k] % 4];
             }
             // The bends' force -k_c w (C - p).
-            for (std::uint32_t k = bendOffsets_[v]; k < bendOffsets_[v + 1]; ++k) {
-                const gpu::PdBend& t = p_.femBends[bendCorners_[k] / 4];
-                f -= double(t.k[int(bendCorners_[k] % 4)]) * bendResiduals_[bendCorners_[k] / 4];
+            for (std::uint32_t k = bends_->offsets[v]; k < bends_->offsets[v + 1]; ++k) {
+                const gpu::PdBend& t = p_.femTerms.bends[bends_->springs[k] / 4];
+                f -= double(t.k[int(bends_->springs[k] % 4)]) *
+                     bendResiduals_[bends_->springs[k] / 4];
             }
             const std::int32_t r = row_[v];
             // A compliant attachment's spring to its target at the step's end.
@@ -277,7 +276,7 @@ private:
     // blocks h^2 w g_c g_d^T of the system (kernels/spring.h angleSpringForce's energy,
     // Gauss-Newton's stiffness). A degenerate hinge: nothing.
     void angleTerm(std::uint32_t a) {
-        const gpu::FixedAngleConstraint& t = p_.angleSprings[a];
+        const gpu::FixedAngleConstraint& t = p_.springTerms.angles[a];
         const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
         float angle;
         glm::vec3 g[4];
@@ -341,17 +340,18 @@ private:
     };
     std::vector<std::uint32_t> springOffsets_;  // per vertex (CSR into springs_)
     std::vector<SeamSpring> springs_;
-    // The angle springs (p.angleSprings): per vertex its corners (CSR), per spring its state at
-    // the step's start (angleTerm), and the system's blocks (16 per spring).
+    // The angle springs (p.springTerms.angles): per vertex its corners (CSR), per spring its state
+    // at the step's start (angleTerm), and the system's blocks (16 per spring).
     struct AngleTerm {
         glm::dvec3 g[4];
         double factor = 0.0;
     };
-    std::vector<std::uint32_t> angleOffsets_, angleCorners_;
+    const SpringIncidence* angles_ = nullptr;  // per vertex, its angle springs' corners (CSR)
     std::vector<AngleTerm> angleTerms_;
     std::vector<glm::dmat3> stencilBlocks_;
-    // The bends (p.femBends): per vertex its corners (CSR), per bend w (C - p) at the step's start.
-    std::vector<std::uint32_t> bendOffsets_, bendCorners_;
+    // The bends (p.femTerms.bends): per vertex its corners (CSR; p_'s solver data's), per bend
+    // w (C - p) at the step's start.
+    const SpringIncidence* bends_ = nullptr;
     std::vector<glm::dvec3> bendResiduals_;
     std::optional<FemSystem> system_;
     // Per free row: the step's velocity change, right-hand side, K v, and v.

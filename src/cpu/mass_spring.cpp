@@ -7,25 +7,25 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
-#include "cpu/model_frame.h"
 #include "cpu/model_damping.h"
+#include "cpu/model_frame.h"
 #include "cpu/thread_pool.h"
 #include "kernels/constraints.h"
-#include "prep/springs.h"
-#include "sim/schedule.h"
-#include "sim/mass_spring_solver.h"
 #include "prep/model_checks.h"
+#include "prep/solver_data.h"
+#include "prep/springs.h"
+#include "sim/mass_spring_solver.h"
+#include "sim/schedule.h"
 
 namespace cloth {
 
-SpringStepper::SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices)
-    : springs_(std::move(springs)), angleOffsets_(vertices + 1, 0), force_(vertices) {
-    SpringIncidence in = springIncidence(springs_, vertices);
-    offsets_ = std::move(in.offsets);
+SpringStepper::SpringStepper(const std::vector<gpu::Spring>& springs, const SpringIncidence& in)
+    : springCount_(springs.size()), offsets_(in.offsets), force_(in.offsets.size() - 1) {
+    const auto vertices = std::uint32_t(in.offsets.size() - 1);
     neighbours_.resize(in.springs.size());
     for (std::uint32_t v = 0; v < vertices; ++v)
         for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k) {
-            const gpu::Spring& s = springs_[in.springs[k]];
+            const gpu::Spring& s = springs[in.springs[k]];
             neighbours_[k] = {s.a == v ? s.b : s.a, s.rest, s.stiffness};
         }
 }
@@ -36,10 +36,8 @@ void SpringStepper::setAttachments(const PreparedCloth& p) {
 }
 
 void SpringStepper::setAngles(const PreparedCloth& p) {
-    angles_ = p.angleSprings;
-    const SpringIncidence in = stencilIncidence(angles_, vertexCount());
-    angleOffsets_ = in.offsets;
-    angleCorners_ = in.springs;
+    angles_ = &p.springTerms.angles;
+    angleIncidence_ = &modelTables(p, "the mass-spring solver").angles;
 }
 
 void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
@@ -51,12 +49,15 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
             const Neighbour& n = neighbours_[k];
             sum += gpu::springForce(xv, glm::vec3(x[n.other]), n.rest, n.stiffness);
         }
-        for (std::uint32_t k = angleOffsets_[v]; k < angleOffsets_[v + 1]; ++k) {
-            const gpu::FixedAngleConstraint& t = angles_[angleCorners_[k] / 4];
-            sum += gpu::angleSpringForce(glm::vec3(x[t.v0]), glm::vec3(x[t.v1]),
-                                         glm::vec3(x[t.v2]), glm::vec3(x[t.v3]), t.targetAngle,
-                                         t.param, angleCorners_[k] % 4);
-        }
+        if (angleIncidence_)
+            for (std::uint32_t k = angleIncidence_->offsets[v]; k < angleIncidence_->offsets[v + 1];
+                 ++k) {
+                const std::uint32_t corner = angleIncidence_->springs[k];
+                const gpu::FixedAngleConstraint& t = (*angles_)[corner / 4];
+                sum += gpu::angleSpringForce(glm::vec3(x[t.v0]), glm::vec3(x[t.v1]),
+                                             glm::vec3(x[t.v2]), glm::vec3(x[t.v3]), t.targetAngle,
+                                             t.param, corner % 4);
+            }
         if (attachments_.held(v) && !attachments_.carried(v))
             sum += gpu::springAttachmentForce(xv, attachments_.target(v, t0),
                                               attachments_.compliance(v));
@@ -110,34 +111,33 @@ namespace {
 
 class MassSpringSolver final : public MassSpringSolverBase {
 public:
-    MassSpringSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
-        : MassSpringSolverBase(std::move(shared)),
-          stepper_(p_.springs, p_.originalVertexCount),
-          threads_(threads),
-          members_(verticesPerThread == 0
-                       ? threads
-                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
-                                                       1u, std::uint32_t(threads)))),
-          pool_(threads),
-          rigid_(p_) {
-        stepper_.setAttachments(p_);
-        stepper_.setAngles(p_);
-        state_.x = p_.positions;
-        state_.v = p_.velocities;
-        if (springKeepsPrevious(p_.sim.massSpring.integrator))
-            state_.previous = springPrevious(state_.x, state_.v, springLastStep(plan_));
-        damping_ = springDamping(p_);
-        if (!p_.colliders.empty()) {
-            state_.start = state_.x;
-            for (glm::vec4& x : state_.start) x.w = 0.0f;
-            thickness_ = springThickness(p_);
-            poses_.resize(std::size_t(threads) * 2 * p_.colliders.size());
-            memory_.assign(p_.originalVertexCount, gpu::meshMemoryNone());
-            bounceBelow_ = springBounceBelow(p_.sim, plan_);
-        }
-        normals_.assign(p_.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
-        computeNormals(0, p_.originalVertexCount);
-    }
+  MassSpringSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
+      : MassSpringSolverBase(std::move(shared)),
+        tables_(modelTables(p_, "the mass-spring solver")),
+        stepper_(p_.springTerms.springs, tables_.springs),
+        threads_(threads),
+        members_(verticesPerThread == 0
+                     ? threads
+                     : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread, 1u,
+                                                     std::uint32_t(threads)))),
+        pool_(threads),
+        rigid_(p_) {
+      stepper_.setAttachments(p_);
+      stepper_.setAngles(p_);
+      state_.x = p_.positions;
+      state_.v = p_.velocities;
+      if (springKeepsPrevious(p_.sim.massSpring.integrator))
+          state_.previous = springPrevious(state_.x, state_.v, springLastStep(plan_));
+      if (!p_.colliders.empty()) {
+          state_.start = state_.x;
+          for (glm::vec4& x : state_.start) x.w = 0.0f;
+          poses_.resize(std::size_t(threads) * 2 * p_.colliders.size());
+          memory_.assign(p_.originalVertexCount, gpu::meshMemoryNone());
+          bounceBelow_ = springBounceBelow(p_.sim, plan_);
+      }
+      normals_.assign(p_.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+      computeNormals(0, p_.originalVertexCount);
+  }
 
     const char* backendName() const override { return "cpu"; }
     std::string deviceName() const override { return cpuModelName(); }
@@ -189,7 +189,8 @@ private:
                 return true;
             case Step::SpringMove:
                 stepper_.integrate(integrator, state_, springStepSize(plan_, k), p_.sim.gravity,
-                                   damping_, b, end, springStepTime(time_, plan_, c.substep, k),
+                                   tables_.damping, b, end,
+                                   springStepTime(time_, plan_, c.substep, k),
                                    springStepTime(time_, plan_, c.substep, k + 1));
                 return true;
             case Step::Tethers: {
@@ -262,8 +263,8 @@ private:
             const glm::vec3 vStep(state_.v[i]);
             for (std::size_t c = 0; c < count; ++c)
                 gpu::springContactAny(p_.meshNodes.data(), p_.meshTriangles.data(), p_.colliders[c],
-                                      p1[c], p0[c], x, vStep, thickness_[i], h, bounceBelow_, s,
-                                      memory_[i]);
+                                      p1[c], p0[c], x, vStep, tables_.thickness[i], h, bounceBelow_,
+                                      s, memory_[i]);
             state_.start[i].w = s.start.w;
             if (s.start.w <= 0.0f) continue;
             const glm::vec3 v =
@@ -277,14 +278,15 @@ private:
         vertexNormals(p_, state_.x, normals_, begin, end);
     }
 
+    // p_'s solver data's tables (prep/solver_data.h): each vertex's springs, angle springs and
+    // attachment, its damping (air + its material's linear damping) and thickness.
+    const ModelTables& tables_;
     SpringStepper stepper_;
     int threads_, members_;
     ThreadPool pool_;
     ModelRigidDamping rigid_;
     SpringState state_;
     std::vector<glm::vec4> normals_;
-    std::vector<float> damping_;  // per vertex: air damping + its material's linear damping
-    std::vector<float> thickness_;  // per vertex, with colliders
     std::vector<gpu::ColliderPose> poses_;  // per member: the colliders at a step's start and end
     std::vector<gpu::MeshMemory> memory_;   // per vertex: what its mesh queries remember
     float bounceBelow_ = 0.0f;

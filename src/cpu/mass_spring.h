@@ -37,38 +37,41 @@ struct SpringState {
 // bisect its stable step).
 class SpringStepper {
 public:
-    SpringStepper(std::vector<gpu::Spring> springs, std::uint32_t vertices);
-    // Advances by h seconds under gravity g and damping c[v] per vertex (force -m c v).
-    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
-              const std::vector<float>& c);
-    // The two halves of a step over the vertices [begin, end), for a team: every vertex's force
-    // from the positions at the step's start (all of them computed before any moves), then each
-    // vertex's move from its own force. Verlet's previous positions must be set already.
-    // t0 and t1: the step's start and end (s), where the attachments' targets are.
-    void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
-                float t0 = 0.0f);
-    void integrate(Integrator integrator, SpringState& s, SpringStepSize size, glm::vec3 g,
-                   const std::vector<float>& c, std::uint32_t begin, std::uint32_t end,
-                   float t0 = 0.0f, float t1 = 0.0f) const;
-    // Attachments (kernels/spring.h): a compliant one adds its spring to its vertex's force (after
-    // the springs), a hard one carries its vertex in place of the integrator. None unless set.
-    void setAttachments(const PreparedCloth& p);
-    // Fixed angles (p.angleSprings, prep/springs.h): each stencil vertex adds the angle spring's
-    // force (kernels/spring.h angleSpringForce) after its springs. None unless set.
-    void setAngles(const PreparedCloth& p);
-    // Vertex v is carried by a hard attachment.
-    bool carried(std::uint32_t v) const { return attachments_.carried(v); }
-    std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
-    // The same damping c on every vertex.
-    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
-        uniform_.assign(force_.size(), c);
-        step(integrator, s, h, g, uniform_);
+  // The springs and each vertex's springs (prep/springs.h springIncidence; the prepared
+  // scene's in its solver data, prep/solver_data.h).
+  SpringStepper(const std::vector<gpu::Spring>& springs, const SpringIncidence& incidence);
+  // Advances by h seconds under gravity g and damping c[v] per vertex (force -m c v).
+  void step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
+            const std::vector<float>& c);
+  // The two halves of a step over the vertices [begin, end), for a team: every vertex's force
+  // from the positions at the step's start (all of them computed before any moves), then each
+  // vertex's move from its own force. Verlet's previous positions must be set already.
+  // t0 and t1: the step's start and end (s), where the attachments' targets are.
+  void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
+              float t0 = 0.0f);
+  void integrate(Integrator integrator, SpringState& s, SpringStepSize size, glm::vec3 g,
+                 const std::vector<float>& c, std::uint32_t begin, std::uint32_t end,
+                 float t0 = 0.0f, float t1 = 0.0f) const;
+  // Attachments (kernels/spring.h): a compliant one adds its spring to its vertex's force (after
+  // the springs), a hard one carries its vertex in place of the integrator. None unless set.
+  void setAttachments(const PreparedCloth& p);
+  // Fixed angles (p.springTerms.angles, prep/springs.h): each stencil vertex adds the angle
+  // spring's force (kernels/spring.h angleSpringForce) after its springs. None unless set. p
+  // (its angles and its solver data's incidence) outlives the stepper.
+  void setAngles(const PreparedCloth& p);
+  // Vertex v is carried by a hard attachment.
+  bool carried(std::uint32_t v) const { return attachments_.carried(v); }
+  std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
+  // The same damping c on every vertex.
+  void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
+      uniform_.assign(force_.size(), c);
+      step(integrator, s, h, g, uniform_);
     }
     // Springs updated per step (each spring's force is evaluated once per end).
-    std::uint64_t springCount() const { return springs_.size(); }
+    std::uint64_t springCount() const { return springCount_; }
 
-private:
-    std::vector<gpu::Spring> springs_;
+  private:
+    std::uint64_t springCount_ = 0;
     // Per vertex, its springs in incidence order (CSR over offsets_), each as its other end,
     // rest length and stiffness: one contiguous read per spring.
     struct Neighbour {
@@ -77,10 +80,10 @@ private:
     };
     std::vector<std::uint32_t> offsets_;
     std::vector<Neighbour> neighbours_;
-    // Per vertex, its angle springs' corners (spring * 4 + corner) in spring order (CSR; none
-    // until setAngles).
-    std::vector<gpu::FixedAngleConstraint> angles_;
-    std::vector<std::uint32_t> angleOffsets_, angleCorners_;
+    // The angle springs, and per vertex their corners (spring * 4 + corner) in spring order
+    // (CSR); null until setAngles.
+    const std::vector<gpu::FixedAngleConstraint>* angles_ = nullptr;
+    const SpringIncidence* angleIncidence_ = nullptr;
     std::vector<glm::vec3> force_;
     AttachmentTargets attachments_;
     std::vector<float> uniform_;

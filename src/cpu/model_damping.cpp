@@ -2,9 +2,12 @@
 
 #include <bit>
 
+#include "prep/solver_data.h"
+
 namespace cloth {
 
-ModelRigidDamping::ModelRigidDamping(const PreparedCloth& p) : table_(modelRigidTable(p)) {
+ModelRigidDamping::ModelRigidDamping(const PreparedCloth& p)
+    : table_(modelTables(p, "the models' rigid damping").rigid) {
     dampedOf_.assign(p.originalVertexCount, ~0u);
     for (std::uint32_t r = 0; r < table_.runCount; ++r) {
         const glm::uvec4 run = table_.entries[r];

@@ -30,10 +30,10 @@ public:
                std::vector<glm::vec4>* previous = nullptr, float h = 0.0f);
 
 private:
-    ModelRigidTable table_;
-    std::vector<std::uint32_t> dampedOf_;  // per vertex: its damped segment, or ~0u
-    std::vector<gpu::RigidSums> partials_;  // per run
-    std::vector<gpu::RigidMotion> motions_;  // per damped segment
+  const ModelRigidTable& table_;           // the prepared scene's solver data's
+  std::vector<std::uint32_t> dampedOf_;    // per vertex: its damped segment, or ~0u
+  std::vector<gpu::RigidSums> partials_;   // per run
+  std::vector<gpu::RigidMotion> motions_;  // per damped segment
 };
 
 }  // namespace cloth

@@ -7,14 +7,14 @@ namespace cloth {
 
 PdJacobiSystem::PdJacobiSystem(const PreparedCloth& p)
     : p_(p), layout_(pdLayout(p, "projective dynamics' Jacobi iteration")) {
-    triProjections_.assign(2 * p.pdTriangles.size(), glm::vec4(0.0f));
-    bendProjections_.assign(p.pdBends.size(), glm::vec4(0.0f));
+    triProjections_.assign(2 * p.pdTerms.triangles.size(), glm::vec4(0.0f));
+    bendProjections_.assign(p.pdTerms.bends.size(), glm::vec4(0.0f));
     for (auto& x : iterates_) x.assign(p.originalVertexCount, glm::vec4(0.0f));
 }
 
 void PdJacobiSystem::project(const std::vector<glm::vec4>& y, int member, int size) {
-    const auto& tris = p_.pdTriangles;
-    const auto& bends = p_.pdBends;
+    const auto& tris = p_.pdTerms.triangles;
+    const auto& bends = p_.pdTerms.bends;
     std::uint32_t b, e;
     ThreadPool::split(std::uint32_t(tris.size()), member, size, b, e);
     for (std::uint32_t t = b; t < e; ++t) {
@@ -45,7 +45,7 @@ void PdJacobiSystem::sweep(const std::vector<glm::vec4>& cur, const std::vector<
         glm::vec3 sum = gpu::pdJacobiInertia(s[v], cur[v], jv);
         for (std::uint32_t k = l.triOffsets[v]; k < l.triOffsets[v + 1]; ++k) {
             const std::uint32_t t = l.triCorners[k] / 3, c = l.triCorners[k] % 3;
-            const gpu::PdTriangle& term = p_.pdTriangles[t];
+            const gpu::PdTriangle& term = p_.pdTerms.triangles[t];
             sum += gpu::pdTriangleJacobiTerm(
                 glm::vec3(cur[term.v0]), glm::vec3(cur[term.v1]), glm::vec3(cur[term.v2]), c,
                 term.invRest, term.stiffness, term.area, glm::vec3(triProjections_[2 * t]),
@@ -53,7 +53,7 @@ void PdJacobiSystem::sweep(const std::vector<glm::vec4>& cur, const std::vector<
         }
         for (std::uint32_t k = l.bendOffsets[v]; k < l.bendOffsets[v + 1]; ++k) {
             const std::uint32_t i = l.bendCorners[k] / 4, c = l.bendCorners[k] % 4;
-            const gpu::PdBend& term = p_.pdBends[i];
+            const gpu::PdBend& term = p_.pdTerms.bends[i];
             sum += gpu::pdBendJacobiTerm(glm::vec3(cur[term.v0]), glm::vec3(cur[term.v1]),
                                          glm::vec3(cur[term.v2]), glm::vec3(cur[term.v3]), c,
                                          term.k, term.weight, glm::vec3(bendProjections_[i]));

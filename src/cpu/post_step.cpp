@@ -6,15 +6,18 @@
 #include "kernels/pd_jacobi.h"
 #include "kernels/spring.h"
 #include "prep/pd_jacobi.h"
+#include "prep/solver_data.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
 
 namespace cloth {
 
-PostStep::PostStep(const PreparedCloth& p, int members) : p_(p), attachments_(p) {
+PostStep::PostStep(const PreparedCloth& p, int members)
+    : p_(p),
+      attachments_(p),
+      damping_(modelTables(p, "the implicit models' step").damping),
+      thickness_(modelTables(p, "the implicit models' step").thickness) {
     const std::uint32_t n = p.originalVertexCount;
-    damping_ = implicitDamping(p);
-    thickness_ = springThickness(p);
     contact_.assign(n, 0);
     poses_.resize(std::size_t(members) * 2 * p.colliders.size());
     memory_.assign(n, gpu::meshMemoryNone());

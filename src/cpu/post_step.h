@@ -48,7 +48,9 @@ public:
 private:
     const PreparedCloth& p_;
     AttachmentTargets attachments_;
-    std::vector<float> damping_, thickness_;
+    // p_'s solver data's (prep/solver_data.h).
+    const std::vector<float>& damping_;
+    const std::vector<float>& thickness_;
     std::vector<std::uint8_t> contact_;
     std::vector<gpu::ColliderPose> poses_;  // per member: the colliders at the step's start, end
     std::vector<gpu::MeshMemory> memory_;   // per vertex: what its mesh queries remember

@@ -46,8 +46,8 @@ ProjectiveSystem::ProjectiveSystem(const PreparedCloth& p, float h)
         else
             pins_[v] = glm::vec3(p.positions[v]);
     }
-    const auto& tris = p.pdTriangles;
-    const auto& bends = p.pdBends;
+    const auto& tris = p.pdTerms.triangles;
+    const auto& bends = p.pdTerms.bends;
     triProjections_.assign(2 * tris.size(), glm::vec3(0.0f));
     bendProjections_.assign(bends.size(), glm::vec3(0.0f));
 
@@ -132,8 +132,8 @@ void ProjectiveSystem::predict(const std::vector<glm::vec4>& x, const std::vecto
 void ProjectiveSystem::iterate(ThreadPool& pool, int member, int size, std::vector<glm::vec4>& y,
                                const std::vector<glm::vec4>& s,
                                const std::vector<glm::vec4>* targets) {
-    const auto& tris = p_.pdTriangles;
-    const auto& bends = p_.pdBends;
+    const auto& tris = p_.pdTerms.triangles;
+    const auto& bends = p_.pdTerms.bends;
     std::uint32_t b, e;
     ThreadPool::split(std::uint32_t(tris.size()), member, size, b, e);
     for (std::uint32_t t = b; t < e; ++t) {
@@ -198,7 +198,7 @@ double ProjectiveSystem::energy(const std::vector<glm::vec4>& y, const std::vect
         const glm::dvec3 d = glm::dvec3(glm::vec3(y[v])) - glm::dvec3(glm::vec3(s[v]));
         sum += 0.5 * mass_[v] * invH2 * glm::dot(d, d);
     }
-    for (const gpu::PdTriangle& t : p_.pdTriangles) {
+    for (const gpu::PdTriangle& t : p_.pdTerms.triangles) {
         const glm::vec3 x0(y[t.v0]), x1(y[t.v1]), x2(y[t.v2]);
         glm::vec3 ru, rv;
         gpu::pdProjectTriangle(x0, x1, x2, t.invRest, t.stiffness, ru, rv);
@@ -209,7 +209,7 @@ double ProjectiveSystem::energy(const std::vector<glm::vec4>& y, const std::vect
                               glm::dvec3(x2) * double(bv.z) - glm::dvec3(rv);
         sum += 0.5 * t.area * (t.stiffness.x * glm::dot(du, du) + t.stiffness.y * glm::dot(dv, dv));
     }
-    for (const gpu::PdBend& b : p_.pdBends) {
+    for (const gpu::PdBend& b : p_.pdTerms.bends) {
         const glm::vec3 x[4] = {glm::vec3(y[b.v0]), glm::vec3(y[b.v1]), glm::vec3(y[b.v2]),
                                 glm::vec3(y[b.v3])};
         const glm::vec3 q = gpu::pdProjectBend(x[0], x[1], x[2], x[3], b);

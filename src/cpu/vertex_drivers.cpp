@@ -1,5 +1,6 @@
 #include "cpu/vertex_drivers.h"
 
+#include "prep/solver_data.h"
 #include "prep/springs.h"
 #include "sim/schedule.h"
 
@@ -20,9 +21,9 @@ void blowWind(const PreparedCloth& p, double time, const std::vector<glm::vec4>&
 }
 
 AttachmentTargets::AttachmentTargets(const PreparedCloth& p)
-    : attachments_(p.attachments), motions_(p.motions) {
+    : attachments_(&p.attachments), motions_(&p.motions) {
     static_assert(kNone == kNoSpringAttachment);
-    if (!attachments_.empty()) of_ = springAttachmentOf(p);
+    if (!p.attachments.empty()) of_ = &modelTables(p, "the attachments").attachmentOf;
 }
 
 }  // namespace cloth

@@ -22,30 +22,32 @@ void blowWind(const PreparedCloth& p, double time, const std::vector<glm::vec4>&
               std::vector<glm::vec4>* previous = nullptr, float h = 0.0f);
 
 // The attachments per vertex (prep/springs.h springAttachmentOf: one per vertex at most): a hard
-// one (compliance 0) carries its vertex, a compliant one pulls it towards its target.
+// one (compliance 0) carries its vertex, a compliant one pulls it towards its target. It reads
+// the prepared scene's arrays and its solver data's table (prep/solver_data.h), which outlive it.
 class AttachmentTargets {
 public:
     AttachmentTargets() = default;
     explicit AttachmentTargets(const PreparedCloth& p);
 
-    bool any() const { return !of_.empty(); }
+    bool any() const { return of_ != nullptr; }
     // Vertex v has an attachment.
-    bool held(std::uint32_t v) const { return !of_.empty() && of_[v] != kNone; }
+    bool held(std::uint32_t v) const { return of_ && (*of_)[v] != kNone; }
     // Vertex v is carried by a hard attachment.
-    bool carried(std::uint32_t v) const { return held(v) && attachments_[of_[v]].param == 0.0f; }
+    bool carried(std::uint32_t v) const { return held(v) && attachment(v).param == 0.0f; }
     // The compliance (m/N) of v's attachment (held vertices only).
-    float compliance(std::uint32_t v) const { return attachments_[of_[v]].param; }
+    float compliance(std::uint32_t v) const { return attachment(v).param; }
     // Where v's attachment holds it at time t (held vertices only).
     glm::vec3 target(std::uint32_t v, float t) const {
-        const gpu::Attachment& a = attachments_[of_[v]];
-        return gpu::attachmentTarget(a, motions_[a.motion], t);
+        const gpu::Attachment& a = attachment(v);
+        return gpu::attachmentTarget(a, (*motions_)[a.motion], t);
     }
 
 private:
     static constexpr std::uint32_t kNone = 0xffffffffu;
-    std::vector<gpu::Attachment> attachments_;
-    std::vector<gpu::Motion> motions_;
-    std::vector<std::uint32_t> of_;  // per vertex, empty without attachments
+    const gpu::Attachment& attachment(std::uint32_t v) const { return (*attachments_)[(*of_)[v]]; }
+    const std::vector<gpu::Attachment>* attachments_ = nullptr;
+    const std::vector<gpu::Motion>* motions_ = nullptr;
+    const std::vector<std::uint32_t>* of_ = nullptr;  // per vertex; null without attachments
 };
 
 }  // namespace cloth

@@ -35,8 +35,8 @@ void incidence(std::uint32_t n, std::uint32_t terms, std::uint32_t corners, Vert
 PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h) {
     const std::uint32_t n = p.originalVertexCount;
     PdJacobiLayout l;
-    const auto& tris = p.pdTriangles;
-    const auto& bends = p.pdBends;
+    const auto& tris = p.pdTerms.triangles;
+    const auto& bends = p.pdTerms.bends;
     incidence(
         n, std::uint32_t(tris.size()), 3,
         [&](std::uint32_t t, std::uint32_t c) {
@@ -63,14 +63,14 @@ PdJacobiLayout buildPdJacobiLayout(const PreparedCloth& p, float h) {
         const double inertia = invH2 / double(p.positions[v].w);
         double diagonal = inertia;
         for (std::uint32_t k = l.triOffsets[v]; k < l.triOffsets[v + 1]; ++k) {
-            const gpu::PdTriangle& t = p.pdTriangles[l.triCorners[k] / 3];
+            const gpu::PdTriangle& t = p.pdTerms.triangles[l.triCorners[k] / 3];
             const std::uint32_t c = l.triCorners[k] % 3;
             const double bu = gpu::pdWeightsU(t.invRest)[c], bv = gpu::pdWeightsV(t.invRest)[c];
             diagonal += double(t.area) *
                         (double(t.stiffness.x) * bu * bu + double(t.stiffness.y) * bv * bv);
         }
         for (std::uint32_t k = l.bendOffsets[v]; k < l.bendOffsets[v + 1]; ++k) {
-            const gpu::PdBend& b = p.pdBends[l.bendCorners[k] / 4];
+            const gpu::PdBend& b = p.pdTerms.bends[l.bendCorners[k] / 4];
             const double a = b.k[l.bendCorners[k] % 4];
             diagonal += double(b.weight) * a * a;
         }

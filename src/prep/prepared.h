@@ -78,6 +78,34 @@ struct ColoredSet {
     std::uint32_t colorSize(std::uint32_t c) const { return colorOffsets[c + 1] - colorOffsets[c]; }
 };
 
+// The mass-spring model's terms (sim.model MassSpring; prep/springs.h), which the FEM shares for
+// its seams and fixed angles.
+struct SpringTerms {
+    std::vector<gpu::Spring> springs;
+    std::uint32_t families[3] = {0, 0, 0};  // structural, shear, flexion springs
+    // (After the cloths' springs: one spring of rest length 0 per unmerged seam pair, under
+    // mass_spring and fem; prep/springs.h, prep/fem.h.)
+    // The fixed angles as energies (w/2) wrap(theta - theta_0)^2, under mass_spring and fem
+    // (kernels/spring.h angleSpringForce): the FixedAngleConstraint items with param = w (N m).
+    std::vector<gpu::FixedAngleConstraint> angles;
+};
+
+// Projective dynamics' terms (sim.model Projective; prep/projective.h).
+struct PdTerms {
+    std::vector<gpu::PdTriangle> triangles;
+    std::vector<gpu::PdBend> bends;
+};
+
+// The implicit corotational FEM's (sim.model Fem; prep/fem.h; the CPU reference only): its
+// triangles, each with (C11, C22, C12, C33) of its plane-stress stiffness (N/m) in `stiffness`,
+// the weft/warp frame in invRest; its bending, per hinge the quadratic isometric term
+// (w/2) |C - p|^2 of PD's bends (prep/projective.h hingeBendTerms; kind PD_TERM_BEND), w from the
+// material's rigidity.
+struct FemTerms {
+    std::vector<gpu::PdTriangle> triangles;
+    std::vector<gpu::PdBend> bends;
+};
+
 struct PreparedCloth {
     SimSettings sim;     // the scene's, as given
     FrameTiming timing;  // what a frame runs: 1/fps s of sim.substeps * 60 / fps substeps
@@ -135,24 +163,10 @@ struct PreparedCloth {
 
     // ---- wind (sim.wind set; empty otherwise): per vertex, phantoms included ----
     std::vector<gpu::WindVertex> windVertices;
-    // ---- the mass-spring model (sim.model MassSpring; prep/springs.h) ----
-    std::vector<gpu::Spring> springs;
-    std::uint32_t springFamilies[3] = {0, 0, 0};  // structural, shear, flexion springs
-    // (After the cloths' springs: one spring of rest length 0 per unmerged seam pair, under
-    // mass_spring and fem; prep/springs.h, prep/fem.h.)
-    // The fixed angles as energies (w/2) wrap(theta - theta_0)^2, under mass_spring and fem
-    // (kernels/spring.h angleSpringForce): the FixedAngleConstraint items with param = w (N m).
-    std::vector<gpu::FixedAngleConstraint> angleSprings;
-    // ---- projective dynamics (sim.model Projective; prep/projective.h) ----
-    std::vector<gpu::PdTriangle> pdTriangles;
-    std::vector<gpu::PdBend> pdBends;
-    // ---- the implicit corotational FEM (sim.model Fem; prep/fem.h): its triangles, each with
-    // (C11, C22, C12, C33) of its plane-stress stiffness (N/m) in `stiffness`, the weft/warp
-    // frame in invRest; the CPU reference only ----
-    std::vector<gpu::PdTriangle> femTriangles;
-    // Its bending: per hinge the quadratic isometric term (w/2) |C - p|^2 of PD's bends
-    // (prep/projective.h hingeBendTerms; kind PD_TERM_BEND), w from the material's rigidity.
-    std::vector<gpu::PdBend> femBends;
+    // ---- the models' own terms, a block per model (empty under the others) ----
+    SpringTerms springTerms;  // mass_spring (its seams' springs and fixed angles: fem's too)
+    PdTerms pdTerms;          // projective dynamics
+    FemTerms femTerms;        // the implicit FEM
 
     // ---- rigid colliders (src/kernels/collider.h), in scene order ----
     std::vector<gpu::Collider> colliders;

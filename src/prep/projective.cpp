@@ -152,8 +152,8 @@ std::vector<gpu::PdBend> hingeBendTerms(const PreparedCloth& p) {
 
 void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                      PreparedCloth& p) {
-    p.pdTriangles.clear();
-    p.pdBends.clear();
+    p.pdTerms.triangles.clear();
+    p.pdTerms.bends.clear();
     for (const ClothDesc& c : scene.cloths) {
         if (c.material.stretchModel == StretchModel::Distance && !(c.material.stretchCompliance > 0.0f))
             throw Error("cloth '" + c.name + "': model pd takes its membrane modulus from the "
@@ -170,23 +170,24 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         const glm::vec4 stiffness = m.stretchModel == StretchModel::Stvk
                                         ? glm::vec4(m.membrane.ex, m.membrane.ey, 0.0f, 0.0f)
                                         : glm::vec4(k, k, 0.0f, 0.0f);
-        p.pdTriangles.push_back({t.v0, t.v1, t.v2, t.area, t.invRest, stiffness});
+        p.pdTerms.triangles.push_back({t.v0, t.v1, t.v2, t.area, t.invRest, stiffness});
     });
-    p.pdBends = hingeBendTerms(p);
+    p.pdTerms.bends = hingeBendTerms(p);
     double stiffest = 0.0;
-    for (const gpu::PdTriangle& t : p.pdTriangles)
+    for (const gpu::PdTriangle& t : p.pdTerms.triangles)
         stiffest = std::max({stiffest, double(t.stiffness.x), double(t.stiffness.y)});
     // Fixed angles (in place of their edges' bends): the hinge's stencil with p the target fold's
     // stencil vector (kernels/projective.h). A compliant one weighs 1 / (alpha |e|^2), as a
     // dihedral bend; a hard one (compliance 0) the stiffest term of the scene: the largest
     // membrane modulus or bending weight.
     double hardAngle = stiffest;
-    for (const gpu::PdBend& t : p.pdBends) hardAngle = std::max(hardAngle, double(t.weight));
+    for (const gpu::PdBend& t : p.pdTerms.bends) hardAngle = std::max(hardAngle, double(t.weight));
     for (const gpu::FixedAngleConstraint& f : p.items<gpu::FixedAngleConstraint>()) {
         const std::array<glm::vec3, 4> x = restHinge(p, f.v0, f.v1, f.v2, f.v3);
         const double e2 = glm::dot(glm::dvec3(x[1] - x[0]), glm::dvec3(x[1] - x[0]));
         const double w = f.param > 0.0f ? 1.0 / (double(f.param) * e2) : hardAngle;
-        p.pdBends.push_back(fixedAngleTerm(x, f.v0, f.v1, f.v2, f.v3, f.targetAngle, float(w)));
+        p.pdTerms.bends.push_back(
+            fixedAngleTerm(x, f.v0, f.v1, f.v2, f.v3, f.targetAngle, float(w)));
     }
     // Seams: (w/2) |x_a - x_b|^2 per pair, a term of the bends' form with p = 0 (kernels/
     // projective.h PD_TERM_SEAM); a hard seam as stiff as the stiffest membrane modulus.
@@ -198,12 +199,12 @@ void buildProjective(const Scene& scene, const std::vector<std::uint32_t>& cloth
         t.weight = seamStiffness(scene, s, stiffest);
         t.restNorm = 0.0f;
         t.kind = gpu::PD_TERM_SEAM;
-        p.pdBends.push_back(t);
+        p.pdTerms.bends.push_back(t);
     }
 }
 
 std::size_t pdTermCount(const PreparedCloth& p, std::uint32_t kind) {
-    return std::size_t(std::count_if(p.pdBends.begin(), p.pdBends.end(),
+    return std::size_t(std::count_if(p.pdTerms.bends.begin(), p.pdTerms.bends.end(),
                                      [&](const gpu::PdBend& b) { return b.kind == kind; }));
 }
 

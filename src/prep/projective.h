@@ -34,7 +34,7 @@ struct RestTriangle {
 void forEachRestTriangle(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                          const PreparedCloth& p, const std::function<void(const RestTriangle&)>& fn);
 
-// Fills p.pdTriangles and p.pdBends (after the cloths are appended, before colouring).
+// Fills p.pdTerms.triangles and p.pdTerms.bends (after the cloths are appended, before colouring).
 // Strain: a StVK material's triangles keep their weft/warp frame (D_m from the StVK items, which
 // hold the pattern's shape where the rest shape is the pattern) with
 // k_u = E_x, k_v = E_y; a distance material's any in-plane frame with k_u = k_v =
@@ -69,9 +69,9 @@ gpu::PdBend fixedAngleTerm(const std::array<glm::vec3, 4>& rest, std::uint32_t v
                            std::uint32_t v1, std::uint32_t v2, std::uint32_t v3,
                            float targetAngle, float weight);
 
-// How many of p.pdBends are of a kind (gpu::PD_TERM_SEAM, gpu::PD_TERM_FIXED_ANGLE, ...).
+// How many of p.pdTerms.bends are of a kind (gpu::PD_TERM_SEAM, gpu::PD_TERM_FIXED_ANGLE, ...).
 std::size_t pdTermCount(const PreparedCloth& p, std::uint32_t kind);
-// How many of p.pdBends are seam terms.
+// How many of p.pdTerms.bends are seam terms.
 inline std::size_t pdSeamTermCount(const PreparedCloth& p) {
     return pdTermCount(p, gpu::PD_TERM_SEAM);
 }

@@ -80,14 +80,14 @@ void rewriteTriangles(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
 // seam's term (a spring of rest length 0, PD's seam term) once its pair is one vertex.
 void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) {
     std::vector<gpu::Spring> springs;
-    for (gpu::Spring s : p.springs) {
+    for (gpu::Spring s : p.springTerms.springs) {
         const std::uint32_t a = rep[s.a], b = rep[s.b];
         if (a == b) continue;
         s.a = std::min(a, b);
         s.b = std::max(a, b);
         springs.push_back(s);
     }
-    p.springs = std::move(springs);
+    p.springTerms.springs = std::move(springs);
     auto triangles = [&](std::vector<gpu::PdTriangle>& terms) {
         std::vector<gpu::PdTriangle> out;
         for (gpu::PdTriangle t : terms) {
@@ -96,8 +96,8 @@ void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) 
         }
         terms = std::move(out);
     };
-    triangles(p.pdTriangles);
-    triangles(p.femTriangles);
+    triangles(p.pdTerms.triangles);
+    triangles(p.femTerms.triangles);
     auto bends = [&](std::vector<gpu::PdBend>& terms) {
         std::vector<gpu::PdBend> out;
         for (gpu::PdBend b : terms) {
@@ -109,16 +109,16 @@ void rewriteModelTerms(PreparedCloth& p, const std::vector<std::uint32_t>& rep) 
         }
         terms = std::move(out);
     };
-    bends(p.pdBends);
-    bends(p.femBends);
+    bends(p.pdTerms.bends);
+    bends(p.femTerms.bends);
     std::vector<gpu::FixedAngleConstraint> angles;
-    for (gpu::FixedAngleConstraint a : p.angleSprings) {
+    for (gpu::FixedAngleConstraint a : p.springTerms.angles) {
         a.v0 = rep[a.v0], a.v1 = rep[a.v1], a.v2 = rep[a.v2], a.v3 = rep[a.v3];
         if (a.v0 != a.v1 && a.v0 != a.v2 && a.v0 != a.v3 && a.v1 != a.v2 && a.v1 != a.v3 &&
             a.v2 != a.v3)
             angles.push_back(a);
     }
-    p.angleSprings = std::move(angles);
+    p.springTerms.angles = std::move(angles);
 }
 
 // Tethers on a group's vertex: none when it is pinned or attached, else the shortest of its

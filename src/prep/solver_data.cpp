@@ -32,25 +32,33 @@ SolverDataKey solverDataKey(const PreparedCloth& p) {
     k.scheme = p.sim.iteration.scheme;
     k.integrator = p.sim.massSpring.integrator;
     k.springStep = p.sim.massSpring.step;
+    k.airDamping = p.sim.massSpring.airDamping;
     k.substep = substepDt(p.timing);
     k.self = p.sim.selfCollision.has_value();
     k.selfMargin = k.self ? p.sim.selfCollision->margin : 0.0f;
     WordHash sizes;
     for (std::size_t n :
          {p.positions.size(), std::size_t(p.originalVertexCount), p.triangles.size(),
-          p.restPositions.size(), p.attachments.size(), p.springs.size(), p.angleSprings.size(),
-          p.pdTriangles.size(), p.pdBends.size(), p.segments.size(), std::size_t(p.colorCount)})
+          p.restPositions.size(), p.attachments.size(), p.springTerms.springs.size(),
+          p.springTerms.angles.size(), p.pdTerms.triangles.size(), p.pdTerms.bends.size(),
+          p.segments.size(), std::size_t(p.colorCount)})
         sizes.add(std::uint64_t(n));
     gpu::forEachConstraintType(
         [&](auto t) { sizes.add(std::uint64_t(p.items<typename decltype(t)::Item>().size())); });
     k.sizes = sizes.h;
-    WordHash masses;
-    for (const glm::vec4& x : p.positions) masses.add(x.w);
+    WordHash values;
+    for (const glm::vec4& x : p.positions) values.add(x.w);
     for (const gpu::Attachment& a : p.attachments) {
-        masses.add(std::uint64_t(a.vertex));
-        masses.add(a.param);
+        values.add(std::uint64_t(a.vertex));
+        values.add(a.param);
     }
-    k.masses = masses.h;
+    for (const gpu::ClothSegment& s : p.segments) {
+        values.add(std::uint64_t(s.vertexBegin) | std::uint64_t(s.vertexEnd) << 32);
+        values.add(s.linearDamping);
+        values.add(s.rigidDamping);
+        values.add(s.thickness);
+    }
+    k.values = values.h;
     return k;
 }
 
@@ -61,6 +69,19 @@ void prepareSolverData(PreparedCloth& p) {
         d->jacobi = buildJacobiLayout(p);
     if (p.sim.model == ClothModel::Projective) d->pd = buildPdJacobiLayout(p, d->key.substep);
     if (p.sim.model == ClothModel::MassSpring) d->springPlan = planSpringSteps(p);
+    if (p.sim.model != ClothModel::Xpbd) {
+        const std::uint32_t n = p.originalVertexCount;
+        ModelTables t;
+        t.damping = p.sim.model == ClothModel::MassSpring ? springDamping(p) : implicitDamping(p);
+        t.thickness = springThickness(p);
+        t.attachmentOf = springAttachmentOf(p);
+        t.rigid = modelRigidTable(p);
+        if (p.sim.model == ClothModel::MassSpring)
+            t.springs = springIncidence(p.springTerms.springs, n);
+        t.angles = stencilIncidence(p.springTerms.angles, n);
+        if (p.sim.model == ClothModel::Fem) t.bends = stencilIncidence(p.femTerms.bends, n);
+        d->model = std::move(t);
+    }
     if (p.sim.selfCollision) {
         SelfRestData s;
         s.triangleThickness = triangleThicknesses(p);
@@ -108,6 +129,9 @@ const PdJacobiLayout& pdLayout(const PreparedCloth& p, const char* what) {
 }
 const SpringPlan& springPlan(const PreparedCloth& p, const char* what) {
     return part(solverData(p, what).springPlan, what, "spring step plan");
+}
+const ModelTables& modelTables(const PreparedCloth& p, const char* what) {
+    return part(solverData(p, what).model, what, "model tables");
 }
 const SelfRestData& selfRestData(const PreparedCloth& p, const char* what) {
     return part(solverData(p, what).self, what, "self-collision rest data");

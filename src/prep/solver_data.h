@@ -1,8 +1,9 @@
 // The load-time data the solvers read beside the prepared items, built once here, in the
 // preparation (prepareScene, sewing's merges), never by a solver: the Jacobi layout of XPBD's
 // Jacobi and Chebyshev iterations, projective dynamics' Jacobi layout (its terms' incidence and
-// diagonal), the mass-spring model's step plan, and self-collision's rest data. Both backends
-// read the same block, and a scene checked on both (clothcheck) builds it once.
+// diagonal), the mass-spring model's step plan, the other models' per-vertex tables and
+// incidences, and self-collision's rest data. Both backends read the same block, and a scene
+// checked on both (clothcheck) builds it once.
 //
 // A caller that changes a prepared scene's settings or arrays after the preparation (the
 // convergence study's iteration schemes, a test's hand-built scene) calls prepareSolverData
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "prep/jacobi_layout.h"
+#include "prep/model_damping.h"
 #include "prep/pd_jacobi.h"
 #include "prep/prepared.h"
 #include "prep/self_collision_data.h"
@@ -31,6 +33,18 @@ struct SelfRestData {
     SelfVertexColours vertexColours;
 };
 
+// The per-vertex tables and incidences of the models other than XPBD (mass_spring, pd, fem),
+// over the original vertices, that both backends' solvers read.
+struct ModelTables {
+    std::vector<float> damping;  // 1/s: mass_spring's springDamping, pd's and fem's implicitDamping
+    std::vector<float> thickness;             // m: springThickness
+    std::vector<std::uint32_t> attachmentOf;  // springAttachmentOf
+    ModelRigidTable rigid;                    // Mueller's damping's runs and segments
+    SpringIncidence springs;                  // mass_spring: each vertex's springs
+    SpringIncidence angles;  // mass_spring and fem: each vertex's angle springs' corners
+    SpringIncidence bends;   // fem: each vertex's bends' corners
+};
+
 // What the data was built from: the settings it depends on and the sizes and masses of the
 // arrays it indexes. A solver compares it with its scene's (solverData below).
 struct SolverDataKey {
@@ -38,11 +52,14 @@ struct SolverDataKey {
     IterationScheme scheme = IterationScheme::GaussSeidel;
     Integrator integrator = Integrator::Symplectic;
     float springStep = 0.0f;  // mass_spring.step
+    float airDamping = 0.0f;  // mass_spring.air_damping
     float substep = 0.0f;     // s
     bool self = false;
     float selfMargin = 0.0f;
     std::uint64_t sizes = 0;   // a hash of the arrays' sizes
-    std::uint64_t masses = 0;  // a hash of the inverse masses and attachments
+    // A hash of the inverse masses, the attachments and the cloth segments (their damping and
+    // thickness).
+    std::uint64_t values = 0;
     bool operator==(const SolverDataKey&) const = default;
 };
 SolverDataKey solverDataKey(const PreparedCloth& p);
@@ -56,6 +73,8 @@ struct SolverData {
     std::optional<PdJacobiLayout> pd;
     // The mass-spring model (and its refusals of an unstable step: prep/springs.h).
     std::optional<SpringPlan> springPlan;
+    // Every model but XPBD.
+    std::optional<ModelTables> model;
     std::optional<SelfRestData> self;
 };
 
@@ -71,6 +90,7 @@ const SolverData& solverData(const PreparedCloth& p, const char* what);
 const JacobiLayout& jacobiLayout(const PreparedCloth& p, const char* what);
 const PdJacobiLayout& pdLayout(const PreparedCloth& p, const char* what);
 const SpringPlan& springPlan(const PreparedCloth& p, const char* what);
+const ModelTables& modelTables(const PreparedCloth& p, const char* what);
 const SelfRestData& selfRestData(const PreparedCloth& p, const char* what);
 
 }  // namespace cloth

@@ -131,8 +131,8 @@ struct Builder {
     void add(std::uint32_t a, std::uint32_t b, Family f, float k, float rest) {
         a += begin;
         b += begin;
-        p.springs.push_back({std::min(a, b), std::max(a, b), rest, k});
-        ++p.springFamilies[f];
+        p.springTerms.springs.push_back({std::min(a, b), std::max(a, b), rest, k});
+        ++p.springTerms.families[f];
     }
 };
 
@@ -216,8 +216,8 @@ void meshSprings(const PreparedCloth& p, const ClothInfo& info, const float (&k)
 
 void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBegin,
                   PreparedCloth& p) {
-    p.springs.clear();
-    std::fill(std::begin(p.springFamilies), std::end(p.springFamilies), 0u);
+    p.springTerms.springs.clear();
+    std::fill(std::begin(p.springTerms.families), std::end(p.springTerms.families), 0u);
     const MassSpringSettings& m = scene.sim.massSpring;
     for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
         const ClothDesc& c = scene.cloths[i];
@@ -240,11 +240,11 @@ void buildSprings(const Scene& scene, const std::vector<std::uint32_t>& clothBeg
     }
     // Seams: a spring of rest length 0 per pair (a hard seam as stiff as the stiffest spring).
     float stiffest = 0.0f;
-    for (const gpu::Spring& s : p.springs) stiffest = std::max(stiffest, s.stiffness);
+    for (const gpu::Spring& s : p.springTerms.springs) stiffest = std::max(stiffest, s.stiffness);
     for (const SeamPair& s : p.seamPairs)
-        p.springs.push_back({std::min(s.a, s.b), std::max(s.a, s.b), 0.0f,
-                             seamStiffness(scene, s, stiffest)});
-    p.angleSprings = angleSprings(p, stiffest);
+        p.springTerms.springs.push_back(
+            {std::min(s.a, s.b), std::max(s.a, s.b), 0.0f, seamStiffness(scene, s, stiffest)});
+    p.springTerms.angles = angleSprings(p, stiffest);
 }
 
 double springOmegaMax(const PreparedCloth& p, int iterations) {
@@ -252,9 +252,9 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
     // y = M^-1/2 K M^-1/2 x over the free vertices (pinned ones: x = y = 0).
     std::vector<double> scale(n, 0.0);  // 1 / sqrt(m) = sqrt(inverse mass)
     for (std::size_t v = 0; v < n; ++v) scale[v] = std::sqrt(double(p.positions[v].w));
-    std::vector<glm::dvec3> angleGradients(4 * p.angleSprings.size(), glm::dvec3(0.0));
-    for (std::size_t a = 0; a < p.angleSprings.size(); ++a) {
-        const gpu::FixedAngleConstraint& t = p.angleSprings[a];
+    std::vector<glm::dvec3> angleGradients(4 * p.springTerms.angles.size(), glm::dvec3(0.0));
+    for (std::size_t a = 0; a < p.springTerms.angles.size(); ++a) {
+        const gpu::FixedAngleConstraint& t = p.springTerms.angles[a];
         float angle;
         glm::vec3 g[4];
         gpu::bendingEval(glm::vec3(p.positions[t.v0]), glm::vec3(p.positions[t.v1]),
@@ -264,7 +264,7 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
     }
     auto apply = [&](const std::vector<glm::dvec3>& x, std::vector<glm::dvec3>& y) {
         std::fill(y.begin(), y.end(), glm::dvec3(0.0));
-        for (const gpu::Spring& s : p.springs) {
+        for (const gpu::Spring& s : p.springTerms.springs) {
             if (s.rest == 0.0f) {  // rest length 0 (a seam): the force -k (x_a - x_b), K = k I
                 const glm::dvec3 f = double(s.stiffness) * (x[s.a] * scale[s.a] - x[s.b] * scale[s.b]);
                 y[s.a] += f * scale[s.a];
@@ -282,8 +282,8 @@ double springOmegaMax(const PreparedCloth& p, int iterations) {
         }
         // Fixed angles: (w/2)(theta - theta_0)^2, counted as kAngleSpringShare w g g^T (g:
         // theta's gradient at the start; prep/springs.h).
-        for (std::size_t a = 0; a < p.angleSprings.size(); ++a) {
-            const gpu::FixedAngleConstraint& t = p.angleSprings[a];
+        for (std::size_t a = 0; a < p.springTerms.angles.size(); ++a) {
+            const gpu::FixedAngleConstraint& t = p.springTerms.angles[a];
             const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
             double along = 0.0;
             for (int j = 0; j < 4; ++j) along += glm::dot(angleGradients[4 * a + j], x[v[j]] * scale[v[j]]);

@@ -48,7 +48,7 @@ class GpuProjectiveSolver final : public Solver {
           once_(*ctx_, "pd"),
           workgroup_(o.workgroupSize),
           kernel_(*ctx_, "pd_jacobi.comp", kBuffers, sizeof(Push), o.workgroupSize),
-          rigid_(modelRigidTable(p_)) {
+          rigid_(modelTables(p_, "the GPU projective dynamics solver").rigid) {
         const std::uint32_t n = p_.originalVertexCount;
         const PdJacobiLayout& l = pdLayout(p_, "the GPU projective dynamics solver");
         const std::vector<glm::vec4> x(p_.positions.begin(), p_.positions.begin() + n);
@@ -58,23 +58,25 @@ class GpuProjectiveSolver final : public Solver {
         predicted_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "pd.predicted");
         iterates_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(3 * std::size_t(n)), "pd.iterates");
         vertices_ = filledBuffer(*ctx_, once_, l.vertices, "pd.vertices");
-        triangles_ = filledBuffer(*ctx_, once_, p_.pdTriangles, "pd.triangles");
-        bends_ = filledBuffer(*ctx_, once_, p_.pdBends, "pd.bends");
-        triProjections_ = filledBuffer(
-            *ctx_, once_, std::vector<glm::vec4>(2 * p_.pdTriangles.size()), "pd.triProjections");
-        bendProjections_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(p_.pdBends.size()),
-                                        "pd.bendProjections");
+        triangles_ = filledBuffer(*ctx_, once_, p_.pdTerms.triangles, "pd.triangles");
+        bends_ = filledBuffer(*ctx_, once_, p_.pdTerms.bends, "pd.bends");
+        triProjections_ =
+            filledBuffer(*ctx_, once_, std::vector<glm::vec4>(2 * p_.pdTerms.triangles.size()),
+                         "pd.triProjections");
+        bendProjections_ = filledBuffer(
+            *ctx_, once_, std::vector<glm::vec4>(p_.pdTerms.bends.size()), "pd.bendProjections");
         triOffsets_ = filledBuffer(*ctx_, once_, l.triOffsets, "pd.triOffsets");
         triCorners_ = filledBuffer(*ctx_, once_, l.triCorners, "pd.triCorners");
         bendOffsets_ = filledBuffer(*ctx_, once_, l.bendOffsets, "pd.bendOffsets");
         bendCorners_ = filledBuffer(*ctx_, once_, l.bendCorners, "pd.bendCorners");
         tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "pd.tethers");
         colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "pd.colliders");
-        thickness_ = filledBuffer(*ctx_, once_, springThickness(p_), "pd.thickness");
-        damping_ = filledBuffer(*ctx_, once_, implicitDamping(p_), "pd.damping");
+        const ModelTables& tables = modelTables(p_, "the GPU projective dynamics solver");
+        thickness_ = filledBuffer(*ctx_, once_, tables.thickness, "pd.thickness");
+        damping_ = filledBuffer(*ctx_, once_, tables.damping, "pd.damping");
         contact_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
         targets_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "pd.targets");
-        attachmentOf_ = filledBuffer(*ctx_, once_, springAttachmentOf(p_), "pd.attachmentOf");
+        attachmentOf_ = filledBuffer(*ctx_, once_, tables.attachmentOf, "pd.attachmentOf");
         attachments_ = filledBuffer(*ctx_, once_, p_.attachments, "pd.attachments");
         motions_ = filledBuffer(*ctx_, once_, p_.motions, "pd.motions");
         meshTriangles_ = filledBuffer(*ctx_, once_, p_.triangles, "pd.meshTriangles");
@@ -109,8 +111,8 @@ class GpuProjectiveSolver final : public Solver {
     void stepFrame() override {
         const auto start = std::chrono::steady_clock::now();
         const std::uint32_t n = p_.originalVertexCount;
-        const auto tris = std::uint32_t(p_.pdTriangles.size());
-        const auto bends = std::uint32_t(p_.pdBends.size());
+        const auto tris = std::uint32_t(p_.pdTerms.triangles.size());
+        const auto bends = std::uint32_t(p_.pdTerms.bends.size());
         const auto tethers = std::uint32_t(p_.tethers.size());
         const IterationSettings& it = p_.sim.iteration;
         Push push{glm::vec4(p_.sim.gravity, 0.0f),
@@ -235,7 +237,7 @@ class GpuProjectiveSolver final : public Solver {
         tethers_, colliders_, thickness_, damping_, contact_, targets_, attachmentOf_, attachments_,
         motions_, meshTriangles_, vertexTriOffsets_, vertexTriangles_, wind_, colliderNodes_,
         colliderTriangles_, meshHints_, rigidTable_, rigidSlots_;
-    ModelRigidTable rigid_;
+    const ModelRigidTable& rigid_;  // p_'s solver data's (prep/solver_data.h)
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.run.time, frameMs_ = 0.0;

@@ -113,7 +113,7 @@ TEST(AdaptiveVerlet, OneSpringGrowsAtThePatternsRate) {
         const std::vector<double> lengths{c.a / omega, c.f * c.a / omega};
         const double theory = springPatternGrowth(lengths, omega, 0.0, 1);
         EXPECT_EQ(theory > 1e-6, c.grows) << "a " << c.a << " f " << c.f << ": " << theory;
-        SpringStepper stepper(spring, 2);
+        SpringStepper stepper(spring, springIncidence(spring, 2));
         SpringState s;
         s.x = {glm::vec4(0, 0, 0, 0.0f), glm::vec4(rest + 1e-6f, 0, 0, 1.0f / m)};
         s.v = {glm::vec4(0.0f), glm::vec4(0.0f)};

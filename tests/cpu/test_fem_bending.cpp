@@ -171,7 +171,8 @@ void expectPlateEnergy(const Mesh& mesh, const char* what) {
             c.material.bendRigidity = float(B);
             s.cloths.push_back(c);
             const PreparedCloth p = prepareScene(s);
-            const std::vector<gpu::PdBend>& terms = model == ClothModel::Fem ? p.femBends : p.pdBends;
+            const std::vector<gpu::PdBend>& terms =
+                model == ClothModel::Fem ? p.femTerms.bends : p.pdTerms.bends;
             ASSERT_FALSE(terms.empty());
             double area = 0.0;
             for (const glm::uvec3& t : mesh.triangles)

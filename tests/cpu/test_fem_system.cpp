@@ -50,7 +50,7 @@ struct FemCase {
             row.push_back(p.positions[i].w > 0.0f ? rows++ : -1);
             if (p.positions[i].w > 0.0f) mass.push_back(1.0 / double(p.positions[i].w));
         }
-        for (const gpu::PdTriangle& t : p.femTriangles)
+        for (const gpu::PdTriangle& t : p.femTerms.triangles)
             elements.push_back(femElement(t, x[t.v0], x[t.v1], x[t.v2]));
     }
 
@@ -58,8 +58,8 @@ struct FemCase {
     std::vector<double> denseK() const {
         const std::size_t n = 3 * std::size_t(rows);
         std::vector<double> k(n * n, 0.0);
-        for (std::size_t e = 0; e < p.femTriangles.size(); ++e) {
-            const gpu::PdTriangle& t = p.femTriangles[e];
+        for (std::size_t e = 0; e < p.femTerms.triangles.size(); ++e) {
+            const gpu::PdTriangle& t = p.femTerms.triangles[e];
             const std::uint32_t v[3] = {t.v0, t.v1, t.v2};
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j) {
@@ -103,7 +103,7 @@ std::vector<double> solveDense(std::vector<double> a, std::vector<double> b) {
 TEST(FemSystem, TheBlocksAreTheElementsStiffnessAssembled) {
     const FemCase set;
     ASSERT_GT(set.rows, 70);
-    FemSystem sys(set.p.femTriangles, set.row, set.rows, set.mass, kD, kS);
+    FemSystem sys(set.p.femTerms.triangles, set.row, set.rows, set.mass, kD, kS);
     ThreadPool pool(2);
     pool.run([&](int member, int size) { sys.fill(set.elements, member, size); });
     const std::vector<double> k = set.denseK();
@@ -147,7 +147,7 @@ TEST(FemSystem, ConjugateGradientsMatchGaussianEliminationOnAnyTeam) {
 
     std::vector<glm::dvec3> first;
     for (int members : {1, 2, 3}) {
-        FemSystem sys(set.p.femTriangles, set.row, set.rows, set.mass, kD, kS);
+        FemSystem sys(set.p.femTerms.triangles, set.row, set.rows, set.mass, kD, kS);
         ThreadPool pool(members);
         std::vector<glm::dvec3> x(set.rows, glm::dvec3(0.0));
         FemCgResult result;

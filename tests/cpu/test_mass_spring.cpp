@@ -95,9 +95,10 @@ TEST(MassSpring, OneSpringIsStableUpToTwoOverOmegaAndForwardEulerGrowsAsTheory) 
     const std::vector<gpu::Spring> spring{{0, 1, rest, k}};
     for (Integrator integrator : {Integrator::Symplectic, Integrator::Verlet}) {
         auto stable = [&](double h) {
-            SpringStepper stepper(spring, 2);
+            SpringStepper stepper(spring, springIncidence(spring, 2));
             SpringState s = state();
-            for (int i = 0; i < 2000; ++i) stepper.step(integrator, s, float(h), glm::vec3(0.0f), 0.0f);
+            for (int i = 0; i < 2000; ++i)
+                stepper.step(integrator, s, float(h), glm::vec3(0.0f), 0.0f);
             return std::abs(s.x[1].x - rest) < 0.1;
         };
         const double found = bisect(0.5 * 2.0 / omega, 1.5 * 2.0 / omega, 1e-3, stable);
@@ -106,7 +107,7 @@ TEST(MassSpring, OneSpringIsStableUpToTwoOverOmegaAndForwardEulerGrowsAsTheory) 
     }
     // Forward Euler, undamped: each step multiplies the energy by 1 + (omega h)^2, at any step.
     for (double h : {0.01 / omega, 0.1 / omega}) {
-        SpringStepper stepper(spring, 2);
+        SpringStepper stepper(spring, springIncidence(spring, 2));
         SpringState s = state();
         auto energy = [&] {
             const double x = s.x[1].x - rest, v = s.v[1].x;
@@ -137,7 +138,7 @@ TEST(MassSpring, AGridIsStableUpToTwoOverItsHighestNaturalFrequency) {
         for (auto& e : x) norm += glm::dot(e, e);
         for (auto& e : x) e /= std::sqrt(norm);
         std::fill(y.begin(), y.end(), glm::dvec3(0.0));
-        for (const gpu::Spring& s : p.springs) {  // y = M^-1/2 K M^-1/2 x
+        for (const gpu::Spring& s : p.springTerms.springs) {  // y = M^-1/2 K M^-1/2 x
             const glm::dvec3 d = glm::normalize(glm::dvec3(p.positions[s.a]) - glm::dvec3(p.positions[s.b]));
             const double f = double(s.stiffness) *
                              glm::dot(d, x[s.a] / std::sqrt(mass[s.a]) - x[s.b] / std::sqrt(mass[s.b]));
@@ -152,14 +153,16 @@ TEST(MassSpring, AGridIsStableUpToTwoOverItsHighestNaturalFrequency) {
     EXPECT_NEAR(springOmegaMax(p), omega, 0.02 * omega);  // the solver's own estimate
     for (Integrator integrator : {Integrator::Symplectic, Integrator::Verlet}) {
         auto stable = [&](double h) {
-            SpringStepper stepper(p.springs, std::uint32_t(n));
+            SpringStepper stepper(p.springTerms.springs,
+                                  springIncidence(p.springTerms.springs, std::uint32_t(n)));
             SpringState s{p.positions, p.velocities, {}};
             std::uint32_t seed = 3u;
             for (auto& e : s.x) {  // a small random start excites every mode
                 seed = seed * 1664525u + 1013904223u;
                 e += glm::vec4(1e-4f * (float(seed >> 8) / float(1u << 24) - 0.5f), 0, 0, 0);
             }
-            for (int i = 0; i < 400; ++i) stepper.step(integrator, s, float(h), glm::vec3(0.0f), 0.0f);
+            for (int i = 0; i < 400; ++i)
+                stepper.step(integrator, s, float(h), glm::vec3(0.0f), 0.0f);
             return largestDisplacement(s, p.positions) < 1e-2;
         };
         const double found = bisect(0.8 * 2.0 / omega, 1.25 * 2.0 / omega, 1e-2, stable);
@@ -222,11 +225,11 @@ TEST(MassSpring, AnyThreadCountGivesTheSameBits) {
 TEST(MassSpring, AGridGetsProvotsTwelveSpringsPerParticleAndAMeshItsEdgesAndFlexion) {
     const PreparedCloth p = prepareScene(gridScene(6, 1.0f));
     const std::uint32_t n = 6, w = n + 1;
-    EXPECT_EQ(p.springFamilies[0], 2 * w * n);            // structural
-    EXPECT_EQ(p.springFamilies[1], 2 * n * n);            // shear
-    EXPECT_EQ(p.springFamilies[2], 2 * w * (n - 1));      // flexion
+    EXPECT_EQ(p.springTerms.families[0], 2 * w * n);        // structural
+    EXPECT_EQ(p.springTerms.families[1], 2 * n * n);        // shear
+    EXPECT_EQ(p.springTerms.families[2], 2 * w * (n - 1));  // flexion
     std::vector<int> incident(p.originalVertexCount, 0);
-    for (const gpu::Spring& s : p.springs) ++incident[s.a], ++incident[s.b];
+    for (const gpu::Spring& s : p.springTerms.springs) ++incident[s.a], ++incident[s.b];
     for (std::uint32_t r = 2; r + 2 < w; ++r)
         for (std::uint32_t c = 2; c + 2 < w; ++c) EXPECT_EQ(incident[r * w + c], 12);
     // A 2x2 grid as an OBJ mesh (no grid description): its 3m^2 + 2m = 16 edges, and flexion
@@ -246,10 +249,10 @@ TEST(MassSpring, AGridGetsProvotsTwelveSpringsPerParticleAndAMeshItsEdgesAndFlex
     mesh.cloths[0].grid.reset();
     mesh.cloths[0].objPath = obj;
     const PreparedCloth q = prepareScene(mesh);
-    EXPECT_EQ(q.springFamilies[0], 16u);
-    EXPECT_EQ(q.springFamilies[1], 0u);
-    EXPECT_EQ(q.springFamilies[2], 8u);
-    for (const gpu::Spring& sp : q.springs) EXPECT_GT(sp.rest, 0.0f);
+    EXPECT_EQ(q.springTerms.families[0], 16u);
+    EXPECT_EQ(q.springTerms.families[1], 0u);
+    EXPECT_EQ(q.springTerms.families[2], 8u);
+    for (const gpu::Spring& sp : q.springTerms.springs) EXPECT_GT(sp.rest, 0.0f);
 }
 
 // A StVK material's springs (prep/springs.cpp latticeStiffness) against the moduli they stand for,
@@ -276,7 +279,7 @@ TEST(MassSpring, SpringsFromAStvkMaterialHaveItsModuli) {
                          ay = glm::normalize(glm::dvec3(p.positions[25]) - x0);
         auto energy = [&](double exx, double eyy, double exy) {
             double w = 0.0;
-            for (const gpu::Spring& sp : p.springs) {
+            for (const gpu::Spring& sp : p.springTerms.springs) {
                 const glm::dvec3 d = glm::dvec3(p.positions[sp.a]) - glm::dvec3(p.positions[sp.b]);
                 const double u = glm::dot(d, ax), v = glm::dot(d, ay);
                 const double du = exx * u + exy * v, dv = exy * u + eyy * v;

@@ -101,7 +101,7 @@ TEST(MassSpringFixedAngle, TheCreaseReachesItsTargetOnTheSideItsSignSays) {
         for (float compliance : {0.0f, 25.0f}) {
             SCOPED_TRACE(::testing::Message() << degrees << " degrees, compliance " << compliance);
             const PreparedCloth p = prepareScene(springStrip(degrees, compliance));
-            ASSERT_EQ(p.angleSprings.size(), test::kRows);
+            ASSERT_EQ(p.springTerms.angles.size(), test::kRows);
             const Crease c = measureCrease(p, runFrames(p, 300, 1));
             ASSERT_EQ(c.degrees.size(), test::kRows);
             for (double d : c.degrees) EXPECT_NEAR(d, 60.0, 2.0);
@@ -120,7 +120,7 @@ TEST(MassSpringFixedAngle, TheCreaseReachesItsTargetOnTheSideItsSignSays) {
 // and finds its largest eigenvalue by power iteration of its own.
 TEST(MassSpringFixedAngle, TheStablePlanCountsTheAngleSprings) {
     PreparedCloth p = prepareScene(springStrip(60.0f));
-    p.springs.clear();
+    p.springTerms.springs.clear();
     const double omega = springOmegaMax(p, 2000);
     auto angle = [](const std::vector<glm::dvec3>& x) {  // bendingAngle's sign convention
         const glm::dvec3 e = x[1] - x[0];
@@ -131,7 +131,7 @@ TEST(MassSpringFixedAngle, TheStablePlanCountsTheAngleSprings) {
     const std::size_t n = p.originalVertexCount;
     // M^-1/2 (sum_a share w_a g_a g_a^T) M^-1/2 applied by hand.
     std::vector<std::vector<glm::dvec3>> grads;
-    for (const gpu::FixedAngleConstraint& a : p.angleSprings) {
+    for (const gpu::FixedAngleConstraint& a : p.springTerms.angles) {
         const std::uint32_t v[4] = {a.v0, a.v1, a.v2, a.v3};
         std::vector<glm::dvec3> x(4), g(4);
         for (int j = 0; j < 4; ++j) x[j] = glm::dvec3(glm::vec3(p.positions[v[j]]));
@@ -153,7 +153,7 @@ TEST(MassSpringFixedAngle, TheStablePlanCountsTheAngleSprings) {
         for (glm::dvec3& e : u) e /= std::sqrt(norm);
         std::fill(w.begin(), w.end(), glm::dvec3(0.0));
         for (std::size_t k = 0; k < grads.size(); ++k) {
-            const gpu::FixedAngleConstraint& a = p.angleSprings[k];
+            const gpu::FixedAngleConstraint& a = p.springTerms.angles[k];
             const std::uint32_t v[4] = {a.v0, a.v1, a.v2, a.v3};
             double along = 0.0;
             for (int j = 0; j < 4; ++j)
@@ -169,7 +169,7 @@ TEST(MassSpringFixedAngle, TheStablePlanCountsTheAngleSprings) {
     EXPECT_GT(omega, 0.0);
     EXPECT_NEAR(omega, std::sqrt(lambda), 1e-3 * std::sqrt(lambda));
     // A hard fixed angle weighs the stiffest spring times |e|^2: 50 N/m here.
-    const gpu::FixedAngleConstraint& a = p.angleSprings[0];
+    const gpu::FixedAngleConstraint& a = p.springTerms.angles[0];
     const double e2 = glm::dot(glm::dvec3(glm::vec3(p.positions[a.v1] - p.positions[a.v0])),
                                glm::dvec3(glm::vec3(p.positions[a.v1] - p.positions[a.v0])));
     EXPECT_NEAR(a.param, 50.0 * e2, 1e-6 * 50.0 * e2);
@@ -198,7 +198,7 @@ TEST(FemFixedAngle, TheCreaseReachesItsTargetOnTheSideItsSignSays) {
             s.cloths[0].material.bendCompliance.reset();  // the default fabric's rigidity
             s.cloths[0].fixedAngles[0].compliance = compliance;
             const PreparedCloth p = prepareScene(s);
-            ASSERT_EQ(p.angleSprings.size(), test::kRows);
+            ASSERT_EQ(p.springTerms.angles.size(), test::kRows);
             const std::vector<glm::vec4> x = runFrames(p, 120, 1);
             const Crease c = measureCrease(p, x);
             ASSERT_EQ(c.degrees.size(), test::kRows);

@@ -156,8 +156,9 @@ TEST(ModelsSeams, PairsMergeWhenCloseAndPdRefactorsExactlyThen) {
         EXPECT_LT(widestPair(r.p, r.x), 1e-6) << name(v);  // merged: one vertex
         EXPECT_TRUE(r.factorizationsFollow) << name(v);
         if (v == Variant::PdDirect) {
-            EXPECT_TRUE(r.p.springs.empty());
-            for (const gpu::PdBend& b : r.p.pdBends) EXPECT_NE(b.kind, gpu::PD_TERM_SEAM);  // seam terms gone
+            EXPECT_TRUE(r.p.springTerms.springs.empty());
+            for (const gpu::PdBend& b : r.p.pdTerms.bends)
+                EXPECT_NE(b.kind, gpu::PD_TERM_SEAM);  // seam terms gone
         }
     }
 }
@@ -192,10 +193,10 @@ TEST(ModelsSeams, AHardSeamTakesTheStiffestTermOfTheScene) {
         const PreparedCloth p = prepareScene(s);
         std::vector<double> weights;
         if (v == Variant::PdDirect || v == Variant::PdJacobi) {
-            for (const gpu::PdBend& b : p.pdBends)
+            for (const gpu::PdBend& b : p.pdTerms.bends)
                 if (b.kind == gpu::PD_TERM_SEAM) weights.push_back(b.weight);
         } else {
-            for (const gpu::Spring& sp : p.springs)
+            for (const gpu::Spring& sp : p.springTerms.springs)
                 if (sp.rest == 0.0f) weights.push_back(sp.stiffness);
         }
         ASSERT_EQ(weights.size(), 7u) << name(v);
@@ -215,7 +216,7 @@ TEST(ModelsSeams, TheStepPlanCountsASeamSpringsStiffness) {
     p.positions = {glm::vec4(0.1f, 0.2f, 0.3f, float(1.0 / ma)),
                    glm::vec4(0.1f, 0.2f, 0.3f, float(1.0 / mb))};
     p.originalVertexCount = 2;
-    p.springs = {{0u, 1u, 0.0f, float(k)}};
+    p.springTerms.springs = {{0u, 1u, 0.0f, float(k)}};
     const double expected = std::sqrt(k * (1.0 / ma + 1.0 / mb));
     EXPECT_NEAR(springOmegaMax(p), expected, 1e-4 * expected);
 }

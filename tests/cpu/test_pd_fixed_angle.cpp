@@ -138,14 +138,14 @@ TEST(PdFixedAngle, TermsReplaceTheCreasesBendsWithTheirWeights) {
     const std::size_t interior = test::kCols * (test::kRows + 1) +
                                  test::kRows * (test::kCols + 1) + test::kCols * test::kRows -
                                  2 * (test::kCols + test::kRows);
-    EXPECT_EQ(p.pdBends.size(), interior);
+    EXPECT_EQ(p.pdTerms.bends.size(), interior);
     EXPECT_EQ(pdTermCount(p, gpu::PD_TERM_FIXED_ANGLE), 2 * test::kRows);
     EXPECT_EQ(pdSeamTermCount(p), 0u);
     // Hard: the stiffest term, here the membrane modulus 4 / (3 alpha) of the stretch
     // compliance. Compliant: 1 / (alpha |e|^2) with |e| the crease's cell height 0.02 m.
     const double membrane = 4.0 / (3.0 * double(s.cloths[0].material.stretchCompliance));
     int hard = 0, soft = 0;
-    for (const gpu::PdBend& b : p.pdBends) {
+    for (const gpu::PdBend& b : p.pdTerms.bends) {
         if (b.kind != gpu::PD_TERM_FIXED_ANGLE) continue;
         if (std::abs(p.positions[b.v0].x) < 1e-6f) {
             EXPECT_NEAR(b.weight, membrane, 1e-6 * membrane);

@@ -74,8 +74,8 @@ TEST(Projective, EachIterationLowersTheStepsEnergy) {
     Scene s = pdScene(16);
     s.sim.iterations = 1;
     const PreparedCloth p = prepareScene(s);
-    ASSERT_GT(p.pdTriangles.size(), 0u);
-    ASSERT_GT(p.pdBends.size(), 0u);
+    ASSERT_GT(p.pdTerms.triangles.size(), 0u);
+    ASSERT_GT(p.pdTerms.bends.size(), 0u);
     ProjectiveSystem system(p, 1.0f / 60.0f);
     // A step from a crumpled state: the positions pushed off the rest shape at random.
     std::vector<glm::vec4> x(p.positions.begin(), p.positions.begin() + p.originalVertexCount);

@@ -61,6 +61,18 @@ TEST(SolverData, ThePreparationBuildsWhatTheSettingsAskAndNothingElse) {
     ASSERT_TRUE(springs.solverData && springs.solverData->springPlan);
     EXPECT_EQ(springs.solverData->springPlan->steps, planSpringSteps(springs).steps);
     EXPECT_EQ(springs.solverData->springPlan->step, planSpringSteps(springs).step);
+    // The models' per-vertex tables and incidences: mass_spring's damping adds the air's.
+    ASSERT_TRUE(springs.solverData->model);
+    const ModelTables& t = *springs.solverData->model;
+    const std::uint32_t n = springs.originalVertexCount;
+    EXPECT_EQ(t.damping, springDamping(springs));
+    EXPECT_EQ(t.thickness, springThickness(springs));
+    EXPECT_EQ(t.attachmentOf, springAttachmentOf(springs));
+    EXPECT_EQ(t.springs.springs, springIncidence(springs.springTerms.springs, n).springs);
+    EXPECT_EQ(t.springs.offsets.size(), n + 1u);
+    EXPECT_EQ(pd.solverData->model->damping, implicitDamping(pd));
+    EXPECT_TRUE(pd.solverData->model->springs.springs.empty());  // PD has no springs
+    EXPECT_FALSE(jacobi.solverData->model);                      // nor XPBD these tables
 
     const PreparedCloth self =
         prepareScene(hanging(ClothModel::Xpbd, IterationScheme::GaussSeidel, true));

@@ -74,7 +74,7 @@ TEST_F(RenderGpuTest, ModelSwitchKeepsStateOrIsRefusedLeavingTheRunAsItWas) {
     c.stretchCompliance = 1e-4f;
     sim.apply(c);
     EXPECT_EQ(sim.prepared().sim.model, ClothModel::Projective);
-    EXPECT_EQ(sim.prepared().pdTriangles.size(), 2048u);
+    EXPECT_EQ(sim.prepared().pdTerms.triangles.size(), 2048u);
     sim.read(after, normals);
     for (std::uint32_t i = 0; i < sim.prepared().originalVertexCount; ++i)
         ASSERT_EQ(glm::vec3(after[i]), glm::vec3(before[i])) << "vertex " << i;
