@@ -7,15 +7,15 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
-#include "cpu/model_damping.h"
 #include "cpu/model_frame.h"
+#include "cpu/model_damping.h"
 #include "cpu/thread_pool.h"
 #include "kernels/constraints.h"
-#include "prep/model_checks.h"
 #include "prep/solver_data.h"
 #include "prep/springs.h"
-#include "sim/mass_spring_solver.h"
 #include "sim/schedule.h"
+#include "sim/mass_spring_solver.h"
+#include "prep/model_checks.h"
 
 namespace cloth {
 
@@ -50,13 +50,13 @@ void SpringStepper::forces(const std::vector<glm::vec4>& x, std::uint32_t begin,
             sum += gpu::springForce(xv, glm::vec3(x[n.other]), n.rest, n.stiffness);
         }
         if (angleIncidence_)
-            for (std::uint32_t k = angleIncidence_->offsets[v]; k < angleIncidence_->offsets[v + 1];
-                 ++k) {
+            for (std::uint32_t k = angleIncidence_->offsets[v];
+                 k < angleIncidence_->offsets[v + 1]; ++k) {
                 const std::uint32_t corner = angleIncidence_->springs[k];
                 const gpu::FixedAngleConstraint& t = (*angles_)[corner / 4];
                 sum += gpu::angleSpringForce(glm::vec3(x[t.v0]), glm::vec3(x[t.v1]),
-                                             glm::vec3(x[t.v2]), glm::vec3(x[t.v3]), t.targetAngle,
-                                             t.param, corner % 4);
+                                             glm::vec3(x[t.v2]), glm::vec3(x[t.v3]),
+                                             t.targetAngle, t.param, corner % 4);
             }
         if (attachments_.held(v) && !attachments_.carried(v))
             sum += gpu::springAttachmentForce(xv, attachments_.target(v, t0),
@@ -111,33 +111,33 @@ namespace {
 
 class MassSpringSolver final : public MassSpringSolverBase {
 public:
-  MassSpringSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
-      : MassSpringSolverBase(std::move(shared)),
-        tables_(modelTables(p_, "the mass-spring solver")),
-        stepper_(p_.springTerms.springs, tables_.springs),
-        threads_(threads),
-        members_(verticesPerThread == 0
-                     ? threads
-                     : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread, 1u,
-                                                     std::uint32_t(threads)))),
-        pool_(threads),
-        rigid_(p_) {
-      stepper_.setAttachments(p_);
-      stepper_.setAngles(p_);
-      state_.x = p_.positions;
-      state_.v = p_.velocities;
-      if (springKeepsPrevious(p_.sim.massSpring.integrator))
-          state_.previous = springPrevious(state_.x, state_.v, springLastStep(plan_));
-      if (!p_.colliders.empty()) {
-          state_.start = state_.x;
-          for (glm::vec4& x : state_.start) x.w = 0.0f;
-          poses_.resize(std::size_t(threads) * 2 * p_.colliders.size());
-          memory_.assign(p_.originalVertexCount, gpu::meshMemoryNone());
-          bounceBelow_ = springBounceBelow(p_.sim, plan_);
-      }
-      normals_.assign(p_.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
-      computeNormals(0, p_.originalVertexCount);
-  }
+    MassSpringSolver(SharedCloth shared, int threads, std::uint32_t verticesPerThread)
+        : MassSpringSolverBase(std::move(shared)),
+          tables_(modelTables(p_, "the mass-spring solver")),
+          stepper_(p_.springTerms.springs, tables_.springs),
+          threads_(threads),
+          members_(verticesPerThread == 0
+                       ? threads
+                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
+                                                       1u, std::uint32_t(threads)))),
+          pool_(threads),
+          rigid_(p_) {
+        stepper_.setAttachments(p_);
+        stepper_.setAngles(p_);
+        state_.x = p_.positions;
+        state_.v = p_.velocities;
+        if (springKeepsPrevious(p_.sim.massSpring.integrator))
+            state_.previous = springPrevious(state_.x, state_.v, springLastStep(plan_));
+        if (!p_.colliders.empty()) {
+            state_.start = state_.x;
+            for (glm::vec4& x : state_.start) x.w = 0.0f;
+            poses_.resize(std::size_t(threads) * 2 * p_.colliders.size());
+            memory_.assign(p_.originalVertexCount, gpu::meshMemoryNone());
+            bounceBelow_ = springBounceBelow(p_.sim, plan_);
+        }
+        normals_.assign(p_.originalVertexCount, glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+        computeNormals(0, p_.originalVertexCount);
+    }
 
     const char* backendName() const override { return "cpu"; }
     std::string deviceName() const override { return cpuModelName(); }
@@ -263,8 +263,8 @@ private:
             const glm::vec3 vStep(state_.v[i]);
             for (std::size_t c = 0; c < count; ++c)
                 gpu::springContactAny(p_.meshNodes.data(), p_.meshTriangles.data(), p_.colliders[c],
-                                      p1[c], p0[c], x, vStep, tables_.thickness[i], h, bounceBelow_,
-                                      s, memory_[i]);
+                                      p1[c], p0[c], x, vStep, tables_.thickness[i], h,
+                                      bounceBelow_, s, memory_[i]);
             state_.start[i].w = s.start.w;
             if (s.start.w <= 0.0f) continue;
             const glm::vec3 v =

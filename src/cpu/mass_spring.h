@@ -37,40 +37,40 @@ struct SpringState {
 // bisect its stable step).
 class SpringStepper {
 public:
-  // The springs and each vertex's springs (prep/springs.h springIncidence; the prepared
-  // scene's in its solver data, prep/solver_data.h).
-  SpringStepper(const std::vector<gpu::Spring>& springs, const SpringIncidence& incidence);
-  // Advances by h seconds under gravity g and damping c[v] per vertex (force -m c v).
-  void step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
-            const std::vector<float>& c);
-  // The two halves of a step over the vertices [begin, end), for a team: every vertex's force
-  // from the positions at the step's start (all of them computed before any moves), then each
-  // vertex's move from its own force. Verlet's previous positions must be set already.
-  // t0 and t1: the step's start and end (s), where the attachments' targets are.
-  void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
-              float t0 = 0.0f);
-  void integrate(Integrator integrator, SpringState& s, SpringStepSize size, glm::vec3 g,
-                 const std::vector<float>& c, std::uint32_t begin, std::uint32_t end,
-                 float t0 = 0.0f, float t1 = 0.0f) const;
-  // Attachments (kernels/spring.h): a compliant one adds its spring to its vertex's force (after
-  // the springs), a hard one carries its vertex in place of the integrator. None unless set.
-  void setAttachments(const PreparedCloth& p);
-  // Fixed angles (p.springTerms.angles, prep/springs.h): each stencil vertex adds the angle
-  // spring's force (kernels/spring.h angleSpringForce) after its springs. None unless set. p
-  // (its angles and its solver data's incidence) outlives the stepper.
-  void setAngles(const PreparedCloth& p);
-  // Vertex v is carried by a hard attachment.
-  bool carried(std::uint32_t v) const { return attachments_.carried(v); }
-  std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
-  // The same damping c on every vertex.
-  void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
-      uniform_.assign(force_.size(), c);
-      step(integrator, s, h, g, uniform_);
+    // The springs and each vertex's springs (prep/springs.h springIncidence; the prepared
+    // scene's in its solver data, prep/solver_data.h).
+    SpringStepper(const std::vector<gpu::Spring>& springs, const SpringIncidence& incidence);
+    // Advances by h seconds under gravity g and damping c[v] per vertex (force -m c v).
+    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g,
+              const std::vector<float>& c);
+    // The two halves of a step over the vertices [begin, end), for a team: every vertex's force
+    // from the positions at the step's start (all of them computed before any moves), then each
+    // vertex's move from its own force. Verlet's previous positions must be set already.
+    // t0 and t1: the step's start and end (s), where the attachments' targets are.
+    void forces(const std::vector<glm::vec4>& x, std::uint32_t begin, std::uint32_t end,
+                float t0 = 0.0f);
+    void integrate(Integrator integrator, SpringState& s, SpringStepSize size, glm::vec3 g,
+                   const std::vector<float>& c, std::uint32_t begin, std::uint32_t end,
+                   float t0 = 0.0f, float t1 = 0.0f) const;
+    // Attachments (kernels/spring.h): a compliant one adds its spring to its vertex's force (after
+    // the springs), a hard one carries its vertex in place of the integrator. None unless set.
+    void setAttachments(const PreparedCloth& p);
+    // Fixed angles (p.springTerms.angles, prep/springs.h): each stencil vertex adds the angle
+    // spring's force (kernels/spring.h angleSpringForce) after its springs. None unless set. p
+    // (its angles and its solver data's incidence) outlives the stepper.
+    void setAngles(const PreparedCloth& p);
+    // Vertex v is carried by a hard attachment.
+    bool carried(std::uint32_t v) const { return attachments_.carried(v); }
+    std::uint32_t vertexCount() const { return std::uint32_t(force_.size()); }
+    // The same damping c on every vertex.
+    void step(Integrator integrator, SpringState& s, float h, glm::vec3 g, float c) {
+        uniform_.assign(force_.size(), c);
+        step(integrator, s, h, g, uniform_);
     }
     // Springs updated per step (each spring's force is evaluated once per end).
     std::uint64_t springCount() const { return springCount_; }
 
-  private:
+private:
     std::uint64_t springCount_ = 0;
     // Per vertex, its springs in incidence order (CSR over offsets_), each as its other end,
     // rest length and stiffness: one contiguous read per spring.

@@ -7,14 +7,14 @@
 
 #include "core/error.h"
 #include "core/stopwatch.h"
-#include "prep/model_checks.h"
 #include "prep/model_damping.h"
 #include "prep/solver_data.h"
 #include "prep/springs.h"
-#include "sim/mass_spring_solver.h"
 #include "sim/schedule.h"
+#include "sim/mass_spring_solver.h"
 #include "vk/buffer.h"
 #include "vk/compute_kernel.h"
+#include "prep/model_checks.h"
 
 namespace cloth::vk {
 
@@ -52,62 +52,61 @@ std::uint32_t integratorCode(Integrator i) {
 
 class GpuMassSpringSolver final : public MassSpringSolverBase {
 public:
-  GpuMassSpringSolver(SharedCloth shared, const GpuSolverOptions& o)
-      : MassSpringSolverBase(std::move(shared)),
-        ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
-        once_(*ctx_, "mass_spring"),
-        workgroup_(o.workgroupSize),
-        kernel_(*ctx_, "mass_spring.comp", 27, sizeof(Push), o.workgroupSize),
-        rigid_(modelTables(p_, "the GPU mass-spring solver").rigid) {
-      const std::uint32_t n = p_.originalVertexCount;
-      const std::vector<glm::vec4> previous =
-          springPrevious(p_.positions, p_.velocities, springLastStep(plan_));  // Verlet's
-      const ModelTables& tables = modelTables(p_, "the GPU mass-spring solver");
-      const SpringIncidence& in = tables.springs;
-      positions_ = filledBuffer(*ctx_, once_, p_.positions, "ms.positions");
-      velocities_ = filledBuffer(*ctx_, once_, p_.velocities, "ms.velocities");
-      previous_ = filledBuffer(*ctx_, once_, previous, "ms.previous");
-      forces_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "ms.forces");
-      springs_ = filledBuffer(*ctx_, once_, p_.springTerms.springs, "ms.springs");
-      offsets_ = filledBuffer(*ctx_, once_, in.offsets, "ms.offsets");
-      incident_ = filledBuffer(*ctx_, once_, in.springs, "ms.incident");
-      damping_ = filledBuffer(*ctx_, once_, tables.damping, "ms.damping");
-      tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "ms.tethers");
-      colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "ms.colliders");
-      thickness_ = filledBuffer(*ctx_, once_, tables.thickness, "ms.thickness");
-      std::vector<glm::vec4> start = p_.colliders.empty() ? std::vector<glm::vec4>{} : p_.positions;
-      for (glm::vec4& x : start) x.w = 0.0f;
-      start_ = filledBuffer(*ctx_, once_, start, "ms.start");
-      triangles_ = filledBuffer(*ctx_, once_, p_.triangles, "ms.triangles");
-      vertexTriOffsets_ =
-          filledBuffer(*ctx_, once_, p_.vertexTriangleOffsets, "ms.vertexTriOffsets");
-      vertexTriangles_ = filledBuffer(*ctx_, once_, p_.vertexTriangles, "ms.vertexTriangles");
-      wind_ = filledBuffer(*ctx_, once_, p_.windVertices, "ms.wind");
-      attachmentOf_ = filledBuffer(*ctx_, once_, tables.attachmentOf, "ms.attachmentOf");
-      attachments_ = filledBuffer(*ctx_, once_, p_.attachments, "ms.attachments");
-      motions_ = filledBuffer(*ctx_, once_, p_.motions, "ms.motions");
-      meshNodes_ = filledBuffer(*ctx_, once_, p_.meshNodes, "ms.meshNodes");
-      meshTriangles_ = filledBuffer(*ctx_, once_, p_.meshTriangles, "ms.meshTriangles");
-      meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
-                                "ms.meshHints");
-      rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "ms.rigidTable");
-      rigidSlots_ = filledBuffer(*ctx_, once_,
-                                 std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
-                                 "ms.rigidSlots");
-      const SpringIncidence& angles = tables.angles;
-      angles_ = filledBuffer(*ctx_, once_, p_.springTerms.angles, "ms.angles");
-      angleOffsets_ = filledBuffer(*ctx_, once_, angles.offsets, "ms.angleOffsets");
-      angleCorners_ = filledBuffer(*ctx_, once_, angles.springs, "ms.angleCorners");
-      kernel_.bind({&positions_,     &velocities_,       &previous_,        &forces_,
-                    &springs_,       &offsets_,          &incident_,        &damping_,
-                    &tethers_,       &colliders_,        &thickness_,       &start_,
-                    &triangles_,     &vertexTriOffsets_, &vertexTriangles_, &wind_,
-                    &attachmentOf_,  &attachments_,      &motions_,         &meshNodes_,
-                    &meshTriangles_, &meshHints_,        &rigidTable_,      &rigidSlots_,
-                    &angles_,        &angleOffsets_,     &angleCorners_});
-      readPositions(x_);
-      vertexNormals(p_, x_, normals_, 0, n);
-  }
+    GpuMassSpringSolver(SharedCloth shared, const GpuSolverOptions& o)
+        : MassSpringSolverBase(std::move(shared)),
+          ctx_(o.context ? o.context : std::make_shared<Context>(o.contextOptions)),
+          once_(*ctx_, "mass_spring"),
+          workgroup_(o.workgroupSize),
+          kernel_(*ctx_, "mass_spring.comp", 27, sizeof(Push), o.workgroupSize),
+          rigid_(modelTables(p_, "the GPU mass-spring solver").rigid) {
+        const std::uint32_t n = p_.originalVertexCount;
+        const std::vector<glm::vec4> previous =
+            springPrevious(p_.positions, p_.velocities, springLastStep(plan_));  // Verlet's
+        const ModelTables& tables = modelTables(p_, "the GPU mass-spring solver");
+        const SpringIncidence& in = tables.springs;
+        positions_ = filledBuffer(*ctx_, once_, p_.positions, "ms.positions");
+        velocities_ = filledBuffer(*ctx_, once_, p_.velocities, "ms.velocities");
+        previous_ = filledBuffer(*ctx_, once_, previous, "ms.previous");
+        forces_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "ms.forces");
+        springs_ = filledBuffer(*ctx_, once_, p_.springTerms.springs, "ms.springs");
+        offsets_ = filledBuffer(*ctx_, once_, in.offsets, "ms.offsets");
+        incident_ = filledBuffer(*ctx_, once_, in.springs, "ms.incident");
+        damping_ = filledBuffer(*ctx_, once_, tables.damping, "ms.damping");
+        tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "ms.tethers");
+        colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "ms.colliders");
+        thickness_ = filledBuffer(*ctx_, once_, tables.thickness, "ms.thickness");
+        std::vector<glm::vec4> start =
+            p_.colliders.empty() ? std::vector<glm::vec4>{} : p_.positions;
+        for (glm::vec4& x : start) x.w = 0.0f;
+        start_ = filledBuffer(*ctx_, once_, start, "ms.start");
+        triangles_ = filledBuffer(*ctx_, once_, p_.triangles, "ms.triangles");
+        vertexTriOffsets_ =
+            filledBuffer(*ctx_, once_, p_.vertexTriangleOffsets, "ms.vertexTriOffsets");
+        vertexTriangles_ = filledBuffer(*ctx_, once_, p_.vertexTriangles, "ms.vertexTriangles");
+        wind_ = filledBuffer(*ctx_, once_, p_.windVertices, "ms.wind");
+        attachmentOf_ = filledBuffer(*ctx_, once_, tables.attachmentOf, "ms.attachmentOf");
+        attachments_ = filledBuffer(*ctx_, once_, p_.attachments, "ms.attachments");
+        motions_ = filledBuffer(*ctx_, once_, p_.motions, "ms.motions");
+        meshNodes_ = filledBuffer(*ctx_, once_, p_.meshNodes, "ms.meshNodes");
+        meshTriangles_ = filledBuffer(*ctx_, once_, p_.meshTriangles, "ms.meshTriangles");
+        meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
+                                  "ms.meshHints");
+        rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "ms.rigidTable");
+        rigidSlots_ = filledBuffer(
+            *ctx_, once_, std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
+            "ms.rigidSlots");
+        const SpringIncidence& angles = tables.angles;
+        angles_ = filledBuffer(*ctx_, once_, p_.springTerms.angles, "ms.angles");
+        angleOffsets_ = filledBuffer(*ctx_, once_, angles.offsets, "ms.angleOffsets");
+        angleCorners_ = filledBuffer(*ctx_, once_, angles.springs, "ms.angleCorners");
+        kernel_.bind({&positions_, &velocities_, &previous_, &forces_, &springs_, &offsets_,
+                      &incident_, &damping_, &tethers_, &colliders_, &thickness_, &start_,
+                      &triangles_, &vertexTriOffsets_, &vertexTriangles_, &wind_, &attachmentOf_,
+                      &attachments_, &motions_, &meshNodes_, &meshTriangles_, &meshHints_,
+                      &rigidTable_, &rigidSlots_, &angles_, &angleOffsets_, &angleCorners_});
+        readPositions(x_);
+        vertexNormals(p_, x_, normals_, 0, n);
+    }
     ~GpuMassSpringSolver() override { vkDeviceWaitIdle(ctx_->device()); }
 
     const char* backendName() const override { return "gpu"; }
