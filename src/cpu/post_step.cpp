@@ -15,8 +15,7 @@ namespace cloth {
 PostStep::PostStep(const PreparedCloth& p, int members)
     : p_(p),
       attachments_(p),
-      damping_(modelTables(p, "the implicit models' step").damping),
-      thickness_(modelTables(p, "the implicit models' step").thickness) {
+      tables_(modelTables(p, "the implicit models' step")) {
     const std::uint32_t n = p.originalVertexCount;
     contact_.assign(n, 0);
     poses_.resize(std::size_t(members) * 2 * p.colliders.size());
@@ -60,11 +59,11 @@ void PostStep::finish(int member, float t0, float h, std::vector<glm::vec4>& x,
         const glm::vec3 vStep = (glm::vec3(y[i]) - start) / h;
         for (std::size_t c = 0; c < count; ++c)
             gpu::springContactAny(p_.meshNodes.data(), p_.meshTriangles.data(), p_.colliders[c],
-                                  p1[c], p0[c], y[i], vStep, thickness_[i], h, bounceBelow_, s,
-                                  memory_[i]);
+                                  p1[c], p0[c], y[i], vStep, tables_.thickness[i], h,
+                                  bounceBelow_, s, memory_[i]);
         contact_[i] = s.start.w > 0.0f ? 1 : 0;
         v[i] = glm::vec4(gpu::implicitVelocity(glm::vec3(y[i]), start, h, contact_[i] != 0, s,
-                                               damping_[i]),
+                                               tables_.damping[i]),
                          0.0f);
         x[i] = y[i];
     }

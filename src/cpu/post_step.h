@@ -16,6 +16,7 @@
 #include "cpu/vertex_drivers.h"
 #include "kernels/collider.h"
 #include "prep/prepared.h"
+#include "prep/solver_data.h"
 #include "sim/schedule.h"
 
 namespace cloth {
@@ -48,9 +49,8 @@ public:
 private:
     const PreparedCloth& p_;
     AttachmentTargets attachments_;
-    // p_'s solver data's (prep/solver_data.h).
-    const std::vector<float>& damping_;
-    const std::vector<float>& thickness_;
+    // p_'s solver data's per-vertex damping and thickness (prep/solver_data.h).
+    const ModelTables& tables_;
     std::vector<std::uint8_t> contact_;
     std::vector<gpu::ColliderPose> poses_;  // per member: the colliders at the step's start, end
     std::vector<gpu::MeshMemory> memory_;   // per vertex: what its mesh queries remember

@@ -58,12 +58,11 @@ public:
           once_(*ctx_, "mass_spring"),
           workgroup_(o.workgroupSize),
           kernel_(*ctx_, "mass_spring.comp", 27, sizeof(Push), o.workgroupSize),
-          rigid_(modelTables(p_, "the GPU mass-spring solver").rigid) {
+          tables_(modelTables(p_, "the GPU mass-spring solver")) {
         const std::uint32_t n = p_.originalVertexCount;
         const std::vector<glm::vec4> previous =
             springPrevious(p_.positions, p_.velocities, springLastStep(plan_));  // Verlet's
-        const ModelTables& tables = modelTables(p_, "the GPU mass-spring solver");
-        const SpringIncidence& in = tables.springs;
+        const SpringIncidence& in = tables_.springs;
         positions_ = filledBuffer(*ctx_, once_, p_.positions, "ms.positions");
         velocities_ = filledBuffer(*ctx_, once_, p_.velocities, "ms.velocities");
         previous_ = filledBuffer(*ctx_, once_, previous, "ms.previous");
@@ -71,10 +70,10 @@ public:
         springs_ = filledBuffer(*ctx_, once_, p_.springTerms.springs, "ms.springs");
         offsets_ = filledBuffer(*ctx_, once_, in.offsets, "ms.offsets");
         incident_ = filledBuffer(*ctx_, once_, in.springs, "ms.incident");
-        damping_ = filledBuffer(*ctx_, once_, tables.damping, "ms.damping");
+        damping_ = filledBuffer(*ctx_, once_, tables_.damping, "ms.damping");
         tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "ms.tethers");
         colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "ms.colliders");
-        thickness_ = filledBuffer(*ctx_, once_, tables.thickness, "ms.thickness");
+        thickness_ = filledBuffer(*ctx_, once_, tables_.thickness, "ms.thickness");
         std::vector<glm::vec4> start =
             p_.colliders.empty() ? std::vector<glm::vec4>{} : p_.positions;
         for (glm::vec4& x : start) x.w = 0.0f;
@@ -84,18 +83,18 @@ public:
             filledBuffer(*ctx_, once_, p_.vertexTriangleOffsets, "ms.vertexTriOffsets");
         vertexTriangles_ = filledBuffer(*ctx_, once_, p_.vertexTriangles, "ms.vertexTriangles");
         wind_ = filledBuffer(*ctx_, once_, p_.windVertices, "ms.wind");
-        attachmentOf_ = filledBuffer(*ctx_, once_, tables.attachmentOf, "ms.attachmentOf");
+        attachmentOf_ = filledBuffer(*ctx_, once_, tables_.attachmentOf, "ms.attachmentOf");
         attachments_ = filledBuffer(*ctx_, once_, p_.attachments, "ms.attachments");
         motions_ = filledBuffer(*ctx_, once_, p_.motions, "ms.motions");
         meshNodes_ = filledBuffer(*ctx_, once_, p_.meshNodes, "ms.meshNodes");
         meshTriangles_ = filledBuffer(*ctx_, once_, p_.meshTriangles, "ms.meshTriangles");
         meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
                                   "ms.meshHints");
-        rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "ms.rigidTable");
+        rigidTable_ = filledBuffer(*ctx_, once_, rigid().entries, "ms.rigidTable");
         rigidSlots_ = filledBuffer(
-            *ctx_, once_, std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
+            *ctx_, once_, std::vector<gpu::RigidSums>(rigid().runCount + rigid().segmentCount),
             "ms.rigidSlots");
-        const SpringIncidence& angles = tables.angles;
+        const SpringIncidence& angles = tables_.angles;
         angles_ = filledBuffer(*ctx_, once_, p_.springTerms.angles, "ms.angles");
         angleOffsets_ = filledBuffer(*ctx_, once_, angles.offsets, "ms.angleOffsets");
         angleCorners_ = filledBuffer(*ctx_, once_, angles.springs, "ms.angleCorners");
@@ -120,7 +119,7 @@ public:
         const auto colliders = static_cast<std::uint32_t>(p_.colliders.size());
         Push push{glm::vec4(p_.sim.gravity, 0.0f), 0, 0,
                   integratorCode(p_.sim.massSpring.integrator), float(plan_.step), 0.0f, 0.0f,
-                  springBounceBelow(p_.sim, plan_), colliders, 0.0f, 1.0f, rigid_.runCount,
+                  springBounceBelow(p_.sim, plan_), colliders, 0.0f, 1.0f, rigid().runCount,
                   0.0f, {}};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             push.job = job;
@@ -157,9 +156,9 @@ public:
                     if (colliders) run(cb, kJobContacts, n);
                     return;
                 case Step::Damping:  // at the substep's end (cpu/model_damping.h)
-                    if (!rigid_.any()) return;
+                    if (!rigid().any()) return;
                     push.h = springLastStep(plan_);
-                    forEachRigidDampingPass(rigid_, [&](std::uint32_t pass, std::uint32_t count) {
+                    forEachRigidDampingPass(rigid(), [&](std::uint32_t pass, std::uint32_t count) {
                         run(cb, kJobRigidSums + pass, count);
                     });
                     return;
@@ -214,7 +213,9 @@ private:
         tethers_, colliders_, thickness_, start_, triangles_, vertexTriOffsets_, vertexTriangles_,
         wind_, attachmentOf_, attachments_, motions_, meshNodes_, meshTriangles_, meshHints_,
         rigidTable_, rigidSlots_, angles_, angleOffsets_, angleCorners_;
-    const ModelRigidTable& rigid_;  // p_'s solver data's (prep/solver_data.h)
+    // p_'s solver data's per-vertex tables and Mueller's runs (prep/solver_data.h).
+    const ModelTables& tables_;
+    const ModelRigidTable& rigid() const { return tables_.rigid; }
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.run.time, frameMs_ = 0.0;

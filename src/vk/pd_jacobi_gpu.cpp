@@ -48,7 +48,7 @@ class GpuProjectiveSolver final : public Solver {
           once_(*ctx_, "pd"),
           workgroup_(o.workgroupSize),
           kernel_(*ctx_, "pd_jacobi.comp", kBuffers, sizeof(Push), o.workgroupSize),
-          rigid_(modelTables(p_, "the GPU projective dynamics solver").rigid) {
+          tables_(modelTables(p_, "the GPU projective dynamics solver")) {
         const std::uint32_t n = p_.originalVertexCount;
         const PdJacobiLayout& l = pdLayout(p_, "the GPU projective dynamics solver");
         const std::vector<glm::vec4> x(p_.positions.begin(), p_.positions.begin() + n);
@@ -71,12 +71,11 @@ class GpuProjectiveSolver final : public Solver {
         bendCorners_ = filledBuffer(*ctx_, once_, l.bendCorners, "pd.bendCorners");
         tethers_ = filledBuffer(*ctx_, once_, p_.tethers, "pd.tethers");
         colliders_ = filledBuffer(*ctx_, once_, p_.colliders, "pd.colliders");
-        const ModelTables& tables = modelTables(p_, "the GPU projective dynamics solver");
-        thickness_ = filledBuffer(*ctx_, once_, tables.thickness, "pd.thickness");
-        damping_ = filledBuffer(*ctx_, once_, tables.damping, "pd.damping");
+        thickness_ = filledBuffer(*ctx_, once_, tables_.thickness, "pd.thickness");
+        damping_ = filledBuffer(*ctx_, once_, tables_.damping, "pd.damping");
         contact_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, 0u), "pd.contact");
         targets_ = filledBuffer(*ctx_, once_, std::vector<glm::vec4>(n), "pd.targets");
-        attachmentOf_ = filledBuffer(*ctx_, once_, tables.attachmentOf, "pd.attachmentOf");
+        attachmentOf_ = filledBuffer(*ctx_, once_, tables_.attachmentOf, "pd.attachmentOf");
         attachments_ = filledBuffer(*ctx_, once_, p_.attachments, "pd.attachments");
         motions_ = filledBuffer(*ctx_, once_, p_.motions, "pd.motions");
         meshTriangles_ = filledBuffer(*ctx_, once_, p_.triangles, "pd.meshTriangles");
@@ -88,9 +87,9 @@ class GpuProjectiveSolver final : public Solver {
         colliderTriangles_ = filledBuffer(*ctx_, once_, p_.meshTriangles, "pd.colliderTriangles");
         meshHints_ = filledBuffer(*ctx_, once_, std::vector<std::uint32_t>(n, gpu::MESH_NO_HINT),
                                   "pd.meshHints");
-        rigidTable_ = filledBuffer(*ctx_, once_, rigid_.entries, "pd.rigidTable");
+        rigidTable_ = filledBuffer(*ctx_, once_, rigid().entries, "pd.rigidTable");
         rigidSlots_ = filledBuffer(
-            *ctx_, once_, std::vector<gpu::RigidSums>(rigid_.runCount + rigid_.segmentCount),
+            *ctx_, once_, std::vector<gpu::RigidSums>(rigid().runCount + rigid().segmentCount),
             "pd.rigidSlots");
         kernel_.bind({&positions_, &velocities_, &predicted_, &iterates_, &vertices_, &triangles_,
                       &bends_, &triProjections_, &bendProjections_, &triOffsets_, &triCorners_,
@@ -129,7 +128,7 @@ class GpuProjectiveSolver final : public Solver {
                   restitutionThreshold(p_.sim, p_.timing),
                   std::uint32_t(p_.colliders.size()),
                   {},
-                  rigid_.runCount,
+                  rigid().runCount,
                   {}};
         auto run = [&](VkCommandBuffer cb, std::uint32_t job, std::uint32_t count) {
             if (count == 0) return;
@@ -168,8 +167,8 @@ class GpuProjectiveSolver final : public Solver {
                 case Step::Tethers: run(cb, kJobTethers, tethers); return;
                 case Step::Velocities: run(cb, kJobFinish, n); return;
                 case Step::Damping:  // at the substep's end (cpu/model_damping.h)
-                    if (!rigid_.any()) return;
-                    forEachRigidDampingPass(rigid_, [&](std::uint32_t pass, std::uint32_t count) {
+                    if (!rigid().any()) return;
+                    forEachRigidDampingPass(rigid(), [&](std::uint32_t pass, std::uint32_t count) {
                         run(cb, kJobRigidSums + pass, count);
                     });
                     return;
@@ -237,7 +236,9 @@ class GpuProjectiveSolver final : public Solver {
         tethers_, colliders_, thickness_, damping_, contact_, targets_, attachmentOf_, attachments_,
         motions_, meshTriangles_, vertexTriOffsets_, vertexTriangles_, wind_, colliderNodes_,
         colliderTriangles_, meshHints_, rigidTable_, rigidSlots_;
-    const ModelRigidTable& rigid_;  // p_'s solver data's (prep/solver_data.h)
+    // p_'s solver data's per-vertex tables and Mueller's runs (prep/solver_data.h).
+    const ModelTables& tables_;
+    const ModelRigidTable& rigid() const { return tables_.rigid; }
     std::uint32_t contacts_ = 0;
     std::vector<glm::vec4> x_, normals_;
     double time_ = p_.run.time, frameMs_ = 0.0;

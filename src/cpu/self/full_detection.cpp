@@ -11,8 +11,9 @@ namespace cloth {
 FullDetection::FullDetection(const PreparedCloth& p)
     : p_(p),
       margin_(p.sim.selfCollision->margin),
-      triThickness_(selfRestData(p, "self-collision's full detection").triangleThickness),
-      rest_(selfRestData(p, "self-collision's full detection").neighbours),
+      restData_(selfRestData(p, "self-collision's full detection")),
+      triThickness_(restData_.triangleThickness),
+      rest_(restData_.neighbours),
       boxes_(p.triangles.size()),
       tree_(static_cast<std::uint32_t>(p.triangles.size())) {}
 

@@ -46,7 +46,8 @@ private:
 
     const PreparedCloth& p_;
     float margin_;
-    const std::vector<float>& triThickness_;  // p_'s solver data's (prep/solver_data.h)
+    const SelfRestData& restData_;  // p_'s solver data's (prep/solver_data.h), and its parts
+    const std::vector<float>& triThickness_;
     const RestNeighbours& rest_;
     std::vector<Aabb> boxes_;
     SelfTree tree_;
