@@ -22,4 +22,12 @@ int defaultThreadCount() {
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
+bool cpuSolverIsCheckedCopy() {
+#ifdef CLOTH_CPU_CHECKED_COPY
+    return true;
+#else
+    return false;
+#endif
+}
+
 }  // namespace cloth

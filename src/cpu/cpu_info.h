@@ -13,4 +13,9 @@ std::string cpuModelName();
 // Threads used when the user asks for none in particular: the hardware concurrency (>= 1).
 int defaultThreadCount();
 
+// True in the sanitizer build's checked copy of the solver (cloth_cpu_checked and
+// cloth_cpu_checked_solver: ASan and UBSan throughout, src/cpu/CMakeLists.txt), which runs 10 to 20
+// times slower than the uninstrumented one: the tests that run on both shorten their runs there.
+bool cpuSolverIsCheckedCopy();
+
 }  // namespace cloth
