@@ -88,8 +88,13 @@ class GpuSolverTest : public GpuTest {
             EXPECT_GT(compare(x, p.positions).maxAbs, 100.0f * tol) << "nothing moved";
         }
         EXPECT_NEAR(gpu.simTime(), frames / 60.0, 1e-6);
+        // Equal bits, equal contacts (with a tolerance a vertex at a contact's threshold may
+        // part them).
+        if (tol == 0.0f) EXPECT_EQ(gpu.contactCount(), cpu->contactCount()) << "contacts";
+        lastCpuContacts_ = cpu->contactCount();
         std::printf("max deviation %.3g m after %d frames\n", d.maxAbs, frames);
     }
+    std::uint32_t lastCpuContacts_ = 0;  // the CPU reference's contacts after expectMatches' run
 
     // expectMatches at tolerance 0 with plain and (where the device has 64-bit integers) wide
     // memory access, then with three items per invocation (and the stages unfused if asked).
@@ -688,25 +693,24 @@ TEST_F(GpuSolverTest, CollidersGiveTheSameBitsAsTheCpu) {
     scene.phantoms = {PhantomMode::Target, 6};
     const PreparedCloth p = prepareScene(scene);
     ASSERT_GT(p.phantomGroups.size(), 0u);
-    expectSameBitsEveryWay(p, 30, false);
+    expectSameBitsEveryWay(p, 30, false);  // the GPU's contacts are the CPU's in each run
+    EXPECT_GT(lastCpuContacts_, 0u);
 
-    // Contacts counted alike; the contact passes timed as their own stages.
+    // The contact passes timed as their own stages (they run in every substep, with contacts
+    // or without).
     vk::GpuSolverOptions o;
     o.context = ctx_;
     o.timestampInterval = 1;
     vk::GpuSolver gpu(p, o);
-    auto cpu = makeCpuSolver(p, 3);
-    for (int f = 0; f < 30; ++f) {
-        gpu.stepFrame();
-        cpu->stepFrame();
-    }
-    EXPECT_GT(cpu->contactCount(), 0u);
-    EXPECT_EQ(gpu.contactCount(), cpu->contactCount());
+    for (int f = 0; f < 3; ++f) gpu.stepFrame();
     if (ctx_->timestamps()) {
+        int timed = 0;
         for (const auto& t : gpu.stageTimes())
             if (t.name == std::string("contacts") || t.name == std::string("collisions")) {
                 EXPECT_GT(t.ms, 0.0) << t.name;
+                ++timed;
             }
+        EXPECT_GT(timed, 0) << "no contact stage among the stages timed";
     }
 }
 
@@ -727,18 +731,8 @@ TEST_F(GpuSolverTest, SharpFeatureContactsGiveTheSameBitsAsTheCpu) {
     const PreparedCloth p = prepareScene(scene);
     ASSERT_GT(p.phantomGroups.size(), 0u);
     ASSERT_GT(p.meshFeatures.size(), 0u);
-    expectSameBitsEveryWay(p, 40, false);
-
-    vk::GpuSolverOptions o;
-    o.context = ctx_;
-    vk::GpuSolver gpu(p, o);
-    auto cpu = makeCpuSolver(p, 2);
-    for (int f = 0; f < 40; ++f) {
-        gpu.stepFrame();
-        cpu->stepFrame();
-    }
-    EXPECT_GT(cpu->contactCount(), 0u);
-    EXPECT_EQ(gpu.contactCount(), cpu->contactCount());
+    expectSameBitsEveryWay(p, 40, false);  // the GPU's contacts are the CPU's in each run
+    EXPECT_GT(lastCpuContacts_, 0u);
 }
 
 
