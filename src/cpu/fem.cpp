@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
+#include "cpu/team.h"
 #include "cpu/fem_system.h"
 #include "cpu/model_damping.h"
 #include "cpu/model_frame.h"
@@ -31,10 +32,7 @@ public:
           p_(*shared_),
           h_(substepDt(p_.timing)),
           threads_(threads),
-          members_(verticesPerThread == 0
-                       ? threads
-                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
-                                                       1u, std::uint32_t(threads)))),
+          members_(modelTeamSize(p_, threads, verticesPerThread)),
           pool_(threads),
           post_(p_, threads),
           rigid_(p_) {

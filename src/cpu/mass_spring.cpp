@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
+#include "cpu/team.h"
 #include "cpu/model_frame.h"
 #include "cpu/model_damping.h"
 #include "cpu/thread_pool.h"
@@ -116,10 +117,7 @@ public:
           tables_(modelTables(p_, "the mass-spring solver")),
           stepper_(p_.springTerms.springs, tables_.springs),
           threads_(threads),
-          members_(verticesPerThread == 0
-                       ? threads
-                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
-                                                       1u, std::uint32_t(threads)))),
+          members_(modelTeamSize(p_, threads, verticesPerThread)),
           pool_(threads),
           rigid_(p_) {
         stepper_.setAttachments(p_);

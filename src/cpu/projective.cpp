@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "cpu/cpu_info.h"
+#include "cpu/team.h"
 #include "cpu/model_frame.h"
 #include "cpu/pd_jacobi.h"
 #include "cpu/model_damping.h"
@@ -240,10 +241,7 @@ public:
                       : nullptr),
           jacobi_(system_ ? nullptr : std::make_unique<PdJacobiSystem>(p_)),
           threads_(threads),
-          members_(verticesPerThread == 0
-                       ? threads
-                       : int(std::clamp<std::uint32_t>(p_.originalVertexCount / verticesPerThread,
-                                                       1u, std::uint32_t(threads)))),
+          members_(modelTeamSize(p_, threads, verticesPerThread)),
           pool_(threads),
           post_(p_, threads),
           rigid_(p_) {

@@ -4,6 +4,7 @@
 // same bits.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -24,6 +25,15 @@ inline constexpr std::uint32_t kCpuWorkPerThread = 1200;
 // The members a frame of `prepared` runs on, of a team of `threads`: one per workPerThread of
 // work per barrier, at least 1, at most threads. workPerThread 0: all of them.
 int cpuTeamSize(const PreparedCloth& prepared, int threads, std::uint32_t workPerThread);
+
+// The other models' team (mass-spring, projective dynamics, the FEM): one member per
+// verticesPerThread of the original vertices, at least 1, at most threads; 0: all of them.
+inline int modelTeamSize(const PreparedCloth& prepared, int threads,
+                         std::uint32_t verticesPerThread) {
+    if (verticesPerThread == 0) return threads;
+    return int(std::clamp<std::uint32_t>(prepared.originalVertexCount / verticesPerThread, 1u,
+                                         std::uint32_t(threads)));
+}
 
 // --team of clothsim and clothbench: adaptive (the default) sizes each frame's team to the cloth
 // and the machine's load; fixed runs every frame on all of --threads.
