@@ -9,7 +9,7 @@ layout(push_constant, std430) uniform Push { AttachPush pc; };
 
 void attach(uint i) {
     Attachment a = attachments[i];
-    vec3 target = vec3(a.anchor) + motionOffset(motions[a.motion], pc.solve.time);
+    vec3 target = vec3(a.anchor) + motionOffset(motions[a.motion], clock[pc.substep].end);
     vec4 p = loadPosition(a.vertex);
     float lambda = (LAMBDA & LAMBDA_LOAD) != 0u ? lambdaAttach[i] : 0.0;
     projectAttachment(p, target, a.param, lambda, pc.solve);

@@ -48,6 +48,7 @@ layout(std430, set = SET_VERTEX, binding = BINDING_TRIANGLES) readonly buffer Tr
 layout(std430, set = SET_VERTEX, binding = BINDING_VERTEX_TRI_OFFSETS) readonly buffer VertexTriOffsets { uint vertexTriOffsets[]; };
 layout(std430, set = SET_VERTEX, binding = BINDING_VERTEX_TRIANGLES) readonly buffer VertexTriangles { uint vertexTriangles[]; };
 layout(std430, set = SET_VERTEX, binding = BINDING_WIND_VERTICES) readonly buffer WindVertices { WindVertex windVertices[]; };
+layout(std430, set = SET_VERTEX, binding = BINDING_CLOCK) readonly buffer Clock { FrameClock clock[]; };
 
 #ifdef CLOTH_WIDE_ACCESS
 

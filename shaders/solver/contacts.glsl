@@ -36,8 +36,8 @@ void contactJob(uint v, float h) {
         if (x.w > 0.0)
             for (uint k = 0u; k < pc.colliderCount; ++k)
                 if (!colliderIsStatic(colliders[k]))
-                    y = prestabilise(colliders[k], colliderPose(colliders[k], pc.start), y, h,
-                                     known, gathered, memory);
+                    y = prestabilise(colliders[k], colliderPose(colliders[k], clock[pc.substep].start),
+                                     y, h, known, gathered, memory);
         storePosition(v, vec4(y, x.w));
         contacts[v] =
             contactStateAt(y, nearAfterPass(known, gathered), uvec4(memory.hint, 0u, 0u, 0u));
@@ -49,9 +49,10 @@ void contactJob(uint v, float h) {
         vec3 vPred = vec3(loadVelocity(v));
         vec4 gathered = vec4(0.0, 0.0, 0.0, NEAR_UNSET);
         MeshMemory memory = MeshMemory(s.hint.x);
+        FrameClock t = clock[pc.substep];
         for (uint k = 0u; k < pc.colliderCount; ++k) {
             Collider c = colliders[k];
-            projectContact(c, colliderPose(c, pc.end), colliderPose(c, pc.start), x, vPred, h,
+            projectContact(c, colliderPose(c, t.end), colliderPose(c, t.start), x, vPred, h,
                            pc.dt, pc.bounceBelow, s, memory, gathered);
         }
         s.near = nearAfterPass(s.near, gathered);
@@ -83,10 +84,11 @@ void featureTriangle(uint i) {
     vec4 a0 = vec4(0.0);
     vec4 a1 = vec4(0.0);
     vec4 a2 = vec4(0.0);
+    FrameClock t = clock[pc.substep];
     for (uint k = 0u; k < pc.colliderCount; ++k) {
         Collider c = colliders[k];
         if (c.shape != SHAPE_MESH || c.featureNode == MESH_NO_HINT) continue;
-        featureContacts(c, colliderPose(c, pc.end), colliderPose(c, pc.start), x0, x1, x2, s0, s1,
+        featureContacts(c, colliderPose(c, t.end), colliderPose(c, t.start), x0, x1, x2, s0, s1,
                         s2, info, h, a0, a1, a2);
     }
     featureSums[3u * i] = a0;

@@ -16,8 +16,10 @@ void windVertex(uint i) {
         sum += triangleNormal(vec3(loadPosition(triangles[t])), vec3(loadPosition(triangles[t + 1u])),
                               vec3(loadPosition(triangles[t + 2u])));
     }
+    WindParams wind = pc.wind;
+    wind.velocity = clock[pc.substep].wind;
     vec4 vel = loadVelocity(i);
-    vel += vec4(windVelocityChange(vec3(vel), loadPosition(i).w, windNormal(sum), wv.area, pc.wind),
+    vel += vec4(windVelocityChange(vec3(vel), loadPosition(i).w, windNormal(sum), wv.area, wind),
                 0.0);
     storeVelocity(i, vel);
 }

@@ -70,11 +70,16 @@
 #define BINDING_JACOBI_SOURCES (BINDING_JACOBI_BASE + 2)       // uint: delta slots per vertex
 #define BINDING_JACOBI_PREV_POSITIONS (BINDING_JACOBI_BASE + 3)  // vec4 per vertex: q^(k-1)
 #define BINDING_JACOBI_PREV_LAMBDAS (BINDING_JACOBI_BASE + 4)    // vec4 per item: lambda^(k-1)
-#define BINDING_COUNT (BINDING_JACOBI_BASE + 5)
+// The times of the frame's substeps (FrameClock per substep), written by the host before each
+// submission: the kernels read the time here, not in their push constants, so that one recorded
+// frame serves every frame (vk/gpu_solver.cpp). In the vertex set.
+#define BINDING_CLOCK (BINDING_JACOBI_BASE + 5)
+#define BINDING_COUNT (BINDING_JACOBI_BASE + 6)
 
 #ifdef __cplusplus
 // The set of binding b (buffers.glsl declares each buffer with the same).
 inline constexpr int bindingSet(int b) {
+    if (b == BINDING_CLOCK) return SET_VERTEX;
     if (b <= BINDING_NORMALS) return SET_STATE;
     if (b >= BINDING_JACOBI_BASE) return SET_CONSTRAINTS;
     if (b >= BINDING_COLLIDERS) return SET_COLLISIONS;
@@ -155,10 +160,22 @@ struct ColorPush {
 };
 CLOTH_CHECK_SIZE(ColorPush, 32 + 8 * CLOTH_TYPE_SLOTS)
 
+// The clock of a substep (BINDING_CLOCK): what the host computes for it (sim/schedule.h
+// forEachStep), in the same floats.
+struct FrameClock {
+    vec4 wind;    // xyz: the wind velocity of the substep, gusts included (WindParams::velocity)
+    float start;  // s: the substep's start (StepContext::start)
+    float end;    // s: its end (SolveParams::time)
+    uint pad0;
+    uint pad1;
+};
+CLOTH_CHECK_SIZE(FrameClock, 32)
+
+// (solve.time is unused: the attachments' time is their substep's clock.end.)
 struct AttachPush {
     SolveParams solve;
     uint count;
-    uint pad0;
+    uint substep;  // its clock (BINDING_CLOCK)
     uint pad1;
     uint pad2;
 };
@@ -183,11 +200,12 @@ CLOTH_CHECK_SIZE(PhantomPush, 48)
 CLOTH_CHECK_OFFSET(PhantomPush, grabTarget, 16)
 CLOTH_CHECK_OFFSET(PhantomPush, count, 32)
 
-// wind.comp: the wind of the substep on vertices [0, count) (phantoms included).
+// wind.comp: the wind of the substep on vertices [0, count) (phantoms included); its velocity
+// is the substep's clock.wind (wind.velocity unused).
 struct WindPush {
     WindParams wind;
     uint count;
-    uint pad0;
+    uint substep;  // its clock (BINDING_CLOCK)
     uint pad1;
     uint pad2;
 };
@@ -204,15 +222,16 @@ const uint CONTACT_FEATURES = 16u;        // per cloth triangle: its contacts' s
 const uint CONTACT_FEATURE_MOVE = 32u;    // per original vertex: moved by the mean of its sums
 const uint CONTACT_FEATURE_COPIES = 64u;  // per phantom group: its copies moved as the original
 
+// The substep's start (pre-stabilisation, friction) and end (the contacts) are its clock's.
 struct ContactPush {
-    float start;        // s: the substep's start (pre-stabilisation, friction)
-    float end;          // s: its end (the contacts)
     float dt;
     float bounceBelow;  // m/s: slower contacts do not bounce
     uint colliderCount;
     uint count;          // the CONTACT_FEATURE* passes: their items
     uint triangleCount;  // ... and the cloth's triangles
-    uint pad2;
+    uint substep;        // its clock (BINDING_CLOCK)
+    uint pad0;
+    uint pad1;
 };
 CLOTH_CHECK_SIZE(ContactPush, 32)
 

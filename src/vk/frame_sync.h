@@ -1,6 +1,6 @@
 // Submission, synchronisation and read-back of the GPU solver's frames (internal to GpuSolver):
-// one command buffer re-recorded every frame and the fence of its submission; a staging buffer
-// that reads several device buffers with one submission and one wait.
+// one command buffer (recorded anew only when the frame's commands change) and the fence of its
+// submission; a staging buffer that reads several device buffers with one submission and one wait.
 #pragma once
 
 #include <cstddef>

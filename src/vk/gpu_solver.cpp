@@ -219,10 +219,12 @@ void GpuSolver::Impl::recordJacobi(const StepContext& c) {
                  policy.groupsFor(plan.vertexCount), 1u << kStageJacobiSums);
 }
 
-void GpuSolver::Impl::recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda) {
+void GpuSolver::Impl::recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda,
+                                        int substep) {
     gpu::AttachPush att{};
     att.solve = sp;
     att.count = plan.attachmentCount;
+    att.substep = static_cast<std::uint32_t>(substep);
     if (plan.attachmentCount)
         rec.dispatch(pipelines.get(Kernel::Attach, policy.spec(0, lambda)), att,
                      policy.groupsFor(plan.attachmentCount), kAttachments);
@@ -284,7 +286,8 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
         case Step::Wind:
             if (plan.wind)
                 rec.dispatch(pipelines.get(Kernel::Wind, policy.spec()),
-                             gpu::WindPush{c.wind, plan.vertexCount},
+                             gpu::WindPush{c.wind, plan.vertexCount,
+                                           static_cast<std::uint32_t>(c.substep)},
                              policy.groupsFor(plan.vertexCount), stage);
             break;
         case Step::Collisions:
@@ -333,7 +336,7 @@ void GpuSolver::Impl::recordStep(const ScheduleEntry& e, const StepContext& c) {
                 recordColors(c.solve, lambda, c);
             break;
         case Step::Attachments:
-            recordAttachments(c.solve, lambda);
+            recordAttachments(c.solve, lambda, c.substep);
             break;
         case Step::Tethers:
             if (plan.tetherCount)
@@ -395,17 +398,44 @@ void GpuSolver::Impl::redoFrame() {
     submit();
 }
 
+// The times of this frame's substeps into the clock buffer (BINDING_CLOCK), as forEachStep
+// computes them for the CPU (the frame-loop entries carry no time).
+void GpuSolver::Impl::writeClock() {
+    auto* clock = static_cast<gpu::FrameClock*>(buffers[BINDING_CLOCK].mapped());
+    forEachStep(sim, timing, time, [&](const ScheduleEntry& e, const StepContext& c) {
+        if (e.loop == Loop::Frame) return;
+        gpu::FrameClock& k = clock[c.substep];
+        k.wind = c.wind.velocity;
+        k.start = c.start;
+        k.end = c.solve.time;
+    });
+}
+
+// The frame's commands: recorded once and submitted again for as long as what they depend on
+// holds (RecordingKey); the times, which change every frame, are read from the clock buffer.
 void GpuSolver::Impl::recordFrame() {
     frameStartTime = time;
     if (self) self->beginFrame();
+    writeClock();
+    RecordingKey key;
+    key.timed = profiler().enabled() && frameIndex % options.timestampInterval == 0;
+    key.keepMultipliers = keepMultipliers;
+    if (self) key.self = self->recordingKey();
+    ++frameIndex;
+    const double frameLength = static_cast<double>(substepDt(timing)) * timing.substeps;
+    if (recorded && *recorded == key && !grab) {
+        time += frameLength;
+        return;  // the command buffer holds this frame's commands
+    }
+    ++recordings;
+    ++recordedFrames;
+    if (self) self->beginRecording();
+    const bool timed = key.timed;
     VkCommandBuffer cb = sync.commandBuffer();
     rec.begin(cb);
     VK_CHECK(vkResetCommandBuffer(cb, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(cb, &begin));
-    const bool timed = profiler().enabled() && frameIndex % options.timestampInterval == 0;
-    ++frameIndex;
 
     // Earlier work on the queue (uploads, read-backs, a renderer reading the positions) before
     // this frame's shaders read or write the buffers.
@@ -422,13 +452,22 @@ void GpuSolver::Impl::recordFrame() {
     rec.forgetBindings();  // a new command buffer has no sets bound
     profiler().beginFrame(cb, timed);
 
-    // Times as the CPU reference computes them (double accumulation, float per substep).
-    forEachStep(sim, timing, time,
-                [&](const ScheduleEntry& e, const StepContext& c) { recordStep(e, c); });
+    // The steps with no time in their push constants: the kernels read their substep's clock.
+    forEachStep(sim, timing, time, [&](const ScheduleEntry& e, const StepContext& c) {
+        StepContext untimed = c;
+        untimed.start = 0.0f;
+        untimed.solve.time = 0.0f;
+        untimed.wind.velocity = glm::vec4(0.0f);
+        recordStep(e, untimed);
+    });
     if (rigid) rigid->recordCount(rec, substepDt(timing), 1u << kStageContacts);
-    time += static_cast<double>(substepDt(timing)) * timing.substeps;
+    time += frameLength;
     VK_CHECK(vkEndCommandBuffer(cb));
     rec.end();
+    if (grab)
+        recorded.reset();  // the grab's target is in the commands: the next frame records anew
+    else
+        recorded = key;
 }
 
 // ---- submission ---------------------------------------------------------------------------------

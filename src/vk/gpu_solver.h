@@ -1,6 +1,7 @@
 // The Vulkan compute solver: the CPU reference's stages (sim/solver.h) over the same
 // PreparedCloth arrays, as GLSL compute shaders. All substeps of a frame are recorded into one
-// command buffer; only positions are read back, and only when asked.
+// command buffer, submitted again for later frames while the commands stay the same (the times
+// are in a clock buffer); only positions are read back, and only when asked.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +56,9 @@ class GpuSolver : public Solver {
     // the frame was redone).
     std::uint32_t selfContactCapacity() const;
     std::uint64_t selfGrowths() const;
+    // Frames whose command buffer was recorded, since the solver began (the others submitted an
+    // earlier frame's commands again; FrameCounters::recordings is the last frame's).
+    std::uint64_t recordedFrames() const;
 
     // ---- Vulkan specifics ----
     const std::shared_ptr<Context>& context() const;

@@ -56,8 +56,19 @@ struct GpuSolver::Impl {
     std::optional<std::uint32_t> grabGroup;  // phantom group whose original is grabbed
     double time = 0.0;
     std::uint64_t frameIndex = 0;
-    // This stepFrame()'s submissions, host waits and redone frames (FrameCounters).
-    std::uint32_t submissions = 0, hostWaits = 0, redone = 0;
+    // This stepFrame()'s submissions, host waits, redone frames and recordings (FrameCounters).
+    std::uint32_t submissions = 0, hostWaits = 0, redone = 0, recordings = 0;
+    std::uint64_t recordedFrames = 0;  // recordings since the solver began
+    // What the frame's recorded commands depend on besides the scene and the options: a frame
+    // with the same key submits the command buffer again (a grab records every frame: its
+    // target is a push constant).
+    struct RecordingKey {
+        bool timed = false;  // timestamps written (options.timestampInterval)
+        bool keepMultipliers = false;
+        GpuSelfCollision::RecordingKey self{};
+        bool operator==(const RecordingKey&) const = default;
+    };
+    std::optional<RecordingKey> recorded;  // what the command buffer holds (none: nothing yet)
     bool keepMultipliers = false;  // GpuSolver::keepMultipliers
 
     Impl(const PreparedCloth& p, const GpuSolverOptions& o);
@@ -65,6 +76,7 @@ struct GpuSolver::Impl {
     detail::DispatchProfiler& profiler() { return rec.profiler(); }
 
     // Recording (gpu_solver.cpp).
+    void writeClock();
     void recordFrame();
     void recordStep(const ScheduleEntry& e, const StepContext& c);
     void recordColors(const gpu::SolveParams& sp, std::uint32_t lambda, const StepContext& c);
@@ -73,7 +85,7 @@ struct GpuSolver::Impl {
     void recordColorRun(const gpu::SolveParams& sp, std::uint32_t lambda, std::uint32_t begin,
                         std::uint32_t end, std::uint32_t fault = 0);
     void recordJacobi(const StepContext& c);
-    void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda);
+    void recordAttachments(const gpu::SolveParams& sp, std::uint32_t lambda, int substep);
     void recordPhantomsAndGrab(const gpu::SolveParams& sp);
     void recordDamping(std::uint32_t stage, std::uint32_t predictNext, float dt);
     void vertexPass(std::uint32_t stages, float dt);

@@ -95,10 +95,10 @@ struct SharedBuffers {
     std::uint32_t triangleCount = 0;
 };
 
-// Counts of the most recent frame (clothbench): dispatches and barriers recorded (all of them,
-// self-collision's among them), and in stepFrame() the queue submissions, the host's waits for
-// the device, and the frames redone after self-collision's buffers grew. A synchronous frame
-// that needs no redo: one submission, one wait.
+// Counts of the most recent frame (clothbench): the dispatches and barriers of its commands (all
+// of them, self-collision's among them), and in stepFrame() the queue submissions, the host's
+// waits for the device, the frames redone after self-collision's buffers grew, and the command
+// buffers recorded. A synchronous frame that needs no redo: one submission, one wait.
 struct FrameCounters {
     std::uint32_t dispatches = 0;
     std::uint32_t barriers = 0;
@@ -106,6 +106,8 @@ struct FrameCounters {
     std::uint32_t submissions = 0;
     std::uint32_t hostWaits = 0;
     std::uint32_t redoneFrames = 0;
+    // Command buffers recorded (0: the frame submitted the commands recorded for an earlier one).
+    std::uint32_t recordings = 0;
 };
 
 }  // namespace cloth::vk

@@ -48,6 +48,7 @@ FrameCounters GpuSolver::counters() const {
     c.submissions = impl_->submissions;
     c.hostWaits = impl_->hostWaits;
     c.redoneFrames = impl_->redone;
+    c.recordings = impl_->recordings;
     return c;
 }
 std::uint32_t GpuSolver::workgroupSize() const {
@@ -74,7 +75,7 @@ void GpuSolver::sync() {
 
 void GpuSolver::stepFrame() {
     impl_->wait();
-    impl_->submissions = impl_->hostWaits = impl_->redone = 0;
+    impl_->submissions = impl_->hostWaits = impl_->redone = impl_->recordings = 0;
     impl_->recordFrame();
     impl_->submit();
     if (impl_->options.synchronous) impl_->wait();
@@ -128,6 +129,8 @@ std::uint64_t GpuSolver::selfGrowths() const {
     impl_->wait();
     return impl_->self ? impl_->self->growths() : 0;
 }
+
+std::uint64_t GpuSolver::recordedFrames() const { return impl_->recordedFrames; }
 
 std::uint32_t GpuSolver::contactCount() const {
     if (!impl_->rigid) return 0;

@@ -22,9 +22,8 @@ GpuRigidContacts::GpuRigidContacts(const Context&, const PreparedCloth& p,
 }
 
 gpu::ContactPush GpuRigidContacts::push(const StepContext& c) const {
-    gpu::ContactPush push{};
-    push.start = c.start;
-    push.end = c.solve.time;
+    gpu::ContactPush push{};  // the substep's times: its clock (GpuSolver's recordFrame)
+    push.substep = static_cast<std::uint32_t>(c.substep);
     push.dt = c.dt;
     push.bounceBelow = bounceBelow_;
     push.colliderCount = colliderCount_;

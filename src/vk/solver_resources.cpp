@@ -37,9 +37,10 @@ static_assert(std::size(kCollisionBufferNames) == BINDING_JACOBI_BASE - BINDING_
 constexpr const char* kJacobiBufferNames[] = {"jacobi deltas", "jacobi vertices",
                                               "jacobi sources", "jacobi previous positions",
                                               "jacobi previous multipliers"};
-static_assert(std::size(kJacobiBufferNames) == BINDING_COUNT - BINDING_JACOBI_BASE);
+static_assert(std::size(kJacobiBufferNames) == BINDING_CLOCK - BINDING_JACOBI_BASE);
 
 std::string bufferName(int binding) {
+    if (binding == BINDING_CLOCK) return "clock";
     if (binding < BINDING_TYPES_BASE) return kFixedBufferNames[binding];
     if (binding >= BINDING_JACOBI_BASE) return kJacobiBufferNames[binding - BINDING_JACOBI_BASE];
     if (binding >= BINDING_COLLIDERS) return kCollisionBufferNames[binding - BINDING_COLLIDERS];
@@ -134,6 +135,7 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
         bytes[BINDING_JACOBI_PREV_POSITIONS] = bytesOf(p.positions);
         bytes[BINDING_JACOBI_PREV_LAMBDAS] = 16 * std::size_t(jacobi->lambdaCount);
     }
+    bytes[BINDING_CLOCK] = sizeof(gpu::FrameClock) * std::size_t(p.timing.substeps);
 
     SolverBuffers b;
     for (int i = 0; i < BINDING_COUNT; ++i) {
@@ -143,7 +145,13 @@ SolverBuffers createBuffers(const Context& ctx, const PreparedCloth& p, const Ch
         if (i == BINDING_TRIANGLES) extra = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
         // Empty arrays still get a (never read) buffer so every binding is valid.
         VkDeviceSize size = std::max<std::size_t>(bytes[i], 16);
-        b.byBinding[i] = deviceBuffer(ctx, size, "solver " + bufferName(i), extra);
+        if (i == BINDING_CLOCK)  // written by the host before each frame's submission
+            b.byBinding[i] = Buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "solver clock");
+        else
+            b.byBinding[i] = deviceBuffer(ctx, size, "solver " + bufferName(i), extra);
     }
 
     auto put = [&](int binding, const void* data, std::size_t n) {

@@ -595,6 +595,69 @@ TEST_F(GpuSolverTest, BuiltinScenesMatchTheCpuReference) {
     }
 }
 
+// A frame's commands are recorded once and submitted again while what they depend on holds: the
+// times, which change every frame, are read from the clock buffer (BINDING_CLOCK). A scene whose
+// every time-reading kernel runs (attachments on circles, gusty wind, a collider that moves and
+// spins) records its first frame only and gives the CPU's bits at tolerance 0 in every frame, so
+// a stale time in a submitted frame would show. A grab's target is in the commands: each frame
+// of a grab is recorded, and the first after it.
+TEST_F(GpuSolverTest, AFrameIsRecordedOnceAndSubmittedAgain) {
+    Scene scene = builtinScene("swirl");
+    scene.cloths[0].grid->resX = scene.cloths[0].grid->resY = 10;
+    WindSettings w;
+    w.velocity = glm::vec3(2.0f, 0.0f, 5.0f);
+    w.gusts = {0.5f, 0.7f, 3};
+    scene.sim.wind = w;
+    ColliderDesc ball;
+    ball.shape = ColliderShape::Sphere;
+    ball.radius = 0.2f;
+    ball.transform.translate = glm::vec3(0.0f, 1.5f, 0.25f);
+    ball.motion.type = MotionType::Oscillate;
+    ball.motion.amplitude = glm::vec3(0.2f, 0.0f, 0.1f);
+    ball.motion.period = 0.5f;
+    ball.spin.degreesPerSecond = 120.0f;
+    scene.colliders = {ball};
+    scene.sim.substeps = 4;
+    scene.sim.iterations = 2;
+    const PreparedCloth p = prepareScene(scene);
+    ASSERT_FALSE(p.attachments.empty());
+    ASSERT_TRUE(p.sim.wind.has_value());
+
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver gpu(p, o);
+    auto cpu = makeCpuSolver(p, 2);
+    std::vector<glm::vec4> x, cx, v, cv;
+    const auto expectCpuBits = [&](const std::string& when) {
+        gpu.readPositions(x);
+        cpu->readPositions(cx);
+        gpu.readVelocities(v);
+        cpu->readVelocities(cv);
+        EXPECT_EQ(compare(x, cx).maxAbs, 0.0f) << "positions, " << when;
+        EXPECT_EQ(compare(v, cv).maxAbs, 0.0f) << "velocities, " << when;
+    };
+    const auto step = [&](std::uint32_t recordings, int frame) {
+        gpu.stepFrame();
+        cpu->stepFrame();
+        EXPECT_EQ(gpu.counters().recordings, recordings) << "frame " << frame;
+        EXPECT_EQ(gpu.counters().submissions, 1u) << "frame " << frame;
+        expectCpuBits("frame " + std::to_string(frame));
+    };
+    int frame = 0;
+    for (; frame < 24; ++frame) step(frame == 0 ? 1u : 0u, frame);
+    EXPECT_GT(compare(x, p.positions).maxAbs, 0.1f) << "the cloth moved";
+    EXPECT_GT(cpu->contactCount(), 0u) << "the collider touched the cloth";
+
+    const Grab grab{5, glm::vec3(0.3f, 1.2f, 0.4f)};
+    gpu.setGrab(grab);
+    cpu->setGrab(grab);
+    for (int k = 0; k < 3; ++k, ++frame) step(1u, frame);
+    gpu.setGrab(std::nullopt);
+    cpu->setGrab(std::nullopt);
+    step(1u, frame++);
+    step(0u, frame++);
+}
+
 // Wind (Step::Wind): drag and lift from the current normals, gusts, phantom copies sharing the
 // area, on both access widths, fused or not. The same bits as the CPU reference and the serial
 // reference, velocities included.

@@ -323,11 +323,16 @@ void GpuSelfCollision::beginFrame() {
     frameState_ = s;
     frameCandidates_ = s.candidates;
     rebuildNow_ = rebuildDue_;
+}
+
+void GpuSelfCollision::beginRecording() {
     dispatches_ = barriers_ = 0;
     log_.clear();
 }
 
-// The candidates' arrays of the frame's start, copied into the snapshot (or back).
+// The candidates' arrays of the frame's start, copied into the snapshot (or back). The frame's
+// recording copies whole buffers, so that it does not depend on the candidates the frame starts
+// with and serves every frame until the buffers grow; a redo's restore takes the frame's own.
 void GpuSelfCollision::snapshotCopies(VkCommandBuffer cb, bool restore) {
     detail::transferBarrier(cb);
     const auto copy = [&](const Buffer& live, const Buffer& snap, VkDeviceSize bytes) {
@@ -338,7 +343,7 @@ void GpuSelfCollision::snapshotCopies(VkCommandBuffer cb, bool restore) {
         else
             vkCmdCopyBuffer(cb, live.get(), snap.get(), 1, &region);
     };
-    const VkDeviceSize c = frameCandidates_;
+    const VkDeviceSize c = restore ? frameCandidates_ : capacity_;
     copy(candidates_, snapCandidates_, 32 * c);
     copy(candData_, snapCandData_, 32 * c);
     copy(slots_, snapSlots_, 16 * c);

@@ -45,9 +45,20 @@ class GpuSelfCollision {
 
     const Buffer& start() const { return start_; }
 
-    // Before a frame is recorded (nothing in flight): the state's frame counters restart, and
+    // Before a frame is submitted (nothing in flight): the state's frame counters restart, and
     // what a redo needs is kept (the state here, the candidates' arrays by recordFrameStart).
     void beginFrame();
+    // What its recorded commands depend on beyond its sizes (after beginFrame): its buffers (a
+    // growth binds new ones and copies more) and the rebuild. A frame with the key of the
+    // recorded one submits the same commands.
+    struct RecordingKey {
+        std::uint64_t growths = 0;
+        bool rebuild = false;
+        bool operator==(const RecordingKey&) const = default;
+    };
+    RecordingKey recordingKey() const { return {growths_, rebuildNow_}; }
+    // Before its commands are recorded: the counts and the log below start again.
+    void beginRecording();
     // At the frame's start: the candidates' arrays copied for a redo (transfers; barriers
     // included).
     void recordFrameStart(VkCommandBuffer cb);
@@ -80,7 +91,7 @@ class GpuSelfCollision {
 
     std::uint32_t capacity() const { return capacity_; }
     std::uint64_t growths() const { return growths_; }
-    // Dispatches and barriers recorded since beginFrame().
+    // Dispatches and barriers of the frame's recording.
     std::uint32_t dispatches() const { return dispatches_; }
     std::uint32_t barriers() const { return barriers_; }
     bool rebuildDue() const { return rebuildDue_; }
@@ -89,7 +100,7 @@ class GpuSelfCollision {
     // The state after the last frame (counts: SelfState's fields).
     gpu::SelfState state() const;
 
-    // Every dispatch recorded since beginFrame(): its job and workgroups, or (indirect) the
+    // Every dispatch of the frame's recording: its job and workgroups, or (indirect) the
     // offset of its arguments in the state (SelfState::gate, candidateGroups, ...).
     struct Dispatch {
         std::uint32_t job = 0, groupsX = 0, groupsY = 0;
