@@ -412,6 +412,7 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
     {
         vk::GpuSolver solver(p, options);
         const std::uint64_t growths = solver.selfGrowths();
+        const std::uint64_t recorded = solver.recordedFrames();
         const Measured m = measure(solver, o, what);
         r = record(p, grid, solver, m, o);
         r["detections_per_frame"] = m.detectionsPerFrame;
@@ -421,8 +422,10 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
         r["workgroup_size"] = wg;
         r["dispatches_per_frame"] = c.dispatches;
         r["barriers_per_frame"] = c.barriers;
-        // The last timed frame's counts (every frame records the same dispatches), and the
-        // frames the timed run redid.
+        // The last timed frame's counts (every frame submits the same dispatches; its command
+        // buffer recorded anew only when what they depend on changed: recordings 0 when it
+        // submitted an earlier frame's), and the frames the run recorded and redid (warm-up and
+        // timed frames).
         r["counters"] = {{"dispatches_per_frame", c.dispatches},
                          {"self_dispatches_per_frame", c.selfDispatches},
                          {"self_dispatches_per_substep",
@@ -430,6 +433,8 @@ nlohmann::json runGpu(const PreparedCloth& p, int grid, int wg,
                          {"barriers_per_frame", c.barriers},
                          {"submissions_per_frame", c.submissions},
                          {"host_waits_per_frame", c.hostWaits},
+                         {"recordings_last_frame", c.recordings},
+                         {"recorded_frames", solver.recordedFrames() - recorded},
                          {"redone_frames", solver.selfGrowths() - growths}};
         r["items_per_invocation"] = solver.itemsPerInvocation();
         r["color_types_per_dispatch"] = solver.colorTypesTogether() ? 2 : 1;
@@ -492,11 +497,13 @@ void printRow(const nlohmann::json& r) {
         if (r.contains("counters")) {
             const nlohmann::json& k = r["counters"];
             std::printf("      per frame: %d dispatches (self-collision %.1f per substep), %d "
-                        "barriers, %d submissions, %d host waits; %d frames redone\n",
+                        "barriers, %d submissions, %d host waits; %d frames recorded, %d "
+                        "redone\n",
                         k["dispatches_per_frame"].get<int>(),
                         k["self_dispatches_per_substep"].get<double>(),
                         k["barriers_per_frame"].get<int>(), k["submissions_per_frame"].get<int>(),
-                        k["host_waits_per_frame"].get<int>(), k["redone_frames"].get<int>());
+                        k["host_waits_per_frame"].get<int>(), k["recorded_frames"].get<int>(),
+                        k["redone_frames"].get<int>());
         }
     }
     std::fflush(stdout);
