@@ -12,8 +12,9 @@
 - no solver copies the prepared scene: no class under src/cpu, src/vk or src/sim keeps a
   PreparedCloth by value (a solver shares it, SharedCloth in prep/prepared.h);
 - no solver builds load-time data: nothing under src/cpu, src/vk or src/sim calls the builders
-  of the Jacobi layouts, the spring plan, the models' per-vertex tables and incidences or
-  self-collision's rest data (prepareScene builds them once, prep/solver_data.h);
+  of the Jacobi layouts, the spring plan, the models' per-vertex tables and incidences, the
+  FEM's plan and block pattern or self-collision's rest data (prepareScene builds them once,
+  prep/solver_data.h);
 - README.md's layout table names only folders that exist, and every folder of src/.
 Usage: tools/check_structure.py [REPO_ROOT]; exits 1 when a rule is broken."""
 import pathlib
@@ -32,7 +33,7 @@ LOAD_TIME_BUILDER = re.compile(r'\b(buildJacobiLayout|buildPdJacobiLayout|planSp
                                r'findRestNeighbours|restPairs|triangleThicknesses|'
                                r'selfVertexColours|springIncidence|stencilIncidence|springDamping|'
                                r'implicitDamping|springThickness|springAttachmentOf|'
-                               r'modelRigidTable|prepareSolverData)\s*\(')
+                               r'modelRigidTable|buildFemPlan|femPattern|prepareSolverData)\s*\(')
 
 
 def includes(path):

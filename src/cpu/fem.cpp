@@ -16,6 +16,7 @@
 #include "cpu/thread_pool.h"
 #include "cpu/vertex_drivers.h"
 #include "prep/fem.h"
+#include "prep/fem_plan.h"
 #include "prep/model_checks.h"
 #include "prep/solver_data.h"
 #include "prep/springs.h"
@@ -40,93 +41,28 @@ public:
         x_.assign(p_.positions.begin(), p_.positions.begin() + n);
         v_.assign(p_.velocities.begin(), p_.velocities.begin() + n);
         y_ = x_;
-        // A vertex carried by a hard attachment leaves the solve like a pin (it moves, so its
-        // neighbours feel its move at the next step's force).
-        const AttachmentTargets& attachments = post_.attachments();
-        row_.assign(n, -1);
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (x_[i].w > 0.0f && !attachments.carried(i)) row_[i] = rows_++;
+        // The rows, incidences, diagonal and pattern: the preparation's (prep/fem_plan.h).
+        const SolverData& data = solverData(p_, "the FEM solver");
+        if (!data.fem)
+            throw Error("the FEM solver: the prepared scene's solver data has no FEM plan (its "
+                        "settings do not ask for one)");
+        const FemPlan& plan = *data.fem;
+        plan_ = &plan;
+        rows_ = plan.rows;
         elements_.resize(p_.femTerms.triangles.size());
-        // Per vertex, its triangles' corners (3 t + c), in triangle order.
-        offsets_.assign(n + 1, 0);
-        for (const gpu::PdTriangle& t : p_.femTerms.triangles)
-            for (std::uint32_t v : {t.v0, t.v1, t.v2}) ++offsets_[v + 1];
-        for (std::uint32_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
-        corners_.resize(offsets_[n]);
-        std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
-        for (std::uint32_t t = 0; t < p_.femTerms.triangles.size(); ++t) {
-            const gpu::PdTriangle& k = p_.femTerms.triangles[t];
-            corners_[next[k.v0]++] = 3 * t;
-            corners_[next[k.v1]++] = 3 * t + 1;
-            corners_[next[k.v2]++] = 3 * t + 2;
-        }
-        // Per vertex, its seam springs (p_.springTerms.springs: rest length 0), in spring order.
-        springOffsets_.assign(n + 1, 0);
-        for (const gpu::Spring& k : p_.springTerms.springs)
-            ++springOffsets_[k.a + 1], ++springOffsets_[k.b + 1];
-        for (std::uint32_t i = 0; i < n; ++i) springOffsets_[i + 1] += springOffsets_[i];
-        springs_.resize(springOffsets_[n]);
-        next.assign(springOffsets_.begin(), springOffsets_.end() - 1);
-        for (const gpu::Spring& k : p_.springTerms.springs) {
-            springs_[next[k.a]++] = {k.b, double(k.stiffness)};
-            springs_[next[k.b]++] = {k.a, double(k.stiffness)};
-        }
         force_.assign(n, glm::dvec3(0.0));
-        // Per vertex, its angle springs' corners (4 a + c), in spring order; per free row, the
-        // blocks of h^2 w g_c g_d^T it takes from them (FemStencils).
-        const ModelTables& tables = modelTables(p_, "the FEM solver");
+        const ModelTables& tables = *data.model;  // built with the plan
         angles_ = &tables.angles;
         angleTerms_.resize(p_.springTerms.angles.size());
         stencilBlocks_.assign(16 * p_.springTerms.angles.size(), glm::dmat3(0.0));
-        FemStencils stencils;
-        if (!p_.springTerms.angles.empty()) {
-            stencils.offsets.push_back(0);
-            for (std::uint32_t i = 0; i < n; ++i) {
-                if (row_[i] < 0) continue;
-                for (std::uint32_t k = angles_->offsets[i]; k < angles_->offsets[i + 1]; ++k) {
-                    const std::uint32_t a = angles_->springs[k] / 4, c = angles_->springs[k] % 4;
-                    const gpu::FixedAngleConstraint& t = p_.springTerms.angles[a];
-                    const std::uint32_t v[4] = {t.v0, t.v1, t.v2, t.v3};
-                    for (std::uint32_t d = 0; d < 4; ++d)
-                        if (const std::int32_t j = row_[v[d]]; j >= 0) {
-                            stencils.columns.push_back(j);
-                            stencils.slots.push_back(16 * a + 4 * c + d);
-                        }
-                }
-                stencils.offsets.push_back(std::uint32_t(stencils.columns.size()));
-            }
-        }
         // Per vertex, its bends' corners (4 b + c), in bend order (the force's sum).
         bends_ = &tables.bends;
         bendResiduals_.assign(p_.femTerms.bends.size(), glm::dvec3(0.0));
-        std::vector<double> mass, extra;
-        FemCouplings couplings;
         const double h = h_;
-        if (!p_.springTerms.springs.empty()) couplings.offsets.push_back(0);
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (row_[i] < 0) continue;
-            rowVertex_.push_back(i);
-            mass.push_back(1.0 / double(x_[i].w));
-            // A compliant attachment: stiffness w = 1 / compliance, h^2 w on the diagonal.
-            const double w = attachments.held(i) ? 1.0 / double(attachments.compliance(i)) : 0.0;
-            attachment_.push_back(w);
-            extra.push_back(h * h * w);
-            // A seam's spring w: h^2 w on the diagonal, -h^2 w to the other end's row when it
-            // is free (a pinned or carried end does not move in the solve).
-            if (couplings.offsets.empty()) continue;
-            for (std::uint32_t k = springOffsets_[i]; k < springOffsets_[i + 1]; ++k) {
-                extra.back() += h * h * springs_[k].stiffness;
-                if (const std::int32_t j = row_[springs_[k].other]; j >= 0) {
-                    couplings.columns.push_back(j);
-                    couplings.weights.push_back(h * h * springs_[k].stiffness);
-                }
-            }
-            couplings.offsets.push_back(std::uint32_t(couplings.columns.size()));
-        }
-        system_.emplace(p_.femTerms.triangles, row_, rows_, std::move(mass),
+        system_.emplace(p_.femTerms.triangles, plan.pattern, plan.mass,
                         1.0 + h * double(p_.sim.fem.rayleighAlpha),
-                        h * double(p_.sim.fem.rayleighBeta) + h * h, std::move(extra),
-                        std::move(couplings), std::move(stencils), p_.femTerms.bends);
+                        h * double(p_.sim.fem.rayleighBeta) + h * h, plan.extra, plan.couplings,
+                        plan.stencils);
         if (!p_.springTerms.angles.empty()) system_->setStencilBlocks(&stencilBlocks_);
         dv_.assign(rows_, glm::dvec3(0.0));
         rhs_ = kv_ = velocity_ = dv_;
@@ -204,8 +140,8 @@ private:
             case Step::FemMove:
                 for (std::uint32_t v = b; v < end; ++v) {
                     if (attachments.carried(v)) y_[v] = glm::vec4(attachments.target(v, t1), x_[v].w);
-                    if (row_[v] < 0) continue;
-                    for (int k = 0; k < 3; ++k) v_[v][k] += float(dv_[row_[v]][k]);
+                    if (plan_->row[v] < 0) continue;
+                    for (int k = 0; k < 3; ++k) v_[v][k] += float(dv_[plan_->row[v]][k]);
                     y_[v] = glm::vec4(glm::vec3(x_[v]) + h_ * glm::vec3(v_[v]), x_[v].w);
                 }
                 return true;
@@ -238,13 +174,14 @@ private:
         pool_.barrier();
         for (std::uint32_t v = b; v < end; ++v) {
             glm::dvec3 f(0.0);
-            for (std::uint32_t k = offsets_[v]; k < offsets_[v + 1]; ++k)
-                f += femForce(p_.femTerms.triangles[corners_[k] / 3], elements_[corners_[k] / 3],
-                              int(corners_[k] % 3));
+            for (std::uint32_t k = plan_->cornerOffsets[v]; k < plan_->cornerOffsets[v + 1]; ++k) {
+                const std::uint32_t t = plan_->corners[k] / 3;
+                f += femForce(p_.femTerms.triangles[t], elements_[t], int(plan_->corners[k] % 3));
+            }
             // A seam's spring of rest length 0: w (x_other - x).
-            for (std::uint32_t k = springOffsets_[v]; k < springOffsets_[v + 1]; ++k)
-                f += springs_[k].stiffness *
-                     (glm::dvec3(glm::vec3(x_[springs_[k].other])) -
+            for (std::uint32_t k = plan_->springOffsets[v]; k < plan_->springOffsets[v + 1]; ++k)
+                f += plan_->springs[k].stiffness *
+                     (glm::dvec3(glm::vec3(x_[plan_->springs[k].other])) -
                       glm::dvec3(glm::vec3(x_[v])));
             // The angle springs' force -w (theta - theta_0) g_c, and their share
             // -h (H v)_c = -h w (g . v) g_c of the right-hand side (H = w g g^T).
@@ -258,10 +195,10 @@ private:
                 f -= double(t.k[int(bends_->springs[k] % 4)]) *
                      bendResiduals_[bends_->springs[k] / 4];
             }
-            const std::int32_t r = row_[v];
+            const std::int32_t r = plan_->row[v];
             // A compliant attachment's spring to its target at the step's end.
-            if (r >= 0 && attachment_[r] > 0.0)
-                f += attachment_[r] * (glm::dvec3(attachments.target(v, t1)) -
+            if (r >= 0 && plan_->attachment[r] > 0.0)
+                f += plan_->attachment[r] * (glm::dvec3(attachments.target(v, t1)) -
                                        glm::dvec3(glm::vec3(x_[v])));
             force_[v] = f;
             if (r >= 0) velocity_[r] = glm::dvec3(glm::vec3(v_[v]));
@@ -304,15 +241,15 @@ private:
         const double h = h_, alpha = p_.sim.fem.rayleighAlpha, beta = p_.sim.fem.rayleighBeta;
         const glm::dvec3 g(p_.sim.gravity);
         for (std::int32_t r = begin; r < end; ++r) {
-            const std::uint32_t v = rowVertex_[r];
+            const std::uint32_t v = plan_->rowVertex[r];
             const double m = 1.0 / double(x_[v].w);
             glm::dvec3 sum = force_[v] + m * g - alpha * m * velocity_[r] - (beta + h) * kv_[r];
             // A compliant attachment's stiffness w: -h w v (Rayleigh's beta does not damp it).
-            if (attachment_[r] > 0.0) sum -= h * attachment_[r] * velocity_[r];
+            if (plan_->attachment[r] > 0.0) sum -= h * plan_->attachment[r] * velocity_[r];
             // A seam's spring w: -h w (v - v_other), as the attachment's (not Rayleigh-damped).
-            for (std::uint32_t k = springOffsets_[v]; k < springOffsets_[v + 1]; ++k)
-                sum -= h * springs_[k].stiffness *
-                       (velocity_[r] - glm::dvec3(glm::vec3(v_[springs_[k].other])));
+            for (std::uint32_t k = plan_->springOffsets[v]; k < plan_->springOffsets[v + 1]; ++k)
+                sum -= h * plan_->springs[k].stiffness *
+                       (velocity_[r] - glm::dvec3(glm::vec3(v_[plan_->springs[k].other])));
             rhs_[r] = h * sum;
         }
     }
@@ -325,19 +262,10 @@ private:
     PostStep post_;
     ModelRigidDamping rigid_;  // Mueller's damping at each substep's end
     std::vector<glm::vec4> x_, v_, y_, normals_;
-    std::vector<std::int32_t> row_;
+    const FemPlan* plan_ = nullptr;  // the preparation's (prep/fem_plan.h)
     std::int32_t rows_ = 0;
     std::vector<FemElement> elements_;
-    std::vector<std::uint32_t> offsets_, corners_;
     std::vector<glm::dvec3> force_;
-    std::vector<std::uint32_t> rowVertex_;
-    std::vector<double> attachment_;  // per free row: a compliant attachment's 1 / compliance, or 0
-    struct SeamSpring {
-        std::uint32_t other;
-        double stiffness;
-    };
-    std::vector<std::uint32_t> springOffsets_;  // per vertex (CSR into springs_)
-    std::vector<SeamSpring> springs_;
     // The angle springs (p.springTerms.angles): per vertex its corners (CSR), per spring its state
     // at the step's start (angleTerm), and the system's blocks (16 per spring).
     struct AngleTerm {

@@ -9,106 +9,29 @@
 
 namespace cloth {
 
-namespace {
-
-std::uint32_t cornerVertex(const gpu::PdTriangle& t, std::uint32_t c) {
-    return c == 0 ? t.v0 : c == 1 ? t.v1 : t.v2;
-}
-
-}  // namespace
-
-FemSystem::FemSystem(const std::vector<gpu::PdTriangle>& triangles,
-                     const std::vector<std::int32_t>& row, std::int32_t rows,
+FemSystem::FemSystem(const std::vector<gpu::PdTriangle>& triangles, const FemPattern& pattern,
                      std::vector<double> mass, double d, double s, std::vector<double> extra,
-                     FemCouplings couplings, FemStencils stencils,
-                     const std::vector<gpu::PdBend>& bends)
+                     FemCouplings couplings, FemStencils stencils)
     : triangles_(&triangles),
-      rows_(rows),
-      chunks_((rows + kChunk - 1) / kChunk),
+      rows_(pattern.rows),
+      chunks_((pattern.rows + kChunk - 1) / kChunk),
+      offsets_(pattern.offsets),
+      columns_(pattern.columns),
+      bendBlocks_(pattern.bendBlocks),
       couplings_(std::move(couplings)),
       stencils_(std::move(stencils)),
+      diagonal_(pattern.diagonal),
+      cornerOffsets_(pattern.cornerOffsets),
+      corners_(pattern.corners),
+      cornerBlocks_(pattern.cornerBlocks),
       mass_(std::move(mass)),
       extra_(std::move(extra)),
       d_(d),
       s_(s) {
-    const auto n = static_cast<std::uint32_t>(triangles.size());
-    if (extra_.empty()) extra_.assign(rows, 0.0);
-    // Each free row's corners (3 t + c), in triangle order.
-    cornerOffsets_.assign(std::size_t(rows) + 1, 0);
-    for (const gpu::PdTriangle& t : triangles)
-        for (std::uint32_t c = 0; c < 3; ++c)
-            if (row[cornerVertex(t, c)] >= 0) ++cornerOffsets_[row[cornerVertex(t, c)] + 1];
-    for (std::int32_t r = 0; r < rows; ++r) cornerOffsets_[r + 1] += cornerOffsets_[r];
-    corners_.resize(cornerOffsets_[rows]);
-    std::vector<std::uint32_t> next(cornerOffsets_.begin(), cornerOffsets_.end() - 1);
-    for (std::uint32_t t = 0; t < n; ++t)
-        for (std::uint32_t c = 0; c < 3; ++c)
-            if (const std::int32_t r = row[cornerVertex(triangles[t], c)]; r >= 0)
-                corners_[next[r]++] = 3 * t + c;
-    // Each free row's bend corners (4 b + c), in bend order.
-    auto bendVertex = [&](std::uint32_t k) {
-        const gpu::PdBend& b = bends[k / 4];
-        const std::uint32_t v[4] = {b.v0, b.v1, b.v2, b.v3};
-        return v[k % 4];
-    };
-    std::vector<std::uint32_t> bendOffsets(std::size_t(rows) + 1, 0), bendCorners;
-    for (std::uint32_t k = 0; k < 4 * bends.size(); ++k)
-        if (row[bendVertex(k)] >= 0 && bends[k / 4].k[k % 4] != 0.0f)
-            ++bendOffsets[row[bendVertex(k)] + 1];
-    for (std::int32_t r = 0; r < rows; ++r) bendOffsets[r + 1] += bendOffsets[r];
-    bendCorners.resize(bendOffsets[rows]);
-    next.assign(bendOffsets.begin(), bendOffsets.end() - 1);
-    for (std::uint32_t k = 0; k < 4 * bends.size(); ++k)
-        if (row[bendVertex(k)] >= 0 && bends[k / 4].k[k % 4] != 0.0f)
-            bendCorners[next[row[bendVertex(k)]]++] = k;
-    std::vector<double> bendBlocks;
-    // The pattern: each row's free neighbours through its triangles and its bends, itself
-    // included, sorted.
-    offsets_.assign(std::size_t(rows) + 1, 0);
-    diagonal_.assign(rows, 0);
-    cornerBlocks_.assign(3 * corners_.size(), -1);
-    std::vector<std::int32_t> columns;
-    for (std::int32_t r = 0; r < rows; ++r) {
-        columns.clear();
-        for (std::uint32_t k = cornerOffsets_[r]; k < cornerOffsets_[r + 1]; ++k)
-            for (std::uint32_t c = 0; c < 3; ++c)
-                if (const std::int32_t j = row[cornerVertex(triangles[corners_[k] / 3], c)]; j >= 0)
-                    columns.push_back(j);
-        for (std::uint32_t k = bendOffsets[r]; k < bendOffsets[r + 1]; ++k)
-            for (std::uint32_t d = 0; d < 4; ++d)
-                if (const std::int32_t j = row[bendVertex(4 * (bendCorners[k] / 4) + d)];
-                    j >= 0 && bends[bendCorners[k] / 4].k[d] != 0.0f)
-                    columns.push_back(j);
-        std::sort(columns.begin(), columns.end());
-        columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-        const auto first = static_cast<std::uint32_t>(columns_.size());
-        columns_.insert(columns_.end(), columns.begin(), columns.end());
-        offsets_[r + 1] = static_cast<std::uint32_t>(columns_.size());
-        auto slot = [&](std::int32_t j) {
-            return first + std::uint32_t(std::lower_bound(columns.begin(), columns.end(), j) -
-                                         columns.begin());
-        };
-        diagonal_[r] = slot(r);
-        for (std::uint32_t k = cornerOffsets_[r]; k < cornerOffsets_[r + 1]; ++k)
-            for (std::uint32_t c = 0; c < 3; ++c)
-                if (const std::int32_t j = row[cornerVertex(triangles[corners_[k] / 3], c)]; j >= 0)
-                    cornerBlocks_[3 * k + c] = std::int32_t(slot(j));
-        // The bends' constant blocks w k_c k_d (times I), summed in bend order.
-        if (bends.empty()) continue;
-        bendBlocks.resize(columns_.size(), 0.0);
-        for (std::uint32_t k = bendOffsets[r]; k < bendOffsets[r + 1]; ++k) {
-            const gpu::PdBend& b = bends[bendCorners[k] / 4];
-            const double kc = b.k[int(bendCorners[k] % 4)];
-            for (std::uint32_t d = 0; d < 4; ++d)
-                if (const std::int32_t j = row[bendVertex(4 * (bendCorners[k] / 4) + d)];
-                    j >= 0 && b.k[d] != 0.0f)
-                    bendBlocks[slot(j)] += double(b.weight) * kc * double(b.k[d]);
-        }
-    }
-    bendBlocks_ = std::move(bendBlocks);
+    if (extra_.empty()) extra_.assign(rows_, 0.0);
     blocks_.assign(columns_.size(), glm::dmat3(0.0));
-    inverseDiagonal_.assign(rows, glm::dmat3(1.0));
-    r_.assign(rows, glm::dvec3(0.0));
+    inverseDiagonal_.assign(rows_, glm::dmat3(1.0));
+    r_.assign(rows_, glm::dvec3(0.0));
     z_ = p_ = q_ = r_;
     partA_.assign(chunks_, 0.0);
     partB_ = partC_ = partA_;

@@ -16,6 +16,7 @@
 #include <glm/glm.hpp>
 
 #include "kernels/projective.h"
+#include "prep/fem_plan.h"
 
 namespace cloth {
 
@@ -28,34 +29,15 @@ struct FemCgResult {
     bool converged = true;
 };
 
-// Couplings of the system outside K: per row (CSR), other rows j and weights c, each adding
-// -c x_j to the row's product (a seam's spring of stiffness w couples its two rows by -h^2 w I;
-// its h^2 w on each diagonal goes into `extra`).
-struct FemCouplings {
-    std::vector<std::uint32_t> offsets;  // rows + 1, or empty: none
-    std::vector<std::int32_t> columns;
-    std::vector<double> weights;
-};
-
-// Four-vertex terms' stiffness outside K (the fixed angles' angle springs, Gauss-Newton's
-// h^2 w g g^T): per row (CSR), the rows j it couples to (itself included) and the slot of each
-// 3x3 block in a vector the caller refills every step (setStencilBlocks); A gains sum B x_j.
-struct FemStencils {
-    std::vector<std::uint32_t> offsets;  // rows + 1, or empty: none
-    std::vector<std::int32_t> columns;
-    std::vector<std::uint32_t> slots;
-};
-
 class FemSystem {
 public:
-    // row[v]: the free row of vertex v, or -1 for a pinned one; rows: how many are free;
-    // mass[r]: row r's lumped mass; A = d M + s K + E, E = diag(extra) (per row, times the 3x3
-    // identity: a compliant attachment's h^2 / compliance; empty: none). bends: the hinges'
-    // bending terms (PdBend: stencil k, weight w), whose constant blocks w k_c k_d I join K.
-    FemSystem(const std::vector<gpu::PdTriangle>& triangles, const std::vector<std::int32_t>& row,
-              std::int32_t rows, std::vector<double> mass, double d, double s,
-              std::vector<double> extra = {}, FemCouplings couplings = {},
-              FemStencils stencils = {}, const std::vector<gpu::PdBend>& bends = {});
+    // pattern: K's block pattern over the free rows (prep/fem_plan.h femPattern, kept by
+    // reference: it outlives the system); mass[r]: row r's lumped mass; A = d M + s K + E,
+    // E = diag(extra) (per row, times the 3x3 identity: a compliant attachment's h^2 /
+    // compliance; empty: none). The hinges' constant blocks w k_c k_d I join K from the pattern.
+    FemSystem(const std::vector<gpu::PdTriangle>& triangles, const FemPattern& pattern,
+              std::vector<double> mass, double d, double s, std::vector<double> extra = {},
+              FemCouplings couplings = {}, FemStencils stencils = {});
     // The stencils' blocks for the next fill() and solve() (kept by pointer; none: empty).
     void setStencilBlocks(const std::vector<glm::dmat3>* blocks) { stencilBlocks_ = blocks; }
 
@@ -92,19 +74,20 @@ private:
     const std::vector<gpu::PdTriangle>* triangles_;
     std::int32_t rows_;
     std::int32_t chunks_;
-    // Block rows: offsets_[r] .. offsets_[r + 1] index columns_ (free rows) and blocks_.
-    std::vector<std::uint32_t> offsets_;
-    std::vector<std::int32_t> columns_;
+    // Block rows: offsets_[r] .. offsets_[r + 1] index columns_ (free rows) and blocks_; the
+    // pattern's (prep/fem_plan.h FemPattern).
+    const std::vector<std::uint32_t>& offsets_;
+    const std::vector<std::int32_t>& columns_;
     std::vector<glm::dmat3> blocks_;
-    std::vector<double> bendBlocks_;  // per block, the bends' sum of w k_c k_d (empty: none)
+    const std::vector<double>& bendBlocks_;  // per block, the bends' w k_c k_d (empty: none)
     FemCouplings couplings_;
     FemStencils stencils_;
     const std::vector<glm::dmat3>* stencilBlocks_ = nullptr;
-    std::vector<std::uint32_t> diagonal_;  // per row, its own block's index
+    const std::vector<std::uint32_t>& diagonal_;  // per row, its own block's index
     // Per row, its (triangle, corner) pairs in triangle order, and for each of the triangle's
     // three corners the block it adds to (or -1 for a pinned corner).
-    std::vector<std::uint32_t> cornerOffsets_, corners_;
-    std::vector<std::int32_t> cornerBlocks_;  // 3 per corner
+    const std::vector<std::uint32_t>&cornerOffsets_, &corners_;
+    const std::vector<std::int32_t>& cornerBlocks_;  // 3 per corner
     std::vector<double> mass_;
     std::vector<double> extra_;  // per row (zeros without)
     double d_, s_;

@@ -41,7 +41,8 @@ SolverDataKey solverDataKey(const PreparedCloth& p) {
          {p.positions.size(), std::size_t(p.originalVertexCount), p.triangles.size(),
           p.restPositions.size(), p.attachments.size(), p.springTerms.springs.size(),
           p.springTerms.angles.size(), p.pdTerms.triangles.size(), p.pdTerms.bends.size(),
-          p.segments.size(), std::size_t(p.colorCount)})
+          p.femTerms.triangles.size(), p.femTerms.bends.size(), p.segments.size(),
+          std::size_t(p.colorCount)})
         sizes.add(std::uint64_t(n));
     gpu::forEachConstraintType(
         [&](auto t) { sizes.add(std::uint64_t(p.items<typename decltype(t)::Item>().size())); });
@@ -81,6 +82,9 @@ void prepareSolverData(PreparedCloth& p) {
         t.angles = stencilIncidence(p.springTerms.angles, n);
         if (p.sim.model == ClothModel::Fem) t.bends = stencilIncidence(p.femTerms.bends, n);
         d->model = std::move(t);
+        if (p.sim.model == ClothModel::Fem)
+            d->fem = buildFemPlan(p, d->model->angles, d->model->attachmentOf,
+                                  double(d->key.substep));
     }
     if (p.sim.selfCollision) {
         SelfRestData s;

@@ -2,8 +2,8 @@
 // preparation (prepareScene, sewing's merges), never by a solver: the Jacobi layout of XPBD's
 // Jacobi and Chebyshev iterations, projective dynamics' Jacobi layout (its terms' incidence and
 // diagonal), the mass-spring model's step plan, the other models' per-vertex tables and
-// incidences, and self-collision's rest data. Both backends read the same block, and a scene
-// checked on both (clothcheck) builds it once.
+// incidences, the implicit FEM's rows and block pattern, and self-collision's rest data. Both
+// backends read the same block, and a scene checked on both (clothcheck) builds it once.
 //
 // A caller that changes a prepared scene's settings or arrays after the preparation (the
 // convergence study's iteration schemes, a test's hand-built scene) calls prepareSolverData
@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "prep/fem_plan.h"
 #include "prep/jacobi_layout.h"
 #include "prep/model_damping.h"
 #include "prep/pd_jacobi.h"
@@ -75,6 +76,8 @@ struct SolverData {
     std::optional<SpringPlan> springPlan;
     // Every model but XPBD.
     std::optional<ModelTables> model;
+    // The implicit FEM's rows, incidences, diagonal and block pattern (model fem; with model).
+    std::optional<FemPlan> fem;
     std::optional<SelfRestData> self;
 };
 

@@ -231,7 +231,9 @@ TEST(FemBending, StiffnessIsMinusTheForcesDerivative) {
         const RandomHinge h = randomHinge(rng, 0.01f, 0.0f);
         const std::vector<gpu::PdTriangle> none;
         const std::vector<std::int32_t> row = {0, 1, 2, 3};
-        FemSystem system(none, row, 4, std::vector<double>(4, 1.0), 1.0, 1.0, {}, {}, {}, {h.bend});
+        const std::vector<gpu::PdBend> bends = {h.bend};
+        const FemPattern pattern = femPattern(none, row, 4, bends);
+        FemSystem system(none, pattern, std::vector<double>(4, 1.0), 1.0, 1.0);
         system.fill({}, 0, 1);
         EXPECT_EQ(system.blockCount(), 16u);
         glm::dvec3 x[4];
@@ -255,7 +257,9 @@ TEST(FemBending, StiffnessIsMinusTheForcesDerivative) {
     // Corner 2 pinned: three rows, none coupling to it.
     const RandomHinge h = randomHinge(rng, 0.01f, 0.0f);
     const std::vector<gpu::PdTriangle> none;
-    FemSystem system(none, {0, 1, -1, 2}, 3, std::vector<double>(3, 1.0), 1.0, 1.0, {}, {}, {}, {h.bend});
+    const std::vector<gpu::PdBend> bends = {h.bend};
+    const FemPattern pattern = femPattern(none, {0, 1, -1, 2}, 3, bends);
+    FemSystem system(none, pattern, std::vector<double>(3, 1.0), 1.0, 1.0);
     system.fill({}, 0, 1);
     EXPECT_EQ(system.blockCount(), 9u);
     EXPECT_NEAR(system.block(2, 0)[0][0], double(h.bend.weight) * h.bend.k.w * h.bend.k.x, 1e-9);

@@ -103,7 +103,8 @@ std::vector<double> solveDense(std::vector<double> a, std::vector<double> b) {
 TEST(FemSystem, TheBlocksAreTheElementsStiffnessAssembled) {
     const FemCase set;
     ASSERT_GT(set.rows, 70);
-    FemSystem sys(set.p.femTerms.triangles, set.row, set.rows, set.mass, kD, kS);
+    const FemPattern pattern = femPattern(set.p.femTerms.triangles, set.row, set.rows);
+    FemSystem sys(set.p.femTerms.triangles, pattern, set.mass, kD, kS);
     ThreadPool pool(2);
     pool.run([&](int member, int size) { sys.fill(set.elements, member, size); });
     const std::vector<double> k = set.denseK();
@@ -147,7 +148,8 @@ TEST(FemSystem, ConjugateGradientsMatchGaussianEliminationOnAnyTeam) {
 
     std::vector<glm::dvec3> first;
     for (int members : {1, 2, 3}) {
-        FemSystem sys(set.p.femTerms.triangles, set.row, set.rows, set.mass, kD, kS);
+        const FemPattern pattern = femPattern(set.p.femTerms.triangles, set.row, set.rows);
+        FemSystem sys(set.p.femTerms.triangles, pattern, set.mass, kD, kS);
         ThreadPool pool(members);
         std::vector<glm::dvec3> x(set.rows, glm::dvec3(0.0));
         FemCgResult result;

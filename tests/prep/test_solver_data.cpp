@@ -2,6 +2,7 @@
 // settings ask, equal to the builders' own results, shared by copies of the prepared scene,
 // rebuilt by sewing's merges, and refused, with an error saying why, when the scene changed after
 // it was built.
+#include <algorithm>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -83,6 +84,69 @@ TEST(SolverData, ThePreparationBuildsWhatTheSettingsAskAndNothingElse) {
     EXPECT_EQ(self.solverData->self->pairs.pairs.size(), restPairs(self, rest).pairs.size());
     EXPECT_EQ(self.solverData->self->vertexColours.order, selfVertexColours(self).order);
     EXPECT_GT(self.solverData->self->leastThickness, 0.0f);
+}
+
+// The implicit FEM's plan (prep/fem_plan.h) against what it means, counted here from the scene:
+// a row for each vertex that is neither pinned nor carried by a hard attachment, in vertex
+// order; its mass and a compliant attachment's stiffness on the diagonal; and K's pattern, each
+// row's free neighbours through a triangle or a bend, itself included.
+TEST(SolverData, TheFemPlanHoldsTheFreeRowsAndTheirNeighbours) {
+    PreparedCloth p = prepareScene(hanging(ClothModel::Fem, IterationScheme::GaussSeidel));
+    gpu::Attachment hard{}, soft{};
+    hard.vertex = 20;  // carried: out of the solve
+    soft.vertex = 40;  // compliant: 1 / compliance on its diagonal
+    soft.param = 1e-3f;
+    hard.anchor = p.positions[20], soft.anchor = p.positions[40];  // still (MOTION_STATIC)
+    hard.motion = soft.motion = std::uint32_t(p.motions.size());
+    p.motions.push_back(gpu::Motion{});
+    p.attachments = {hard, soft};
+    prepareSolverData(p);
+    ASSERT_TRUE(p.solverData && p.solverData->fem);
+    EXPECT_FALSE(prepareScene(hanging(ClothModel::Projective, IterationScheme::GaussSeidel))
+                     .solverData->fem);
+    const FemPlan& plan = *p.solverData->fem;
+    const double h = substepDt(p.timing);
+    const std::uint32_t n = p.originalVertexCount;
+    ASSERT_FALSE(p.femTerms.bends.empty());
+    std::int32_t rows = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        const bool free = p.positions[v].w > 0.0f && v != 20;
+        ASSERT_EQ(plan.row[v], free ? rows : -1) << v;
+        if (!free) continue;
+        EXPECT_EQ(plan.rowVertex[rows], v);
+        EXPECT_EQ(plan.mass[rows], 1.0 / double(p.positions[v].w));
+        EXPECT_EQ(plan.attachment[rows], v == 40 ? 1.0 / double(1e-3f) : 0.0) << v;
+        EXPECT_EQ(plan.extra[rows], v == 40 ? h * h / double(1e-3f) : 0.0) << v;
+        ++rows;
+    }
+    ASSERT_EQ(plan.rows, rows);
+    ASSERT_LT(rows, std::int32_t(n) - 1);  // the pins and the carried vertex are out
+    EXPECT_EQ(plan.pattern.rows, rows);
+    // Each row's neighbours, brute force over every triangle and bend.
+    std::vector<std::vector<std::int32_t>> want(rows);
+    auto link = [&](std::uint32_t a, std::uint32_t b) {
+        if (plan.row[a] >= 0 && plan.row[b] >= 0) want[plan.row[a]].push_back(plan.row[b]);
+    };
+    for (const gpu::PdTriangle& t : p.femTerms.triangles)
+        for (std::uint32_t a : {t.v0, t.v1, t.v2})
+            for (std::uint32_t b : {t.v0, t.v1, t.v2}) link(a, b);
+    for (const gpu::PdBend& b : p.femTerms.bends) {
+        const std::uint32_t v[4] = {b.v0, b.v1, b.v2, b.v3};
+        for (int c = 0; c < 4; ++c)
+            for (int d = 0; d < 4; ++d)
+                if (b.k[c] != 0.0f && b.k[d] != 0.0f) link(v[c], v[d]);
+    }
+    for (std::int32_t r = 0; r < rows; ++r) {
+        std::sort(want[r].begin(), want[r].end());
+        want[r].erase(std::unique(want[r].begin(), want[r].end()), want[r].end());
+        const std::vector<std::int32_t> got(plan.pattern.columns.begin() + plan.pattern.offsets[r],
+                                            plan.pattern.columns.begin() +
+                                                plan.pattern.offsets[r + 1]);
+        EXPECT_EQ(got, want[r]) << "row " << r;
+        EXPECT_EQ(plan.pattern.columns[plan.pattern.diagonal[r]], r);
+    }
+    // A solver made from it steps (the plan is all it reads of the pattern).
+    EXPECT_NO_THROW(makeCpuSolver(p, 1)->stepFrame());
 }
 
 TEST(SolverData, CopiesOfThePreparedSceneShareOneBlock) {
