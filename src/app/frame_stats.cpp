@@ -51,10 +51,9 @@ nlohmann::json windJson(const PreparedCloth& p) {
 
 nlohmann::json sewingJson(const PreparedCloth& p) {
     double first = -1.0, last = -1.0;
-    for (const SeamPair& s : p.seamPairs) {
-        if (!s.merged()) continue;
-        first = first < 0.0 ? s.mergedAt : std::min(first, s.mergedAt);
-        last = std::max(last, s.mergedAt);
+    for (const SeamMerge& m : p.run.seamMerges) {
+        first = first < 0.0 ? m.time : std::min(first, m.time);
+        last = std::max(last, m.time);
     }
     nlohmann::json j = {{"seam_pairs", p.seamPairs.size()}, {"merged", mergedSeamPairCount(p)}};
     // Frames end at multiples of 1/fps s; the clock is a double sum of substeps.

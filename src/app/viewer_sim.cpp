@@ -112,7 +112,7 @@ void ViewerSim::prepare(bool keepState) {
         showMergedVertices(*prepared_, state.positions);
         showMergedVertices(*prepared_, state.velocities);
         for (std::uint32_t i = 0; i < pairCount; ++i)
-            if (prepared_->seamPairs[i].merged()) merged.push_back(i);
+            if (prepared_->seamPairs[i].merged) merged.push_back(i);
     }
     const std::uint32_t originals = prepared_->originalVertexCount;
     if (backend_ == "gpu") {

@@ -42,8 +42,14 @@ struct SeamPair {
     std::uint32_t a = 0, b = 0;  // when merged, every reference to b became a reference to a
     std::uint32_t seam = 0;      // index into Scene::seams
     float mergeDistance = 0.0f;  // m; merged once closer than this
-    double mergedAt = -1.0;      // simulated time of the merge (s); < 0: not merged yet
-    bool merged() const { return mergedAt >= 0.0; }
+    bool merged = false;         // joined into one vertex (when: RunState::seamMerges)
+};
+
+// A seam pair's merge in a run's history: the pair (index into PreparedCloth::seamPairs) and the
+// simulated time it merged at (s; 0 for the pairs closed at load).
+struct SeamMerge {
+    std::uint32_t pair = 0;
+    double time = 0.0;
 };
 
 // Where a run stands when a solver is made from a PreparedCloth: 0 and none at load; sewing, which
@@ -55,6 +61,8 @@ struct RunState {
     // merges at load not counted): a solver re-created from it continues its counts
     // (pd.factorizations).
     std::uint32_t sewingRebuilds = 0;
+    // The seam pairs merged so far, in the order they merged (each pair once).
+    std::vector<SeamMerge> seamMerges;
 };
 
 struct SewingBase;  // prep/sewing.h: the scene's data before any merge and before colouring

@@ -283,7 +283,7 @@ std::vector<std::uint32_t> seamPairsToMerge(const PreparedCloth& p,
     auto shown = [&](std::uint32_t v) { return p.shownAt.empty() ? v : p.shownAt[v]; };
     for (std::uint32_t i = 0; i < p.seamPairs.size(); ++i) {
         const SeamPair& s = p.seamPairs[i];
-        if (s.merged()) continue;
+        if (s.merged) continue;
         const glm::dvec3 d = glm::dvec3(glm::vec3(positions[shown(s.a)])) -
                              glm::dvec3(glm::vec3(positions[shown(s.b)]));
         const double md = s.mergeDistance;
@@ -300,21 +300,26 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
     const SewingBase& base = *current.sewingBase;
     const std::uint32_t n = base.uncoloured.originalVertexCount;
     std::vector<SeamPair> seamPairs = current.seamPairs;
+    std::vector<SeamMerge> merges = current.run.seamMerges;
+    auto merge = [&](std::uint32_t i) {
+        seamPairs[i].merged = true;
+        merges.push_back({i, state.time});
+    };
     for (std::uint32_t i : pairs) {
         CLOTH_ASSERT(i < seamPairs.size());
-        if (!seamPairs[i].merged()) seamPairs[i].mergedAt = state.time;
+        if (!seamPairs[i].merged) merge(i);
     }
     Groups groups(n);
     for (const SeamPair& s : seamPairs) {
-        if (!s.merged()) continue;
+        if (!s.merged) continue;
         const std::uint32_t ra = groups.find(s.a), rb = groups.find(s.b);
         if (ra != rb) groups.parent[rb] = ra;
     }
     std::vector<std::uint32_t> rep(n);
     for (std::uint32_t v = 0; v < n; ++v) rep[v] = groups.find(v);
     // Pairs whose vertices other pairs joined are merged too.
-    for (SeamPair& s : seamPairs)
-        if (!s.merged() && rep[s.a] == rep[s.b]) s.mergedAt = state.time;
+    for (std::uint32_t i = 0; i < seamPairs.size(); ++i)
+        if (!seamPairs[i].merged && rep[seamPairs[i].a] == rep[seamPairs[i].b]) merge(i);
 
     PreparedCloth next = base.uncoloured;
     mergeMasses(next, rep);
@@ -337,6 +342,7 @@ PreparedCloth mergeSeamPairs(const PreparedCloth& current, const std::vector<std
     next.sewingBase = current.sewingBase;
     next.run.sewingRebuilds = current.run.sewingRebuilds + 1;
     next.run.time = state.time;
+    next.run.seamMerges = std::move(merges);
     next.stats.prepareMs = current.stats.prepareMs;
     prepareSolverData(next);
     return next;
@@ -360,13 +366,13 @@ float seamStiffness(const Scene& scene, const SeamPair& pair, double hard) {
 
 std::uint32_t mergedSeamPairCount(const PreparedCloth& p) {
     std::uint32_t n = 0;
-    for (const SeamPair& s : p.seamPairs) n += s.merged() ? 1u : 0u;
+    for (const SeamPair& s : p.seamPairs) n += s.merged ? 1u : 0u;
     return n;
 }
 
 bool hasUnmergedSeamPairs(const PreparedCloth& p) {
     for (const SeamPair& s : p.seamPairs)
-        if (!s.merged() && s.mergeDistance > 0.0f) return true;
+        if (!s.merged && s.mergeDistance > 0.0f) return true;
     return false;
 }
 

@@ -170,7 +170,7 @@ TEST(SewingRun, ExportedObjShowsEachPairAtOnePosition) {
     // at one position.
     EXPECT_EQ(m.triangles, r.prepared.sewingBase->uncoloured.triangles);
     for (const SeamPair& s : r.prepared.seamPairs) {
-        if (!s.merged()) continue;
+        if (!s.merged) continue;
         EXPECT_EQ(m.positions[s.a], m.positions[s.b]) << s.a << " " << s.b;
     }
     std::filesystem::remove_all(dir);

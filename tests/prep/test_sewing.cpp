@@ -134,8 +134,11 @@ TEST(SewingPrep, MergeReplacesEverySecondVertexAndConservesMass) {
         EXPECT_EQ(m.run.time, 0.75);
         const std::set<std::uint32_t> used = referencedVertices(m);
         ASSERT_EQ(m.shownAt.size(), m.originalVertexCount);
+        ASSERT_EQ(m.run.seamMerges.size(), m.seamPairs.size());  // each pair once
+        for (std::uint32_t i = 0; i < m.seamPairs.size(); ++i)
+            EXPECT_EQ(m.run.seamMerges[i].time, 0.75) << i;
         for (const SeamPair& s : m.seamPairs) {
-            EXPECT_EQ(s.mergedAt, 0.75);
+            EXPECT_TRUE(s.merged);
             EXPECT_FALSE(used.count(s.b)) << "vertex " << s.b << " still referenced";
             EXPECT_TRUE(used.count(s.a));
             EXPECT_EQ(m.positions[s.b].w, 0.0f);
@@ -190,8 +193,16 @@ TEST(SewingPrep, MergingInBatchesGivesTheSameDataAsAllAtOnce) {
                     0.0f, 1e-6f)
             << v;
     }
-    EXPECT_EQ(twice.seamPairs[0].mergedAt, 0.25);
-    EXPECT_EQ(twice.seamPairs[1].mergedAt, 0.5);
+    // The history: every pair once, the first batch's at 0.25 s (listed first), pair 1 at 0.5 s.
+    std::map<std::uint32_t, double> when;
+    for (const SeamMerge& m : twice.run.seamMerges)
+        EXPECT_TRUE(when.emplace(m.pair, m.time).second) << "pair " << m.pair << " twice";
+    EXPECT_EQ(when.size(), twice.seamPairs.size());
+    for (std::uint32_t i : {0u, 3u, 8u, 13u}) EXPECT_EQ(when[i], 0.25) << i;
+    EXPECT_EQ(when[1], 0.5);
+    ASSERT_GE(twice.run.seamMerges.size(), 4u);
+    EXPECT_EQ(twice.run.seamMerges[3].time, 0.25);
+    EXPECT_EQ(twice.run.seamMerges.back().time, 0.5);
 }
 
 TEST(SewingPrep, DegenerateItemsAndTrianglesAreDropped) {
