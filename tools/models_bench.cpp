@@ -10,7 +10,8 @@
 // strain term has Poisson 0 and G = (k_u + k_v) / 4); the spring lattice has C12 = G (Cauchy),
 // so its Poisson ratio is not 0. (The presets' shear moduli, under 1 N/m, are far from what PD
 // and the lattice can represent.) No tethers: XPBD's cure for stretch would hide what the
-// models do. Bending: isometric, D = 1e-5 N m (FEM has none: the source's membrane).
+// models do. Bending: isometric, D = 1e-5 N m (each model its own terms from it: FEM and PD the
+// hinges' quadratic term, docs/models.md).
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -90,7 +90,9 @@ class GpuSolverTest : public GpuTest {
         EXPECT_NEAR(gpu.simTime(), frames / 60.0, 1e-6);
         // Equal bits, equal contacts (with a tolerance a vertex at a contact's threshold may
         // part them).
-        if (tol == 0.0f) EXPECT_EQ(gpu.contactCount(), cpu->contactCount()) << "contacts";
+        if (tol == 0.0f) {
+            EXPECT_EQ(gpu.contactCount(), cpu->contactCount()) << "contacts";
+        }
         lastCpuContacts_ = cpu->contactCount();
         std::printf("max deviation %.3g m after %d frames\n", d.maxAbs, frames);
     }
