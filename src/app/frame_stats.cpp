@@ -154,6 +154,11 @@ nlohmann::json statsJson(const std::string& sceneName, const PreparedCloth& p,
         for (const Solver::ModelFigure& f : solver.modelFigures()) pd[f.name] = f.value;
         j["pd"] = pd;
     }
+    if (const auto figures = solver.backendFigures(); !figures.empty()) {
+        nlohmann::json b = nlohmann::json::object();
+        for (const Solver::ModelFigure& f : figures) b[f.name] = f.value;
+        j["gpu"] = b;  // the GPU solver's command buffers: recorded and redone frames
+    }
     if (!p.seamPairs.empty()) j["sewing"] = sewingJson(p);
     if (!p.colliders.empty())
         j["collisions"] = {{"colliders", p.colliders.size()},

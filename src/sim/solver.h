@@ -184,6 +184,9 @@ public:
         double value = 0.0;
     };
     virtual std::vector<ModelFigure> modelFigures() const { return {}; }
+    // The backend's own figures since the run began, by name (the XPBD GPU solver:
+    // frames_recorded, frames_redone); none for the CPU.
+    virtual std::vector<ModelFigure> backendFigures() const { return {}; }
 };
 
 }  // namespace cloth

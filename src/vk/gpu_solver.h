@@ -59,6 +59,8 @@ class GpuSolver : public Solver {
     // Frames whose command buffer was recorded, since the solver began (the others submitted an
     // earlier frame's commands again; FrameCounters::recordings is the last frame's).
     std::uint64_t recordedFrames() const;
+    // frames_recorded (recordedFrames) and frames_redone (selfGrowths).
+    std::vector<ModelFigure> backendFigures() const override;
 
     // ---- Vulkan specifics ----
     const std::shared_ptr<Context>& context() const;

@@ -130,6 +130,10 @@ std::uint64_t GpuSolver::selfGrowths() const {
     return impl_->self ? impl_->self->growths() : 0;
 }
 
+std::vector<Solver::ModelFigure> GpuSolver::backendFigures() const {
+    return {{"frames_recorded", double(recordedFrames())}, {"frames_redone", double(selfGrowths())}};
+}
+
 std::uint64_t GpuSolver::recordedFrames() const { return impl_->recordedFrames; }
 
 std::uint32_t GpuSolver::contactCount() const {

@@ -62,6 +62,13 @@ TEST(GpuCli, GpuBackendRunsWithValidationAndReportsTheDevice) {
     EXPECT_EQ(j["device"], cloth::vk::listDevices().at(0).name);
     EXPECT_EQ(j["frames"], 5);
     EXPECT_GT(j["ms_per_frame"]["mean"].get<double>(), 0.0);
+    // The frames' command buffers: recorded for the first frame and again when the stage
+    // timestamps come or go, the other frames submitting those again (the swirl's clock is in
+    // a buffer); none redone.
+    ASSERT_TRUE(j.contains("gpu")) << j.dump();
+    EXPECT_GE(j["gpu"]["frames_recorded"].get<double>(), 1.0);
+    EXPECT_LT(j["gpu"]["frames_recorded"].get<double>(), 5.0);
+    EXPECT_EQ(j["gpu"]["frames_redone"].get<double>(), 0.0);
 }
 
 // VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation, as the Vulkan documentation suggests, with
