@@ -1,8 +1,9 @@
 // The CPU reference's floating-point environment while a guard lives, on the calling thread:
 //  - subnormal floats flushed to zero: results that would be subnormal become zero (FTZ) and
 //    subnormal inputs read as zero (DAZ). Subnormals cost the CPU reference about 30% at 256x256
-//    in the first frames (README, "Subnormal floats"), and GPUs flush them too (lavapipe's
-//    threads run with FTZ and DAZ; see tests/vk), so both backends keep computing the same bits;
+//    in the first frames (docs/backends.md, "Subnormal floats"), and the GPU solver asks the
+//    devices that offer it to flush them too (vk/denorm_flush.h). lavapipe keeps them
+//    (tests/vk/test_subnormal.cpp), so where a run makes subnormals it differs from the CPU;
 //  - the rounding of every operation: to nearest, always, but while clothcheck's error model
 //    steps the reference in another mode (ScopedReferenceRounding) to see how far a frame moves
 //    when its operations round differently (docs/backends.md).
