@@ -3,7 +3,9 @@
 //    subnormal inputs read as zero (DAZ). Subnormals cost the CPU reference about 30% at 256x256
 //    in the first frames (docs/backends.md, "Subnormal floats"), and the GPU solver asks the
 //    devices that offer it to flush them too (vk/denorm_flush.h). lavapipe keeps them
-//    (tests/vk/test_subnormal.cpp), so where a run makes subnormals it differs from the CPU;
+//    (tests/vk/test_subnormal.cpp): what compares the reference with such a device
+//    (clothcheck, the GPU tests) keeps them in the reference too (ScopedSubnormals), so that
+//    both compute the same bits where a run makes subnormals;
 //  - the rounding of every operation: to nearest, always, but while clothcheck's error model
 //    steps the reference in another mode (ScopedReferenceRounding) to see how far a frame moves
 //    when its operations round differently (docs/backends.md).
@@ -31,7 +33,28 @@ enum class Rounding { Nearest, TowardZero, Upward, Downward, Random };
 namespace detail {
 inline std::atomic<int> referenceRounding{0};  // a Rounding
 inline std::atomic<std::uint64_t> roundingSeed{0};
+inline std::atomic<bool> keepSubnormals{false};
 }  // namespace detail
+
+// Whether frames of the CPU reference that start now keep subnormal floats (ScopedSubnormals).
+inline bool referenceKeepsSubnormals() {
+    return detail::keepSubnormals.load(std::memory_order_relaxed);
+}
+
+// While it lives, frames of the CPU reference that start (on any thread) keep subnormal floats
+// when `keep` is true (no FTZ, no DAZ), as a device that cannot flush them computes (lavapipe),
+// and flush them when it is false (the default). One at a time, from the thread that steps the
+// solvers; not for solvers stepped concurrently.
+class ScopedSubnormals {
+  public:
+    explicit ScopedSubnormals(bool keep) : saved_(detail::keepSubnormals.exchange(keep)) {}
+    ~ScopedSubnormals() { detail::keepSubnormals.store(saved_); }
+    ScopedSubnormals(const ScopedSubnormals&) = delete;
+    ScopedSubnormals& operator=(const ScopedSubnormals&) = delete;
+
+  private:
+    bool saved_;
+};
 
 inline Rounding referenceRounding() {
     return static_cast<Rounding>(detail::referenceRounding.load(std::memory_order_relaxed));
@@ -81,11 +104,16 @@ inline std::uint64_t roundingKey(std::uint64_t a, std::uint64_t b) {
     return (a ^ (b + 0x9E3779B97F4A7C15ull + (a << 6) + (a >> 2)));
 }
 
+// The reference's floating-point environment for a frame, on the calling thread: subnormals
+// flushed (kept while a ScopedSubnormals asks) and the reference's rounding; the environment it
+// found is restored on destruction.
 class FlushSubnormals {
   public:
 #if defined(__x86_64__) || defined(__i386__)
     FlushSubnormals() : saved_(_mm_getcsr()) {
-        _mm_setcsr((saved_ & ~kRoundingBits) | kFtz | kDaz | roundingBits(referenceRounding()));
+        const unsigned flush = referenceKeepsSubnormals() ? 0u : kFtz | kDaz;
+        _mm_setcsr((saved_ & ~(kRoundingBits | kFtz | kDaz)) | flush |
+                   roundingBits(referenceRounding()));
     }
     ~FlushSubnormals() { _mm_setcsr(saved_); }
 

@@ -37,7 +37,7 @@ inline constexpr SceneStretch kSceneStretch[] = {
     {"multiple_objects.json",          0.8361, 0.90, "Velvet's settings (5 substeps x 5 iterations): three cloths piled on the cube's edges"},
     {"pile.json",                      0.0410, 0.05, ""},
     {"pleats.json",                    0.0116, 0.05, ""},
-    {"sdf_collision.json",             0.0473, 0.05, ""},
+    {"sdf_collision.json",             0.0309, 0.05, ""},
     {"self_collision.json",            0.3378, 0.37, "Velvet's settings (8 substeps x 4 iterations): the landing fold"},
     {"skirt.json",                     0.0377, 0.05, ""},
     {"sphere.json",                    0.1482, 0.16, "the landing on the sphere's top (4% at rest)"},

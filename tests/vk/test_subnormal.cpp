@@ -1,18 +1,26 @@
-// The CPU reference flushes subnormal floats to zero (src/cpu/float_env.h). Where subnormals
-// arise the backends then agree only on a device that flushes them too. lavapipe offers no
-// float-controls choice (neither shaderDenormPreserveFloat32 nor ...FlushToZeroFloat32) and
-// keeps them: this pins both behaviours down (README, "Subnormal floats").
+// The CPU reference flushes subnormal floats to zero (src/cpu/float_env.h), and keeps them
+// while it is compared with a device that cannot flush them (ScopedSubnormals, held by the
+// GpuTest fixture and clothcheck). lavapipe offers no float-controls choice (neither
+// shaderDenormPreserveFloat32 nor ...FlushToZeroFloat32) and keeps them: this pins both
+// behaviours down, and a shipped scene that makes subnormals gets the device's bits
+// (docs/backends.md, "Subnormal floats").
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 
+#include "core/scene.h"
+#include "cpu/backend.h"
 #include "cpu/float_env.h"
+#include "prep/prepare.h"
 #include "gpu_test.h"
 #include "vk/compute_kernel.h"
+#include "vk/gpu_solver.h"
 #include "vk/denorm_flush.h"
 #include "vk/spirv.h"
 
@@ -28,9 +36,11 @@ TEST_F(SubnormalTest, CpuFlushesThemAndLavapipeKeepsThem) {
     ASSERT_GT(s, 0.0f);
     ASSERT_LT(s, 1.17549435e-38f);
 
-    // The CPU reference's flushing: both results and inputs.
+    // The CPU reference's flushing (its default: the fixture keeps subnormals beside a device
+    // that cannot flush them): both results and inputs.
     glm::vec3 cpu;
     {
+        const ScopedSubnormals flushing(false);
         const FlushSubnormals flush;
         volatile float va = a, vb = b, vs2 = s, one = 1.0f;
         cpu = {va * vb, vs2 * one, vs2 + 0.0f};
@@ -71,6 +81,48 @@ TEST_F(SubnormalTest, CpuFlushesThemAndLavapipeKeepsThem) {
         else
             EXPECT_TRUE(glm::vec3(out[1]) == cpu || glm::vec3(out[1]) == exact);
     }
+}
+
+// A shipped scene that makes subnormals: sdf_collision.json (a sphere swinging through a
+// hanging cloth, the default fabric's bending) from about frame 29. Beside a device that keeps
+// them (lavapipe) the reference keeps them too (the fixture's ScopedSubnormals), and the two
+// give the same bits every frame; the reference flushing them differs from the device, so the
+// scene does make them and the test cannot pass by having none. On a device that flushes, the
+// reference flushes too, and the bits are equal where the device rounds as the CPU does.
+TEST_F(SubnormalTest, AReferenceThatComputesAsTheDeviceGivesItsBitsWhereSubnormalsArise) {
+    const char* env = std::getenv("CLOTH_SOURCE_DIR");
+    const std::string file =
+        std::string(env ? env : CLOTH_TEST_SOURCE_DIR) + "/assets/scenes/sdf_collision.json";
+    const PreparedCloth p = prepareScene(loadSceneFile(file));
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver gpu(p, o);
+    auto same = makeCpuSolver(p, 2);  // in the device's float environment (the fixture's)
+    auto flushing = makeCpuSolver(p, 2);
+    const bool keeps = !ctx_->info().denormFlushToZero32;
+    std::vector<glm::vec4> g, c, f;
+    int firstApart = -1;
+    for (int frame = 1; frame <= 40; ++frame) {
+        gpu.stepFrame();
+        same->stepFrame();
+        {
+            const ScopedSubnormals flush(false);
+            flushing->stepFrame();
+        }
+        gpu.readPositions(g);
+        same->readPositions(c);
+        flushing->readPositions(f);
+        if (ctx_->info().name.find("llvmpipe") != std::string::npos)
+            ASSERT_EQ(g, c) << "frame " << frame;
+        if (firstApart < 0 && f != c) firstApart = frame;
+    }
+    if (keeps) {
+        EXPECT_GT(firstApart, 0) << "no subnormal arose: the scene no longer tests this";
+    } else {
+        EXPECT_EQ(firstApart, -1);  // both references flush
+    }
+    std::printf("the reference flushing subnormals parts from the device's from frame %d\n",
+                firstApart);
 }
 
 // The module a device that offers flushing gets (no device needed): every compute shader gains

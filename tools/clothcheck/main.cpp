@@ -24,6 +24,7 @@
 #include "app/sewing_step.h"
 #include "core/error.h"
 #include "core/scene.h"
+#include "cpu/float_env.h"
 #include "cpu/backend.h"
 #include "deviation.h"
 #include "error_model.h"
@@ -177,7 +178,10 @@ nlohmann::json resultJson(const Args& args, const PreparedCloth& prepared, const
             {"colours", prepared.colorCount},
             {"substeps_per_frame", prepared.timing.substeps},
             {"iterations", prepared.sim.iterations},
-            {"cpu", {{"device", cpu.deviceName()}, {"threads", cpu.threadCount()}}},
+            {"cpu",
+             {{"device", cpu.deviceName()},
+              {"threads", cpu.threadCount()},
+              {"subnormals", referenceKeepsSubnormals() ? "kept" : "flushed"}}},
             {"gpu",
              {{"name", gpu.name},
               {"type", vk::deviceTypeName(gpu.type)},
@@ -240,6 +244,10 @@ int run(const Args& args) {
     vk::GpuSolverOptions gpuOptions;
     gpuOptions.context = std::make_shared<vk::Context>(contextOptions);
     gpuOptions.workgroupSize = args.workgroupSize;
+    // The reference computes subnormals as the device does: flushed where the device flushes
+    // them (the GPU solver asks it to), kept where it cannot (lavapipe), so that a run making
+    // subnormals gives both backends the same bits (docs/backends.md, "Subnormal floats").
+    const ScopedSubnormals subnormals(!gpuOptions.context->info().denormFlushToZero32);
 
     Scene scene = resolveScene(args.scene);
     cli::applySimFlags(args.sim, scene.sim);
