@@ -51,6 +51,20 @@ HandGrid everyFeatureGrid() {
     return g;
 }
 
+// A sphere of `radius` at `centre` that sways (0.2 m along x, 0.1 m along z, every 0.5 s) and
+// spins at `degreesPerSecond`.
+ColliderDesc swayingBall(float radius, glm::vec3 centre, float degreesPerSecond) {
+    ColliderDesc ball;
+    ball.shape = ColliderShape::Sphere;
+    ball.radius = radius;
+    ball.transform.translate = centre;
+    ball.motion.type = MotionType::Oscillate;
+    ball.motion.amplitude = glm::vec3(0.2f, 0.0f, 0.1f);
+    ball.motion.period = 0.5f;
+    ball.spin.degreesPerSecond = degreesPerSecond;
+    return ball;
+}
+
 }  // namespace
 
 class GpuSolverTest : public GpuTest {
@@ -610,15 +624,7 @@ TEST_F(GpuSolverTest, AFrameIsRecordedOnceAndSubmittedAgain) {
     w.velocity = glm::vec3(2.0f, 0.0f, 5.0f);
     w.gusts = {0.5f, 0.7f, 3};
     scene.sim.wind = w;
-    ColliderDesc ball;
-    ball.shape = ColliderShape::Sphere;
-    ball.radius = 0.2f;
-    ball.transform.translate = glm::vec3(0.0f, 1.5f, 0.25f);
-    ball.motion.type = MotionType::Oscillate;
-    ball.motion.amplitude = glm::vec3(0.2f, 0.0f, 0.1f);
-    ball.motion.period = 0.5f;
-    ball.spin.degreesPerSecond = 120.0f;
-    scene.colliders = {ball};
+    scene.colliders = {swayingBall(0.2f, glm::vec3(0.0f, 1.5f, 0.25f), 120.0f)};
     scene.sim.substeps = 4;
     scene.sim.iterations = 2;
     const PreparedCloth p = prepareScene(scene);
@@ -723,14 +729,7 @@ TEST_F(GpuSolverTest, CollidersGiveTheSameBitsAsTheCpu) {
     ColliderDesc ground;
     ground.shape = ColliderShape::Plane;
     ground.transform.rotateDegrees = glm::vec3(0.0f, 0.0f, 5.0f);
-    ColliderDesc ball;
-    ball.shape = ColliderShape::Sphere;
-    ball.radius = 0.25f;
-    ball.transform.translate = glm::vec3(0.1f, 0.4f, 0.0f);
-    ball.motion.type = MotionType::Oscillate;
-    ball.motion.amplitude = glm::vec3(0.2f, 0.0f, 0.1f);
-    ball.motion.period = 0.5f;
-    ball.spin.degreesPerSecond = 180.0f;
+    ColliderDesc ball = swayingBall(0.25f, glm::vec3(0.1f, 0.4f, 0.0f), 180.0f);
     ball.spin.reversePeriod = 0.2f;
     ball.restitution = 0.4f;
     ColliderDesc capsule;
