@@ -3,7 +3,7 @@
 // cloth may reach after its first quarter second, on the CPU reference at the scene's own
 // settings. A woven fabric strains well under 1% under its own weight; the aim (issue 44) is 5%
 // for every scene whose material is not meant to stretch. `measured` is the largest strain seen
-// from 0.25 s to 2 s (120 frames; coil 150, twisted 240, pile 126, as their collision tests run),
+// from 0.25 s to 2 s (120 frames; twisted 240, pile 126, as their collision tests run),
 // and `limit` the check's bound, a little above it. assets/scenes/README.md lists the same table
 // (tests/cpu/test_scene_stretch.cpp keeps the two equal and runs the check).
 #pragma once
@@ -24,7 +24,7 @@ inline constexpr double kFabricStretch = 0.05;
 // clang-format off
 inline constexpr SceneStretch kSceneStretch[] = {
     {"attach.json",                    0.5607, 0.60, "Velvet's settings (2 substeps x 4 iterations): the corners held over the sphere"},
-    {"coil.json",                      0.3698, 0.40, "a 3 m strip landing on end at 10 substeps x 2 iterations"},
+    {"coil.json",                      0.0285, 0.05, ""},
     {"curtain.json",                   0.0459, 0.05, ""},
     {"drape.json",                     0.6967, 0.75, "10 substeps x 1 iteration on landing over the body"},
     {"drape128.json",                  0.0965, 0.105, "the 128^2 cloth's landing, at 160 substeps"},

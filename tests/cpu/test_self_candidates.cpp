@@ -137,7 +137,7 @@ TEST_P(BoundedScenes, CandidatesHoldEveryContactOfAFullDetection) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Assets, BoundedScenes,
-                         ::testing::Values(std::pair{std::string("coil.json"), 150}),
+                         ::testing::Values(std::pair{std::string("coil.json"), 50}),
                          [](const auto& info) {
                              std::string name = info.param.first;
                              return name.substr(0, name.find('.'));

@@ -828,7 +828,7 @@ TEST_P(CollisionScenes, NoTrianglesPassThroughEachOther) {
 
 INSTANTIATE_TEST_SUITE_P(
     Assets, CollisionScenes,
-    ::testing::Values(SceneRun{"self_collision.json", 90, 10}, SceneRun{"coil.json", 150, 10},
+    ::testing::Values(SceneRun{"self_collision.json", 90, 10}, SceneRun{"coil.json", 120, 10},
                       SceneRun{"twisted.json", 240, 20}, SceneRun{"sphere_fold.json", 120, 10},
                       SceneRun{"multiple_objects.json", 50, 10}),
     [](const ::testing::TestParamInfo<SceneRun>& info) {
