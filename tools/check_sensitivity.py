@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Each scene with the flags it runs with. `hanging` at its own 50 substeps and at 10, the flag at
+# Each scene with the flags it runs with. `hanging` at its own substeps (60) and at 10, the flag at
 # its own 80 and at 15: a seeded bug hits one substep of the frame, and with more substeps the
 # frame's rounding spread grows while the bug's share of the frame shrinks.
 SCENES = [("hanging", ["--substeps", "10"]), ("hanging", []),
