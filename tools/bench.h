@@ -98,6 +98,7 @@ struct BenchOptions {
     std::vector<std::string> modelScenes = {"hanging", "square5", "drape"};
     std::vector<std::string> modelRows;  // empty: every row (tools/models_bench.cpp kConfigs)
     int modelFrames = 60;
+    std::string modelPreset;  // empty: the isotropic 300 N/m membrane; else a material preset
     // --textile (tools/textile_bench.cpp): the Cusick drape and cantilever tests of the presets.
     bool textile = false;
     std::vector<std::string> textilePresets;  // empty: every preset

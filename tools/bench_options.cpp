@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/material_presets.h"
 #include "cpu/backend.h"
 
 namespace cloth::bench {
@@ -228,7 +229,8 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
     app.add_flag("--models", o.models,
                  "every cloth model (XPBD by Gauss-Seidel, Jacobi and Chebyshev, PD, FEM, "
                  "mass-spring) on --model-scenes at each --grids size, the same material (an "
-                 "isotropic StVK membrane of 300 N/m, no tethers): ms per frame, strain, sag and the position "
+                 "isotropic StVK membrane of 300 N/m, or --model-preset's; no tethers): ms per "
+                 "frame, strain, sag and the position "
                  "error against a reference run (XPBD Gauss-Seidel at 8x the substeps and "
                  "iterations); CPU, --threads' first value (default 2)");
     app.add_option("--model-scenes", o.modelScenes,
@@ -247,6 +249,14 @@ void defineOptions(CLI::App& app, BenchOptions& o) {
     app.add_option("--model-frames", o.modelFrames, "with --models: frames per run (default 60)")
         ->transform(cli::integer(10, 100000))
         ->type_name("N");
+    std::vector<std::string> presets;
+    for (std::string_view name : materialPresetNames()) presets.emplace_back(name);
+    app.add_option("--model-preset", o.modelPreset,
+                   "with --models: every model (and the reference) on this material preset "
+                   "(density, membrane, bending along weft and warp; docs/model.md#presets) in "
+                   "place of the isotropic 300 N/m membrane")
+        ->check(cli::oneOf(presets))
+        ->type_name("NAME");
 
     app.option_defaults()->group("Convergence");
     app.add_flag("--convergence", o.convergence,

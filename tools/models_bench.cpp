@@ -8,8 +8,10 @@
 // how): isotropic, E = 300 N/m (of the order of Trendafilov 2021's fabrics), Poisson 0, G =
 // E / 2 = 150 N/m, 0.2 kg/m^2. XPBD's StVK and FEM represent it exactly, and so does PD (whose
 // strain term has Poisson 0 and G = (k_u + k_v) / 4); the spring lattice has C12 = G (Cauchy),
-// so its Poisson ratio is not 0. (The presets' shear moduli, under 1 N/m, are far from what PD
-// and the lattice can represent.) No tethers: XPBD's cure for stretch would hide what the
+// so its Poisson ratio is not 0. --model-preset puts every row on a measured fabric instead
+// (cotton: 2 kN/m along weft and warp, 52 N/m in shear, which PD's G = (k_u + k_v) / 4 and the
+// lattice's C12 = G cannot represent: the comparison then includes each model's approximation
+// of the fabric, as a user would meet it). No tethers: XPBD's cure for stretch would hide what the
 // models do. Bending: isometric, D = 1e-5 N m (each model its own terms from it: FEM and PD the
 // hinges' quadratic term, docs/models.md).
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +29,7 @@
 #include "app/progress.h"
 #include "bench.h"
 #include "core/error.h"
+#include "core/material_presets.h"
 #include "core/output_file.h"
 #include "cpu/backend.h"
 #include "prep/prepare.h"
@@ -63,7 +67,7 @@ const Config kConfigs[] = {
 
 // "hanging": 1 m, pinned at its top corners; "square5": Trendafilov 2021's 5 m square, pinned
 // at its top corners; "drape": 1 m, falling flat onto a sphere of radius 0.35 m.
-Scene scene(const std::string& name, int n, const Config& c) {
+Scene scene(const std::string& name, int n, const Config& c, const std::string& preset) {
     Scene s;
     s.name = name + std::to_string(n);
     s.sim.model = c.model;
@@ -90,6 +94,18 @@ Scene scene(const std::string& name, int n, const Config& c) {
     // draped.
     cloth.material.bendModel = BendModel::Isometric;
     cloth.material.bendRigidity = 1e-5f;
+    if (!preset.empty()) {
+        // A measured fabric in place of the isotropic membrane: its density, membrane and
+        // bending along weft and warp (isometric bending takes both; FEM and PD their hinges'
+        // terms from them, the spring lattice its stiffnesses from the membrane).
+        const std::optional<MaterialPreset> m = findMaterialPreset(preset);
+        if (!m) throw Error("unknown material preset '" + preset + "'");
+        cloth.material.preset = preset;
+        cloth.material.density = m->density;
+        cloth.material.membrane = m->membrane;
+        cloth.material.bendRigidity = m->bendWeft;
+        if (m->bendWarp != m->bendWeft) cloth.material.bendRigidityWarp = m->bendWarp;
+    }
     cloth.material.linearDamping = 0.5f;
     if (name == "drape") {
         cloth.transform.rotateDegrees = glm::vec3(-90.0f, 0.0f, 0.0f);
@@ -186,7 +202,7 @@ int modelsBench(const BenchOptions& o) {
             reference.name = "reference";
             reference.substeps *= 8;
             reference.iterations *= 8;
-            const Scene refScene = scene(name, n, reference);
+            const Scene refScene = scene(name, n, reference, o.modelPreset);
             const Run ref = run(refScene, frames, threads, name + " " + std::to_string(n) + " reference",
                                 o.quiet);
             if (!ref.error.empty()) throw Error("the reference run failed: " + ref.error);
@@ -230,14 +246,18 @@ int modelsBench(const BenchOptions& o) {
                                     std::find(o.modelRows.begin(), o.modelRows.end(), c.name) !=
                                         o.modelRows.end();
                 if (wanted)
-                    row(c, run(scene(name, n, c), frames, threads,
+                    row(c, run(scene(name, n, c, o.modelPreset), frames, threads,
                                name + " " + std::to_string(n) + " " + c.name, o.quiet));
             }
         }
     if (!o.json.empty()) {
+        const std::string material =
+            o.modelPreset.empty()
+                ? "an isotropic StVK membrane, E 300 N/m, nu 0, G 150 N/m, 0.2 kg/m^2"
+                : "the preset " + o.modelPreset;
         nlohmann::json out = {{"what", "clothbench --models: every model on the same scenes and "
-                                       "material (an isotropic StVK membrane, E 300 N/m, nu 0, "
-                                       "G 150 N/m, 0.2 kg/m^2; no tethers)"},
+                                       "material (" + material + "; no tethers)"},
+                              {"material", o.modelPreset.empty() ? "isotropic_300" : o.modelPreset},
                               {"device", cpuModelName()},
                               {"rows", rows}};
         writeOutputFile(o.json, out.dump(2) + "\n");

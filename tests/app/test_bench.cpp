@@ -350,3 +350,22 @@ TEST(Clothbench, ModelsComparesTheChosenRowsWithTheReference) {
                   "--model-rows: expected xpbd_gs, xpbd_gs_more, xpbd_jacobi, xpbd_chebyshev, pd, "
                   "pd_more, pd_jacobi, pd_chebyshev, fem, fem_more or mass_spring, got 'bogus'");
 }
+
+// --model-preset puts every row, the reference's included, on a measured fabric: the JSON names
+// it, and the reference hangs otherwise than on the default isotropic membrane (cotton: 0.22
+// kg/m^2, 2 kN/m, 52 N/m in shear, against 0.2, 300 and 150); an unknown preset is refused.
+TEST(Clothbench, ModelsRunOnAMaterialPreset) {
+    const std::string common = "--models --grids 4 --model-scenes hanging --model-frames 10 "
+                               "--model-rows xpbd_gs";
+    const auto [r, doc] = runBench(benchDir("models_preset") / "out.json",
+                                   common + " --model-preset cotton");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(doc["material"], "cotton");
+    const auto [d, plain] = runBench(benchDir("models_plain") / "out.json", common);
+    ASSERT_EQ(d.exitCode, 0) << d.output;
+    EXPECT_EQ(plain["material"], "isotropic_300");
+    ASSERT_EQ(doc["rows"].size(), 2u);
+    ASSERT_EQ(plain["rows"].size(), 2u);
+    EXPECT_NE(doc["rows"][0]["sag_m"].get<double>(), plain["rows"][0]["sag_m"].get<double>());
+    expectRefused("--models --grids 4 --model-preset burlap", "--model-preset");
+}
