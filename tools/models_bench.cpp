@@ -100,11 +100,7 @@ Scene scene(const std::string& name, int n, const Config& c, const std::string& 
         // terms from them, the spring lattice its stiffnesses from the membrane).
         const std::optional<MaterialPreset> m = findMaterialPreset(preset);
         if (!m) throw Error("unknown material preset '" + preset + "'");
-        cloth.material.preset = preset;
-        cloth.material.density = m->density;
-        cloth.material.membrane = m->membrane;
-        cloth.material.bendRigidity = m->bendWeft;
-        if (m->bendWarp != m->bendWeft) cloth.material.bendRigidityWarp = m->bendWarp;
+        applyMaterialPreset(*m, cloth.material);
     }
     cloth.material.linearDamping = 0.5f;
     if (name == "drape") {

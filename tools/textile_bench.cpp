@@ -26,12 +26,7 @@ using Clock = std::chrono::steady_clock;
 
 Material presetMaterial(const MaterialPreset& p, BendModel bending) {
     Material m;
-    m.preset = std::string(p.name);
-    m.density = p.density;
-    m.stretchModel = StretchModel::Stvk;
-    m.membrane = p.membrane;
-    m.bendRigidity = p.bendWeft;
-    if (p.bendWarp != p.bendWeft) m.bendRigidityWarp = p.bendWarp;
+    applyMaterialPreset(p, m);
     m.bendModel = bending;
     return m;
 }

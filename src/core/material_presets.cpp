@@ -78,4 +78,13 @@ std::span<const MaterialPreset> materialPresets() {
     return kPresets;
 }
 
+void applyMaterialPreset(const MaterialPreset& p, Material& m) {
+    m.preset = std::string(p.name);
+    m.density = p.density;
+    m.stretchModel = StretchModel::Stvk;
+    m.membrane = p.membrane;
+    m.bendRigidity = p.bendWeft;
+    if (p.bendWarp != p.bendWeft) m.bendRigidityWarp = p.bendWarp;
+}
+
 }  // namespace cloth

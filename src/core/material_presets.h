@@ -20,7 +20,12 @@ struct MaterialPreset {
     std::string_view source;  // where the numbers come from
 };
 
+struct Material;
+
 std::optional<MaterialPreset> findMaterialPreset(std::string_view name);
+// Puts the preset into `m`: its name, density, StVK membrane and bending rigidity along weft and
+// warp (the warp's only where it differs). The other fields of `m` stay as they are.
+void applyMaterialPreset(const MaterialPreset& p, Material& m);
 std::span<const std::string_view> materialPresetNames();
 std::span<const MaterialPreset> materialPresets();
 

@@ -251,12 +251,7 @@ Material readMaterial(const JsonNode& n) {
                 names += (names.empty() ? "" : ", ") + std::string(k);
             p.fail("unknown material preset '" + name + "' (known: " + names + ")");
         }
-        m.preset = name;
-        m.density = preset->density;
-        m.membrane = preset->membrane;
-        m.bendRigidity = preset->bendWeft;
-        if (preset->bendWarp != preset->bendWeft) m.bendRigidityWarp = preset->bendWarp;
-        m.stretchModel = StretchModel::Stvk;
+        applyMaterialPreset(*preset, m);
     }
     if (n.has("stretch")) m.stretchModel = readName(n["stretch"], parseStretchModel);
     if (n.has("membrane")) m.membrane = readMembrane(n["membrane"], m.membrane);

@@ -24,14 +24,8 @@ std::string scratch() {
 }
 
 Material presetMaterial(const char* name) {
-    const MaterialPreset p = *findMaterialPreset(name);
     Material m;
-    m.preset = name;
-    m.density = p.density;
-    m.stretchModel = StretchModel::Stvk;
-    m.membrane = p.membrane;
-    m.bendRigidity = p.bendWeft;
-    if (p.bendWarp != p.bendWeft) m.bendRigidityWarp = p.bendWarp;
+    applyMaterialPreset(*findMaterialPreset(name), m);
     return m;
 }
 
