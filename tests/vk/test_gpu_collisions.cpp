@@ -46,47 +46,53 @@ float worstIntrusion(const PreparedCloth& p, const std::vector<glm::vec4>& x, fl
 
 class GpuCollisionTest : public test::GpuTest {};
 
-TEST_F(GpuCollisionTest, NoVertexInsideAColliderInAnyFrameOfAnyColliderScene) {
-    for (const char* name :
-         {"sphere", "incline", "attach", "sdf_collision", "friction", "tablecloth", "drape"}) {
-        SCOPED_TRACE(name);
-        const PreparedCloth p = prepareScene(loadSceneFile(sceneFile(name)));
-        ASSERT_FALSE(p.colliders.empty());
-        vk::GpuSolverOptions o;
-        o.context = ctx_;
-        vk::GpuSolver gpu(p, o);
-        auto cpu = makeCpuSolver(p, 2);
-        // From the start until 30 frames (half a second) after the first contact, at most 90.
-        const int frames = 90, afterContact = 30;
-        int firstContact = -1, f = 0;
-        float worstCpu = 0.0f, worstGpu = 0.0f;
-        int crossings = 0;  // sharp mesh edges through the cloth (brute force), both backends
-        std::uint32_t touching = 0;
-        std::vector<glm::vec4> x;
-        for (; f < frames && (firstContact < 0 || f < firstContact + afterContact); ++f) {
-            cpu->stepFrame();
-            gpu.stepFrame();
-            const float t = static_cast<float>(cpu->simTime());
-            cpu->readPositions(x);
-            worstCpu = std::max(worstCpu, worstIntrusion(p, x, t));
-            crossings += fixtures::featureCrossings(p, x, t);
-            gpu.readPositions(x);
-            worstGpu = std::max(worstGpu, worstIntrusion(p, x, t));
-            crossings += fixtures::featureCrossings(p, x, t);
-            touching = std::max(touching, gpu.contactCount());
-            if (firstContact < 0 && gpu.contactCount() > 0) firstContact = f;
-        }
-        std::printf("%s: %d frames, first contact in frame %d; deepest vertex %.2f%% (CPU) and "
-                    "%.2f%% (GPU) of the thickness into it, up to %u vertices in contact, %zu "
-                    "sharp features, %d crossings\n",
-                    name, f, firstContact + 1, 100.0f * worstCpu, 100.0f * worstGpu, touching,
-                    p.meshFeatures.size(), crossings);
-        EXPECT_EQ(crossings, 0);
-        EXPECT_LE(worstCpu, 0.1f);
-        EXPECT_LE(worstGpu, 0.1f);
-        EXPECT_GT(touching, 0u) << "the cloth never reached a collider";
+// One test per collider scene, so that ctest runs them side by side (drape at 80 substeps and
+// friction at 100 take 15-20 s each on lavapipe in Release).
+class GpuColliderScene : public test::GpuTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(GpuColliderScene, NoVertexInsideAColliderInAnyFrame) {
+    const char* name = GetParam();
+    const PreparedCloth p = prepareScene(loadSceneFile(sceneFile(name)));
+    ASSERT_FALSE(p.colliders.empty());
+    vk::GpuSolverOptions o;
+    o.context = ctx_;
+    vk::GpuSolver gpu(p, o);
+    auto cpu = makeCpuSolver(p, 2);
+    // From the start until 30 frames (half a second) after the first contact, at most 90.
+    const int frames = 90, afterContact = 30;
+    int firstContact = -1, f = 0;
+    float worstCpu = 0.0f, worstGpu = 0.0f;
+    int crossings = 0;  // sharp mesh edges through the cloth (brute force), both backends
+    std::uint32_t touching = 0;
+    std::vector<glm::vec4> x;
+    for (; f < frames && (firstContact < 0 || f < firstContact + afterContact); ++f) {
+        cpu->stepFrame();
+        gpu.stepFrame();
+        const float t = static_cast<float>(cpu->simTime());
+        cpu->readPositions(x);
+        worstCpu = std::max(worstCpu, worstIntrusion(p, x, t));
+        crossings += fixtures::featureCrossings(p, x, t);
+        gpu.readPositions(x);
+        worstGpu = std::max(worstGpu, worstIntrusion(p, x, t));
+        crossings += fixtures::featureCrossings(p, x, t);
+        touching = std::max(touching, gpu.contactCount());
+        if (firstContact < 0 && gpu.contactCount() > 0) firstContact = f;
     }
+    std::printf("%s: %d frames, first contact in frame %d; deepest vertex %.2f%% (CPU) and "
+                "%.2f%% (GPU) of the thickness into it, up to %u vertices in contact, %zu "
+                "sharp features, %d crossings\n",
+                name, f, firstContact + 1, 100.0f * worstCpu, 100.0f * worstGpu, touching,
+                p.meshFeatures.size(), crossings);
+    EXPECT_EQ(crossings, 0);
+    EXPECT_LE(worstCpu, 0.1f);
+    EXPECT_LE(worstGpu, 0.1f);
+    EXPECT_GT(touching, 0u) << "the cloth never reached a collider";
 }
+
+INSTANTIATE_TEST_SUITE_P(ColliderScenes, GpuColliderScene,
+                         ::testing::Values("sphere", "incline", "attach", "sdf_collision",
+                                           "friction", "tablecloth", "drape"),
+                         [](const auto& info) { return std::string(info.param); });
 
 TEST_F(GpuCollisionTest, ClothSettledOnTheGroundIsQuietOnTheGpu) {
     Scene s;
