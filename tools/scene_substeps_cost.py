@@ -6,9 +6,14 @@ Writes one JSON with host, device, commit and date (docs/bench/scene_substeps_*.
 
   tools/scene_substeps_cost.py OUT.json SCENE:BEFORE:AFTER [SCENE:BEFORE:AFTER ...]
       [--build DIR] [--cpu-frames N] [--gpu-frames N] [--rounds N]
+  tools/scene_substeps_cost.py OUT.json SCENE@REV [...]
 
 SCENE is a built-in name or a file of assets/scenes/ without .json (hanging, tube, pile).
+SCENE@REV compares the scene file as git revision REV had it with the file as it is, each at
+its own settings (for a change of more than the substeps: iterations, material); the old file
+is written beside the new one while it runs, so that its relative mesh paths hold.
 """
+import subprocess
 import argparse
 import json
 import os
@@ -24,9 +29,11 @@ def scene_path(name):
 
 
 def ms_per_frame(build, scene, substeps, backend, frames):
-    """One clothsim run; its mean ms per frame and device."""
+    """One clothsim run; its mean ms per frame and device. substeps None: the file's own."""
     cmd = [os.path.join(build, "clothsim"), "--headless", "--quiet", "--backend", backend,
-           "--scene", scene_path(scene), "--frames", str(frames), "--substeps", str(substeps)]
+           "--scene", scene_path(scene), "--frames", str(frames)]
+    if substeps is not None:
+        cmd += ["--substeps", str(substeps)]
     if backend == "cpu":
         cmd += ["--threads", "2"]
     j = run_json(cmd, "--stats")
@@ -50,36 +57,58 @@ def main():
     ap.add_argument("--gpu-frames", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
-    specs = []
+    specs, old_files = [], []
     for s in a.scenes:
-        name, before, after = s.split(":")
-        specs.append((name, int(before), int(after)))
+        if "@" in s:  # the file at a revision against the file now, each at its own settings
+            name, rev = s.split("@")
+            rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", rev], check=True,
+                                 capture_output=True, text=True).stdout.strip()
+            old = os.path.join(ROOT, "assets", "scenes", f"{name}.before-{rev}.json")
+            text = subprocess.run(["git", "-C", ROOT, "show", f"{rev}:assets/scenes/{name}.json"],
+                                  check=True, capture_output=True, text=True).stdout
+            with open(old, "w") as f:
+                f.write(text)
+            old_files.append(old)
+            specs.append((name, (old[:-len(".json")], None), (name, None), rev))
+        else:
+            name, before, after = s.split(":")
+            specs.append((name, (name, int(before)), (name, int(after)), None))
     frames = {"cpu": a.cpu_frames, "gpu": a.gpu_frames}
     runs, devices = [], {}
-    for rnd in range(a.rounds):
-        for name, before, after in specs:
-            for substeps in (before, after):
-                for backend in ("cpu", "gpu"):
-                    ms, device = ms_per_frame(a.build, name, substeps, backend, frames[backend])
-                    devices[backend] = device
-                    runs.append({"round": rnd, "scene": name, "substeps": substeps,
-                                 "backend": backend, "frames": frames[backend],
-                                 "ms_per_frame": ms, "device": device})
+    try:
+        for rnd in range(a.rounds):
+            for name, before, after, _ in specs:
+                for which, (scene, substeps) in (("before", before), ("after", after)):
+                    for backend in ("cpu", "gpu"):
+                        ms, device = ms_per_frame(a.build, scene, substeps, backend,
+                                                  frames[backend])
+                        devices[backend] = device
+                        runs.append({"round": rnd, "scene": name, "which": which,
+                                     "substeps": substeps, "backend": backend,
+                                     "frames": frames[backend], "ms_per_frame": ms,
+                                     "device": device})
+    finally:
+        for f in old_files:
+            os.remove(f)
 
-    def median(name, substeps, backend):
+    def median(name, which, backend):
         return statistics.median(r["ms_per_frame"] for r in runs if r["scene"] == name
-                                 and r["substeps"] == substeps and r["backend"] == backend)
+                                 and r["which"] == which and r["backend"] == backend)
 
     rows = []
-    for name, before, after in specs:
-        row = {"scene": name + ".json", "substeps_before": before, "substeps_after": after}
+    for name, before, after, rev in specs:
+        row = {"scene": name + ".json"}
+        if rev is None:
+            row.update({"substeps_before": before[1], "substeps_after": after[1]})
+        else:
+            row.update({"before": f"the file at {rev}", "after": "the file as it is"})
         for backend in ("cpu", "gpu"):
-            b, f = median(name, before, backend), median(name, after, backend)
+            b, f = median(name, "before", backend), median(name, "after", backend)
             row.update({f"{backend}_ms_before": round(b, 3), f"{backend}_ms_after": round(f, 3),
                         f"{backend}_ratio": round(f / b, 2)})
         rows.append(row)
         print(json.dumps(row), flush=True)
-    out = {"what": "tools/scene_substeps_cost.py: clothsim --headless --stats --substeps N, mean ms "
+    out = {"what": "tools/scene_substeps_cost.py: clothsim --headless --stats (--substeps N), mean ms "
                    f"per frame, the CPU reference on --threads 2 ({a.cpu_frames} frames) and the "
                    f"GPU solver ({a.gpu_frames} frames), {a.rounds} interleaved rounds, median",
            "host": host_cpu(), "gpu": devices.get("gpu"), "cpu_threads": 2,
