@@ -108,8 +108,8 @@ def main():
                         f"{backend}_ratio": round(f / b, 2)})
         rows.append(row)
         print(json.dumps(row), flush=True)
-    out = {"what": "tools/scene_substeps_cost.py: clothsim --headless --stats (--substeps N), mean ms "
-                   f"per frame, the CPU reference on --threads 2 ({a.cpu_frames} frames) and the "
+    out = {"what": "tools/scene_substeps_cost.py: clothsim --headless --stats (--substeps N), "
+                   f"mean ms per frame, the CPU reference on --threads 2 ({a.cpu_frames} frames) and the "
                    f"GPU solver ({a.gpu_frames} frames), {a.rounds} interleaved rounds, median",
            "host": host_cpu(), "gpu": devices.get("gpu"), "cpu_threads": 2,
            "commit": commit(short=True), "date": utc_now(), "rows": rows, "runs": runs}
